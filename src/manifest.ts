@@ -1,0 +1,64 @@
+/**
+ * The tool manifest: the normalised, runtime-facing form of tools.yaml.
+ * `toolgate codegen` writes it to generated/manifest.ts; the runtime and the
+ * policy input read it. Durations are milliseconds.
+ */
+
+export type Effect = "read" | "reversible_write" | "external_write" | "destructive";
+
+export const effects: readonly Effect[] = ["read", "reversible_write", "external_write", "destructive"];
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** How a typed domain failure is classified in the envelope. */
+export type FailureSpec =
+  | { readonly class: "permanent" }
+  | { readonly class: "retryable"; readonly retry_after_ms: number };
+
+export interface RetrySpec {
+  /** Total attempts including the first; 1 means no retry. */
+  readonly max_attempts: number;
+  readonly backoff: {
+    readonly initial_ms: number;
+    readonly multiplier: number;
+    readonly max_ms: number;
+  };
+}
+
+export interface ApprovalSpec {
+  /** Argument fields shown to the approver and bound by the approval. */
+  readonly preview: readonly string[];
+  readonly ttl_ms: number;
+}
+
+/** What a successful handler result must satisfy, or the call is a silent failure. */
+export interface PostconditionSpec {
+  /** Success must name the resource it created or changed. */
+  readonly resource_id: boolean;
+  /** observed_state fields that must equal an argument (`{ arg }`) or a literal (`{ equals }`). */
+  readonly observed: Readonly<Record<string, { readonly arg: string } | { readonly equals: JsonValue }>>;
+}
+
+export interface ToolManifestEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly effect: Effect;
+  /** Argument fields whose canonical JSON (with tenant and tool) is the idempotency fingerprint. */
+  readonly fingerprint: readonly string[];
+  /** How long idempotency records are kept. */
+  readonly retention_ms: number;
+  readonly approval: ApprovalSpec | null;
+  /** Name of the reversible tool that undoes this one. */
+  readonly compensation: string | null;
+  readonly postcondition: PostconditionSpec | null;
+  readonly timeout_ms: number;
+  readonly retry: RetrySpec;
+  readonly failures: Readonly<Record<string, FailureSpec>>;
+}
+
+export interface Manifest {
+  readonly version: 1;
+  readonly policy: { readonly entrypoint: string };
+  readonly tools: Readonly<Record<string, ToolManifestEntry>>;
+}
