@@ -1,7 +1,10 @@
 import type { Command } from "commander";
+import { registerMigrate } from "./migrate.js";
 
 /** Registers one CLI command; `setExitCode` raises the exit code the process ends with. */
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
 
 /** Every CLI command, in the order `toolgate --help` lists them. */
-export const commands: readonly RegisterCommand[] = [];
+export const commands: readonly RegisterCommand[] = [
+  registerMigrate,
+];
