@@ -1,0 +1,42 @@
+/** The public contract of the Rego -> WebAssembly compiler (see README.md). */
+import type { Diagnostic } from "../diagnostics.js";
+import type { Policy } from "../plan/ir.js";
+
+/** Stage names in pipeline order; `stopAfter` ends the pipeline after the named one. */
+export const STAGE_NAMES = ["parse", "check", "plan", "emit", "optimize"] as const;
+export type StageName = (typeof STAGE_NAMES)[number];
+
+export interface SourceFile {
+  /** Path used in diagnostics, e.g. "policies/authz.rego". */
+  readonly file: string;
+  readonly source: string;
+}
+
+export interface QuerySpec {
+  /** Entrypoint name the query is exposed under (must not clash with a rule path). */
+  readonly name: string;
+  /** A Rego query body, e.g. `data.test.p = x`. */
+  readonly body: string;
+}
+
+export interface CompileOptions {
+  readonly modules: readonly SourceFile[];
+  /** Rule paths with slashes, e.g. "toolgate/authz/decision". */
+  readonly entrypoints: readonly string[];
+  /** Queries compiled as extra entrypoints; each result is an object of var -> value. */
+  readonly queries?: readonly QuerySpec[];
+  /** Builtin errors abort evaluation (eval_builtin_error) instead of being undefined. */
+  readonly strictBuiltinErrors?: boolean;
+  /** Run binaryen's optimiser (default true). */
+  readonly optimize?: boolean;
+  readonly stopAfter?: StageName;
+}
+
+export interface CompileResult {
+  /** The module, or null when there were errors or the pipeline stopped early. */
+  readonly wasm: Uint8Array | null;
+  readonly errors: Diagnostic[];
+  readonly plan?: Policy;
+  /** Entrypoint name (rule path or query name) -> id passed to `evaluate`. */
+  readonly entrypointIds: Record<string, number>;
+}
