@@ -1,0 +1,123 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { isPgStoreError } from "../../src/store/postgres/errors.js";
+import { loadMigrations, migrate, type Migration } from "../../src/store/postgres/migrations.js";
+import { createPgPool } from "../../src/store/postgres/pool.js";
+import { dropSchema, pgUrl, randomSchemaName, skipWithoutPg } from "../workers/pg-env.js";
+
+const skip = skipWithoutPg("postgres migrations");
+
+function fakeMigration(version: number, sql: string): Migration {
+  return { version, name: `m${version}`, sql, checksum: `sum-${version}-${sql.length}` };
+}
+
+describe("migration files", () => {
+  it("loads the shipped migrations in order starting at 1", () => {
+    const migs = loadMigrations();
+    expect(migs.map((m) => m.version)).toEqual(migs.map((_, i) => i + 1));
+    expect(migs[0]!.sql).toContain("CREATE TABLE idempotency_records");
+  });
+
+  it.each([
+    { note: "gap in versions", files: ["001_a.sql", "003_c.sql"], message: /expected version 2/ },
+    { note: "bad file name", files: ["1_a.sql"], message: /NNN_name\.sql/ },
+  ])("rejects $note", ({ files, message }) => {
+    const dir = mkdtempSync(join(tmpdir(), "tg-mig-"));
+    for (const f of files) writeFileSync(join(dir, f), "SELECT 1;");
+    expect(() => loadMigrations(dir)).toThrow(message);
+  });
+});
+
+describe.skipIf(skip)("migrate against PostgreSQL", () => {
+  const schemas: string[] = [];
+  const pool = skip ? null : createPgPool({ url: pgUrl!, max: 2 });
+  const fresh = (): string => {
+    const s = randomSchemaName();
+    schemas.push(s);
+    return s;
+  };
+  afterAll(async () => {
+    for (const s of schemas) await dropSchema(pool!, s);
+    await pool?.end();
+  });
+
+  it("applies every migration once and is then a no-op", async () => {
+    const schema = fresh();
+    const first = await migrate(pool!, { schema });
+    expect(first.applied.map((m) => m.version)).toEqual(loadMigrations().map((m) => m.version));
+    const second = await migrate(pool!, { schema });
+    expect(second.applied).toEqual([]);
+    expect(second.version).toBe(first.version);
+  });
+
+  it("is safe when eight workers migrate the same schema at once", async () => {
+    const schema = fresh();
+    const pools = Array.from({ length: 8 }, () => createPgPool({ url: pgUrl!, schema, max: 1 }));
+    try {
+      const results = await Promise.all(pools.map((p) => migrate(p, { schema })));
+      const appliedCount = results.reduce((n, r) => n + r.applied.length, 0);
+      expect(appliedCount).toBe(loadMigrations().length);
+      const rows = await pool!.query(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
+      expect(rows.rows.map((r: { version: number }) => r.version)).toEqual(loadMigrations().map((m) => m.version));
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
+  });
+
+  it("refuses a migration whose SQL changed after it was applied", async () => {
+    const schema = fresh();
+    await migrate(pool!, { schema, migrations: [fakeMigration(1, "CREATE TABLE t1 (x int)")] });
+    const changed = { ...fakeMigration(1, "CREATE TABLE t1 (x int)"), checksum: "different" };
+    const err = await migrate(pool!, { schema, migrations: [changed] }).catch((e: unknown) => e);
+    expect(isPgStoreError(err) && err.code).toBe("migration_checksum_mismatch");
+  });
+
+  it("refuses a database that is newer than the code", async () => {
+    const schema = fresh();
+    await migrate(pool!, { schema, migrations: [fakeMigration(1, "SELECT 1"), fakeMigration(2, "SELECT 2")] });
+    const err = await migrate(pool!, { schema, migrations: [fakeMigration(1, "SELECT 1")] }).catch((e: unknown) => e);
+    expect(isPgStoreError(err) && err.code).toBe("migration_unknown_version");
+  });
+
+  it("rolls back every migration of the run when one fails", async () => {
+    const schema = fresh();
+    const migs = [fakeMigration(1, "CREATE TABLE t1 (x int)"), fakeMigration(2, "CREATE TABLE broken (")];
+    const err = await migrate(pool!, { schema, migrations: migs }).catch((e: unknown) => e);
+    expect(isPgStoreError(err) && err.code).toBe("migration_failed");
+    const t1 = await pool!.query("SELECT to_regclass($1) AS t", [`${schema}.t1`]);
+    expect(t1.rows[0].t).toBeNull();
+  });
+
+  it("toolgate migrate --url applies the schema and exits 0", async () => {
+    const schema = fresh();
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      expect(await main(["migrate", "--url", pgUrl!, "--schema", schema])).toBe(0);
+      expect(log.mock.calls.flat().join("\n")).toMatch(/applied 001_initial/);
+      expect(await main(["migrate", "--url", pgUrl!, "--schema", schema])).toBe(0);
+      expect(log.mock.calls.flat().join("\n")).toMatch(/already current/);
+    } finally {
+      log.mockRestore();
+    }
+    const t = await pool!.query("SELECT to_regclass($1) AS t", [`${schema}.idempotency_records`]);
+    expect(t.rows[0].t).not.toBeNull();
+  });
+});
+
+describe("toolgate migrate without a URL", () => {
+  it("exits 1 naming TOOLGATE_PG_URL", async () => {
+    const saved = process.env["TOOLGATE_PG_URL"];
+    delete process.env["TOOLGATE_PG_URL"];
+    const err = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(await main(["migrate"])).toBe(1);
+      expect(err.mock.calls.flat().join("\n")).toMatch(/pg_url_missing: .*TOOLGATE_PG_URL/);
+    } finally {
+      err.mockRestore();
+      if (saved !== undefined) process.env["TOOLGATE_PG_URL"] = saved;
+    }
+  });
+});
