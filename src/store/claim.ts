@@ -1,0 +1,76 @@
+/**
+ * The claim and record-outcome rules as pure functions of (current record, request).
+ * A store runs them inside its own atomic section (SQLite: an IMMEDIATE transaction;
+ * PostgreSQL: the row locked with SELECT ... FOR UPDATE after INSERT ... ON CONFLICT
+ * DO NOTHING), so every backend decides identically.
+ */
+import type { ClaimRequest, ClaimResult, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult } from "./store.js";
+
+/** What the store must do for a claim: write `write` (insert or update), then answer `result`. */
+export interface ClaimPlan {
+  readonly write: OperationRecord | null;
+  readonly result: ClaimResult;
+}
+
+export function planClaim(current: OperationRecord | null, req: ClaimRequest): ClaimPlan {
+  const live = current !== null && current.expires_at_ms > req.now_ms ? current : null;
+  if (live === null) {
+    // Fresh (or a record past retention): start over, but keep the fence token
+    // monotonic for the key so a stale holder of the old record stays fenced out.
+    const record: OperationRecord = {
+      tenant: req.tenant,
+      operation_id: req.operation_id,
+      tool: req.tool,
+      fingerprint: req.fingerprint,
+      status: "in_progress",
+      fence_token: (current?.fence_token ?? 0) + 1,
+      lease_owner: req.owner,
+      lease_expires_at_ms: req.now_ms + req.lease_ms,
+      attempts: 1,
+      envelope: null,
+      created_at_ms: req.now_ms,
+      updated_at_ms: req.now_ms,
+      expires_at_ms: req.now_ms + req.retention_ms,
+    };
+    return { write: record, result: { kind: "claimed", record, previous: null } };
+  }
+  if (live.fingerprint !== req.fingerprint || live.tool !== req.tool) {
+    return { write: null, result: { kind: "conflict", record: live } };
+  }
+  if (live.status === "final") return { write: null, result: { kind: "final", record: live } };
+  if (live.status === "in_progress" && live.lease_expires_at_ms > req.now_ms) {
+    return { write: null, result: { kind: "busy", record: live } };
+  }
+  const record: OperationRecord = {
+    ...live,
+    status: "in_progress",
+    fence_token: live.fence_token + 1,
+    lease_owner: req.owner,
+    lease_expires_at_ms: req.now_ms + req.lease_ms,
+    attempts: live.attempts + 1,
+    updated_at_ms: req.now_ms,
+  };
+  return { write: record, result: { kind: "claimed", record, previous: live.status } };
+}
+
+export interface RecordPlan {
+  readonly write: OperationRecord | null;
+  readonly result: RecordOutcomeResult;
+}
+
+export function planRecord(current: OperationRecord | null, req: RecordOutcomeRequest): RecordPlan {
+  if (current === null) return { write: null, result: { recorded: false, why: "missing", record: null } };
+  if (current.status === "final") return { write: null, result: { recorded: false, why: "already_final", record: current } };
+  if (current.fence_token !== req.fence_token) {
+    return { write: null, result: { recorded: false, why: "stale_fence", record: current } };
+  }
+  const record: OperationRecord = {
+    ...current,
+    status: req.status,
+    envelope: req.envelope,
+    // Releasing the lease lets a retry claim at once; a final record keeps no lease.
+    lease_expires_at_ms: Math.min(current.lease_expires_at_ms, req.now_ms),
+    updated_at_ms: req.now_ms,
+  };
+  return { write: record, result: { recorded: true, record } };
+}

@@ -1,0 +1,5 @@
+export type * from "./store.js";
+export { planClaim, planRecord } from "./claim.js";
+export type { ClaimPlan, RecordPlan } from "./claim.js";
+export { openSqliteStore } from "./sqlite/sqlite-store.js";
+export type { SqliteStoreOptions } from "./sqlite/sqlite-store.js";

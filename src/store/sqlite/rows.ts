@@ -1,0 +1,137 @@
+/** Row <-> record mapping for the SQLite store (JSON columns are TEXT). */
+import type { JsonObject } from "../../manifest.js";
+import type {
+  ApprovalDecisionKind,
+  ApprovalEvent,
+  ApprovalRecord,
+  ApprovalStatus,
+  DecisionLogEntry,
+  OperationRecord,
+  OperationStatus,
+  PolicyDecisionKind,
+} from "../store.js";
+
+export interface OperationRow {
+  tenant: string;
+  operation_id: string;
+  tool: string;
+  fingerprint: string;
+  status: string;
+  fence_token: number;
+  lease_owner: string;
+  lease_expires_at_ms: number;
+  attempts: number;
+  envelope: string | null;
+  created_at_ms: number;
+  updated_at_ms: number;
+  expires_at_ms: number;
+}
+
+export interface ApprovalRow {
+  id: string;
+  tenant: string;
+  run_id: string;
+  requested_by: string;
+  tool: string;
+  args: string;
+  preview: string;
+  fingerprint: string;
+  operation_id: string | null;
+  created_at_ms: number;
+  expires_at_ms: number;
+  policy_version: string;
+  status: string;
+}
+
+export interface ApprovalEventRow {
+  approval_id: string;
+  decision: string;
+  approver: string;
+  reason: string | null;
+  edited_args: string | null;
+  decided_at_ms: number;
+  policy_version: string;
+}
+
+export interface DecisionRow {
+  at_ms: number;
+  tenant: string;
+  run_id: string;
+  user: string;
+  tool: string;
+  operation_id: string | null;
+  fingerprint: string | null;
+  decision: string;
+  reason: string | null;
+  policy_version: string | null;
+  outcome: string;
+  outcome_reason: string | null;
+}
+
+const parseObject = (text: string): JsonObject => JSON.parse(text) as JsonObject;
+
+export function toOperation(row: OperationRow): OperationRecord {
+  return {
+    tenant: row.tenant,
+    operation_id: row.operation_id,
+    tool: row.tool,
+    fingerprint: row.fingerprint,
+    status: row.status as OperationStatus,
+    fence_token: Number(row.fence_token),
+    lease_owner: row.lease_owner,
+    lease_expires_at_ms: Number(row.lease_expires_at_ms),
+    attempts: Number(row.attempts),
+    envelope: row.envelope === null ? null : parseObject(row.envelope),
+    created_at_ms: Number(row.created_at_ms),
+    updated_at_ms: Number(row.updated_at_ms),
+    expires_at_ms: Number(row.expires_at_ms),
+  };
+}
+
+export function toApprovalEvent(row: ApprovalEventRow): ApprovalEvent {
+  return {
+    approval_id: row.approval_id,
+    decision: row.decision as ApprovalDecisionKind,
+    approver: row.approver,
+    reason: row.reason,
+    edited_args: row.edited_args === null ? null : parseObject(row.edited_args),
+    decided_at_ms: Number(row.decided_at_ms),
+    policy_version: row.policy_version,
+  };
+}
+
+export function toApproval(row: ApprovalRow, decision: ApprovalEvent | null): ApprovalRecord {
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    run_id: row.run_id,
+    requested_by: row.requested_by,
+    tool: row.tool,
+    args: parseObject(row.args),
+    preview: parseObject(row.preview),
+    fingerprint: row.fingerprint,
+    operation_id: row.operation_id,
+    created_at_ms: Number(row.created_at_ms),
+    expires_at_ms: Number(row.expires_at_ms),
+    policy_version: row.policy_version,
+    status: row.status as ApprovalStatus,
+    decision,
+  };
+}
+
+export function toDecision(row: DecisionRow): DecisionLogEntry {
+  return {
+    at_ms: Number(row.at_ms),
+    tenant: row.tenant,
+    run_id: row.run_id,
+    user: row.user,
+    tool: row.tool,
+    operation_id: row.operation_id,
+    fingerprint: row.fingerprint,
+    decision: row.decision as PolicyDecisionKind,
+    reason: row.reason,
+    policy_version: row.policy_version,
+    outcome: row.outcome,
+    outcome_reason: row.outcome_reason,
+  };
+}

@@ -1,0 +1,76 @@
+/** DDL of the SQLite store. Versioned with `PRAGMA user_version` so later changes can migrate. */
+export const sqliteSchemaVersion = 1;
+
+export const sqliteSchema = `
+CREATE TABLE IF NOT EXISTS operations (
+  tenant              TEXT    NOT NULL,
+  operation_id        TEXT    NOT NULL,
+  tool                TEXT    NOT NULL,
+  fingerprint         TEXT    NOT NULL,
+  status              TEXT    NOT NULL CHECK (status IN ('in_progress','retryable','unknown','final')),
+  fence_token         INTEGER NOT NULL,
+  lease_owner         TEXT    NOT NULL,
+  lease_expires_at_ms INTEGER NOT NULL,
+  attempts            INTEGER NOT NULL,
+  envelope            TEXT,
+  created_at_ms       INTEGER NOT NULL,
+  updated_at_ms       INTEGER NOT NULL,
+  expires_at_ms       INTEGER NOT NULL,
+  PRIMARY KEY (tenant, operation_id)
+);
+CREATE INDEX IF NOT EXISTS operations_expiry ON operations (expires_at_ms);
+
+CREATE TABLE IF NOT EXISTS approvals (
+  id             TEXT    PRIMARY KEY,
+  tenant         TEXT    NOT NULL,
+  run_id         TEXT    NOT NULL,
+  requested_by   TEXT    NOT NULL,
+  tool           TEXT    NOT NULL,
+  args           TEXT    NOT NULL,
+  preview        TEXT    NOT NULL,
+  fingerprint    TEXT    NOT NULL,
+  operation_id   TEXT,
+  created_at_ms  INTEGER NOT NULL,
+  expires_at_ms  INTEGER NOT NULL,
+  policy_version TEXT    NOT NULL,
+  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected'))
+);
+CREATE INDEX IF NOT EXISTS approvals_pending ON approvals (tenant, fingerprint, status);
+
+CREATE TABLE IF NOT EXISTS approval_events (
+  seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+  approval_id    TEXT    NOT NULL REFERENCES approvals (id),
+  decision       TEXT    NOT NULL CHECK (decision IN ('approve','edit','reject')),
+  approver       TEXT    NOT NULL,
+  reason         TEXT,
+  edited_args    TEXT,
+  decided_at_ms  INTEGER NOT NULL,
+  policy_version TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS approval_events_by_approval ON approval_events (approval_id, seq);
+
+CREATE TABLE IF NOT EXISTS interrupts (
+  tenant TEXT    NOT NULL,
+  run_id TEXT    NOT NULL,
+  reason TEXT    NOT NULL,
+  at_ms  INTEGER NOT NULL,
+  PRIMARY KEY (tenant, run_id)
+);
+
+CREATE TABLE IF NOT EXISTS decision_log (
+  seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+  at_ms          INTEGER NOT NULL,
+  tenant         TEXT    NOT NULL,
+  run_id         TEXT    NOT NULL,
+  user           TEXT    NOT NULL,
+  tool           TEXT    NOT NULL,
+  operation_id   TEXT,
+  fingerprint    TEXT,
+  decision       TEXT    NOT NULL,
+  reason         TEXT,
+  policy_version TEXT,
+  outcome        TEXT    NOT NULL,
+  outcome_reason TEXT
+);
+CREATE INDEX IF NOT EXISTS decision_log_by_tenant ON decision_log (tenant, seq);
+`;

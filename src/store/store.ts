@@ -1,0 +1,210 @@
+/**
+ * The runtime's durable state, behind one interface so that the embedded SQLite
+ * store and a shared PostgreSQL store give the same guarantees:
+ *
+ * - (tenant, operation_id) is unique and claimed atomically by the store itself,
+ *   never by a read-then-write in the caller;
+ * - a claim holds a lease; another owner may take over only after the lease has
+ *   expired, and every takeover increments the fence token (monotonic per key);
+ * - an outcome is recorded only by the holder of the current fence token, and a
+ *   final outcome is recorded at most once;
+ * - approvals are pending requests plus append-only decision events; a pending
+ *   approval is decided at most once;
+ * - run interrupt flags and the decision log are plain durable rows.
+ *
+ * Every method is async so that a networked database fits. Time is always passed
+ * in (`now_ms`): stores never read a clock, which keeps expiry testable.
+ */
+import type { JsonObject } from "../manifest.js";
+
+// ---------------------------------------------------------------- operations
+
+/**
+ * Life of an idempotency record:
+ * - `in_progress`: claimed, the handler may be running (or its process died);
+ * - `retryable`: the last attempt failed before any effect; a retry re-invokes;
+ * - `unknown`: the last attempt timed out (the effect may have happened); a retry
+ *   must reconcile, never blindly invoke;
+ * - `final`: the outcome is recorded; every later call replays it.
+ */
+export type OperationStatus = "in_progress" | "retryable" | "unknown" | "final";
+
+export interface OperationRecord {
+  readonly tenant: string;
+  readonly operation_id: string;
+  readonly tool: string;
+  /** Hex SHA-256 of the call's canonical intent; a different one under the same id is a conflict. */
+  readonly fingerprint: string;
+  readonly status: OperationStatus;
+  /** Starts at 1 on the first claim; +1 on every takeover. */
+  readonly fence_token: number;
+  readonly lease_owner: string;
+  readonly lease_expires_at_ms: number;
+  /** Number of claims so far (the first invocation counts as 1). */
+  readonly attempts: number;
+  /** The recorded response envelope (final, or the last non-final answer). */
+  readonly envelope: JsonObject | null;
+  readonly created_at_ms: number;
+  readonly updated_at_ms: number;
+  /** After this the record is gone for every purpose (the tool's retention). */
+  readonly expires_at_ms: number;
+}
+
+export interface ClaimRequest {
+  readonly tenant: string;
+  readonly operation_id: string;
+  readonly tool: string;
+  readonly fingerprint: string;
+  /** Identifies the claiming runtime instance (for diagnostics; safety comes from the fence token). */
+  readonly owner: string;
+  readonly now_ms: number;
+  readonly lease_ms: number;
+  readonly retention_ms: number;
+}
+
+/**
+ * - `claimed`: the caller holds the lease with `record.fence_token`. `previous` is
+ *   the status before this claim (`null` for a fresh record): `in_progress` (an
+ *   expired lease, i.e. a crashed or stuck owner) and `unknown` mean the effect may
+ *   already have happened and the caller must reconcile first.
+ * - `final`: an outcome is recorded; replay `record.envelope`.
+ * - `busy`: another owner holds an unexpired lease.
+ * - `conflict`: same (tenant, operation_id), different fingerprint.
+ */
+export type ClaimResult =
+  | { readonly kind: "claimed"; readonly record: OperationRecord; readonly previous: OperationStatus | null }
+  | { readonly kind: "final"; readonly record: OperationRecord }
+  | { readonly kind: "busy"; readonly record: OperationRecord }
+  | { readonly kind: "conflict"; readonly record: OperationRecord };
+
+export interface RecordOutcomeRequest {
+  readonly tenant: string;
+  readonly operation_id: string;
+  /** Must equal the record's current token, or nothing is written. */
+  readonly fence_token: number;
+  /** `final` ends the operation; `retryable` and `unknown` release the lease so a retry can claim. */
+  readonly status: Exclude<OperationStatus, "in_progress">;
+  readonly envelope: JsonObject;
+  readonly now_ms: number;
+}
+
+export type RecordOutcomeResult =
+  | { readonly recorded: true; readonly record: OperationRecord }
+  /** `stale_fence`: someone took over; `already_final`: an outcome exists; `missing`: no such record. */
+  | { readonly recorded: false; readonly why: "stale_fence" | "already_final" | "missing"; readonly record: OperationRecord | null };
+
+// ---------------------------------------------------------------- approvals
+
+export type ApprovalDecisionKind = "approve" | "edit" | "reject";
+export type ApprovalStatus = "pending" | "approved" | "edited" | "rejected";
+
+/** A durable request for a human decision about one exact call. */
+export interface ApprovalRecord {
+  readonly id: string;
+  readonly tenant: string;
+  readonly run_id: string;
+  /** The user on whose behalf the model proposed the call. */
+  readonly requested_by: string;
+  readonly tool: string;
+  /** The exact arguments of the call (what runs if approved). */
+  readonly args: JsonObject;
+  /** The tool's declared preview fields of `args`: what the approver sees and signs. */
+  readonly preview: JsonObject;
+  readonly fingerprint: string;
+  readonly operation_id: string | null;
+  readonly created_at_ms: number;
+  readonly expires_at_ms: number;
+  /** Policy version under which the approval was requested; a decision binds to it too. */
+  readonly policy_version: string;
+  readonly status: ApprovalStatus;
+  /** The deciding event, once decided. */
+  readonly decision: ApprovalEvent | null;
+}
+
+export type NewApproval = Omit<ApprovalRecord, "status" | "decision">;
+
+/** One decision about an approval: who, what, when, why, under which policy. */
+export interface ApprovalEvent {
+  readonly approval_id: string;
+  readonly decision: ApprovalDecisionKind;
+  readonly approver: string;
+  readonly reason: string | null;
+  /** For `edit`: the arguments the approver wants instead (a new call with its own fingerprint). */
+  readonly edited_args: JsonObject | null;
+  readonly decided_at_ms: number;
+  readonly policy_version: string;
+}
+
+export type DecideResult =
+  | { readonly ok: true; readonly approval: ApprovalRecord }
+  | { readonly ok: false; readonly why: "not_found" | "already_decided" | "expired"; readonly approval: ApprovalRecord | null };
+
+// ---------------------------------------------------------------- interrupts and the decision log
+
+export interface InterruptRecord {
+  readonly tenant: string;
+  readonly run_id: string;
+  readonly reason: string;
+  readonly at_ms: number;
+}
+
+/** `allow`/`deny`/`approval_required` come from the policy; `not_evaluated` means an earlier phase answered. */
+export type PolicyDecisionKind = "allow" | "deny" | "approval_required" | "not_evaluated";
+
+export interface DecisionLogEntry {
+  readonly at_ms: number;
+  readonly tenant: string;
+  readonly run_id: string;
+  readonly user: string;
+  readonly tool: string;
+  readonly operation_id: string | null;
+  readonly fingerprint: string | null;
+  readonly decision: PolicyDecisionKind;
+  /** The policy's or the runtime's reason. */
+  readonly reason: string | null;
+  readonly policy_version: string | null;
+  /** The envelope's outcome and reason. */
+  readonly outcome: string;
+  readonly outcome_reason: string | null;
+}
+
+export interface DecisionQuery {
+  readonly tenant?: string;
+  readonly operation_id?: string;
+  readonly limit?: number;
+}
+
+// ---------------------------------------------------------------- the interface
+
+export interface Store {
+  /** Short name for diagnostics ("sqlite", "postgres"). */
+  readonly kind: string;
+
+  /** The live record, or null when absent or past its retention. */
+  getOperation(tenant: string, operation_id: string, now_ms: number): Promise<OperationRecord | null>;
+  /** Atomically creates, takes over (expired lease or non-final status) or reports the record. See ClaimResult. */
+  claimOperation(req: ClaimRequest): Promise<ClaimResult>;
+  /** Writes an outcome only under the current fence token and only while not final. */
+  recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult>;
+
+  createApproval(approval: NewApproval): Promise<ApprovalRecord>;
+  getApproval(id: string): Promise<ApprovalRecord | null>;
+  /** A pending, unexpired approval for the same tenant and fingerprint, if any (avoids duplicate requests). */
+  findPendingApproval(tenant: string, fingerprint: string, now_ms: number): Promise<ApprovalRecord | null>;
+  /** Appends the decision event and settles the approval, only if it is pending and unexpired. */
+  decideApproval(event: ApprovalEvent): Promise<DecideResult>;
+  /** Every recorded decision event of an approval, oldest first. */
+  listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;
+
+  setInterrupt(rec: InterruptRecord): Promise<void>;
+  getInterrupt(tenant: string, run_id: string): Promise<InterruptRecord | null>;
+  clearInterrupt(tenant: string, run_id: string): Promise<void>;
+
+  appendDecision(entry: DecisionLogEntry): Promise<void>;
+  /** Newest first. */
+  listDecisions(query?: DecisionQuery): Promise<DecisionLogEntry[]>;
+
+  /** Deletes operation records past their retention (approvals and the log are kept for audit); returns the count. */
+  purgeExpired(now_ms: number): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,275 @@
+/**
+ * The Store contract: every backend (SQLite here, PostgreSQL in test/store/postgres*.test.ts)
+ * runs this suite. `makeStore` must return an empty, isolated store; `openPeer`, when
+ * given, opens a second handle (another connection) on the same state, used to show
+ * that claims are atomic across connections, not only within one.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { ApprovalEvent, ClaimRequest, NewApproval, Store } from "../../src/store/store.js";
+
+export interface StoreUnderTest {
+  readonly store: Store;
+  readonly openPeer?: () => Promise<Store>;
+  readonly dispose?: () => Promise<void>;
+}
+
+const T0 = 1_700_000_000_000;
+
+const claim = (over: Partial<ClaimRequest> = {}): ClaimRequest => ({
+  tenant: "t1",
+  operation_id: "op-1",
+  tool: "reserve_funds",
+  fingerprint: "f".repeat(64),
+  owner: "worker-a",
+  now_ms: T0,
+  lease_ms: 1_000,
+  retention_ms: 60_000,
+  ...over,
+});
+
+const approval = (over: Partial<NewApproval> = {}): NewApproval => ({
+  id: "apr-1",
+  tenant: "t1",
+  run_id: "run-1",
+  requested_by: "alice",
+  tool: "reserve_funds",
+  args: { account_id: "acc_1", amount: 10, currency: "EUR", recipient: "acc_2", memo: "rent" },
+  preview: { account_id: "acc_1", amount: 10, currency: "EUR", recipient: "acc_2" },
+  fingerprint: "a".repeat(64),
+  operation_id: "op-1",
+  created_at_ms: T0,
+  expires_at_ms: T0 + 900_000,
+  policy_version: "pv-1",
+  ...over,
+});
+
+const decision = (over: Partial<ApprovalEvent> = {}): ApprovalEvent => ({
+  approval_id: "apr-1",
+  decision: "approve",
+  approver: "bob",
+  reason: "looks right",
+  edited_args: null,
+  decided_at_ms: T0 + 1_000,
+  policy_version: "pv-1",
+  ...over,
+});
+
+const ok = { outcome: "success", value: { id: "r1" }, replayed: false };
+
+export function runStoreContract(name: string, makeStore: () => Promise<StoreUnderTest>): void {
+  describe(`Store contract: ${name}`, () => {
+    let current: StoreUnderTest | null = null;
+    const open = async (): Promise<StoreUnderTest> => (current = await makeStore());
+    afterEach(async () => {
+      await current?.store.close();
+      await current?.dispose?.();
+      current = null;
+    });
+
+    describe("operations", () => {
+      it("a first claim creates the record with fence token 1 and a lease", async () => {
+        const { store } = await open();
+        const r = await store.claimOperation(claim());
+        expect(r.kind).toBe("claimed");
+        if (r.kind !== "claimed") return;
+        expect(r.previous).toBeNull();
+        expect(r.record).toMatchObject({ status: "in_progress", fence_token: 1, attempts: 1, lease_expires_at_ms: T0 + 1_000 });
+        expect(await store.getOperation("t1", "op-1", T0)).toMatchObject({ fence_token: 1, fingerprint: "f".repeat(64) });
+      });
+
+      it("a second claim while the lease is held is busy and does not change the token", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim());
+        const r = await store.claimOperation(claim({ owner: "worker-b", now_ms: T0 + 999 }));
+        expect(r.kind).toBe("busy");
+        expect(r.record.fence_token).toBe(1);
+      });
+
+      it("the same operation id with another fingerprint is a conflict, also after the outcome", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim());
+        expect((await store.claimOperation(claim({ fingerprint: "0".repeat(64) }))).kind).toBe("conflict");
+        await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 1, status: "final", envelope: ok, now_ms: T0 + 1 });
+        expect((await store.claimOperation(claim({ fingerprint: "0".repeat(64), now_ms: T0 + 5_000 }))).kind).toBe("conflict");
+      });
+
+      it("takeover happens only after lease expiry and increments the fence token", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim());
+        const r = await store.claimOperation(claim({ owner: "worker-b", now_ms: T0 + 1_000 }));
+        expect(r.kind).toBe("claimed");
+        if (r.kind !== "claimed") return;
+        expect(r.previous).toBe("in_progress");
+        expect(r.record).toMatchObject({ fence_token: 2, lease_owner: "worker-b", attempts: 2 });
+      });
+
+      it("an outcome is recorded only under the current fence token", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim());
+        await store.claimOperation(claim({ owner: "worker-b", now_ms: T0 + 2_000 }));
+        const stale = await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 1, status: "final", envelope: ok, now_ms: T0 + 2_001 });
+        expect(stale).toMatchObject({ recorded: false, why: "stale_fence" });
+        const fresh = await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 2, status: "final", envelope: ok, now_ms: T0 + 2_002 });
+        expect(fresh.recorded).toBe(true);
+        expect(await store.getOperation("t1", "op-1", T0 + 2_003)).toMatchObject({ status: "final", envelope: ok, fence_token: 2 });
+      });
+
+      it("a final outcome is recorded once and every later claim replays it", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim());
+        await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 1, status: "final", envelope: ok, now_ms: T0 + 1 });
+        const again = await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 1, status: "final", envelope: { outcome: "other" }, now_ms: T0 + 2 });
+        expect(again).toMatchObject({ recorded: false, why: "already_final" });
+        const r = await store.claimOperation(claim({ now_ms: T0 + 10_000 }));
+        expect(r.kind).toBe("final");
+        expect(r.record.envelope).toEqual(ok);
+        expect(r.record.fence_token).toBe(1);
+      });
+
+      it("retryable and unknown outcomes release the lease: the next claim takes over at once", async () => {
+        const { store } = await open();
+        for (const status of ["retryable", "unknown"] as const) {
+          const op = `op-${status}`;
+          await store.claimOperation(claim({ operation_id: op }));
+          await store.recordOutcome({ tenant: "t1", operation_id: op, fence_token: 1, status, envelope: { outcome: "retryable_failure" }, now_ms: T0 + 1 });
+          const r = await store.claimOperation(claim({ operation_id: op, now_ms: T0 + 2 }));
+          expect(r.kind).toBe("claimed");
+          if (r.kind !== "claimed") return;
+          expect(r.previous).toBe(status);
+          expect(r.record).toMatchObject({ fence_token: 2, attempts: 2, status: "in_progress" });
+        }
+      });
+
+      it("recording for a missing operation writes nothing", async () => {
+        const { store } = await open();
+        const r = await store.recordOutcome({ tenant: "t1", operation_id: "nope", fence_token: 1, status: "final", envelope: ok, now_ms: T0 });
+        expect(r).toMatchObject({ recorded: false, why: "missing" });
+        expect(await store.getOperation("t1", "nope", T0)).toBeNull();
+      });
+
+      it("operation ids are scoped by tenant", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim());
+        const other = await store.claimOperation(claim({ tenant: "t2", fingerprint: "b".repeat(64) }));
+        expect(other.kind).toBe("claimed");
+        expect(other.record.fence_token).toBe(1);
+      });
+
+      it("records expire after retention; a new claim starts over with a higher fence token", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim());
+        await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 1, status: "final", envelope: ok, now_ms: T0 + 1 });
+        expect(await store.getOperation("t1", "op-1", T0 + 59_999)).not.toBeNull();
+        expect(await store.getOperation("t1", "op-1", T0 + 60_000)).toBeNull();
+        const r = await store.claimOperation(claim({ fingerprint: "c".repeat(64), now_ms: T0 + 60_000 }));
+        expect(r.kind).toBe("claimed");
+        if (r.kind !== "claimed") return;
+        expect(r.previous).toBeNull();
+        expect(r.record).toMatchObject({ fence_token: 2, attempts: 1, envelope: null, fingerprint: "c".repeat(64) });
+      });
+
+      it("purgeExpired deletes records past retention only", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim({ operation_id: "short", retention_ms: 10 }));
+        await store.claimOperation(claim({ operation_id: "long" }));
+        expect(await store.purgeExpired(T0 + 10)).toBe(1);
+        expect(await store.getOperation("t1", "long", T0 + 10)).not.toBeNull();
+      });
+
+      it("many concurrent claims of one operation: exactly one is claimed", async () => {
+        const sut = await open();
+        const peer = sut.openPeer === undefined ? sut.store : await sut.openPeer();
+        try {
+          const results = await Promise.all(
+            Array.from({ length: 24 }, (_, i) => (i % 2 === 0 ? sut.store : peer).claimOperation(claim({ owner: `w${i}` }))),
+          );
+          expect(results.filter((r) => r.kind === "claimed")).toHaveLength(1);
+          expect(results.filter((r) => r.kind === "busy")).toHaveLength(23);
+          expect(new Set(results.map((r) => r.record.fence_token))).toEqual(new Set([1]));
+        } finally {
+          if (peer !== sut.store) await peer.close();
+        }
+      });
+    });
+
+    describe("approvals", () => {
+      it("a created approval is pending with its exact preview, fingerprint, tenant, expiry and policy version", async () => {
+        const { store } = await open();
+        await store.createApproval(approval());
+        expect(await store.getApproval("apr-1")).toEqual({ ...approval(), status: "pending", decision: null });
+        expect(await store.getApproval("missing")).toBeNull();
+      });
+
+      it("findPendingApproval matches tenant and fingerprint and skips expired or decided ones", async () => {
+        const { store } = await open();
+        await store.createApproval(approval());
+        expect((await store.findPendingApproval("t1", "a".repeat(64), T0 + 1))?.id).toBe("apr-1");
+        expect(await store.findPendingApproval("t2", "a".repeat(64), T0 + 1)).toBeNull();
+        expect(await store.findPendingApproval("t1", "b".repeat(64), T0 + 1)).toBeNull();
+        expect(await store.findPendingApproval("t1", "a".repeat(64), T0 + 900_000)).toBeNull();
+        await store.decideApproval(decision({ decision: "reject" }));
+        expect(await store.findPendingApproval("t1", "a".repeat(64), T0 + 1)).toBeNull();
+      });
+
+      it("a decision is an event with approver, reason, time and policy version, and settles the approval once", async () => {
+        const { store } = await open();
+        await store.createApproval(approval());
+        const first = await store.decideApproval(decision());
+        expect(first.ok).toBe(true);
+        expect(first.approval).toMatchObject({ status: "approved", decision: decision() });
+        const second = await store.decideApproval(decision({ decision: "reject", approver: "mallory" }));
+        expect(second).toMatchObject({ ok: false, why: "already_decided" });
+        expect(await store.listApprovalEvents("apr-1")).toEqual([decision()]);
+        expect((await store.getApproval("apr-1"))?.decision).toEqual(decision());
+      });
+
+      it("edit records the edited arguments; reject records the reason", async () => {
+        const { store } = await open();
+        await store.createApproval(approval({ id: "apr-e" }));
+        await store.createApproval(approval({ id: "apr-r" }));
+        const edited = { account_id: "acc_1", amount: 5, currency: "EUR", recipient: "acc_2" };
+        const e = await store.decideApproval(decision({ approval_id: "apr-e", decision: "edit", edited_args: edited }));
+        expect(e.approval).toMatchObject({ status: "edited", decision: { edited_args: edited } });
+        const r = await store.decideApproval(decision({ approval_id: "apr-r", decision: "reject", reason: "wrong recipient" }));
+        expect(r.approval).toMatchObject({ status: "rejected", decision: { reason: "wrong recipient" } });
+      });
+
+      it("an expired or unknown approval cannot be decided", async () => {
+        const { store } = await open();
+        await store.createApproval(approval());
+        expect(await store.decideApproval(decision({ decided_at_ms: T0 + 900_000 }))).toMatchObject({ ok: false, why: "expired" });
+        expect(await store.decideApproval(decision({ approval_id: "nope" }))).toMatchObject({ ok: false, why: "not_found" });
+        expect(await store.listApprovalEvents("apr-1")).toEqual([]);
+      });
+    });
+
+    describe("interrupts and the decision log", () => {
+      it("interrupt flags are set, read and cleared per tenant and run", async () => {
+        const { store } = await open();
+        await store.setInterrupt({ tenant: "t1", run_id: "run-1", reason: "user pressed stop", at_ms: T0 });
+        expect(await store.getInterrupt("t1", "run-1")).toEqual({ tenant: "t1", run_id: "run-1", reason: "user pressed stop", at_ms: T0 });
+        expect(await store.getInterrupt("t2", "run-1")).toBeNull();
+        expect(await store.getInterrupt("t1", "run-2")).toBeNull();
+        await store.clearInterrupt("t1", "run-1");
+        expect(await store.getInterrupt("t1", "run-1")).toBeNull();
+      });
+
+      it("the decision log keeps every entry, newest first, filterable by tenant and operation", async () => {
+        const { store } = await open();
+        const base = {
+          run_id: "run-1", user: "alice", tool: "reserve_funds", fingerprint: "a".repeat(64),
+          decision: "allow" as const, reason: null, policy_version: "pv-1", outcome: "success", outcome_reason: null,
+        };
+        await store.appendDecision({ ...base, at_ms: T0, tenant: "t1", operation_id: "op-1" });
+        await store.appendDecision({ ...base, at_ms: T0 + 1, tenant: "t2", operation_id: "op-1", decision: "deny", reason: "nope", outcome: "terminal_failure", outcome_reason: "policy_denied" });
+        await store.appendDecision({ ...base, at_ms: T0 + 2, tenant: "t1", operation_id: null, fingerprint: null, policy_version: null, decision: "not_evaluated", outcome: "terminal_failure", outcome_reason: "unknown_tool" });
+        const all = await store.listDecisions();
+        expect(all.map((d) => d.at_ms)).toEqual([T0 + 2, T0 + 1, T0]);
+        expect(all[1]).toEqual({ ...base, at_ms: T0 + 1, tenant: "t2", operation_id: "op-1", decision: "deny", reason: "nope", outcome: "terminal_failure", outcome_reason: "policy_denied" });
+        expect((await store.listDecisions({ tenant: "t1" })).map((d) => d.at_ms)).toEqual([T0 + 2, T0]);
+        expect((await store.listDecisions({ tenant: "t1", operation_id: "op-1" })).map((d) => d.at_ms)).toEqual([T0]);
+        expect(await store.listDecisions({ limit: 1 })).toHaveLength(1);
+      });
+    });
+  });
+}

@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openSqliteStore } from "../../src/store/index.js";
+import { runStoreContract } from "./contract.js";
+
+runStoreContract("sqlite :memory:", async () => ({ store: openSqliteStore(":memory:") }));
+
+runStoreContract("sqlite file (two connections)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "toolgate-store-"));
+  const path = join(dir, "state.db");
+  return {
+    store: openSqliteStore(path),
+    openPeer: async () => openSqliteStore(path),
+    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+describe("sqlite store specifics", () => {
+  it("a file store uses WAL and keeps state across reopen", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgate-store-"));
+    try {
+      const path = join(dir, "state.db");
+      const a = openSqliteStore(path);
+      await a.setInterrupt({ tenant: "t", run_id: "r", reason: "stop", at_ms: 1 });
+      await a.close();
+      const b = openSqliteStore(path);
+      expect(await b.getInterrupt("t", "r")).toMatchObject({ reason: "stop" });
+      await b.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
