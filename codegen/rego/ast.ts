@@ -1,0 +1,153 @@
+/**
+ * The Rego AST: plain, serialisable, typed data. Every node carries a `type` tag
+ * and a 1-based `location`. The parser produces it; the compiler stages rewrite it
+ * into the same shapes (see README.md for what changes after compilation).
+ */
+import type { SourceLocation } from "../diagnostics.js";
+
+export type Location = SourceLocation;
+
+// ---------------------------------------------------------------- terms
+
+export interface NullTerm { readonly type: "null"; readonly location: Location }
+export interface BooleanTerm { readonly type: "boolean"; readonly value: boolean; readonly location: Location }
+/** `text` is the source spelling (e.g. `1e3`, `123456789012345678901234567890`), lossless. */
+export interface NumberTerm { readonly type: "number"; readonly text: string; readonly location: Location }
+/** `value` is the decoded string; `raw` marks a backtick string in the source. */
+export interface StringTerm { readonly type: "string"; readonly value: string; readonly raw?: boolean; readonly location: Location }
+/** A variable. `_` is a wildcard in parsed input; the compiler renames every wildcard to a fresh local. */
+export interface VarTerm { readonly type: "var"; readonly name: string; readonly location: Location }
+/**
+ * A reference: `head` followed by `path` operands. `a.b[c]` is head var `a`, path
+ * [string "b", var c]. The head may also be a composite or call term (`f(x)[0]`, `[1,2][i]`).
+ */
+export interface RefTerm { readonly type: "ref"; readonly head: Term; readonly path: readonly Term[]; readonly location: Location }
+export interface ArrayTerm { readonly type: "array"; readonly items: readonly Term[]; readonly location: Location }
+/** Object items keep source order; duplicate keys are resolved at evaluation. */
+export interface ObjectTerm { readonly type: "object"; readonly items: readonly (readonly [Term, Term])[]; readonly location: Location }
+export interface SetTerm { readonly type: "set"; readonly items: readonly Term[]; readonly location: Location }
+/**
+ * A call used as a term (nested call). `operator` is the dotted name as written,
+ * e.g. ["object","get"], ["plus"] for `+`, ["data","lib","f"]. After compilation,
+ * nested calls are lifted into CallExprs (see README).
+ */
+export interface CallTerm { readonly type: "call"; readonly operator: readonly string[]; readonly args: readonly Term[]; readonly location: Location }
+export interface ArrayComprehension { readonly type: "arraycomprehension"; readonly term: Term; readonly body: Body; readonly location: Location }
+export interface SetComprehension { readonly type: "setcomprehension"; readonly term: Term; readonly body: Body; readonly location: Location }
+export interface ObjectComprehension {
+  readonly type: "objectcomprehension";
+  readonly key: Term;
+  readonly value: Term;
+  readonly body: Body;
+  readonly location: Location;
+}
+
+export type Scalar = NullTerm | BooleanTerm | NumberTerm | StringTerm;
+export type Comprehension = ArrayComprehension | SetComprehension | ObjectComprehension;
+export type Term = Scalar | VarTerm | RefTerm | ArrayTerm | ObjectTerm | SetTerm | CallTerm | Comprehension;
+
+// ---------------------------------------------------------------- expressions
+
+/** `with <target> as <value>`; target is a ref (`input.x`, `data.a.b`, a function or builtin name). */
+export interface WithModifier { readonly type: "with"; readonly target: RefTerm | VarTerm; readonly value: Term; readonly location: Location }
+
+interface ExprBase {
+  readonly location: Location;
+  /** `not <expr>`. */
+  readonly negated: boolean;
+  readonly with: readonly WithModifier[];
+}
+
+/** A bare term used as an expression: true when the term is defined and not false. */
+export interface TermExpr extends ExprBase { readonly type: "termexpr"; readonly term: Term }
+/**
+ * A call at expression level, including the infix ones: `x = y` is operator ["eq"],
+ * `x := y` is ["assign"], `x == y` is ["equal"]. A call may carry one extra
+ * trailing argument, its output (`count(xs, n)`).
+ */
+export interface CallExpr extends ExprBase { readonly type: "callexpr"; readonly operator: readonly string[]; readonly args: readonly Term[] }
+/** `some x, y` — declares local variables. */
+export interface SomeDecl extends ExprBase { readonly type: "some"; readonly vars: readonly VarTerm[] }
+/** `some x in xs` (key null) or `some k, v in xs`. */
+export interface SomeIn extends ExprBase { readonly type: "somein"; readonly key: Term | null; readonly value: Term; readonly domain: Term }
+/** `every x in xs { body }` or `every k, v in xs { body }`. */
+export interface Every extends ExprBase {
+  readonly type: "every";
+  readonly key: Term | null;
+  readonly value: Term;
+  readonly domain: Term;
+  readonly body: Body;
+}
+
+export type Expr = TermExpr | CallExpr | SomeDecl | SomeIn | Every;
+export type Body = readonly Expr[];
+
+// ---------------------------------------------------------------- rules
+
+/**
+ * Rule head reference: `p` is [var p]; `a.b[c].d` is [var a, string b, var c, string d].
+ * The first element is always a var.
+ */
+export type HeadRef = readonly Term[];
+
+/** `p := v`, `p if`, `p[k] := v`, `a.b[c].d := v`. `value` is `true` when omitted. */
+export interface ValueHead { readonly kind: "value"; readonly ref: HeadRef; readonly value: Term; readonly assign: boolean; readonly location: Location }
+/** `p contains x`, `a.b[c] contains x`. */
+export interface ContainsHead { readonly kind: "contains"; readonly ref: HeadRef; readonly key: Term; readonly location: Location }
+/** `f(x, y) := v` / `f(x) if`. `value` is `true` when omitted. */
+export interface FunctionHead {
+  readonly kind: "function";
+  readonly ref: HeadRef;
+  readonly args: readonly Term[];
+  readonly value: Term;
+  readonly assign: boolean;
+  readonly location: Location;
+}
+export type RuleHead = ValueHead | ContainsHead | FunctionHead;
+
+/** One `else [= v] [if] { body }` link; functions share the head's args. */
+export interface ElseClause {
+  readonly type: "else";
+  readonly value: Term;
+  readonly body: Body;
+  readonly else: ElseClause | null;
+  readonly location: Location;
+}
+
+export interface Rule {
+  readonly type: "rule";
+  readonly default: boolean;
+  readonly head: RuleHead;
+  /** Empty source bodies (`p := 1`) become `[true]`. */
+  readonly body: Body;
+  readonly else: ElseClause | null;
+  readonly location: Location;
+}
+
+// ---------------------------------------------------------------- module
+
+export interface Package {
+  readonly type: "package";
+  /** Absolute path as strings, starting with "data": `package a.b` is ["data","a","b"]. */
+  readonly path: readonly string[];
+  readonly location: Location;
+}
+
+export interface Import {
+  readonly type: "import";
+  /** Root ("data", "input", "future", "rego") followed by the dotted/bracketed path. */
+  readonly path: readonly string[];
+  readonly alias: string | null;
+  readonly location: Location;
+}
+
+export interface Comment { readonly text: string; readonly location: Location }
+
+export interface Module {
+  readonly type: "module";
+  readonly file: string;
+  readonly package: Package;
+  readonly imports: readonly Import[];
+  readonly rules: readonly Rule[];
+  readonly comments: readonly Comment[];
+}

@@ -1,0 +1,399 @@
+/**
+ * Terms, expressions and bodies. Operator precedence follows OPA's parser
+ * (v1/ast/parser.go), loosest first: `in` < `== != < > <= >=` < `|` < `&` <
+ * `+ -` < `* / %`, all left-associative. `=`/`:=` only join two terms at
+ * expression level.
+ */
+import type { Body, CallTerm, Expr, Location, RefTerm, Term, VarTerm, WithModifier } from "./ast.js";
+import { KEYWORDS, ParseState } from "./parse-state.js";
+import type { Token } from "./lexer.js";
+
+const RELATION: Record<string, string> = { "==": "equal", "!=": "neq", "<": "lt", ">": "gt", "<=": "lte", ">=": "gte" };
+const ARITH: Record<string, string> = { "+": "plus", "-": "minus" };
+const FACTOR: Record<string, string> = { "*": "mul", "/": "div", "%": "rem" };
+
+function call(operator: string, args: Term[], location: Location): CallTerm {
+  return { type: "call", operator: [operator], args, location };
+}
+
+export class ExprParser extends ParseState {
+  // ------------------------------------------------------------ infix levels
+
+  /** `a in b`, and at expression level also `k, v in b`. */
+  parseTermIn(keyVal: boolean): Term {
+    let lhs = this.parseRelation();
+    if (keyVal && this.isPunct(",")) {
+      const save = this.pos;
+      this.next();
+      const mhs = this.parseRelation();
+      if (this.isKeyword("in")) {
+        this.next();
+        const rhs = this.parseRelation();
+        lhs = { type: "call", operator: ["internal", "member_3"], args: [lhs, mhs, rhs], location: lhs.location };
+      } else {
+        this.pos = save;
+        return lhs;
+      }
+    }
+    while (this.isKeyword("in")) {
+      this.next();
+      const rhs = this.parseRelation();
+      lhs = { type: "call", operator: ["internal", "member_2"], args: [lhs, rhs], location: lhs.location };
+    }
+    return lhs;
+  }
+
+  private binary(next: () => Term, ops: Record<string, string>): Term {
+    let lhs = next();
+    for (;;) {
+      const t = this.tok;
+      const op = t.kind === "punct" ? ops[t.text] : undefined;
+      if (op === undefined) return lhs;
+      this.next();
+      lhs = call(op, [lhs, next()], lhs.location);
+    }
+  }
+  parseRelation(): Term {
+    return this.binary(() => this.parseOr(), RELATION);
+  }
+  parseOr(): Term {
+    return this.binary(() => this.parseAnd(), { "|": "or" });
+  }
+  parseAnd(): Term {
+    return this.binary(() => this.parseArith(), { "&": "and" });
+  }
+  parseArith(): Term {
+    return this.binary(() => this.parseFactor(), ARITH);
+  }
+  parseFactor(): Term {
+    return this.binary(() => this.parseTerm(), FACTOR);
+  }
+
+  // ------------------------------------------------------------ primary terms
+
+  parseTerm(): Term {
+    this.enter();
+    try {
+      return this.parseTermFinish(this.parsePrimary());
+    } finally {
+      this.leave();
+    }
+  }
+
+  private parsePrimary(): Term {
+    const t = this.tok;
+    const location = this.loc(t);
+    switch (t.kind) {
+      case "number":
+        this.next();
+        return { type: "number", text: t.text, location };
+      case "string":
+        this.next();
+        return { type: "string", value: t.value, location };
+      case "rawstring":
+        this.next();
+        return { type: "string", value: t.value, raw: true, location };
+      case "ident":
+        return this.parseIdent(t, location);
+      case "punct":
+        break;
+      default:
+        this.fail(this.describe(t));
+    }
+    switch (t.text) {
+      case "[":
+        return this.parseArray(location);
+      case "{":
+        return this.parseSetOrObject(location);
+      case "(": {
+        this.next();
+        const inner = this.parseTermIn(true);
+        this.expectPunct(")", "non-terminated expression");
+        return inner;
+      }
+      case "-": {
+        this.next();
+        const n = this.tok;
+        if (n.kind === "number" && !n.ws) {
+          this.next();
+          return { type: "number", text: `-${n.text}`, location };
+        }
+        // Unary minus on a non-literal: 0 - x.
+        const operand = this.parseTerm();
+        return call("minus", [{ type: "number", text: "0", location }, operand], location);
+      }
+      default:
+        return this.fail(this.describe(t));
+    }
+  }
+
+  private parseIdent(t: Token, location: Location): Term {
+    switch (t.text) {
+      case "null":
+        this.next();
+        return { type: "null", location };
+      case "true":
+      case "false":
+        this.next();
+        return { type: "boolean", value: t.text === "true", location };
+    }
+    if (KEYWORDS.has(t.text)) this.fail(this.describe(t));
+    this.next();
+    return { type: "var", name: t.text, location };
+  }
+
+  /** Ref and call suffixes: only when `.`, `[` or `(` follows without whitespace. */
+  private parseTermFinish(head: Term): Term {
+    let path: Term[] = [];
+    let cur: Term = head;
+    const location = head.location;
+    const flush = (): Term => (path.length === 0 ? cur : { type: "ref", head: cur, path, location });
+    for (;;) {
+      const t = this.tok;
+      if (t.kind !== "punct" || t.ws) break;
+      if (t.text === ".") {
+        this.next();
+        const id = this.tok;
+        if (id.kind !== "ident" || id.ws) this.fail(`${this.describe(id)}: expected ident`);
+        this.next();
+        path.push({ type: "string", value: id.text, location: this.loc(id) });
+      } else if (t.text === "[") {
+        this.next();
+        path.push(this.parseTermIn(false));
+        this.expectPunct("]", "expected ]");
+      } else if (t.text === "(") {
+        const operator = this.callOperator(cur, path);
+        this.next();
+        const args = this.parseTermList(")");
+        if (operator.length === 1 && operator[0] === "set" && args.length === 0) {
+          cur = { type: "set", items: [], location };
+        } else {
+          cur = { type: "call", operator, args, location };
+        }
+        path = [];
+      } else break;
+    }
+    const out = flush();
+    // `input` and `data` alone are refs to the root documents, as in OPA.
+    if (out.type === "var" && (out.name === "input" || out.name === "data")) {
+      return { type: "ref", head: out, path: [], location };
+    }
+    return out;
+  }
+
+  private callOperator(head: Term, path: Term[]): string[] {
+    if (head.type !== "var") this.fail(`illegal call (operator must be a name, not ${head.type})`);
+    const parts = [head.name];
+    for (const p of path) {
+      if (p.type !== "string") this.fail("illegal call (operator must be a dotted name)");
+      parts.push(p.value);
+    }
+    return parts;
+  }
+
+  /** Comma-separated terms up to `end` (consumed); trailing comma allowed. */
+  parseTermList(end: string, first: Term[] = []): Term[] {
+    const items = first;
+    if (this.eatPunct(end)) return items;
+    for (;;) {
+      items.push(this.parseTermIn(false));
+      if (this.eatPunct(end)) return items;
+      this.expectPunct(",", `expected "," or "${end}"`);
+      if (this.eatPunct(end)) return items;
+    }
+  }
+
+  private parseArray(location: Location): Term {
+    this.next();
+    if (this.eatPunct("]")) return { type: "array", items: [], location };
+    const save = this.pos;
+    // Comprehensions win over `|` as set union, as in OPA.
+    const head = this.parseTerm();
+    if (this.isPunct("|")) {
+      this.next();
+      const body = this.parseBody("]");
+      return { type: "arraycomprehension", term: head, body, location };
+    }
+    if (this.isPunct(",") || this.isPunct("]")) {
+      return { type: "array", items: this.parseTermList("]", this.continueList(head)), location };
+    }
+    this.pos = save;
+    return { type: "array", items: this.parseTermList("]"), location };
+  }
+
+  /** After a first item was parsed: consume `,` (if any) and return [head]. */
+  private continueList(head: Term): Term[] {
+    if (this.isPunct(",")) this.next();
+    return [head];
+  }
+
+  private parseSetOrObject(location: Location): Term {
+    this.next();
+    if (this.eatPunct("}")) return { type: "object", items: [], location };
+    const save = this.pos;
+    let head = this.parseTerm();
+    if (this.isPunct("|")) {
+      this.next();
+      return { type: "setcomprehension", term: head, body: this.parseBody("}"), location };
+    }
+    if (!this.isPunct(",") && !this.isPunct("}") && !this.isPunct(":")) {
+      this.pos = save;
+      head = this.parseTermIn(false);
+    }
+    if (this.isPunct(":")) return this.parseObject(head, location);
+    if (this.isPunct(",") || this.isPunct("}")) {
+      return { type: "set", items: this.parseTermList("}", this.continueList(head)), location };
+    }
+    return this.fail(`${this.describe()}: non-terminated set`);
+  }
+
+  private parseObject(key: Term, location: Location): Term {
+    this.next(); // ':'
+    const save = this.pos;
+    let value = this.parseTerm();
+    if (this.isPunct("|")) {
+      this.next();
+      return { type: "objectcomprehension", key, value, body: this.parseBody("}"), location };
+    }
+    if (!this.isPunct(",") && !this.isPunct("}")) {
+      this.pos = save;
+      value = this.parseTermIn(false);
+    }
+    const items: [Term, Term][] = [[key, value]];
+    for (;;) {
+      if (this.eatPunct("}")) return { type: "object", items, location };
+      this.expectPunct(",", 'expected "," or "}"');
+      if (this.eatPunct("}")) return { type: "object", items, location };
+      const k = this.parseTermIn(false);
+      this.expectPunct(":", 'expected ":"');
+      items.push([k, this.parseTermIn(false)]);
+    }
+  }
+
+  // ------------------------------------------------------------ expressions and bodies
+
+  /** Literals separated by `;` or newlines, up to the closing `end` (consumed). */
+  parseBody(end: string): Body {
+    const body: Expr[] = [];
+    const open = this.tok;
+    for (;;) {
+      while (this.eatPunct(";"));
+      if (this.isPunct(end)) {
+        if (body.length === 0) this.fail("found empty body", open);
+        this.next();
+        return body;
+      }
+      if (this.tok.kind === "eof") this.fail(`unexpected eof token: expected ${end}`);
+      body.push(this.parseLiteral());
+      const t = this.tok;
+      if (!(this.isPunct(";") || this.isPunct(end) || t.nl)) this.fail(`${this.describe(t)}: expected ; or newline or ${end}`);
+    }
+  }
+
+  /** One literal: `[not] expr {with ...}`, `some ...`, or `every ...`. */
+  parseLiteral(): Expr {
+    const start = this.tok;
+    const location = this.loc(start);
+    if (this.isKeyword("some")) return this.withMods(this.parseSome(location));
+    if (this.isKeyword("every")) return this.withMods(this.parseEvery(location));
+    let negated = false;
+    if (this.isKeyword("not")) {
+      this.next();
+      negated = true;
+      if (this.isKeyword("some") || this.isKeyword("every")) this.fail(`${this.describe()}: not cannot negate ${this.tok.text}`);
+    }
+    const expr = this.parseExprCore(location, negated);
+    return this.withMods(expr);
+  }
+
+  private parseExprCore(location: Location, negated: boolean): Expr {
+    const lhs = this.parseTermIn(true);
+    const t = this.tok;
+    if (t.kind === "punct" && (t.text === ":=" || t.text === "=")) {
+      this.next();
+      const rhs = this.parseTermIn(true);
+      return { type: "callexpr", operator: [t.text === ":=" ? "assign" : "eq"], args: [lhs, rhs], negated, with: [], location };
+    }
+    if (lhs.type === "call") return { type: "callexpr", operator: lhs.operator, args: lhs.args, negated, with: [], location };
+    return { type: "termexpr", term: lhs, negated, with: [], location };
+  }
+
+  private withMods(expr: Expr): Expr {
+    if (!this.isKeyword("with")) return expr;
+    const mods: WithModifier[] = [];
+    while (this.isKeyword("with")) {
+      const w = this.next();
+      const target = this.parseTerm();
+      if (target.type !== "ref" && target.type !== "var") this.fail("with target must be a reference", w);
+      if (!this.isKeyword("as")) this.fail(`${this.describe()}: expected as`);
+      this.next();
+      const value = this.parseTermIn(false);
+      mods.push({ type: "with", target, value, location: this.loc(w) });
+    }
+    return { ...expr, with: mods };
+  }
+
+  private parseSome(location: Location): Expr {
+    const kw = this.next();
+    const save = this.pos;
+    const t = this.parseTermIn(true);
+    if (t.type === "call" && t.operator.length === 2 && t.operator[0] === "internal") {
+      if (t.operator[1] === "member_2") {
+        const [value, domain] = t.args as [Term, Term];
+        return { type: "somein", key: null, value, domain, negated: false, with: [], location };
+      }
+      if (t.operator[1] === "member_3") {
+        const [key, value, domain] = t.args as [Term, Term, Term];
+        return { type: "somein", key, value, domain, negated: false, with: [], location };
+      }
+    }
+    this.pos = save;
+    const vars: VarTerm[] = [];
+    for (;;) {
+      const v = this.tok;
+      if (v.kind !== "ident" || KEYWORDS.has(v.text)) this.fail(`${this.describe(v)}: expected var`, v);
+      this.next();
+      vars.push({ type: "var", name: v.text, location: this.loc(v) });
+      if (!this.eatPunct(",")) break;
+    }
+    if (vars.length === 0) this.fail("expected var after some", kw);
+    return { type: "some", vars, negated: false, with: [], location };
+  }
+
+  private parseEvery(location: Location): Expr {
+    const kw = this.next();
+    const t = this.parseTermIn(true);
+    let key: Term | null = null;
+    let value: Term;
+    let domain: Term;
+    if (t.type === "call" && t.operator[0] === "internal" && t.operator[1] === "member_2") {
+      [value, domain] = t.args as [Term, Term];
+    } else if (t.type === "call" && t.operator[0] === "internal" && t.operator[1] === "member_3") {
+      [key, value, domain] = t.args as [Term, Term, Term];
+    } else {
+      return this.fail("every: expected `x in xs` or `k, v in xs`", kw);
+    }
+    for (const v of key === null ? [value] : [key, value]) {
+      if (v.type !== "var") this.fail("every: key and value must be variables", kw);
+    }
+    this.expectPunct("{", "every: expected body in braces");
+    const body = this.parseBody("}");
+    return { type: "every", key, value, domain, body, negated: false, with: [], location };
+  }
+
+  /** A ref made of a var head and constant string/number path, for package/import paths. */
+  refToPath(t: Term): string[] | null {
+    if (t.type === "var") return [t.name];
+    if (t.type !== "ref" || t.head.type !== "var") return null;
+    const out = [t.head.name];
+    for (const p of t.path) {
+      if (p.type !== "string") return null;
+      out.push(p.value);
+    }
+    return out;
+  }
+
+  isRef(t: Term): t is RefTerm {
+    return t.type === "ref";
+  }
+}

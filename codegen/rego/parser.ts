@@ -1,0 +1,283 @@
+/**
+ * Module, rule, query and term parsing: source text -> AST (ast.ts) plus
+ * `rego_parse_error` diagnostics. Never throws: after an error inside a rule it
+ * skips to the next line that starts in column 1 and goes on.
+ */
+import type { Diagnostic } from "../diagnostics.js";
+import type { Body, ElseClause, Expr, Import, Location, Module, Package, Rule, RuleHead, Term } from "./ast.js";
+import { ExprParser } from "./parse-expr.js";
+import { isParseAbort, KEYWORDS } from "./parse-state.js";
+
+export interface ParseModuleResult {
+  /** Null only when not even the package clause could be read. */
+  readonly module: Module | null;
+  readonly errors: Diagnostic[];
+}
+
+const TRUE = (location: Location): Term => ({ type: "boolean", value: true, location });
+const trueBody = (location: Location): Body => [{ type: "termexpr", term: TRUE(location), negated: false, with: [], location }];
+
+/** Internal/unknown failures are reported as a located parse error, never thrown. */
+function internalError(p: ExprParser, e: unknown): void {
+  if (isParseAbort(e)) return;
+  const msg = e instanceof RangeError ? "input too deeply nested" : `internal parser error: ${String(e)}`;
+  p.error(msg);
+}
+
+class ModuleParser extends ExprParser {
+  parseModule(): Module | null {
+    let pkg: Package;
+    try {
+      pkg = this.parsePackage();
+    } catch (e) {
+      internalError(this, e);
+      return null;
+    }
+    const imports: Import[] = [];
+    const rules: Rule[] = [];
+    while (this.tok.kind !== "eof") {
+      const start = this.pos;
+      try {
+        if (this.isKeyword("import")) imports.push(this.parseImport());
+        else if (this.isKeyword("package")) this.fail("unexpected package keyword: a file holds one package");
+        else rules.push(...this.parseRule());
+        const t = this.tok;
+        if (t.kind !== "eof" && !t.nl) this.fail(`${this.describe(t)}: expected end of statement`);
+      } catch (e) {
+        internalError(this, e);
+        this.recover(start);
+      }
+      if (this.errors.length > 50) break;
+    }
+    return { type: "module", file: this.file, package: pkg, imports, rules, comments: this.comments };
+  }
+
+  /** Skip to the next token at column 1 on a new line. */
+  private recover(start: number): void {
+    if (this.pos === start) this.next();
+    while (this.tok.kind !== "eof" && !(this.tok.nl && this.tok.col === 1)) this.next();
+  }
+
+  private parsePackage(): Package {
+    const kw = this.tok;
+    if (!this.isKeyword("package")) this.fail(`${this.describe()}: expected package`);
+    this.next();
+    const t = this.parseTerm();
+    const path = this.refToPath(t);
+    if (path === null || t.type === "ref" && t.head.type === "var" && t.head.name === "data" && t.path.length === 0) {
+      this.fail("package expects a path of names (e.g. package a.b)", kw);
+    }
+    const parts = path[0] === "data" ? path : ["data", ...path];
+    return { type: "package", path: parts, location: this.loc(kw) };
+  }
+
+  private parseImport(): Import {
+    const kw = this.next();
+    const t = this.parseTerm();
+    const path = this.refToPath(t);
+    if (path === null) this.fail("import path must be a reference of names", kw);
+    const root = path[0] as string;
+    if (!["data", "input", "future", "rego"].includes(root)) {
+      this.fail(`invalid import path ${path.join(".")}: must begin with input, data, future or rego`, kw);
+    }
+    let alias: string | null = null;
+    if (this.isKeyword("as")) {
+      this.next();
+      const a = this.tok;
+      if (a.kind !== "ident" || KEYWORDS.has(a.text)) this.fail(`${this.describe(a)}: expected alias name`);
+      this.next();
+      alias = a.text;
+    }
+    return { type: "import", path, alias, location: this.loc(kw) };
+  }
+
+  parseRule(): Rule[] {
+    const start = this.tok;
+    const location = this.loc(start);
+    let isDefault = false;
+    if (this.isKeyword("default")) {
+      this.next();
+      isDefault = true;
+    }
+    const head = this.parseHead(location);
+    if (isDefault) {
+      if (head.kind === "contains") this.fail("illegal default rule (must have a value)", start);
+      if (this.isKeyword("if") || this.isPunct("{")) this.fail("illegal default rule (cannot have a body)", start);
+      this.checkDefaultValue(head.value, start);
+      return [{ type: "rule", default: true, head, body: trueBody(location), else: null, location }];
+    }
+    const body = this.parseRuleBody();
+    let elseClause: ElseClause | null = null;
+    if (this.isKeyword("else")) {
+      if (head.kind === "contains") this.fail("else keyword cannot be used on multi-value rules");
+      elseClause = this.parseElse();
+    }
+    return [{ type: "rule", default: false, head, body: body ?? trueBody(location), else: elseClause, location }];
+  }
+
+  private parseHead(location: Location): RuleHead {
+    const name = this.tok;
+    if (name.kind !== "ident" || KEYWORDS.has(name.text)) this.fail(`${this.describe(name)}: expected rule name`);
+    // The head ref: `p`, `p.q`, `p[x]`, `a.b[c].d`; parseTerm reads it, calls become functions.
+    const t = this.parseTerm();
+    let ref: Term[];
+    let args: Term[] | null = null;
+    if (t.type === "var") ref = [t];
+    else if (t.type === "ref" && t.head.type === "var") ref = [t.head, ...t.path];
+    else if (t.type === "call") {
+      ref = t.operator.map((p, i) => (i === 0 ? { type: "var", name: p, location } : { type: "string", value: p, location }));
+      args = [...t.args];
+    } else return this.fail("rule head must be a name or reference", name);
+    const head0 = ref[0];
+    if (head0 !== undefined && head0.type === "var" && (head0.name === "input" || head0.name === "data") && ref.length === 1) {
+      this.fail(`rule name conflicts with the root document ${head0.name}`, name);
+    }
+    if (this.isKeyword("contains")) {
+      if (args !== null) this.fail("function rules cannot use contains", name);
+      this.next();
+      const key = this.parseTermIn(false);
+      return { kind: "contains", ref, key, location };
+    }
+    let value: Term = TRUE(location);
+    let assign = false;
+    if (this.isPunct(":=") || this.isPunct("=")) {
+      assign = this.next().text === ":=";
+      value = this.parseTermIn(false);
+    }
+    if (args !== null) return { kind: "function", ref, args, value, assign, location };
+    return { kind: "value", ref, value, assign, location };
+  }
+
+  /** `if { ... }`, `if <literal>`, or nothing. A bare `{` body is an error in Rego v1. */
+  private parseRuleBody(): Body | null {
+    if (this.isKeyword("if")) {
+      this.next();
+      if (this.isPunct("{")) return this.braceBodyOrLiteral();
+      return [this.parseLiteral()];
+    }
+    if (this.isPunct("{") && !this.tok.nl) {
+      this.fail("`if` keyword is required before rule body");
+    }
+    return null;
+  }
+
+  /**
+   * `if {` opens a body, except when the braces are a term used as the single
+   * literal (`if {x: i | ...}`): try the body first, then the literal.
+   */
+  private braceBodyOrLiteral(): Body {
+    const save = this.pos;
+    const errs = this.errors.length;
+    try {
+      this.next();
+      return this.parseBody("}");
+    } catch (e) {
+      if (!isParseAbort(e)) throw e;
+      const bodyErrors = this.errors.splice(errs);
+      const afterBody = this.pos;
+      this.pos = save;
+      try {
+        const lit = this.parseLiteral();
+        if (this.tok.kind === "eof" || this.tok.nl || this.isKeyword("else")) return [lit];
+      } catch (e2) {
+        if (!isParseAbort(e2)) throw e2;
+      }
+      this.errors.splice(errs, this.errors.length - errs, ...bodyErrors);
+      this.pos = afterBody;
+      throw e;
+    }
+  }
+
+  private parseElse(): ElseClause {
+    const kw = this.next();
+    const location = this.loc(kw);
+    let value: Term = TRUE(location);
+    if (this.isPunct(":=") || this.isPunct("=")) {
+      this.next();
+      value = this.parseTermIn(false);
+    }
+    const body = this.parseRuleBody() ?? trueBody(location);
+    const next = this.isKeyword("else") ? this.parseElse() : null;
+    return { type: "else", value, body, else: next, location };
+  }
+
+  private checkDefaultValue(value: Term, at: import("./lexer.js").Token): void {
+    const bad = (t: Term): string | null => {
+      switch (t.type) {
+        case "var": return "var";
+        case "ref": return "ref";
+        case "call": return "call";
+        case "array": case "set": return firstBad(t.items);
+        case "object": return firstBad(t.items.flat());
+        default: return null;
+      }
+    };
+    const firstBad = (ts: readonly Term[]): string | null => {
+      for (const t of ts) {
+        const b = bad(t);
+        if (b !== null) return b;
+      }
+      return null;
+    };
+    const b = bad(value);
+    if (b !== null) this.fail(`illegal default rule (value cannot contain ${b})`, at);
+  }
+
+  parseQueryBody(): Body {
+    const body: Expr[] = [];
+    for (;;) {
+      while (this.eatPunct(";"));
+      if (this.tok.kind === "eof") break;
+      body.push(this.parseLiteral());
+      const t = this.tok;
+      if (!(t.kind === "eof" || this.isPunct(";") || t.nl)) this.fail(`${this.describe(t)}: expected ; or newline`);
+    }
+    if (body.length === 0) this.fail("empty query");
+    return body;
+  }
+}
+
+function capped(errors: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const e of errors) {
+    const key = `${e.location.row}:${e.location.col}:${e.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(e);
+    }
+  }
+  return out.sort((a, b) => a.location.row - b.location.row || a.location.col - b.location.col).slice(0, 10);
+}
+
+/** Parses one Rego module. Errors are `rego_parse_error`, sorted, at most 10. */
+export function parseModule(source: string, file: string): ParseModuleResult {
+  const p = new ModuleParser(source, file);
+  const module = p.parseModule();
+  return { module, errors: capped(p.errors) };
+}
+
+/** Parses a query (literals separated by `;` or newlines). */
+export function parseQuery(source: string, file = "query"): { body: Body | null; errors: Diagnostic[] } {
+  const p = new ModuleParser(source, file);
+  try {
+    const body = p.parseQueryBody();
+    return { body: p.errors.length === 0 ? body : null, errors: capped(p.errors) };
+  } catch (e) {
+    internalError(p, e);
+    return { body: null, errors: capped(p.errors) };
+  }
+}
+
+/** Parses a single term (e.g. a conformance `input_term`). */
+export function parseTerm(source: string, file = "term"): { term: Term | null; errors: Diagnostic[] } {
+  const p = new ModuleParser(source, file);
+  try {
+    const term = p.parseTermIn(false);
+    if (p.tok.kind !== "eof") p.fail(`${p.describe()}: expected end of term`);
+    return { term: p.errors.length === 0 ? term : null, errors: capped(p.errors) };
+  } catch (e) {
+    internalError(p, e);
+    return { term: null, errors: capped(p.errors) };
+  }
+}
