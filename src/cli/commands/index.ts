@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { registerCodegen } from "./codegen.js";
 import { registerMigrate } from "./migrate.js";
 
 /** Registers one CLI command; `setExitCode` raises the exit code the process ends with. */
@@ -6,5 +7,6 @@ export type RegisterCommand = (program: Command, setExitCode: (code: number) => 
 
 /** Every CLI command, in the order `toolgate --help` lists them. */
 export const commands: readonly RegisterCommand[] = [
+  registerCodegen,
   registerMigrate,
 ];

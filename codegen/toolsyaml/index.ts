@@ -1,0 +1,49 @@
+import { readFileSync } from "node:fs";
+import type { Manifest } from "../../src/manifest.js";
+import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { checkSemantics } from "./check-semantics.js";
+import type { RawToolsFile } from "./raw-types.js";
+import { toManifest } from "./to-manifest.js";
+import { validateShape } from "./validate-shape.js";
+import { parseYamlSource } from "./yaml-source.js";
+
+export type { RawTool, RawToolsFile } from "./raw-types.js";
+
+/** At most this many problems are reported for one file. */
+export const maxDiagnostics = 50;
+
+export interface LoadedToolsFile {
+  readonly raw: RawToolsFile;
+  readonly manifest: Manifest;
+}
+
+/**
+ * tools.yaml text -> checked manifest, or every problem found (capped, sorted by position).
+ * Stages: YAML with positions -> file schema -> semantic checks -> normalisation.
+ */
+export function loadToolsSource(source: string, file: string): { loaded: LoadedToolsFile | null; errors: Diagnostic[] } {
+  const fail = (errors: Diagnostic[]) => ({ loaded: null, errors: [...errors].sort(compareDiagnostics).slice(0, maxDiagnostics) });
+  const parsed = parseYamlSource(source, file);
+  if (parsed.source === null) return fail(parsed.errors);
+  const shapeErrors = validateShape(parsed.source);
+  if (shapeErrors.length > 0) return fail(shapeErrors);
+  const raw = parsed.source.value as RawToolsFile;
+  const semanticErrors = checkSemantics(raw, parsed.source);
+  const { manifest, errors } = toManifest(raw, parsed.source);
+  if (semanticErrors.length + errors.length > 0) return fail([...semanticErrors, ...errors]);
+  return { loaded: { raw, manifest }, errors: [] };
+}
+
+export function loadToolsFile(path: string, displayName = path): { loaded: LoadedToolsFile | null; errors: Diagnostic[] } {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (err as Error).message;
+    return {
+      loaded: null,
+      errors: [{ code: "file_unreadable", message: `cannot read ${displayName}: ${reason}`, location: { file: displayName, row: 1, col: 1 }, hint: "pass the path of your tools.yaml with --config" }],
+    };
+  }
+  return loadToolsSource(text, displayName);
+}

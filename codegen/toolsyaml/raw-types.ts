@@ -1,0 +1,29 @@
+import type { Effect, JsonValue } from "../../src/manifest.js";
+
+/** tools.yaml as written, after it passed tools-yaml.schema.json. */
+export interface RawToolsFile {
+  readonly version: 1;
+  readonly policy?: { readonly entrypoint: string };
+  readonly tools: Readonly<Record<string, RawTool>>;
+}
+
+export type RawFailure = "permanent" | "retryable" | { readonly class: "permanent" | "retryable"; readonly retry_after_ms?: number };
+
+export type JsonSchemaObject = { readonly [key: string]: JsonValue };
+
+export interface RawTool {
+  readonly description: string;
+  readonly effect: Effect;
+  readonly input: JsonSchemaObject;
+  readonly output: JsonSchemaObject;
+  readonly failures?: Readonly<Record<string, RawFailure>>;
+  readonly idempotency?: { readonly fingerprint: readonly string[]; readonly retention?: string };
+  readonly approval?: { readonly preview?: readonly string[]; readonly ttl?: string };
+  readonly compensation?: string;
+  readonly postcondition?: "resource_id" | { readonly resource_id?: boolean; readonly observed?: Readonly<Record<string, JsonValue>> };
+  readonly timeout_ms?: number;
+  readonly retry?: {
+    readonly max_attempts: number;
+    readonly backoff?: { readonly initial?: string; readonly multiplier?: number; readonly max?: string };
+  };
+}

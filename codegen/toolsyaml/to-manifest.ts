@@ -1,0 +1,86 @@
+import type { FailureSpec, JsonValue, Manifest, PostconditionSpec, ToolManifestEntry } from "../../src/manifest.js";
+import type { Diagnostic } from "../diagnostics.js";
+import { parseDuration } from "./duration.js";
+import type { RawFailure, RawTool, RawToolsFile } from "./raw-types.js";
+import type { YamlSource } from "./yaml-source.js";
+
+export const defaults = {
+  entrypoint: "toolgate/authz/decision",
+  retention: "24h",
+  approvalTtl: "15m",
+  timeoutMs: 10_000,
+  retryAfterMs: 1_000,
+  backoff: { initial: "200ms", multiplier: 2, max: "5s" },
+} as const;
+
+/** Normalises a checked tools.yaml into the runtime manifest (durations in ms, defaults applied). */
+export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: Manifest; errors: Diagnostic[] } {
+  const errors: Diagnostic[] = [];
+  const duration = (text: string, path: (string | number)[]): number => {
+    const ms = parseDuration(text);
+    if (ms === null) {
+      errors.push({ code: "invalid_duration", message: `"${text}" is not a duration`, location: source.locate(path), hint: "write e.g. 500ms, 30s, 15m, 24h or 7d" });
+      return 0;
+    }
+    return ms;
+  };
+  const tools: Record<string, ToolManifestEntry> = {};
+  // Sorted so the manifest does not depend on YAML key order.
+  for (const name of Object.keys(file.tools).sort()) {
+    const tool = file.tools[name] as RawTool;
+    const p = (...rest: (string | number)[]) => ["tools", name, ...rest];
+    const fingerprint = tool.idempotency?.fingerprint ?? [];
+    const backoff = tool.retry?.backoff ?? {};
+    tools[name] = {
+      name,
+      description: tool.description,
+      effect: tool.effect,
+      fingerprint: [...fingerprint],
+      retention_ms: duration(tool.idempotency?.retention ?? defaults.retention, p("idempotency", "retention")),
+      approval:
+        tool.effect === "read" && tool.approval === undefined
+          ? null
+          : {
+              preview: [...(tool.approval?.preview ?? fingerprint)],
+              ttl_ms: duration(tool.approval?.ttl ?? defaults.approvalTtl, p("approval", "ttl")),
+            },
+      compensation: tool.compensation ?? null,
+      postcondition: toPostcondition(tool.postcondition),
+      timeout_ms: tool.timeout_ms ?? defaults.timeoutMs,
+      retry: {
+        max_attempts: tool.retry?.max_attempts ?? 1,
+        backoff: {
+          initial_ms: duration(backoff.initial ?? defaults.backoff.initial, p("retry", "backoff", "initial")),
+          multiplier: backoff.multiplier ?? defaults.backoff.multiplier,
+          max_ms: duration(backoff.max ?? defaults.backoff.max, p("retry", "backoff", "max")),
+        },
+      },
+      failures: Object.fromEntries(
+        Object.keys(tool.failures ?? {})
+          .sort()
+          .map((f) => [f, toFailure((tool.failures ?? {})[f] as RawFailure)]),
+      ),
+    };
+  }
+  return {
+    manifest: { version: 1, policy: { entrypoint: file.policy?.entrypoint ?? defaults.entrypoint }, tools },
+    errors,
+  };
+}
+
+function toFailure(raw: RawFailure): FailureSpec {
+  const cls = typeof raw === "string" ? raw : raw.class;
+  if (cls === "permanent") return { class: "permanent" };
+  const after = typeof raw === "string" ? undefined : raw.retry_after_ms;
+  return { class: "retryable", retry_after_ms: after ?? defaults.retryAfterMs };
+}
+
+function toPostcondition(raw: RawTool["postcondition"]): PostconditionSpec | null {
+  if (raw === undefined) return null;
+  if (raw === "resource_id") return { resource_id: true, observed: {} };
+  const observed: Record<string, { arg: string } | { equals: JsonValue }> = {};
+  for (const [field, expected] of Object.entries(raw.observed ?? {})) {
+    observed[field] = typeof expected === "string" && expected.startsWith("$args.") ? { arg: expected.slice(6) } : { equals: expected };
+  }
+  return { resource_id: raw.resource_id ?? false, observed };
+}

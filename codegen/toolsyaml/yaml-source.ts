@@ -1,0 +1,70 @@
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import type { Diagnostic, SourceLocation } from "../diagnostics.js";
+
+/** A parsed YAML file that can answer "where is this path?" for diagnostics. */
+export interface YamlSource {
+  readonly file: string;
+  readonly value: unknown;
+  /** Location of the value at `path`; with `key: true`, of the map key naming it. Falls back to the nearest ancestor. */
+  locate(path: readonly (string | number)[], options?: { key?: boolean }): SourceLocation;
+}
+
+export function parseYamlSource(source: string, file: string): { source: YamlSource | null; errors: Diagnostic[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const at = (offset: number): SourceLocation => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, row: line, col };
+  };
+  const errors: Diagnostic[] = doc.errors.map((e) => {
+    const duplicate = e.code === "DUPLICATE_KEY";
+    return {
+      code: duplicate ? "duplicate_key" : "yaml_syntax_error",
+      message: duplicate ? "duplicate key: a key may appear only once in a mapping" : firstLine(e.message),
+      location: at(e.pos[0]),
+      hint: duplicate ? "remove or rename one of the two entries" : "fix the YAML syntax at this position",
+    };
+  });
+  if (errors.length > 0) return { source: null, errors };
+  return { source: { file, value: doc.toJS({ maxAliasCount: 100 }), locate: (path, options) => locate(doc, path, options?.key ?? false, at) }, errors: [] };
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0] ?? message;
+}
+
+function locate(
+  doc: Document,
+  path: readonly (string | number)[],
+  wantKey: boolean,
+  at: (offset: number) => SourceLocation,
+): SourceLocation {
+  let node: unknown = doc.contents;
+  let best: SourceLocation = at(rangeStart(node) ?? 0);
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i];
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) return best;
+      const keyStart = rangeStart(pair.key);
+      if (last && wantKey && keyStart !== undefined) return at(keyStart);
+      node = pair.value;
+      const start = rangeStart(node) ?? keyStart;
+      if (start !== undefined) best = at(start);
+    } else if (isSeq(node) && typeof segment === "number") {
+      node = node.items[segment];
+      const start = rangeStart(node);
+      if (start === undefined) return best;
+      best = at(start);
+    } else {
+      return best;
+    }
+  }
+  return best;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  const range = (node as Node | null | undefined)?.range;
+  return range ? range[0] : undefined;
+}

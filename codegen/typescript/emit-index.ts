@@ -1,0 +1,13 @@
+import { GeneratedFile } from "./generated-file.js";
+
+/** generated/index.ts: the barrel the application imports. */
+export function emitIndex(source: string): GeneratedFile {
+  const out = new GeneratedFile("index.ts", source);
+  out.print(
+    'export * from "./types.js";',
+    'export type { ToolHandlers, ToolName, ToolReconcilers } from "./handlers.js";',
+    'export { manifest } from "./manifest.js";',
+    'export { validators } from "./validators.js";',
+  );
+  return out;
+}

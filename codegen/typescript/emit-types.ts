@@ -1,0 +1,56 @@
+import { compile } from "json-schema-to-typescript";
+import type { RawToolsFile } from "../toolsyaml/index.js";
+import { GeneratedFile, pascalCase } from "./generated-file.js";
+
+export const typeNames = (tool: string) => {
+  const base = pascalCase(tool);
+  return { input: `${base}Input`, output: `${base}Output`, failure: `${base}Failure` };
+};
+
+/** generated/types.ts: input/output interfaces and the failure union of every tool. */
+export async function emitTypes(file: RawToolsFile, source: string): Promise<GeneratedFile> {
+  const out = new GeneratedFile("types.ts", source);
+  for (const name of Object.keys(file.tools).sort()) {
+    const tool = file.tools[name];
+    if (tool === undefined) continue;
+    const names = typeNames(name);
+    for (const part of ["input", "output"] as const) {
+      const schema = {
+        ...stripNestedTitles(tool[part]),
+        title: names[part],
+        description: `${part === "input" ? "Arguments" : "Result"} of ${name}: ${tool.description}\n\n@generated from tool: ${name} (${part})`,
+      };
+      const ts = await compile(schema as Parameters<typeof compile>[0], names[part], {
+        bannerComment: "",
+        format: true,
+        unknownAny: true,
+        strictIndexSignatures: true,
+        additionalProperties: true,
+        declareExternallyReferenced: true,
+      });
+      out.print(ts.trim(), "");
+    }
+    const failures = Object.keys(tool.failures ?? {}).sort();
+    out.print(
+      `/** Declared failures of ${name}. @generated from tool: ${name} (failures) */`,
+      `export type ${names.failure} = ${failures.length === 0 ? "never" : failures.map((f) => JSON.stringify(f)).join(" | ")};`,
+      "",
+    );
+  }
+  return out;
+}
+
+/** Nested titles would become separately named (and possibly colliding) declarations. */
+function stripNestedTitles(schema: unknown): Record<string, unknown> {
+  const walk = (node: unknown, top: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+    if (node === null || typeof node !== "object") return node;
+    const copy: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (!top && (k === "title" || k === "$id")) continue;
+      copy[k] = walk(v, false);
+    }
+    return copy;
+  };
+  return walk(schema, true) as Record<string, unknown>;
+}
