@@ -1,0 +1,23 @@
+// The fast conformance subset in `npm test`: a checked-in sample of cases that
+// passed in a full run (fast-subset.json), run in process through the same runner.
+import { describe, expect, it } from "vitest";
+import { loadCases } from "./cases.js";
+import { defaultCaseDir } from "./case-dir.js";
+import { readFastSubset } from "./fast-subset.js";
+import { readFloor } from "./floor.js";
+import { runCase } from "./run-case.js";
+
+const ids = new Set(readFastSubset());
+const cases = loadCases(defaultCaseDir).filter((c) => ids.has(c.id));
+
+describe("conformance fast subset", () => {
+  it("names only cases that exist, and is non-empty once the floor is above 0", () => {
+    expect(cases.length).toBe(ids.size);
+    if (readFloor() > 0) expect(cases.length).toBeGreaterThan(0);
+  });
+  it.each(cases.map((c) => [c.id, c] as const))("%s", async (_id, c) => {
+    const outcome = await runCase(c);
+    expect(outcome.reason ?? "").toBe("");
+    expect(outcome.status).toBe("passed");
+  }, 30_000);
+});

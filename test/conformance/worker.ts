@@ -1,0 +1,27 @@
+/** Runs cases sent by the pool (pool.ts), one message per case, in a worker thread. */
+import { parentPort } from "node:worker_threads";
+import type { ConformanceCase } from "./cases.js";
+import { runCase } from "./run-case.js";
+import { errorText, loadCompiler } from "./engine.js";
+import { loadFrontEnd } from "./input-term.js";
+
+export interface WorkerRequest {
+  readonly seq: number;
+  readonly testCase: ConformanceCase;
+}
+export interface WorkerReply {
+  readonly seq: number;
+  readonly outcome?: import("./run-case.js").CaseOutcome;
+  readonly crash?: string;
+}
+
+// Load the compiler before saying ready, so its start-up is not charged to a case.
+await Promise.all([loadCompiler(), loadFrontEnd()]);
+parentPort?.postMessage({ ready: true });
+
+parentPort?.on("message", (req: WorkerRequest) => {
+  runCase(req.testCase).then(
+    (outcome) => parentPort?.postMessage({ seq: req.seq, outcome } satisfies WorkerReply),
+    (err: unknown) => parentPort?.postMessage({ seq: req.seq, crash: errorText(err) } satisfies WorkerReply),
+  );
+});
