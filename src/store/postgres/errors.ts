@@ -7,6 +7,7 @@ export type PgStoreErrorCode =
   | "migration_checksum_mismatch"
   | "migration_unknown_version"
   | "migration_failed"
+  | "schema_not_migrated"
   | "store_closed";
 
 export class PgStoreError extends Error {

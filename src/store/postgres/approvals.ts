@@ -1,0 +1,113 @@
+/**
+ * Approvals on PostgreSQL: a row per request plus append-only decision events.
+ * A decision is one statement (UPDATE ... WHERE <decidable> then INSERT the event
+ * from its RETURNING), so two approvers racing settle it exactly once.
+ */
+import type pg from "pg";
+import type { ApprovalEvent, ApprovalRecord, ApprovalStatus, DecideResult, NewApproval } from "../store.js";
+import {
+  approvalColumns,
+  eventColumns,
+  latestEventJoin,
+  toApproval,
+  toApprovalEvent,
+  type ApprovalEventRow,
+  type ApprovalRow,
+} from "./rows.js";
+
+/** Status an approval has after each decision kind. `revoke` withdraws a pending or given approval. */
+const statusAfter: Readonly<Record<string, ApprovalStatus>> = {
+  approve: "approved",
+  edit: "edited",
+  reject: "rejected",
+  revoke: "revoked" as ApprovalStatus,
+};
+
+const insertSql = `
+INSERT INTO approvals (id, tenant, run_id, requested_by, tool, args, preview, fingerprint, operation_id,
+  created_at, expires_at, policy_version, status)
+VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, toolgate_ts($10::bigint), toolgate_ts($11::bigint), $12, 'pending')`;
+
+const getSql = `SELECT ${approvalColumns} FROM approvals a ${latestEventJoin} WHERE a.id = $1`;
+
+const findPendingSql = `
+SELECT ${approvalColumns} FROM approvals a ${latestEventJoin}
+ WHERE a.tenant = $1 AND a.fingerprint = $2 AND a.status = 'pending' AND a.expires_at > toolgate_ts($3::bigint)
+ ORDER BY a.created_at DESC LIMIT 1`;
+
+// $1 id, $2 decision, $3 new status, $4 approver, $5 reason, $6 edited_args, $7 decided_at_ms, $8 policy_version.
+// Approve/edit/reject need a pending, unexpired approval; revoke is allowed while pending or approved.
+const decideSql = `
+WITH settled AS (
+  UPDATE approvals SET status = $3
+   WHERE id = $1
+     AND ((status = 'pending' AND expires_at > toolgate_ts($7::bigint))
+          OR ($2 = 'revoke' AND status IN ('pending', 'approved')))
+  RETURNING id
+)
+INSERT INTO approval_events (approval_id, decision, approver, reason, edited_args, decided_at, policy_version)
+SELECT id, $2, $4, $5, $6::jsonb, toolgate_ts($7::bigint), $8 FROM settled
+RETURNING approval_id`;
+
+export async function createApproval(db: pg.Pool, a: NewApproval): Promise<ApprovalRecord> {
+  await db.query(insertSql, [
+    a.id,
+    a.tenant,
+    a.run_id,
+    a.requested_by,
+    a.tool,
+    JSON.stringify(a.args),
+    JSON.stringify(a.preview),
+    a.fingerprint,
+    a.operation_id,
+    a.created_at_ms,
+    a.expires_at_ms,
+    a.policy_version,
+  ]);
+  return { ...a, status: "pending", decision: null };
+}
+
+export async function getApproval(db: pg.Pool, id: string): Promise<ApprovalRecord | null> {
+  const row = (await db.query<ApprovalRow>(getSql, [id])).rows[0];
+  return row === undefined ? null : toApproval(row);
+}
+
+export async function findPendingApproval(
+  db: pg.Pool,
+  tenant: string,
+  fingerprint: string,
+  nowMs: number,
+): Promise<ApprovalRecord | null> {
+  const row = (await db.query<ApprovalRow>(findPendingSql, [tenant, fingerprint, nowMs])).rows[0];
+  return row === undefined ? null : toApproval(row);
+}
+
+export async function decideApproval(db: pg.Pool, ev: ApprovalEvent): Promise<DecideResult> {
+  const status = statusAfter[ev.decision];
+  if (status === undefined) throw new Error(`unknown approval decision ${JSON.stringify(ev.decision)}`);
+  const res = await db.query(decideSql, [
+    ev.approval_id,
+    ev.decision,
+    status,
+    ev.approver,
+    ev.reason,
+    ev.edited_args === null ? null : JSON.stringify(ev.edited_args),
+    ev.decided_at_ms,
+    ev.policy_version,
+  ]);
+  const approval = await getApproval(db, ev.approval_id);
+  // Answer with the approval as this decision settled it, even if a later one already followed.
+  if (res.rowCount === 1 && approval !== null) return { ok: true, approval: { ...approval, status, decision: ev } };
+  if (approval === null) return { ok: false, why: "not_found", approval: null };
+  // Explains the refusal from the current row; the decision itself was the UPDATE.
+  const why = approval.status === "pending" ? "expired" : "already_decided";
+  return { ok: false, why, approval };
+}
+
+export async function listApprovalEvents(db: pg.Pool, approvalId: string): Promise<ApprovalEvent[]> {
+  const res = await db.query<ApprovalEventRow>(
+    `SELECT ${eventColumns} FROM approval_events WHERE approval_id = $1 ORDER BY seq`,
+    [approvalId],
+  );
+  return res.rows.map(toApprovalEvent);
+}

@@ -1,0 +1,152 @@
+/**
+ * The shared store for several runtime workers: PostgreSQL through a `pg` pool.
+ * Each method is one statement (or a statement plus an explaining read), so no
+ * client-side transaction is held across a handler call.
+ */
+import pg from "pg";
+import type {
+  ApprovalEvent,
+  ApprovalRecord,
+  ClaimRequest,
+  ClaimResult,
+  DecideResult,
+  DecisionLogEntry,
+  DecisionQuery,
+  InterruptRecord,
+  NewApproval,
+  OperationRecord,
+  RecordOutcomeRequest,
+  RecordOutcomeResult,
+  Store,
+} from "../store.js";
+import * as approvals from "./approvals.js";
+import { PgStoreError } from "./errors.js";
+import { loadMigrations, migrate } from "./migrations.js";
+import * as ops from "./operations.js";
+import { createPgPool, type PgConnectionOptions } from "./pool.js";
+import * as runLog from "./run-log.js";
+
+export interface PgStoreOptions extends PgConnectionOptions {
+  /** Apply pending migrations on open (advisory-locked, safe from many workers). Default false: run `toolgate migrate`. */
+  readonly migrate?: boolean;
+  /** Use this pool (its search_path must point at the schema); close() then leaves it open. */
+  readonly pool?: pg.Pool;
+}
+
+/** Opens the store; fails with `schema_not_migrated` when the schema is behind the code. */
+export async function openPgStore(opts: PgStoreOptions = {}): Promise<Store> {
+  const pool = opts.pool ?? createPgPool(opts);
+  try {
+    if (opts.migrate === true) await migrate(pool, opts.schema === undefined ? {} : { schema: opts.schema });
+    else await checkSchemaVersion(pool, opts.schema ?? "public");
+  } catch (err) {
+    if (opts.pool === undefined) await pool.end();
+    throw err;
+  }
+  return new PgStore(pool, opts.pool === undefined);
+}
+
+async function checkSchemaVersion(pool: pg.Pool, schema: string): Promise<void> {
+  const latest = loadMigrations().at(-1)?.version ?? 0;
+  const res = await pool.query<{ version: number | null }>(
+    "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN NULL ELSE 0 END AS version",
+  );
+  let version = 0;
+  if (res.rows[0]?.version !== null) {
+    const v = await pool.query<{ version: number | null }>("SELECT max(version) AS version FROM schema_migrations");
+    version = v.rows[0]?.version ?? 0;
+  }
+  if (version < latest) {
+    throw new PgStoreError(
+      "schema_not_migrated",
+      `schema ${schema} is at migration ${version}, this toolgate needs ${latest}: run \`toolgate migrate --schema ${schema}\``,
+    );
+  }
+  if (version > latest) {
+    throw new PgStoreError(
+      "migration_unknown_version",
+      `schema ${schema} is at migration ${version}, newer than this toolgate (${latest})`,
+      { version },
+    );
+  }
+}
+
+class PgStore implements Store {
+  readonly kind = "postgres";
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  #closed = false;
+
+  constructor(pool: pg.Pool, ownsPool: boolean) {
+    this.#pool = pool;
+    this.#ownsPool = ownsPool;
+  }
+
+  get #db(): pg.Pool {
+    if (this.#closed) throw new PgStoreError("store_closed", "the PostgreSQL store was closed");
+    return this.#pool;
+  }
+
+  async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
+    const rec = await ops.readOperation(this.#db, tenant, operationId);
+    return rec !== null && rec.expires_at_ms > nowMs ? rec : null;
+  }
+
+  claimOperation(req: ClaimRequest): Promise<ClaimResult> {
+    return ops.claimOperation(this.#db, req);
+  }
+
+  recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
+    return ops.recordOutcome(this.#db, req);
+  }
+
+  createApproval(approval: NewApproval): Promise<ApprovalRecord> {
+    return approvals.createApproval(this.#db, approval);
+  }
+
+  getApproval(id: string): Promise<ApprovalRecord | null> {
+    return approvals.getApproval(this.#db, id);
+  }
+
+  findPendingApproval(tenant: string, fingerprint: string, nowMs: number): Promise<ApprovalRecord | null> {
+    return approvals.findPendingApproval(this.#db, tenant, fingerprint, nowMs);
+  }
+
+  decideApproval(event: ApprovalEvent): Promise<DecideResult> {
+    return approvals.decideApproval(this.#db, event);
+  }
+
+  listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
+    return approvals.listApprovalEvents(this.#db, approvalId);
+  }
+
+  setInterrupt(rec: InterruptRecord): Promise<void> {
+    return runLog.setInterrupt(this.#db, rec);
+  }
+
+  getInterrupt(tenant: string, runId: string): Promise<InterruptRecord | null> {
+    return runLog.getInterrupt(this.#db, tenant, runId);
+  }
+
+  clearInterrupt(tenant: string, runId: string): Promise<void> {
+    return runLog.clearInterrupt(this.#db, tenant, runId);
+  }
+
+  appendDecision(entry: DecisionLogEntry): Promise<void> {
+    return runLog.appendDecision(this.#db, entry);
+  }
+
+  listDecisions(query?: DecisionQuery): Promise<DecisionLogEntry[]> {
+    return runLog.listDecisions(this.#db, query);
+  }
+
+  purgeExpired(nowMs: number): Promise<number> {
+    return ops.purgeExpired(this.#db, nowMs);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#ownsPool) await this.#pool.end();
+  }
+}
