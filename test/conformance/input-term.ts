@@ -4,31 +4,15 @@
  * not a constant, cannot travel as JSON; such a case is reported, not guessed.
  */
 import type { Term } from "../../codegen/rego/ast.js";
-import type { Diagnostic } from "../../codegen/diagnostics.js";
+import { parseTerm } from "../../codegen/rego/index.js";
 import { errorText } from "./engine.js";
-
-interface FrontEndApi {
-  parseTerm(source: string, file?: string): { term: Term | null; errors: readonly Diagnostic[] };
-}
-
-const frontEndPath = "../../codegen/rego/index.js";
-let frontEnd: Promise<FrontEndApi | string> | undefined;
-export function loadFrontEnd(): Promise<FrontEndApi | string> {
-  frontEnd ??= (import(frontEndPath) as Promise<FrontEndApi>).then(
-    (m) => (typeof m.parseTerm === "function" ? m : "codegen/rego exports no parseTerm"),
-    (err: unknown) => `cannot load codegen/rego: ${errorText(err)}`,
-  );
-  return frontEnd;
-}
 
 export type InputJson = { readonly ok: true; readonly json: string } | { readonly ok: false; readonly reason: string };
 
-export async function inputTermToJson(source: string): Promise<InputJson> {
-  const api = await loadFrontEnd();
-  if (typeof api === "string") return { ok: false, reason: api };
-  let parsed: ReturnType<FrontEndApi["parseTerm"]>;
+export function inputTermToJson(source: string): InputJson {
+  let parsed: ReturnType<typeof parseTerm>;
   try {
-    parsed = api.parseTerm(source, "input_term");
+    parsed = parseTerm(source, "input_term");
   } catch (err) {
     return { ok: false, reason: `parseTerm crashed: ${errorText(err)}` };
   }

@@ -41,7 +41,7 @@ export async function runCase(c: ConformanceCase): Promise<CaseOutcome> {
 
   let inputJson: string | undefined;
   if (c.inputTerm !== undefined) {
-    const converted = await inputTermToJson(c.inputTerm);
+    const converted = inputTermToJson(c.inputTerm);
     if (!converted.ok) return done("failed", { reason: `input_term: ${converted.reason}` });
     inputJson = converted.json;
   } else if (c.input !== undefined) {

@@ -3,7 +3,6 @@ import { parentPort } from "node:worker_threads";
 import type { ConformanceCase } from "./cases.js";
 import { runCase } from "./run-case.js";
 import { errorText, loadCompiler } from "./engine.js";
-import { loadFrontEnd } from "./input-term.js";
 
 export interface WorkerRequest {
   readonly seq: number;
@@ -16,7 +15,7 @@ export interface WorkerReply {
 }
 
 // Load the compiler before saying ready, so its start-up is not charged to a case.
-await Promise.all([loadCompiler(), loadFrontEnd()]);
+await loadCompiler();
 parentPort?.postMessage({ ready: true });
 
 parentPort?.on("message", (req: WorkerRequest) => {

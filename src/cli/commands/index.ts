@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { registerCodegen } from "./codegen.js";
 import { registerMigrate } from "./migrate.js";
+import { registerFmt } from "./fmt.js";
 
 /** Registers one CLI command; `setExitCode` raises the exit code the process ends with. */
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
@@ -9,4 +10,5 @@ export type RegisterCommand = (program: Command, setExitCode: (code: number) => 
 export const commands: readonly RegisterCommand[] = [
   registerCodegen,
   registerMigrate,
+  registerFmt,
 ];

@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { formatSource } from "../../codegen/rego/format/index.js";
+import { loadCases } from "../conformance/cases.js";
+import { defaultCaseDir } from "../conformance/case-dir.js";
+import { main } from "../../src/cli/main.js";
+import { roundTrip } from "./roundtrip.js";
+
+const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
+
+describe("fmt over every conformance module", () => {
+  const modules = loadCases(defaultCaseDir).flatMap((c) => c.modules.map((m, i) => ({ id: `${c.id}/${i}`, m })));
+  it("keeps the AST, is idempotent, and checks most modules", () => {
+    let checked = 0;
+    const broken: string[] = [];
+    for (const { id, m } of modules) {
+      const r = roundTrip(m, `${id}.rego`);
+      if (r.kind === "skipped") continue;
+      checked++;
+      if (!r.sameAst || r.first !== r.second) broken.push(id);
+    }
+    expect(broken).toEqual([]);
+    expect(checked).toBeGreaterThan(modules.length * 0.9);
+  });
+});
+
+describe("fmt output", () => {
+  it("formats a messy module to the expected canonical text", () => {
+    const r = formatSource(fixture("messy.rego"), "messy.rego");
+    expect(r.ok && r.text).toBe(fixture("messy.formatted.rego"));
+  });
+  it("keeps every comment, in order", () => {
+    const src = fixture("messy.rego");
+    const r = formatSource(src, "messy.rego");
+    const comments = (t: string): string[] => t.split("\n").flatMap((l) => (l.includes("#") ? [l.slice(l.indexOf("#")).trim()] : []));
+    expect(r.ok && comments(r.text)).toEqual(comments(src));
+  });
+  it.each([
+    ["package p\n\nx := (1 + 2) * 3\n", "package p\n\nx := (1 + 2) * 3\n"],
+    ["package p\nx := 1 - (2 - 3)\n", "package p\n\nx := 1 - (2 - 3)\n"],
+    ["package p\nx := (1 - 2) - 3\n", "package p\n\nx := 1 - 2 - 3\n"],
+    ["package p\np if { f(x) == (1 in {1}) }\n", "package p\n\np if {\n\tf(x) == (1 in {1})\n}\n"],
+    ["package p\nq = 1\ns contains \"a\"\n", "package p\n\nq = 1\n\ns contains \"a\"\n"],
+    ["package p\nr := `raw\\n`\n", "package p\n\nr := `raw\\n`\n"],
+    ["package p\nf(x) := 1 if x > 0\nelse := 2\n", "package p\n\nf(x) := 1 if {\n\tx > 0\n} else := 2\n"],
+  ])("%j", (src, want) => {
+    const r = formatSource(src, "t.rego");
+    expect(r.ok && r.text).toBe(want);
+  });
+  it("reports a parse error and formats nothing", () => {
+    const r = formatSource("package p\np if {\n", "bad.rego");
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.errors[0]?.code).toBe("rego_parse_error");
+  });
+});
+
+describe("toolgate fmt", () => {
+  it("--check lists unformatted files and exits 1; -w fixes them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fmt-"));
+    const file = join(dir, "a.rego");
+    writeFileSync(file, fixture("messy.rego"));
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const err = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(await main(["fmt", "--check", dir])).toBe(1);
+      expect(log).toHaveBeenCalledWith(file);
+      expect(await main(["fmt", "-w", dir])).toBe(0);
+      expect(readFileSync(file, "utf8")).toBe(fixture("messy.formatted.rego"));
+      expect(await main(["fmt", "--check", dir])).toBe(0);
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+  });
+});
