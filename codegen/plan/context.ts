@@ -1,0 +1,63 @@
+/**
+ * State shared by the planner's modules. The operations are mutually recursive
+ * (bodies plan terms, terms plan comprehension bodies, refs call rule functions), so
+ * they reach each other through `ops`, wired once in `planner.ts`, instead of
+ * importing each other in a cycle.
+ */
+import type { Diagnostic } from "../diagnostics.js";
+import type { Body, Module, RefTerm, Term } from "../rego/ast.js";
+import type { BlockWriter, StaticTable } from "./builder.js";
+import type { Func, Local, Operand } from "./ir.js";
+import type { RuleIndex, RuleNode } from "./rule-index.js";
+
+/** A `with` replacement of a rule or function, active while planning under it. */
+export type Mock =
+  /** Read the mocked rule from the (replaced) data document instead of calling it. */
+  | { readonly kind: "data" }
+  /** Call another function or builtin instead (`with f as g`). */
+  | { readonly kind: "func"; readonly target: Term; readonly module: Module }
+  /** A value for every call (`with f as 1`). */
+  | { readonly kind: "value"; readonly value: Term; readonly module: Module };
+
+export interface PlannerOps {
+  body(c: Ctx, body: Body, k: () => void): void;
+  term(c: Ctx, t: Term, k: (o: Operand) => void): void;
+  unify(c: Ctx, a: Term, b: Term, k: () => void): void;
+  unifyOperand(c: Ctx, t: Term, o: Operand, k: () => void): void;
+  ref(c: Ctx, r: RefTerm, k: (o: Operand) => void): void;
+  /** The name of the function computing `node` (planned on first use). */
+  ruleFunc(c: Ctx, node: RuleNode): string;
+}
+
+/** Compilation-wide state. */
+export interface Shared {
+  readonly statics: StaticTable;
+  readonly index: RuleIndex;
+  readonly funcs: Func[];
+  /** node path + mock signature -> function name */
+  readonly funcNames: Map<string, string>;
+  readonly errors: Diagnostic[];
+  readonly ops: PlannerOps;
+  /** Builtins known to the backend: name -> arity. */
+  readonly builtins: ReadonlyMap<string, number>;
+}
+
+/** Per function (or plan) state; `vars`, `input`, `data`, `mocks` change while planning. */
+export interface Ctx {
+  readonly s: Shared;
+  readonly w: BlockWriter;
+  /** The module whose names are being resolved (package, imports). */
+  module: Module;
+  readonly vars: Map<string, Local>;
+  input: Local;
+  data: Local;
+  mocks: ReadonlyMap<string, Mock>;
+  /** Block depth, for BreakStmt indexes. */
+  depth: number;
+}
+
+/** Key of a mock map: the mocked path joined with "/" ("count" for a builtin). */
+export function mockSignature(mocks: ReadonlyMap<string, Mock>): string {
+  if (mocks.size === 0) return "";
+  return [...mocks.keys()].sort().join(",");
+}

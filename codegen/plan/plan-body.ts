@@ -1,0 +1,192 @@
+/**
+ * Query bodies: expressions in order, each planned with the rest of the body as its
+ * continuation. `not`, `every` and `with` are handled here.
+ */
+import type { Body, CallExpr, Every, Expr, SomeIn, Term, WithModifier } from "../rego/ast.js";
+import type { Ctx, Mock } from "./context.js";
+import { bool, local } from "./ir.js";
+import { operatorOf, planResolvedCall, resolveCallee } from "./plan-call.js";
+import { asLocal, declare, locOf, nested } from "./scope.js";
+import { findNode, hasValueRules } from "./rule-index.js";
+
+export function planBody(c: Ctx, body: Body, k: () => void, i = 0): void {
+  if (i === body.length) return k();
+  planExpr(c, body[i]!, () => planBody(c, body, k, i + 1));
+}
+
+function planExpr(c: Ctx, e: Expr, k: () => void): void {
+  c.w.loc = locOf(c, e.location);
+  if (e.with.length > 0) return planWith(c, e, e.with, k);
+  if (e.negated) {
+    const block = nested(c, () => planExprInner(c, e, () => {}));
+    c.w.emit({ type: "NotStmt", block });
+    return k();
+  }
+  planExprInner(c, e, k);
+}
+
+function planExprInner(c: Ctx, e: Expr, k: () => void): void {
+  switch (e.type) {
+    case "termexpr":
+      return c.s.ops.term(c, e.term, (o) => {
+        c.w.emit({ type: "NotEqualStmt", a: o, b: bool(false) });
+        k();
+      });
+    case "callexpr":
+      return planCallExpr(c, e, k);
+    case "some":
+      return declare(c, e.vars.map((v) => v.name), k);
+    case "somein":
+      return planSomeIn(c, e, k);
+    case "every":
+      return planEvery(c, e, k);
+  }
+}
+
+function termVars(t: Term | null): string[] {
+  if (t === null) return [];
+  if (t.type === "var") return [t.name];
+  if (t.type === "array" || t.type === "set") return t.items.flatMap(termVars);
+  if (t.type === "object") return t.items.flatMap(([a, b]) => [...termVars(a), ...termVars(b)]);
+  return [];
+}
+
+function planCallExpr(c: Ctx, e: CallExpr, k: () => void): void {
+  const op = e.operator.join(".");
+  if (op === "eq") return c.s.ops.unify(c, e.args[0]!, e.args[1]!, k);
+  if (op === "assign") return declare(c, termVars(e.args[0]!), () => c.s.ops.unify(c, e.args[0]!, e.args[1]!, k));
+  if ((op === "equal" || op === "neq") && e.args.length === 2 && !c.mocks.has(op)) {
+    return c.s.ops.term(c, e.args[0]!, (a) =>
+      c.s.ops.term(c, e.args[1]!, (b) => {
+        c.w.emit({ type: op === "equal" ? "EqualStmt" : "NotEqualStmt", a, b });
+        k();
+      }),
+    );
+  }
+  const callee = resolveCallee(c, e.operator);
+  if (callee === null) {
+    c.s.errors.push({ code: "rego_type_error", message: `undefined function ${op}`, location: e.location });
+    return;
+  }
+  if (e.args.length !== callee.arity && e.args.length !== callee.arity + 1) {
+    c.s.errors.push({
+      code: "rego_type_error",
+      message: `${op}: arity mismatch: expected ${callee.arity} arguments, got ${e.args.length}`,
+      location: e.location,
+    });
+    return;
+  }
+  planResolvedCall(c, callee, e.args, e.location, (r) => {
+    const out = e.args[callee.arity];
+    if (out !== undefined) return c.s.ops.unifyOperand(c, out, local(r), k);
+    c.w.emit({ type: "NotEqualStmt", a: local(r), b: bool(false) });
+    k();
+  });
+}
+
+/** Scans `source`, matching each key/value against the pattern terms, then `k` inside. */
+function scanInto(c: Ctx, source: number, keyT: Term | null, valueT: Term, k: () => void): void {
+  const key = c.w.newLocal();
+  const value = c.w.newLocal();
+  const block = nested(c, () => {
+    const bindValue = (): void => c.s.ops.unifyOperand(c, valueT, local(value), k);
+    if (keyT === null) bindValue();
+    else c.s.ops.unifyOperand(c, keyT, local(key), bindValue);
+  });
+  c.w.emit({ type: "ScanStmt", source, key, value, block });
+}
+
+function planSomeIn(c: Ctx, e: SomeIn, k: () => void): void {
+  c.s.ops.term(c, e.domain, (d) => {
+    const source = asLocal(c, d);
+    declare(c, [...termVars(e.key), ...termVars(e.value)], () => scanInto(c, source, e.key, e.value, k));
+  });
+}
+
+/** `every k, v in xs { body }` is `not (some k, v in xs; not body)` over a defined domain. */
+function planEvery(c: Ctx, e: Every, k: () => void): void {
+  c.s.ops.term(c, e.domain, (d) => {
+    const source = asLocal(c, d);
+    const outer = nested(c, () =>
+      declare(c, [...termVars(e.key), ...termVars(e.value)], () =>
+        scanInto(c, source, e.key, e.value, () => {
+          const inner = nested(c, () => planBody(c, e.body, () => {}));
+          c.w.emit({ type: "NotStmt", block: inner });
+        }),
+      ),
+    );
+    c.w.emit({ type: "NotStmt", block: outer });
+    k();
+  });
+}
+
+/** `expr with target as value ...`: replaced documents and mocks for this expression only. */
+function planWith(c: Ctx, e: Expr, mods: readonly WithModifier[], k: () => void): void {
+  const saved = { input: c.input, data: c.data, mocks: c.mocks };
+  applyMods(c, mods, 0, () => {
+    const replaced = { input: c.input, data: c.data, mocks: c.mocks };
+    planExpr(c, { ...e, with: [] }, () => {
+      Object.assign(c, saved);
+      k();
+      Object.assign(c, replaced);
+    });
+    Object.assign(c, saved);
+  });
+}
+
+function applyMods(c: Ctx, mods: readonly WithModifier[], i: number, k: () => void): void {
+  if (i === mods.length) return k();
+  const m = mods[i]!;
+  c.w.loc = locOf(c, m.location);
+  const target = operatorOf(m.target);
+  if (target === null) {
+    c.s.errors.push({ code: "rego_compile_error", message: "with: invalid target", location: m.location });
+    return;
+  }
+  const next = (): void => applyMods(c, mods, i + 1, k);
+  if (target[0] === "input" || target[0] === "data") {
+    return c.s.ops.term(c, m.value, (v) => {
+      const root = target[0] === "input" ? c.input : c.data;
+      const replaced = c.w.newLocal();
+      const path = target.slice(1).map((s) => c.s.statics.string(s));
+      c.w.emit({ type: "WithStmt", local: root, path, value: v, target: replaced });
+      if (target[0] === "input") c.input = replaced;
+      else {
+        c.data = replaced;
+        c.mocks = withDataMocks(c, target.slice(1));
+      }
+      next();
+    });
+  }
+  const callee = resolveCallee(c, target);
+  if (callee === null) {
+    c.s.errors.push({ code: "rego_compile_error", message: `with: unknown function ${target.join(".")}`, location: m.location });
+    return;
+  }
+  const valueOp = operatorOf(m.value);
+  const isFunc = valueOp !== null && resolveCallee(c, valueOp) !== null;
+  const mock: Mock = isFunc ? { kind: "func", target: m.value, module: c.module } : { kind: "value", value: m.value, module: c.module };
+  const mocks = new Map(c.mocks);
+  mocks.set(callee.key, mock);
+  c.mocks = mocks;
+  next();
+}
+
+/** Rule nodes at or below `path` now read their value from the replaced data. */
+function withDataMocks(c: Ctx, path: readonly string[]): ReadonlyMap<string, Mock> {
+  const mocks = new Map(c.mocks);
+  // A path inside a rule (data.p.x where p is a rule) mocks the whole rule node.
+  let n = c.s.index.root;
+  for (const seg of path) {
+    const child = n.children.get(seg);
+    if (child === undefined) break;
+    n = child;
+  }
+  const start = findNode(c.s.index.root, path) ?? (n.rules.length > 0 ? n : undefined);
+  const mark = (node: typeof n): void => {
+    if (node.rules.length > 0 && node.kind !== "function") mocks.set(node.path.join("/"), { kind: "data" });
+    for (const ch of node.children.values()) if (hasValueRules(ch)) mark(ch);
+  };
+  if (start !== undefined) mark(start);
+  return mocks;
+}

@@ -1,0 +1,146 @@
+/**
+ * References. `input...` and local values are walked with dots and scans; `data...`
+ * is walked down the rule tree: a rule node becomes a call of its function, a key
+ * outside every rule path becomes a base-data lookup, and a prefix of rule paths
+ * becomes a virtual document (rule values merged into the base document).
+ */
+import type { RefTerm, Term } from "../rego/ast.js";
+import type { Ctx } from "./context.js";
+import type { Operand } from "./ir.js";
+import { local, str } from "./ir.js";
+import type { RuleNode } from "./rule-index.js";
+import { findNode, hasValueRules, importAliases } from "./rule-index.js";
+import { asLocal, bindOperand, isBound, isGlobalName, locOf, nested, unboundVars } from "./scope.js";
+
+export function planRef(c: Ctx, r: RefTerm, k: (o: Operand) => void): void {
+  c.w.loc = locOf(c, r.location);
+  const h = r.head;
+  if (h.type !== "var") return c.s.ops.term(c, h, (o) => walk(c, o, r.path, k));
+  const bound = c.vars.get(h.name);
+  if (bound !== undefined && bound >= 0) return walk(c, local(bound), r.path, k);
+  if (!isGlobalName(c, h.name)) {
+    c.s.errors.push({ code: "rego_unsafe_var_error", message: `var ${h.name} is unsafe`, location: h.location });
+    return;
+  }
+  if (h.name === "input") return walk(c, local(c.input), r.path, k);
+  if (h.name === "data") return planData(c, r.path, k);
+  const alias = importAliases(c.module.imports).get(h.name);
+  if (alias !== undefined) {
+    const prefix = alias.slice(1).map((s): Term => ({ type: "string", value: s, location: h.location }));
+    if (alias[0] === "input") return walk(c, local(c.input), [...prefix, ...r.path], k);
+    return planData(c, [...prefix, ...r.path], k);
+  }
+  const pkg = c.module.package.path.slice(1).map((s): Term => ({ type: "string", value: s, location: h.location }));
+  planData(c, [...pkg, { type: "string", value: h.name, location: h.location }, ...r.path], k);
+}
+
+/** Dots and scans over an evaluated value. */
+export function walk(c: Ctx, o: Operand, path: readonly Term[], k: (o: Operand) => void): void {
+  if (path.length === 0) return k(o);
+  const [p, ...rest] = path as [Term, ...Term[]];
+  const scanBinds = (p.type === "var" && !isBound(c, p.name) && !isGlobalName(c, p.name)) ||
+    ((p.type === "array" || p.type === "object") && unboundVars(c, p).length > 0);
+  if (scanBinds) {
+    const source = asLocal(c, o);
+    const key = c.w.newLocal();
+    const value = c.w.newLocal();
+    const block = nested(c, () => {
+      if (p.type === "var") bindOperand(c, p.name, local(key), () => walk(c, local(value), rest, k));
+      else c.s.ops.unifyOperand(c, p, local(key), () => walk(c, local(value), rest, k));
+    });
+    c.w.emit({ type: "ScanStmt", source, key, value, block });
+    return;
+  }
+  c.s.ops.term(c, p, (keyOp) => {
+    const target = c.w.newLocal();
+    c.w.emit({ type: "DotStmt", source: o, key: keyOp, target });
+    walk(c, local(target), rest, k);
+  });
+}
+
+function constKey(t: Term): string | null {
+  return t.type === "string" ? t.value : null;
+}
+
+/** `data` followed by `path`. */
+export function planData(c: Ctx, path: readonly Term[], k: (o: Operand) => void): void {
+  let node = c.s.index.root;
+  for (let i = 0; ; i++) {
+    if (isRuleNode(node)) return ruleValue(c, node, (o) => walk(c, o, path.slice(i), k));
+    if (i === path.length) return virtualDoc(c, node, k);
+    const key = constKey(path[i]!);
+    const child = key === null ? undefined : node.children.get(key);
+    if (child !== undefined) {
+      node = child;
+      continue;
+    }
+    if (key !== null || !hasValueRules(node)) {
+      return walk(c, baseDoc(c, node.path), path.slice(i), k);
+    }
+    return virtualDoc(c, node, (o) => walk(c, o, path.slice(i), k));
+  }
+}
+
+function isRuleNode(n: RuleNode): boolean {
+  return n.rules.length > 0 && n.kind !== "function";
+}
+
+/** The base document at `path` (a chain of dots from the data local). */
+function baseDoc(c: Ctx, path: readonly string[]): Operand {
+  let o: Operand = local(c.data);
+  for (const seg of path) {
+    const t = c.w.newLocal();
+    c.w.emit({ type: "DotStmt", source: o, key: str(c.s.statics.string(seg)), target: t });
+    o = local(t);
+  }
+  return o;
+}
+
+/** The value of the rules at a rule node (its function, or a `with` replacement). */
+function ruleValue(c: Ctx, node: RuleNode, k: (o: Operand) => void): void {
+  const mock = c.mocks.get(node.path.join("/"));
+  if (mock !== undefined && mock.kind === "data") return k(baseDoc(c, node.path));
+  const result = c.w.newLocal();
+  const func = c.s.ops.ruleFunc(c, node);
+  c.w.emit({ type: "CallStmt", func, args: [local(c.input), local(c.data)], result });
+  if ([...node.children.values()].some(hasValueRules)) {
+    // Rules below a rule node (ref heads such as `p[x] := 1` next to `p.q := 2`).
+    return virtualDoc(c, node, (sub) => {
+      const merged = c.w.newLocal();
+      c.w.emit({ type: "ObjectMergeStmt", a: result, b: asLocal(c, sub), target: merged });
+      k(local(merged));
+    }, true);
+  }
+  k(local(result));
+}
+
+/** Object of the rule values under `node`, merged with the base document there. */
+export function virtualDoc(c: Ctx, node: RuleNode, k: (o: Operand) => void, childrenOnly = false): void {
+  const obj = c.w.newLocal();
+  c.w.emit({ type: "MakeObjectStmt", target: obj });
+  const names = [...node.children.keys()].sort();
+  for (const name of names) {
+    const child = node.children.get(name)!;
+    if (!hasValueRules(child)) continue;
+    const key = str(c.s.statics.string(name));
+    const block = nested(c, () => {
+      const insert = (o: Operand): void => c.w.emit({ type: "ObjectInsertStmt", object: obj, key, value: o });
+      if (isRuleNode(child)) ruleValue(c, child, insert);
+      else virtualDoc(c, child, insert);
+    });
+    c.w.emit({ type: "BlockStmt", blocks: [block] });
+  }
+  if (!childrenOnly) {
+    const block = nested(c, () => {
+      const base = baseDoc(c, node.path);
+      c.w.emit({ type: "IsObjectStmt", source: base });
+      const merged = c.w.newLocal();
+      c.w.emit({ type: "ObjectMergeStmt", a: asLocal(c, base), b: obj, target: merged });
+      c.w.emit({ type: "AssignVarStmt", source: local(merged), target: obj });
+    });
+    c.w.emit({ type: "BlockStmt", blocks: [block] });
+  }
+  k(local(obj));
+}
+
+export { findNode };

@@ -1,0 +1,172 @@
+/**
+ * One function per rule node (all definitions of a rule path together), planned on
+ * first use and shared. Under `with` mocks a node is planned again under another
+ * name, because the functions it calls may be replaced.
+ */
+import type { Body, ElseClause, Term } from "../rego/ast.js";
+import { BlockWriter } from "./builder.js";
+import type { Ctx } from "./context.js";
+import type { Block, Local } from "./ir.js";
+import { DATA, INPUT, local } from "./ir.js";
+import type { RuleEntry, RuleNode } from "./rule-index.js";
+import { locOf, nested } from "./scope.js";
+
+const COMPLETE_CONFLICT = "eval_conflict_error: complete rules must not produce multiple outputs";
+const FUNC_CONFLICT = "eval_conflict_error: functions must not produce multiple outputs for same inputs";
+const KEY_CONFLICT = "eval_conflict_error: object keys must be unique";
+
+export function ruleFunc(c: Ctx, node: RuleNode): string {
+  const sig = mockKey(c);
+  const key = `${node.path.join("/")}|${sig}`;
+  const known = c.s.funcNames.get(key);
+  if (known !== undefined) return known;
+  const name = `g${sig === "" ? 0 : c.s.funcNames.size + 1}.data.${node.path.join(".")}`;
+  c.s.funcNames.set(key, name);
+  const w = new BlockWriter();
+  const arity = node.kind === "function" ? functionArity(node) : 0;
+  const params: Local[] = [INPUT, DATA];
+  for (let i = 0; i < arity; i++) params.push(w.newLocal());
+  const ret = w.newLocal();
+  const fc: Ctx = {
+    s: c.s, w, module: node.rules[0]!.module, vars: new Map(), input: INPUT, data: DATA, mocks: c.mocks, depth: 0,
+  };
+  const blocks: Block[] = [];
+  const top = (fill: () => void): void => {
+    blocks.push(nested(fc, fill));
+  };
+  if (node.kind === "set") top(() => w.emit({ type: "MakeSetStmt", target: ret }));
+  if (node.kind === "object" || node.kind === "nested") top(() => w.emit({ type: "MakeObjectStmt", target: ret }));
+  for (const entry of node.rules) {
+    if (entry.rule.default) continue;
+    fc.module = entry.module;
+    fc.vars.clear();
+    w.loc = locOf(fc, entry.rule.location);
+    top(() => planDefinition(fc, node, entry, params.slice(2), ret));
+  }
+  for (const entry of node.rules) {
+    if (!entry.rule.default) continue;
+    fc.module = entry.module;
+    fc.vars.clear();
+    w.loc = locOf(fc, entry.rule.location);
+    top(() => {
+      w.emit({ type: "IsUndefinedStmt", source: ret });
+      fc.s.ops.term(fc, valueOf(entry), (o) => w.emit({ type: "AssignVarStmt", source: o, target: ret }));
+    });
+  }
+  top(() => w.emit({ type: "ReturnLocalStmt", source: ret }));
+  c.s.funcs.push({ name, params, return: ret, blocks, path: [...node.path] });
+  return name;
+}
+
+function mockKey(c: Ctx): string {
+  if (c.mocks.size === 0) return "";
+  return JSON.stringify([...c.mocks.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, m]) => [k, m.kind === "data" ? "data" : JSON.stringify(m.kind === "func" ? m.target : m.value)]));
+}
+
+function functionArity(node: RuleNode): number {
+  const h = node.rules[0]!.rule.head;
+  return h.kind === "function" ? h.args.length : 0;
+}
+
+function valueOf(entry: RuleEntry): Term {
+  const h = entry.rule.head;
+  return h.kind === "contains" ? h.key : h.value;
+}
+
+/** One definition (with its else chain) of the rules at `node`. */
+function planDefinition(c: Ctx, node: RuleNode, entry: RuleEntry, args: readonly Local[], ret: Local): void {
+  const { rule } = entry;
+  const head = rule.head;
+  const bindArgs = (k: () => void): void => {
+    if (head.kind !== "function") return k();
+    const go = (i: number): void => {
+      if (i === head.args.length) return k();
+      c.s.ops.unifyOperand(c, head.args[i]!, local(args[i]!), () => go(i + 1));
+    };
+    go(0);
+  };
+  if (rule.else === null) {
+    return bindArgs(() => c.s.ops.body(c, rule.body, () => produce(c, node, entry, ret)));
+  }
+  // else chain: the first alternative whose body succeeds gives the value.
+  bindArgs(() => {
+    const chosen = c.w.newLocal();
+    c.w.emit({ type: "ResetLocalStmt", target: chosen });
+    const alts: { body: Body; value: Term }[] = [{ body: rule.body, value: valueOf(entry) }];
+    for (let e: ElseClause | null = rule.else; e !== null; e = e.else) alts.push({ body: e.body, value: e.value });
+    const wrapperDepth = c.depth + 1;
+    const wrapper = nested(c, () => {
+      const inner = alts.map((alt) =>
+        nested(c, () =>
+          c.s.ops.body(c, alt.body, () =>
+            c.s.ops.term(c, alt.value, (o) => {
+              c.w.emit({ type: "AssignVarStmt", source: o, target: chosen });
+              // exit this alternative (and any scans in it) and the wrapper
+              c.w.emit({ type: "BreakStmt", index: c.depth - wrapperDepth });
+            }),
+          ),
+        ),
+      );
+      c.w.emit({ type: "BlockStmt", blocks: inner });
+    });
+    c.w.emit({ type: "BlockStmt", blocks: [wrapper] });
+    c.w.emit({ type: "IsDefinedStmt", source: chosen });
+    const conflict = head.kind === "function" ? FUNC_CONFLICT : COMPLETE_CONFLICT;
+    c.w.emit({ type: "AssignVarOnceStmt", source: local(chosen), target: ret, message: conflict });
+  });
+}
+
+/** After a successful body: add the head's contribution to `ret`. */
+function produce(c: Ctx, node: RuleNode, entry: RuleEntry, ret: Local): void {
+  const head = entry.rule.head;
+  const w = c.w;
+  switch (node.kind) {
+    case "complete":
+    case "function":
+      return c.s.ops.term(c, valueOf(entry), (o) =>
+        w.emit({ type: "AssignVarOnceStmt", source: o, target: ret, message: node.kind === "function" ? FUNC_CONFLICT : COMPLETE_CONFLICT }),
+      );
+    case "set":
+      return c.s.ops.term(c, valueOf(entry), (o) => w.emit({ type: "SetAddStmt", set: ret, value: o }));
+    case "object":
+      return c.s.ops.term(c, entry.rest[0]!, (key) =>
+        c.s.ops.term(c, valueOf(entry), (o) => w.emit({ type: "ObjectInsertOnceStmt", object: ret, key, value: o, message: KEY_CONFLICT })),
+      );
+    case "nested":
+    case null:
+      return produceNested(c, entry, ret, head.kind === "contains");
+  }
+}
+
+/** General ref heads: `p[x].y := v`, `p[x] contains y` build nested objects under the node. */
+function produceNested(c: Ctx, entry: RuleEntry, ret: Local, isSet: boolean): void {
+  const keys = entry.rest;
+  const plan = (i: number, cur: Local): void => {
+    const last = isSet ? i === keys.length : i === keys.length - 1;
+    if (last && !isSet) {
+      return c.s.ops.term(c, keys[i]!, (key) =>
+        c.s.ops.term(c, valueOf(entry), (o) =>
+          c.w.emit({ type: "ObjectInsertOnceStmt", object: cur, key, value: o, message: KEY_CONFLICT }),
+        ),
+      );
+    }
+    if (last && isSet) {
+      return c.s.ops.term(c, valueOf(entry), (o) => c.w.emit({ type: "SetAddStmt", set: cur, value: o }));
+    }
+    c.s.ops.term(c, keys[i]!, (key) => {
+      const next = c.w.newLocal();
+      c.w.emit({ type: "ResetLocalStmt", target: next });
+      const get = nested(c, () => c.w.emit({ type: "DotStmt", source: local(cur), key, target: next }));
+      c.w.emit({ type: "BlockStmt", blocks: [get] });
+      const make = nested(c, () => {
+        c.w.emit({ type: "IsUndefinedStmt", source: next });
+        const leafSet = isSet && i === keys.length - 1;
+        c.w.emit(leafSet ? { type: "MakeSetStmt", target: next } : { type: "MakeObjectStmt", target: next });
+        c.w.emit({ type: "ObjectInsertStmt", object: cur, key, value: local(next) });
+      });
+      c.w.emit({ type: "BlockStmt", blocks: [make] });
+      plan(i + 1, next);
+    });
+  };
+  plan(0, ret);
+}

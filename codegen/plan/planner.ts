@@ -1,0 +1,142 @@
+/**
+ * Planner entry: a checked program (modules) plus entrypoints and queries -> IR policy.
+ * Entrypoint plans add `{"result": value}` to the result set; query plans add one
+ * object of the query's variable bindings per solution, as OPA does.
+ */
+import type { Diagnostic } from "../diagnostics.js";
+import type { Body, Module, Term } from "../rego/ast.js";
+import { BlockWriter, StaticTable } from "./builder.js";
+import type { Ctx, PlannerOps, Shared } from "./context.js";
+import type { Plan, Policy } from "./ir.js";
+import { DATA, INPUT, local } from "./ir.js";
+import { planBody } from "./plan-body.js";
+import { planData, planRef } from "./plan-ref.js";
+import { ruleFunc } from "./plan-rules.js";
+import { planTerm, unify, unifyOperand } from "./plan-term.js";
+import { buildRuleIndex } from "./rule-index.js";
+import { isWildcard, nested } from "./scope.js";
+
+export interface PlanQuery {
+  readonly name: string;
+  readonly body: Body;
+}
+
+export interface PlanOptions {
+  readonly modules: readonly Module[];
+  /** Rule paths with slashes: "toolgate/authz/decision". */
+  readonly entrypoints: readonly string[];
+  readonly queries: readonly PlanQuery[];
+  /** Builtins the backend can call: name -> arity. */
+  readonly builtins: ReadonlyMap<string, number>;
+}
+
+export interface PlanResult {
+  readonly policy: Policy;
+  readonly errors: Diagnostic[];
+  readonly entrypointIds: Record<string, number>;
+}
+
+const ops: PlannerOps = { body: planBody, term: planTerm, unify, unifyOperand, ref: planRef, ruleFunc };
+
+export function planPolicy(opts: PlanOptions): PlanResult {
+  const s: Shared = {
+    statics: new StaticTable(),
+    index: buildRuleIndex(opts.modules),
+    funcs: [],
+    funcNames: new Map(),
+    errors: [],
+    ops,
+    builtins: opts.builtins,
+  };
+  const plans: Plan[] = [];
+  const entrypointIds: Record<string, number> = {};
+  const queryModule: Module = {
+    type: "module",
+    file: "query",
+    package: { type: "package", path: ["data"], location: { file: "query", row: 1, col: 1 } },
+    imports: [],
+    rules: [],
+    comments: [],
+  };
+  const newCtx = (): Ctx => ({
+    s, w: new BlockWriter(), module: queryModule, vars: new Map(), input: INPUT, data: DATA, mocks: new Map(), depth: 0,
+  });
+  for (const ep of opts.entrypoints) {
+    const c = newCtx();
+    const loc = { file: "entrypoint", row: 1, col: 1 };
+    const path: Term[] = ep.split("/").filter((p) => p !== "").map((value) => ({ type: "string", value, location: loc }));
+    const block = nested(c, () =>
+      planData(c, path, (o) => {
+        const r = c.w.newLocal();
+        c.w.emit({ type: "MakeObjectStmt", target: r });
+        c.w.emit({ type: "ObjectInsertStmt", object: r, key: { kind: "string", index: s.statics.string("result") }, value: o });
+        c.w.emit({ type: "ResultSetAddStmt", value: r });
+      }),
+    );
+    entrypointIds[ep] = plans.length;
+    plans.push({ name: ep, blocks: [block] });
+  }
+  for (const q of opts.queries) {
+    const c = newCtx();
+    const names = queryVars(q.body);
+    const block = nested(c, () =>
+      planBody(c, q.body, () => {
+        const r = c.w.newLocal();
+        c.w.emit({ type: "MakeObjectStmt", target: r });
+        for (const n of names) {
+          const l = c.vars.get(n);
+          if (l === undefined || l < 0) continue;
+          c.w.emit({ type: "ObjectInsertStmt", object: r, key: { kind: "string", index: s.statics.string(n) }, value: local(l) });
+        }
+        c.w.emit({ type: "ResultSetAddStmt", value: r });
+      }),
+    );
+    entrypointIds[q.name] = plans.length;
+    plans.push({ name: q.name, blocks: [block] });
+  }
+  const policy: Policy = {
+    static: { strings: s.statics.strings, builtinFuncs: s.statics.builtins, files: s.statics.files },
+    plans,
+    funcs: s.funcs,
+  };
+  return { policy, errors: s.errors, entrypointIds };
+}
+
+/** User variables of a query, in order of appearance (not those inside nested bodies). */
+function queryVars(body: Body): string[] {
+  const out = new Set<string>();
+  const term = (t: Term): void => {
+    switch (t.type) {
+      case "var":
+        if (!isWildcard(t.name) && !t.name.startsWith("__") && t.name !== "input" && t.name !== "data") out.add(t.name);
+        return;
+      case "ref":
+        term(t.head);
+        t.path.forEach(term);
+        return;
+      case "array":
+      case "set":
+        t.items.forEach(term);
+        return;
+      case "object":
+        t.items.forEach(([a, b]) => (term(a), term(b)));
+        return;
+      case "call":
+        t.args.forEach(term);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const e of body) {
+    if (e.negated) continue;
+    switch (e.type) {
+      case "termexpr": term(e.term); break;
+      case "callexpr": e.args.forEach(term); break;
+      case "some": e.vars.forEach(term); break;
+      case "somein": if (e.key) term(e.key); term(e.value); term(e.domain); break;
+      case "every": term(e.domain); break;
+    }
+  }
+  return [...out];
+}

@@ -1,0 +1,118 @@
+/** Variable bindings and block nesting, both undone when a continuation returns. */
+import type { Term } from "../rego/ast.js";
+import type { Ctx } from "./context.js";
+import type { Block, Local, Location, Operand } from "./ir.js";
+import { local } from "./ir.js";
+
+/** Marks a variable declared (`some x`, `x :=`) but not bound yet. */
+export const UNBOUND: Local = -1;
+
+export function isWildcard(name: string): boolean {
+  return name === "_" || name.startsWith("$");
+}
+
+export function isBound(c: Ctx, name: string): boolean {
+  const l = c.vars.get(name);
+  return l !== undefined && l !== UNBOUND;
+}
+
+/** Runs `k` with `name` set to `value` (a local, or UNBOUND to shadow), then restores. */
+export function withVar(c: Ctx, name: string, value: Local, k: () => void): void {
+  if (isWildcard(name)) return k();
+  const had = c.vars.has(name);
+  const prev = c.vars.get(name);
+  c.vars.set(name, value);
+  try {
+    k();
+  } finally {
+    if (had) c.vars.set(name, prev!);
+    else c.vars.delete(name);
+  }
+}
+
+/** Declares each name fresh (unbound) for the duration of `k`. */
+export function declare(c: Ctx, names: readonly string[], k: () => void): void {
+  if (names.length === 0) return k();
+  withVar(c, names[0]!, UNBOUND, () => declare(c, names.slice(1), k));
+}
+
+/** Binds `name` to an operand, copying constants into a local. */
+export function bindOperand(c: Ctx, name: string, o: Operand, k: () => void): void {
+  if (isWildcard(name)) return k();
+  if (o.kind === "local") return withVar(c, name, o.local, k);
+  const l = c.w.newLocal();
+  c.w.emit({ type: "AssignVarStmt", source: o, target: l });
+  withVar(c, name, l, k);
+}
+
+/** A new block filled by `fill`, counted in the break depth. */
+export function nested(c: Ctx, fill: () => void): Block {
+  c.depth++;
+  try {
+    return c.w.block(fill);
+  } finally {
+    c.depth--;
+  }
+}
+
+/** The operand as a local (ScanStmt, ReturnLocalStmt and friends need one). */
+export function asLocal(c: Ctx, o: Operand): Local {
+  if (o.kind === "local") return o.local;
+  const l = c.w.newLocal();
+  c.w.emit({ type: "AssignVarStmt", source: o, target: l });
+  return l;
+}
+
+export { local };
+
+/** Variables in `t` not bound in `c` (wildcards included), outside comprehension bodies. */
+export function unboundVars(c: Ctx, t: Term, out: string[] = []): string[] {
+  switch (t.type) {
+    case "var":
+      if (!isBound(c, t.name) && !isGlobalName(c, t.name)) out.push(t.name);
+      break;
+    case "ref":
+      // Only the head var decides whether the ref itself is a pattern; path vars are bound by scans.
+      if (t.head.type !== "var") unboundVars(c, t.head, out);
+      break;
+    case "array":
+    case "set":
+      for (const i of t.items) unboundVars(c, i, out);
+      break;
+    case "object":
+      for (const [k, v] of t.items) {
+        unboundVars(c, k, out);
+        unboundVars(c, v, out);
+      }
+      break;
+    case "call":
+      for (const a of t.args) unboundVars(c, a, out);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+/** Names resolved outside the local scope: input, data, imports, rules of the package. */
+export function isGlobalName(c: Ctx, name: string): boolean {
+  if (c.vars.has(name)) return false;
+  if (name === "input" || name === "data") return true;
+  if (isWildcard(name)) return false;
+  for (const imp of c.module.imports) {
+    const alias = imp.alias ?? imp.path[imp.path.length - 1];
+    if (alias === name && (imp.path[0] === "data" || imp.path[0] === "input")) return true;
+  }
+  if (c.module.package.path.length <= 1) return false; // queries: only data/input are global
+  let n = c.s.index.root;
+  for (const seg of c.module.package.path.slice(1)) {
+    const next = n.children.get(seg);
+    if (next === undefined) return false;
+    n = next;
+  }
+  return n.children.has(name);
+}
+
+export function locOf(c: Ctx, l: { file: string; row: number; col: number }): Location {
+  return { file: c.s.statics.file(l.file), row: l.row, col: l.col };
+}
