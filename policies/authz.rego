@@ -1,0 +1,129 @@
+# The shipped authorization policy for tool calls (Rego v1).
+#
+# The runtime evaluates `data.toolgate.authz.decision` right before every effect
+# with this input (built by the runtime from trusted state, never from the model):
+#
+#   {
+#     "tool": "reserve_funds", "effect": "reversible_write",
+#     "args": {...}, "fingerprint": "<sha-256 hex of tenant, tool, fingerprint args>",
+#     "principal": {"tenant": "t1", "user": "alice", "roles": ["agent"]},
+#     "approval": null | {"id", "tenant", "tool", "fingerprint",
+#                         "decision": null | "approve" | "edit" | "reject",
+#                         "approver", "expires_at_ms", "policy_version"},
+#     "now_ms": 1700000000000, "policy_version": "sha256:..."
+#   }
+#
+# and expects one decision object {allow, reason, requires_approval}:
+#   - read is allowed;
+#   - reversible_write and external_write need an approval for this exact call
+#     (same tenant, tool and fingerprint), decided "approve", unexpired, and given
+#     under the current policy version; without one the call requires approval;
+#   - destructive is denied, even with an approval;
+#   - anything unexpected (malformed input, unknown effect) is denied.
+#
+# Platform extensions read from data (policies/data.json), both optional:
+#
+#   data.toolgate.config.limits: per-tool argument maxima, checked for every effect
+#     {"reserve_funds": {"amount": {"max": 1000000}}}
+#       -> reserve_funds with amount 1000001 is denied with "limit_exceeded",
+#          approved or not.
+#
+#   data.toolgate.config.roles: per-role permissions, by effect class or tool name.
+#     When present, a call needs at least one principal role that permits it:
+#     {"agent":  {"effects": ["read", "reversible_write", "external_write"]},
+#      "viewer": {"effects": ["read"]},
+#      "notifier": {"tools": ["send_notification"]}}
+#       -> a "viewer" calling reserve_funds is denied with "role_not_permitted".
+package toolgate.authz
+
+default decision := {"allow": false, "reason": "no_rule_matched", "requires_approval": false}
+
+decision := deny("input_malformed") if {
+	not well_formed
+} else := deny("unknown_effect") if {
+	not input.effect in effects
+} else := deny("destructive_denied") if {
+	input.effect == "destructive"
+} else := deny("role_not_permitted") if {
+	roles_enforced
+	not role_permits
+} else := deny("limit_exceeded") if {
+	exceeds_limit
+} else := allow("read_allowed") if {
+	input.effect == "read"
+} else := ask("approval_required") if {
+	input.approval == null
+} else := deny(approval_mismatch) if {
+	approval_mismatch
+} else := ask("approval_pending") if {
+	input.approval.decision == null
+} else := allow("approved") if {
+	input.approval.decision == "approve"
+} else := deny("approval_rejected") if {
+	input.approval.decision == "reject"
+} else := deny("approval_edited") if {
+	# An edit approves different arguments, which form a new call with its own approval.
+	input.approval.decision == "edit"
+}
+
+effects := {"read", "reversible_write", "external_write", "destructive"}
+
+allow(reason) := {"allow": true, "reason": reason, "requires_approval": false}
+
+deny(reason) := {"allow": false, "reason": reason, "requires_approval": false}
+
+ask(reason) := {"allow": false, "reason": reason, "requires_approval": true}
+
+well_formed if {
+	is_string(input.tool)
+	is_string(input.effect)
+	is_object(input.args)
+	is_string(input.fingerprint)
+	is_string(input.principal.tenant)
+	is_string(input.principal.user)
+	is_array(input.principal.roles)
+	is_number(input.now_ms)
+	is_string(input.policy_version)
+	approval_well_formed
+}
+
+approval_well_formed if input.approval == null
+
+approval_well_formed if {
+	is_string(input.approval.id)
+	is_string(input.approval.tenant)
+	is_string(input.approval.tool)
+	is_string(input.approval.fingerprint)
+	is_number(input.approval.expires_at_ms)
+	is_string(input.approval.policy_version)
+}
+
+# The first reason, in this order, why the presented approval does not cover this call.
+approval_mismatch := "approval_tenant_mismatch" if {
+	input.approval.tenant != input.principal.tenant
+} else := "approval_tool_mismatch" if {
+	input.approval.tool != input.tool
+} else := "approval_fingerprint_mismatch" if {
+	input.approval.fingerprint != input.fingerprint
+} else := "approval_policy_changed" if {
+	input.approval.policy_version != input.policy_version
+} else := "approval_expired" if {
+	input.now_ms >= input.approval.expires_at_ms
+}
+
+roles_enforced if data.toolgate.config.roles
+
+role_permits if {
+	some role in input.principal.roles
+	input.effect in data.toolgate.config.roles[role].effects
+}
+
+role_permits if {
+	some role in input.principal.roles
+	input.tool in data.toolgate.config.roles[role].tools
+}
+
+exceeds_limit if {
+	some field, limit in data.toolgate.config.limits[input.tool]
+	input.args[field] > limit.max
+}

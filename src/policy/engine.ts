@@ -1,0 +1,61 @@
+/**
+ * The policy decision point the runtime asks right before an effect. The shipped
+ * implementation evaluates the compiled policy.wasm (opa-wasm-engine.ts); tests of
+ * single phases may pass a small in-memory engine.
+ */
+import type { Effect, JsonObject } from "../manifest.js";
+
+/** What the authorize phase knows about the approval the caller presented (from the store, never from the model). */
+export interface PolicyApprovalInput {
+  readonly id: string;
+  readonly tenant: string;
+  readonly tool: string;
+  readonly fingerprint: string;
+  /** "approve" | "edit" | "reject", or null while pending. */
+  readonly decision: "approve" | "edit" | "reject" | null;
+  readonly approver: string | null;
+  readonly expires_at_ms: number;
+  /** The policy version the decision was made under (the request's while pending). */
+  readonly policy_version: string;
+}
+
+export interface PolicyInput {
+  readonly tool: string;
+  readonly effect: Effect;
+  readonly args: JsonObject;
+  readonly fingerprint: string;
+  readonly principal: { readonly tenant: string; readonly user: string; readonly roles: readonly string[] };
+  readonly approval: PolicyApprovalInput | null;
+  readonly now_ms: number;
+  readonly policy_version: string;
+}
+
+export interface PolicyDecision {
+  readonly allow: boolean;
+  /** Short snake_case reason ("read_allowed", "approval_expired", ...). */
+  readonly reason: string;
+  readonly requires_approval: boolean;
+}
+
+export interface PolicyEngine {
+  /** Identifies the exact policy (and data) in force; approvals bind to it. */
+  readonly version: string;
+  /** Never throws: an evaluation error or a malformed result is a deny. */
+  evaluate(input: PolicyInput): Promise<PolicyDecision>;
+}
+
+/** Fails closed: returns a deny for anything that is not a well-formed decision object. */
+export function toDecision(result: unknown): PolicyDecision {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) {
+    return deny("policy_malformed_decision");
+  }
+  const r = result as Record<string, unknown>;
+  if (typeof r.allow !== "boolean" || typeof r.requires_approval !== "boolean" || typeof r.reason !== "string") {
+    return deny("policy_malformed_decision");
+  }
+  // An allow that also asks for approval is contradictory: do not guess, deny.
+  if (r.allow && r.requires_approval) return deny("policy_malformed_decision");
+  return { allow: r.allow, reason: r.reason, requires_approval: r.requires_approval };
+}
+
+export const deny = (reason: string): PolicyDecision => ({ allow: false, reason, requires_approval: false });

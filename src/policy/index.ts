@@ -1,0 +1,4 @@
+export type { PolicyApprovalInput, PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
+export { deny, toDecision } from "./engine.js";
+export { isPolicyLoadError, loadOpaWasmEngine, loadOpaWasmEngineFromFiles, PolicyLoadError, policyVersion } from "./opa-wasm-engine.js";
+export type { OpaWasmEngineOptions } from "./opa-wasm-engine.js";

@@ -1,0 +1,90 @@
+/**
+ * authorize: re-read the authoritative state (interrupt flag, idempotency record,
+ * approval record), then ask the policy. Deny -> policy_denied with the policy's
+ * reason; approval needed -> a durable pending approval and approval_required.
+ * Enters: a PreparedCall. Leaves: the allow decision, or an envelope.
+ */
+import type { ApprovalRecord } from "../store/store.js";
+import { deny } from "../policy/engine.js";
+import type { PolicyApprovalInput, PolicyDecision, PolicyInput } from "../policy/engine.js";
+import { requestApproval } from "./approvals.js";
+import { terminal } from "./envelope.js";
+import { answerFromRecord } from "./idempotency.js";
+import { answer, proceed } from "./phase.js";
+import type { LogNote, Step } from "./phase.js";
+import type { PreparedCall, RuntimeDeps } from "./types.js";
+
+export function approvalInput(a: ApprovalRecord): PolicyApprovalInput {
+  return {
+    id: a.id,
+    tenant: a.tenant,
+    tool: a.tool,
+    fingerprint: a.fingerprint,
+    decision: a.decision?.decision ?? null,
+    approver: a.decision?.approver ?? null,
+    expires_at_ms: a.expires_at_ms,
+    policy_version: a.decision?.policy_version ?? a.policy_version,
+  };
+}
+
+async function evaluate(deps: RuntimeDeps, input: PolicyInput): Promise<PolicyDecision> {
+  try {
+    return await deps.policy.evaluate(input);
+  } catch {
+    return deny("policy_evaluation_error"); // fail closed, whatever the engine does
+  }
+}
+
+export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<Step<LogNote>> {
+  const { ctx, tool } = call;
+  const version = deps.policy.version;
+  const interrupt = await deps.store.getInterrupt(ctx.tenant, ctx.run_id);
+  if (interrupt !== null) {
+    return answer(terminal("interrupted", `run ${ctx.run_id} was interrupted: ${interrupt.reason}`), { reason: "interrupted" });
+  }
+  const now = deps.clock.now();
+  if (call.operation_id !== null) {
+    const record = await deps.store.getOperation(ctx.tenant, call.operation_id, now);
+    const known = answerFromRecord(record, { tool: tool.name, fingerprint: call.fingerprint, operation_id: call.operation_id });
+    if (known !== null) return answer(known, { reason: known.outcome === "terminal_failure" ? known.reason : "replayed" });
+  }
+  let approval: ApprovalRecord | null = null;
+  if (call.approval_id !== null) {
+    approval = await deps.store.getApproval(call.approval_id);
+    if (approval === null) {
+      return answer(terminal("policy_denied", `approval ${call.approval_id} does not exist`), {
+        decision: "deny",
+        reason: "approval_not_found",
+        policy_version: version,
+      });
+    }
+  }
+  const input: PolicyInput = {
+    tool: tool.name,
+    effect: tool.effect,
+    args: call.args,
+    fingerprint: call.fingerprint,
+    principal: { tenant: ctx.tenant, user: ctx.user, roles: [...ctx.roles] },
+    approval: approval === null ? null : approvalInput(approval),
+    now_ms: now,
+    policy_version: version,
+  };
+  const decision = await evaluate(deps, input);
+  if (decision.allow) return proceed({ decision: "allow", reason: decision.reason, policy_version: version });
+  if (decision.requires_approval) {
+    const pending = await requestApproval(deps, call, now);
+    return answer(
+      terminal(
+        "approval_required",
+        `${tool.name} needs a human approval of ${JSON.stringify(pending.preview)} (approval ${pending.id}, expires ${new Date(pending.expires_at_ms).toISOString()}); call again with approval_id once approved`,
+        { approval_id: pending.id, ...(call.operation_id === null ? {} : { operation_id: call.operation_id }) },
+      ),
+      { decision: "approval_required", reason: decision.reason, policy_version: version },
+    );
+  }
+  return answer(terminal("policy_denied", `policy denied ${tool.name}: ${decision.reason}`), {
+    decision: "deny",
+    reason: decision.reason,
+    policy_version: version,
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * Turns a handler's (or reconciler's) answer into an envelope and the status to
+ * record. This is where adversarial responses are caught: a partial batch is never
+ * plain success, and a success that names no resource or whose observed state
+ * contradicts the call is a silent failure (postcondition).
+ */
+import type { JsonObject, JsonValue, ToolManifestEntry } from "../manifest.js";
+import canonicalize from "canonicalize";
+import type { OperationStatus } from "../store/store.js";
+import { retryable, terminal } from "./envelope.js";
+import type { Envelope } from "./envelope.js";
+import { formatProblems } from "./problems.js";
+import type { ToolValidators } from "./types.js";
+
+export interface Classified {
+  readonly envelope: Envelope;
+  /** What to record: `final` replays forever; `retryable` lets the same operation id try again. */
+  readonly status: Exclude<OperationStatus, "in_progress" | "unknown">;
+}
+
+export interface ClassifyContext {
+  readonly tool: ToolManifestEntry;
+  readonly validators: ToolValidators;
+  readonly args: JsonObject;
+  readonly operation_id: string | null;
+  /** Attempts so far including this one; a retryable failure on the last allowed attempt is retry_exhausted. */
+  readonly attempt: number;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const same = (a: unknown, b: unknown): boolean => canonicalize(a) === canonicalize(b);
+const opId = (id: string | null): { operation_id?: string } => (id === null ? {} : { operation_id: id });
+
+export function classify(result: unknown, c: ClassifyContext): Classified {
+  const final = (envelope: Envelope): Classified => ({ envelope, status: "final" });
+  if (!isObject(result) || typeof result.ok !== "boolean") {
+    return final(terminal("permanent_error", `${c.tool.name} returned a malformed result`, opId(c.operation_id)));
+  }
+  const observed = isObject(result.observed_state) ? (result.observed_state as JsonObject) : undefined;
+  if (result.ok === false) {
+    const name = typeof result.failure === "string" ? result.failure : "";
+    const spec = Object.prototype.hasOwnProperty.call(c.tool.failures, name) ? c.tool.failures[name] : undefined;
+    const message = typeof result.message === "string" ? `${name}: ${result.message}` : name;
+    const extra = { ...opId(c.operation_id), ...(observed === undefined ? {} : { observed_state: observed }) };
+    if (spec === undefined) {
+      return final(terminal("permanent_error", `${c.tool.name} reported an undeclared failure "${name}"`, { ...extra, failure: name }));
+    }
+    if (spec.class === "permanent") return final(terminal("permanent_error", message, { ...extra, failure: name }));
+    if (c.attempt >= c.tool.retry.max_attempts && c.operation_id !== null) {
+      return final(terminal("retry_exhausted", `${message} (after ${c.attempt} of ${c.tool.retry.max_attempts} attempts)`, { ...extra, failure: name }));
+    }
+    return { envelope: retryable("retryable_error", message, spec.retry_after_ms, extra), status: "retryable" };
+  }
+  return final(classifySuccess(result, observed, c));
+}
+
+function classifySuccess(result: Record<string, unknown>, observed: JsonObject | undefined, c: ClassifyContext): Envelope {
+  const extra = { ...opId(c.operation_id), ...(observed === undefined ? {} : { observed_state: observed }) };
+  const failed = result.failed_items;
+  if (Array.isArray(failed) && failed.length > 0) {
+    // Partial success: the transport succeeded, the intent did not. Never plain success.
+    return terminal("permanent_error", `partial success: ${failed.length} item(s) failed`, {
+      ...opId(c.operation_id),
+      observed_state: { ...(observed ?? {}), failed_items: failed as JsonValue[], value: (result.value ?? null) as JsonValue },
+    });
+  }
+  if (!c.validators.output(result.value)) {
+    return terminal("permanent_error", `${c.tool.name} returned output that breaks its schema: ${formatProblems(c.validators.output.errors).join("; ")}`, extra);
+  }
+  const resourceId = typeof result.resource_id === "string" && result.resource_id !== "" ? result.resource_id : undefined;
+  const post = c.tool.postcondition;
+  if (post !== null) {
+    if (post.resource_id && resourceId === undefined) {
+      return terminal("permanent_error", "silent failure: the tool claimed success but named no resource", extra);
+    }
+    for (const [field, expected] of Object.entries(post.observed)) {
+      const want = "arg" in expected ? c.args[expected.arg] : expected.equals;
+      if (observed === undefined || !(field in observed)) {
+        return terminal("permanent_error", `silent failure: success without observed ${field}`, extra);
+      }
+      if (!same(observed[field], want)) {
+        return terminal(
+          "permanent_error",
+          `observed state contradicts the claim: ${field} is ${JSON.stringify(observed[field])}, expected ${JSON.stringify(want)} (stale or failed effect)`,
+          extra,
+        );
+      }
+    }
+  }
+  return {
+    outcome: "success",
+    value: (result.value ?? null) as JsonValue,
+    ...(resourceId === undefined ? {} : { resource_id: resourceId }),
+    observed_state: observed ?? null,
+    operation_id: c.operation_id,
+    replayed: false,
+  };
+}

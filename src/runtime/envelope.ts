@@ -1,0 +1,124 @@
+/**
+ * The one response shape of every call: exactly three outcomes and a closed set of
+ * reasons, so a caller (the model loop) branches without interpreting text.
+ * Anything that does not match is treated as a terminal failure (`normalizeEnvelope`).
+ */
+import type { JsonObject, JsonValue } from "../manifest.js";
+
+export const reasons = [
+  "unknown_tool",
+  "invalid_arguments",
+  "policy_denied",
+  "approval_required",
+  "timeout",
+  "retryable_error",
+  "permanent_error",
+  "retry_exhausted",
+  "idempotency_conflict",
+  "interrupted",
+] as const;
+export type Reason = (typeof reasons)[number];
+
+export const retryableReasons = ["timeout", "retryable_error"] as const satisfies readonly Reason[];
+export type RetryableReason = (typeof retryableReasons)[number];
+
+export interface SuccessEnvelope {
+  readonly outcome: "success";
+  readonly value: JsonValue;
+  readonly resource_id?: string;
+  /** What the tool observed after the effect (null when it reported none). */
+  readonly observed_state: JsonObject | null;
+  /** null only for reads called without one. */
+  readonly operation_id: string | null;
+  /** true when this answer is the recorded outcome of an earlier call. */
+  readonly replayed: boolean;
+}
+
+export interface RetryableFailureEnvelope {
+  readonly outcome: "retryable_failure";
+  readonly reason: RetryableReason;
+  readonly message: string;
+  readonly retry_after_ms: number;
+  readonly observed_state?: JsonObject;
+  readonly operation_id?: string;
+}
+
+export interface TerminalFailureEnvelope {
+  readonly outcome: "terminal_failure";
+  readonly reason: Reason;
+  readonly message: string;
+  readonly observed_state?: JsonObject;
+  /** Set with `approval_required`: the pending approval to decide. */
+  readonly approval_id?: string;
+  /** Typed domain failure name from tools.yaml, when the handler reported one. */
+  readonly failure?: string;
+  /** For invalid_arguments: compact, model-readable problems ("/amount: must be >= 1"). */
+  readonly problems?: readonly string[];
+  readonly operation_id?: string;
+  readonly replayed?: boolean;
+}
+
+export type Envelope = SuccessEnvelope | RetryableFailureEnvelope | TerminalFailureEnvelope;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isReason = (v: unknown): v is Reason => typeof v === "string" && (reasons as readonly string[]).includes(v);
+const optional = (o: Record<string, unknown>, key: string, ok: (v: unknown) => boolean): boolean =>
+  !(key in o) || o[key] === undefined || ok(o[key]);
+const isString = (v: unknown): boolean => typeof v === "string";
+
+/** True only for a well-formed envelope of one of the three outcomes. */
+export function isEnvelope(v: unknown): v is Envelope {
+  if (!isObject(v)) return false;
+  switch (v.outcome) {
+    case "success":
+      return (
+        "value" in v &&
+        (v.observed_state === null || isObject(v.observed_state)) &&
+        (v.operation_id === null || typeof v.operation_id === "string") &&
+        typeof v.replayed === "boolean" &&
+        optional(v, "resource_id", isString)
+      );
+    case "retryable_failure":
+      return (
+        (retryableReasons as readonly string[]).includes(v.reason as string) &&
+        typeof v.message === "string" &&
+        typeof v.retry_after_ms === "number" &&
+        Number.isFinite(v.retry_after_ms) &&
+        v.retry_after_ms >= 0 &&
+        optional(v, "observed_state", isObject)
+      );
+    case "terminal_failure":
+      return (
+        isReason(v.reason) &&
+        typeof v.message === "string" &&
+        optional(v, "observed_state", isObject) &&
+        optional(v, "approval_id", isString)
+      );
+    default:
+      return false;
+  }
+}
+
+/** Any value from anywhere -> an envelope; whatever is not one becomes a terminal failure. */
+export function normalizeEnvelope(v: unknown): Envelope {
+  if (isEnvelope(v)) return v;
+  const kind = isObject(v) && typeof v.outcome === "string" ? `outcome "${v.outcome}"` : "a value that is not an envelope";
+  return { outcome: "terminal_failure", reason: "permanent_error", message: `unrecognised response (${kind}) treated as terminal` };
+}
+
+export const terminal = (reason: Reason, message: string, extra: Partial<TerminalFailureEnvelope> = {}): TerminalFailureEnvelope => ({
+  outcome: "terminal_failure",
+  reason,
+  message,
+  ...extra,
+});
+
+export const retryable = (
+  reason: RetryableReason,
+  message: string,
+  retryAfterMs: number,
+  extra: Partial<RetryableFailureEnvelope> = {},
+): RetryableFailureEnvelope => ({ outcome: "retryable_failure", reason, message, retry_after_ms: retryAfterMs, ...extra });
+
+/** The envelope as a plain JSON object (for the store). */
+export const envelopeToJson = (e: Envelope): JsonObject => JSON.parse(JSON.stringify(e)) as JsonObject;

@@ -1,0 +1,72 @@
+/**
+ * Runs a handler (or reconciler) with a timeout and an AbortSignal. The signal is
+ * aborted on timeout and when the run is interrupted in this process; the work keeps
+ * its promise either way, because a result that arrives late is still a fact that
+ * must be recorded once.
+ */
+import type { InvokeContext, TrustedContext } from "../generated-runtime.js";
+import type { RuntimeDeps } from "./types.js";
+
+export type Settled = { readonly kind: "returned"; readonly result: unknown } | { readonly kind: "threw"; readonly error: unknown };
+
+export type RunResult =
+  | (Settled & { readonly interrupted: boolean })
+  /** The timeout fired first; `late` settles when (if ever) the handler finishes. */
+  | { readonly kind: "timeout"; readonly late: Promise<Settled> };
+
+export class InterruptedError extends Error {
+  override name = "InterruptedError";
+}
+export const isInterruptedError = (e: unknown): e is InterruptedError =>
+  typeof e === "object" && e !== null && (e as { name?: unknown }).name === "InterruptedError";
+
+export class HandlerTimeoutError extends Error {
+  override name = "HandlerTimeoutError";
+}
+
+export const runKey = (tenant: string, runId: string): string => `${tenant}\u0000${runId}`;
+
+export async function runHandler(
+  deps: RuntimeDeps,
+  base: TrustedContext & Omit<InvokeContext, keyof TrustedContext | "signal">,
+  timeoutMs: number,
+  fn: (ctx: InvokeContext) => Promise<unknown>,
+): Promise<RunResult> {
+  const controller = new AbortController();
+  const key = runKey(base.tenant, base.run_id);
+  const set = deps.inFlight.get(key) ?? new Set<AbortController>();
+  set.add(controller);
+  deps.inFlight.set(key, set);
+  const unregister = (): void => {
+    set.delete(controller);
+    if (set.size === 0 && deps.inFlight.get(key) === set) deps.inFlight.delete(key);
+  };
+  const ctx: InvokeContext = { ...base, signal: controller.signal };
+  const work: Promise<Settled> = Promise.resolve()
+    .then(() => fn(ctx))
+    .then(
+      (result): Settled => ({ kind: "returned", result }),
+      (error: unknown): Settled => ({ kind: "threw", error }),
+    );
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  const first = await Promise.race([work, timedOut]);
+  clearTimeout(timer);
+  if (first === "timeout") {
+    controller.abort(new HandlerTimeoutError(`${base.tool} did not answer within ${timeoutMs} ms`));
+    void work.finally(unregister);
+    return { kind: "timeout", late: work };
+  }
+  unregister();
+  return { ...first, interrupted: controller.signal.aborted && isInterruptedError(controller.signal.reason) };
+}
+
+/** Aborts every handler of the run in flight in this process. */
+export function abortRun(deps: RuntimeDeps, tenant: string, runId: string, reason: string): number {
+  const set = deps.inFlight.get(runKey(tenant, runId));
+  if (set === undefined) return 0;
+  for (const c of set) c.abort(new InterruptedError(reason));
+  return set.size;
+}

@@ -1,0 +1,161 @@
+/**
+ * invoke: check the interrupt flag once more, claim the operation (lease + fence
+ * token), reconcile first when an earlier attempt's outcome is unknown, run the
+ * handler with a timeout, classify its answer, and record the envelope under the
+ * fence token exactly once. Enters: an authorized PreparedCall. Leaves: the envelope.
+ */
+import type { InvokeContext } from "../generated-runtime.js";
+import type { OperationRecord, OperationStatus } from "../store/store.js";
+import { classify } from "./classify.js";
+import type { Classified } from "./classify.js";
+import { envelopeToJson, retryable, terminal } from "./envelope.js";
+import type { Envelope } from "./envelope.js";
+import { runHandler } from "./handler-run.js";
+import type { RunResult } from "./handler-run.js";
+import { conflict, replay } from "./idempotency.js";
+import type { PreparedCall, RuntimeDeps } from "./types.js";
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** A follower's copy of a leader's answer. */
+const asReplay = (e: Envelope): Envelope => (e.outcome === "retryable_failure" ? e : { ...e, replayed: true });
+
+export async function invoke(deps: RuntimeDeps, call: PreparedCall): Promise<Envelope> {
+  const interrupt = await deps.store.getInterrupt(call.ctx.tenant, call.ctx.run_id);
+  if (interrupt !== null) return terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${interrupt.reason}`);
+  const opId = call.operation_id;
+  if (opId === null) return runUnrecorded(deps, call);
+  const key = `${call.ctx.tenant}\u0000${opId}`;
+  const flight = deps.flights.get(key);
+  if (flight !== undefined) {
+    if (flight.fingerprint !== call.fingerprint || flight.tool !== call.tool.name) {
+      return terminal("idempotency_conflict", `operation_id ${opId} is in use by a different call`, { operation_id: opId });
+    }
+    return asReplay(await flight.done);
+  }
+  const done = claimAndRun(deps, call, opId);
+  deps.flights.set(key, { tool: call.tool.name, fingerprint: call.fingerprint, done });
+  try {
+    return await done;
+  } finally {
+    deps.flights.delete(key);
+  }
+}
+
+/** Reads called without an operation id: nothing to claim or record. */
+async function runUnrecorded(deps: RuntimeDeps, call: PreparedCall): Promise<Envelope> {
+  const handler = deps.handlers[call.tool.name];
+  const base = { ...call.ctx, tool: call.tool.name, operation_id: null, fence_token: null };
+  const r = await runHandler(deps, base, call.tool.timeout_ms, (ctx) => handler!(call.args, ctx));
+  if (r.kind === "timeout") {
+    return retryable("timeout", `${call.tool.name} did not answer within ${call.tool.timeout_ms} ms`, call.tool.retry.backoff.initial_ms);
+  }
+  return settle(deps, call, r, 1).envelope;
+}
+
+async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string): Promise<Envelope> {
+  const leaseMs = call.tool.timeout_ms + deps.leaseMarginMs;
+  // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
+  const giveUpAt = Date.now() + 2 * leaseMs;
+  for (;;) {
+    const claim = await deps.store.claimOperation({
+      tenant: call.ctx.tenant,
+      operation_id: opId,
+      tool: call.tool.name,
+      fingerprint: call.fingerprint,
+      owner: deps.ownerId,
+      now_ms: deps.clock.now(),
+      lease_ms: leaseMs,
+      retention_ms: call.tool.retention_ms,
+    });
+    switch (claim.kind) {
+      case "conflict":
+        return conflict(opId, claim.record);
+      case "final":
+        return replay(claim.record);
+      case "claimed":
+        return runClaimed(deps, call, claim.record, claim.previous);
+      case "busy":
+        if (Date.now() >= giveUpAt) {
+          return retryable("retryable_error", `operation ${opId} is still running elsewhere`, deps.pollIntervalMs * 10, { operation_id: opId });
+        }
+        await sleep(deps.pollIntervalMs);
+    }
+  }
+}
+
+async function runClaimed(deps: RuntimeDeps, call: PreparedCall, record: OperationRecord, previous: OperationStatus | null): Promise<Envelope> {
+  const { tool } = call;
+  const opId = record.operation_id;
+  const base = { ...call.ctx, tool: tool.name, operation_id: opId, fence_token: record.fence_token };
+  const finish = (status: Exclude<OperationStatus, "in_progress">, envelope: Envelope) => record_(deps, record, status, envelope);
+
+  if (previous === "in_progress" || previous === "unknown") {
+    // An earlier attempt may have had its effect (timeout or crash): look before acting again.
+    const reconcile = deps.reconcilers[tool.name];
+    if (reconcile === undefined) {
+      return finish("final", terminal("timeout", `outcome of operation ${opId} is unknown and ${tool.name} has no reconcile handler; not invoking again to avoid a double effect`, { operation_id: opId }));
+    }
+    const r = await runHandler(deps, base, tool.timeout_ms, (ctx: InvokeContext) => reconcile(call.args, ctx));
+    const notApplied = r.kind === "returned" && typeof r.result === "object" && r.result !== null && (r.result as { ok?: unknown }).ok === "not_applied";
+    if (!notApplied) {
+      if (r.kind !== "returned") {
+        return finish("unknown", retryable("timeout", `could not reconcile operation ${opId}: ${r.kind === "threw" ? errorText(r.error) : "timeout"}`, tool.retry.backoff.initial_ms, { operation_id: opId }));
+      }
+      const c = settle(deps, call, r, record.attempts);
+      return finish(c.status, c.envelope);
+    }
+  }
+  if (record.attempts > tool.retry.max_attempts) {
+    const last = record.envelope === null ? "" : `; last answer: ${String((record.envelope as { message?: unknown }).message ?? "")}`;
+    return finish("final", terminal("retry_exhausted", `${tool.name} used its ${tool.retry.max_attempts} attempt(s)${last}`, { operation_id: opId }));
+  }
+  const handler = deps.handlers[tool.name];
+  const r = await runHandler(deps, base, tool.timeout_ms, (ctx: InvokeContext) => handler!(call.args, ctx));
+  if (r.kind === "timeout") {
+    if (tool.effect === "read") {
+      return finish("retryable", retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms`, tool.retry.backoff.initial_ms, { operation_id: opId }));
+    }
+    // Outcome unknown: a retry with this operation id reconciles; a late answer is still recorded once.
+    void r.late.then(async (late) => {
+      if (late.kind !== "returned") return;
+      const c = settle(deps, call, { ...late, interrupted: false }, record.attempts);
+      if (c.status === "final") await record_(deps, record, "final", c.envelope);
+    }).catch(deps.onError);
+    return finish("unknown", retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms; the outcome is unknown: retry with the same operation_id to reconcile`, tool.retry.backoff.initial_ms, { operation_id: opId }));
+  }
+  const c = settle(deps, call, r, record.attempts);
+  return finish(c.status, c.envelope);
+}
+
+/** Classifies a handler that returned or threw (not a timeout). */
+function settle(deps: RuntimeDeps, call: PreparedCall, r: Exclude<RunResult, { kind: "timeout" }>, attempt: number): { status: Exclude<OperationStatus, "in_progress">; envelope: Envelope } {
+  const opId = call.operation_id === null ? {} : { operation_id: call.operation_id };
+  if (r.kind === "threw") {
+    if (r.interrupted) {
+      // The handler stopped on the interrupt; whether its effect happened is unknown.
+      return { status: "unknown", envelope: terminal("interrupted", `${call.tool.name} stopped: run interrupted (${errorText(r.error)})`, opId) };
+    }
+    return { status: "final", envelope: terminal("permanent_error", `${call.tool.name} failed: ${errorText(r.error)}`, opId) };
+  }
+  const validators = deps.validators[call.tool.name];
+  if (validators === undefined) throw new Error(`no validators for ${call.tool.name}`);
+  const c: Classified = classify(r.result, { tool: call.tool, validators, args: call.args, operation_id: call.operation_id, attempt });
+  return c;
+}
+
+/** Records under the claim's fence token; if someone else recorded or took over, their final answer wins. */
+async function record_(deps: RuntimeDeps, claimed: OperationRecord, status: Exclude<OperationStatus, "in_progress">, envelope: Envelope): Promise<Envelope> {
+  const res = await deps.store.recordOutcome({
+    tenant: claimed.tenant,
+    operation_id: claimed.operation_id,
+    fence_token: claimed.fence_token,
+    status,
+    envelope: envelopeToJson(envelope),
+    now_ms: deps.clock.now(),
+  });
+  if (res.recorded) return envelope;
+  if (res.record !== null && res.record.status === "final") return replay(res.record);
+  return envelope;
+}

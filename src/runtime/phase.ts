@@ -1,0 +1,21 @@
+/** What a phase hands back: go on with a value, or answer now (with what the decision log should say). */
+import type { PolicyDecisionKind } from "../store/store.js";
+import type { Envelope } from "./envelope.js";
+
+export interface LogNote {
+  readonly decision: PolicyDecisionKind;
+  readonly reason: string | null;
+  readonly policy_version: string | null;
+}
+
+export type Step<T> =
+  | { readonly kind: "continue"; readonly value: T }
+  | { readonly kind: "answer"; readonly envelope: Envelope; readonly note: LogNote };
+
+export const answer = (envelope: Envelope, note: Partial<LogNote> = {}): { kind: "answer"; envelope: Envelope; note: LogNote } => ({
+  kind: "answer",
+  envelope,
+  note: { decision: "not_evaluated", reason: null, policy_version: null, ...note },
+});
+
+export const proceed = <T>(value: T): { kind: "continue"; value: T } => ({ kind: "continue", value });

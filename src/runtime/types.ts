@@ -1,0 +1,92 @@
+/** The runtime's public option and request types, and the dependencies the phases share. */
+import type { HandlerResult, InvokeContext, StandaloneValidator, TrustedContext } from "../generated-runtime.js";
+import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
+import type { PolicyEngine } from "../policy/engine.js";
+import type { Store } from "../store/store.js";
+import type { Envelope } from "./envelope.js";
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Any strictly typed handler is assignable here (its argument type is contravariant). */
+export type AnyHandler = (args: never, ctx: InvokeContext) => Promise<HandlerResult<unknown, string>>;
+export type AnyReconciler = (
+  args: never,
+  ctx: InvokeContext,
+) => Promise<HandlerResult<unknown, string> | { readonly ok: "not_applied" }>;
+
+/** Accepts a generated `ToolHandlers` interface (no index signature needed). */
+export type HandlerMap<H> = { readonly [K in keyof H]: AnyHandler };
+export type ReconcilerMap<R> = { readonly [K in keyof R]?: AnyReconciler };
+
+export interface ToolValidators {
+  readonly input: StandaloneValidator;
+  readonly output: StandaloneValidator;
+}
+
+export interface RuntimeOptions<H extends HandlerMap<H>, R extends ReconcilerMap<R> = Record<never, never>> {
+  readonly manifest: Manifest;
+  readonly validators: { readonly [tool: string]: ToolValidators };
+  readonly handlers: H;
+  /** Optional per-tool readers of the observed state after an unknown outcome (timeout, crash). */
+  readonly reconcilers?: R;
+  readonly policy: PolicyEngine;
+  readonly store: Store;
+  readonly clock?: Clock;
+  /** Lease length beyond the tool's timeout, so a live handler is never taken over. Default 5000. */
+  readonly leaseMarginMs?: number;
+  /** Identifies this runtime instance as a lease owner. Default: random. */
+  readonly ownerId?: string;
+  /** How often a caller that finds the operation claimed elsewhere polls for its outcome. Default 10. */
+  readonly pollIntervalMs?: number;
+  /** Receives errors that must not change an answer (a failed decision-log write). Default: stderr. */
+  readonly onError?: (err: unknown) => void;
+}
+
+/** A model-proposed call: every field is untrusted. */
+export interface CallRequest {
+  readonly tool: string;
+  readonly args: unknown;
+  readonly operation_id?: string;
+  readonly approval_id?: string;
+}
+
+/** Loose views of the handler maps used inside the runtime after the arguments are validated. */
+export type LooseHandler = (args: JsonObject, ctx: InvokeContext) => Promise<HandlerResult<unknown, string>>;
+export type LooseReconciler = (
+  args: JsonObject,
+  ctx: InvokeContext,
+) => Promise<HandlerResult<unknown, string> | { readonly ok: "not_applied" }>;
+
+export interface RuntimeDeps {
+  readonly manifest: Manifest;
+  readonly validators: { readonly [tool: string]: ToolValidators };
+  readonly handlers: Readonly<Record<string, LooseHandler>>;
+  readonly reconcilers: Readonly<Record<string, LooseReconciler | undefined>>;
+  readonly policy: PolicyEngine;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly leaseMarginMs: number;
+  readonly ownerId: string;
+  readonly pollIntervalMs: number;
+  /** Aborts handlers in flight when their run is interrupted (in this process). */
+  readonly inFlight: Map<string, Set<AbortController>>;
+  /** Calls of one (tenant, operation_id) running in this process: later callers join instead of polling. */
+  readonly flights: Map<string, { readonly tool: string; readonly fingerprint: string; readonly done: Promise<Envelope> }>;
+  /** Where errors that must not change an answer go (a failed decision-log write, a late record). */
+  readonly onError: (err: unknown) => void;
+}
+
+/** The result of prepare: a validated call with its identity. */
+export interface PreparedCall {
+  readonly ctx: TrustedContext;
+  readonly tool: ToolManifestEntry;
+  readonly args: JsonObject;
+  readonly fingerprint: string;
+  readonly operation_id: string | null;
+  readonly approval_id: string | null;
+}

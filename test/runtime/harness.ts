@@ -1,0 +1,104 @@
+/** Builds a gate over the generated escrow tools, an in-memory ledger and a SQLite store. */
+import { readFileSync } from "node:fs";
+import { manifest, validators } from "../../generated/index.js";
+import type { ToolHandlers, ToolReconcilers } from "../../generated/index.js";
+import type { CompileOptions, CompileResult } from "../../codegen/compiler/types.js";
+import { formatDiagnostic } from "../../codegen/diagnostics.js";
+import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../../src/demo/escrow.js";
+import type { TrustedContext } from "../../src/generated-runtime.js";
+import type { JsonObject, Manifest } from "../../src/manifest.js";
+import type { PolicyEngine } from "../../src/policy/engine.js";
+import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
+import { createRuntime } from "../../src/runtime/index.js";
+import type { Clock, Runtime } from "../../src/runtime/index.js";
+import { openSqliteStore } from "../../src/store/index.js";
+import type { Store } from "../../src/store/store.js";
+import { manualClock } from "../../src/testing/index.js";
+import type { ManualClock } from "../../src/testing/index.js";
+
+export const ENTRYPOINT = "toolgate/authz/decision";
+
+/**
+ * Compiles the shipped policies/authz.rego with the project's own compiler and loads it
+ * through the opa-wasm SDK: the real policy, end to end. The compiler module is imported
+ * by name at run time so this file type-checks before codegen/compiler/index.ts exists.
+ */
+export async function loadShippedPolicy(data?: JsonObject): Promise<PolicyEngine> {
+  const specifier = "../../codegen/compiler/index.js";
+  const compiler = (await import(specifier)) as { compilePolicy(o: CompileOptions): CompileResult | Promise<CompileResult> };
+  const file = "policies/authz.rego";
+  const result = await compiler.compilePolicy({ modules: [{ file, source: readFileSync(file, "utf8") }], entrypoints: [ENTRYPOINT] });
+  if (result.wasm === null) throw new Error(`policies/authz.rego does not compile:\n${result.errors.map(formatDiagnostic).join("\n")}`);
+  return loadOpaWasmEngine({ wasm: result.wasm, entrypoint: ENTRYPOINT, data: data ?? shippedData() });
+}
+
+export const shippedData = (): JsonObject => JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;
+
+export const alice: TrustedContext = { tenant: "t_acme", user: "alice", roles: ["agent"], run_id: "run_1" };
+export const mallory: TrustedContext = { tenant: "t_evil", user: "mallory", roles: ["agent"], run_id: "run_9" };
+
+export const reserveArgs = (amount = 1_000, over: JsonObject = {}): JsonObject => ({
+  account_id: "acc_alice",
+  amount,
+  currency: "EUR",
+  recipient: "acc_bob",
+  ...over,
+});
+
+export interface Gate {
+  readonly runtime: Runtime;
+  readonly ledger: EscrowLedger;
+  readonly store: Store;
+  readonly clock: ManualClock;
+  readonly handlers: ToolHandlers;
+}
+
+export interface GateOptions {
+  readonly policy: PolicyEngine;
+  readonly store?: Store;
+  readonly clock?: ManualClock;
+  readonly ledger?: EscrowLedger;
+  /** Replace some handlers (e.g. with adversarial fixtures wrapping the ledger's). */
+  readonly handlers?: (base: ToolHandlers, ledger: EscrowLedger) => Partial<ToolHandlers>;
+  readonly reconcilers?: (ledger: EscrowLedger) => ToolReconcilers;
+  readonly manifest?: Manifest;
+  readonly leaseMarginMs?: number;
+}
+
+/** Per-tool manifest tweaks for tests (short timeouts, retry budgets) without touching tools.yaml. */
+export function withTool(name: string, patch: Partial<Manifest["tools"][string]>): Manifest {
+  const tool = manifest.tools[name];
+  if (tool === undefined) throw new Error(`no tool ${name}`);
+  return { ...manifest, tools: { ...manifest.tools, [name]: { ...tool, ...patch } } };
+}
+
+export function makeGate(opts: GateOptions): Gate {
+  const ledger = opts.ledger ?? new EscrowLedger();
+  const base = escrowHandlers(ledger);
+  const handlers: ToolHandlers = { ...base, ...(opts.handlers?.(base, ledger) ?? {}) };
+  const store = opts.store ?? openSqliteStore(":memory:");
+  const clock = opts.clock ?? manualClock();
+  const runtime = createRuntime({
+    manifest: opts.manifest ?? manifest,
+    validators,
+    handlers,
+    reconcilers: (opts.reconcilers ?? escrowReconcilers)(ledger),
+    policy: opts.policy,
+    store,
+    clock: clock as Clock,
+    leaseMarginMs: opts.leaseMarginMs ?? 1_000,
+    onError: () => undefined,
+  });
+  return { runtime, ledger, store, clock, handlers };
+}
+
+/** Requests an approval for a write, approves it as `approver`, and returns its id. */
+export async function approved(gate: Gate, ctx: TrustedContext, tool: string, args: JsonObject, operation_id: string, approver = "bob"): Promise<string> {
+  const first = await gate.runtime.call(ctx, { tool, args, operation_id });
+  if (first.outcome !== "terminal_failure" || first.reason !== "approval_required" || first.approval_id === undefined) {
+    throw new Error(`expected approval_required, got ${JSON.stringify(first)}`);
+  }
+  const decided = await gate.runtime.approvals.decide(first.approval_id, { decision: "approve", approver });
+  if (!decided.ok) throw new Error(`approval failed: ${decided.message}`);
+  return first.approval_id;
+}
