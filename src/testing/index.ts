@@ -3,3 +3,5 @@ export { countCalls, lostResponse, partialSuccess, silentFailure, slowSuccess, s
 export { fixedClock, manualClock } from "./clock.js";
 export type { ManualClock } from "./clock.js";
 export { staticPolicy } from "./static-policy.js";
+export { isPolicyTestLoadError, loadPolicyForTest, policyMatchers, PolicyTestLoadError } from "./policy-expect.js";
+export type { LoadPolicyOptions, PolicyUnderTest } from "./policy-expect.js";

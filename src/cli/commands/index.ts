@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { registerCodegen } from "./codegen.js";
 import { registerMigrate } from "./migrate.js";
 import { registerFmt } from "./fmt.js";
+import { registerTest } from "./test.js";
 
 /** Registers one CLI command; `setExitCode` raises the exit code the process ends with. */
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
@@ -11,4 +12,5 @@ export const commands: readonly RegisterCommand[] = [
   registerCodegen,
   registerMigrate,
   registerFmt,
+  registerTest,
 ];

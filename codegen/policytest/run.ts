@@ -1,0 +1,121 @@
+/**
+ * Runs policy tests: parse every file, find the tests, compile all modules with
+ * each test rule as an entrypoint, evaluate each through the opa-wasm SDK.
+ */
+import { readFileSync } from "node:fs";
+import { loadPolicy } from "@open-policy-agent/opa-wasm";
+import type { Diagnostic } from "../diagnostics.js";
+import type { Module } from "../rego/ast.js";
+import { parseModule } from "../rego/index.js";
+import type { CompileOptions, CompileResult } from "../compiler/types.js";
+import { discoverTests, type PolicyTest } from "./discover.js";
+import { buildCoverage, type CoveragePoint, type CoverageReport } from "./coverage.js";
+import { todoRanges } from "./todo-ranges.js";
+
+export type TestStatus = "pass" | "fail" | "error" | "skip";
+
+export interface TestResult {
+  readonly test: PolicyTest;
+  readonly status: TestStatus;
+  readonly ms: number;
+  /** FAIL: what the rule evaluated to; ERROR: the evaluation error. */
+  readonly message?: string;
+}
+
+export interface RunOptions {
+  readonly files: readonly string[];
+  readonly run?: RegExp;
+  readonly coverage?: boolean;
+  /** The data document (`loadDataFiles`); default `{}`. */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+export interface RunReport {
+  readonly results: readonly TestResult[];
+  /** Parse and compile errors: no test ran. */
+  readonly errors: readonly Diagnostic[];
+  readonly coverage?: CoverageReport;
+  /** Why coverage was asked for and is missing. */
+  readonly coverageError?: string;
+}
+
+interface CoverageOutput {
+  readonly coverage?: { readonly points: readonly CoveragePoint[] };
+}
+
+export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
+  const sources = opts.files.map((file) => ({ file, source: readFileSync(file, "utf8") }));
+  const modules: Module[] = [];
+  const parseErrors: Diagnostic[] = [];
+  for (const s of sources) {
+    const r = parseModule(s.source, s.file);
+    parseErrors.push(...r.errors);
+    if (r.module !== null) modules.push(r.module);
+  }
+  if (parseErrors.length > 0) return { results: [], errors: parseErrors };
+
+  const all = discoverTests(modules).filter((t) => opts.run === undefined || opts.run.test(t.name));
+  const toRun = all.filter((t) => !t.todo);
+  const skipped = all.filter((t) => t.todo).map((test): TestResult => ({ test, status: "skip", ms: 0 }));
+  if (toRun.length === 0) return { results: skipped, errors: [] };
+
+  // `coverage` is the instrumentation option requested in codegen/compiler/REQUESTS-from-tooling.md.
+  const options = { modules: sources, entrypoints: toRun.map((t) => t.entrypoint), coverage: opts.coverage === true };
+  // Loaded on use so that the rest of the CLI works while the compiler is broken.
+  let compilePolicy: CompilerModule["compilePolicy"];
+  try {
+    ({ compilePolicy } = (await import(compilerModule)) as CompilerModule);
+  } catch (err) {
+    const location = { file: "codegen/compiler/index.ts", row: 1, col: 1 };
+    return { results: skipped, errors: [{ code: "compiler_unavailable", message: errorText(err), location }] };
+  }
+  const compiled = compilePolicy(options as CompileOptions) as CompileResult & CoverageOutput;
+  if (compiled.errors.length > 0 || compiled.wasm === null) return { results: skipped, errors: compiled.errors };
+
+  const policy = await loadPolicy(compiled.wasm);
+  policy.setData(opts.data ?? {});
+  const results: TestResult[] = [];
+  for (const test of toRun) results.push(evaluateTest(policy, test));
+
+  const base: RunReport = { results: [...results, ...skipped], errors: [] };
+  if (opts.coverage !== true) return base;
+  const points = compiled.coverage?.points;
+  const ptr = (policy.wasmInstance.exports as Record<string, unknown>)["toolgate_coverage_ptr"];
+  if (points === undefined || typeof ptr !== "function") {
+    return { ...base, coverageError: "the compiler does not emit coverage instrumentation yet (codegen/compiler/REQUESTS-from-tooling.md)" };
+  }
+  const hits = new Uint8Array(policy.mem.buffer, (ptr as () => number)(), points.length).slice();
+  const todo = todoRanges(modules);
+  return { ...base, coverage: buildCoverage(points, hits, todo) };
+}
+
+// The specifier is a variable so this file type-checks against the contract in
+// compiler/types.ts alone.
+const compilerModule = "../compiler/index.js";
+interface CompilerModule {
+  compilePolicy(options: CompileOptions): CompileResult;
+}
+
+type Loaded = Awaited<ReturnType<typeof loadPolicy>>;
+
+function evaluateTest(policy: Loaded, test: PolicyTest): TestResult {
+  const start = performance.now();
+  try {
+    const rs: unknown = policy.evaluate(undefined, test.entrypoint);
+    const ms = performance.now() - start;
+    const value = Array.isArray(rs) && rs.length === 1 ? (rs[0] as { result?: unknown }).result : undefined;
+    if (value === true) return { test, status: "pass", ms };
+    const message = value === undefined ? "undefined" : `got ${JSON.stringify(value)}`;
+    return { test, status: "fail", ms, message };
+  } catch (err) {
+    return { test, status: "error", ms: performance.now() - start, message: errorText(err) };
+  }
+}
+
+/** The SDK throws strings (opa_abort), `{ message }` objects and Errors. */
+function errorText(err: unknown): string {
+  if (typeof err === "string") return err;
+  if (err instanceof Error) return err.message;
+  if (typeof err === "object" && err !== null && "message" in err) return String(err.message);
+  return String(err);
+}

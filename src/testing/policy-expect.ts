@@ -1,0 +1,120 @@
+/**
+ * Decision tests in TypeScript: compile a policy folder once, then check decisions
+ * with vitest matchers.
+ *
+ *   import { expect } from "vitest";
+ *   import { loadPolicyForTest, policyMatchers } from "toolgate/testing";
+ *   expect.extend(policyMatchers);
+ *   const { decide } = await loadPolicyForTest("policies");
+ *   expect(decide(input)).toRequireApproval();
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadPolicy } from "@open-policy-agent/opa-wasm";
+import { toDecision, deny } from "../policy/engine.js";
+import type { PolicyDecision, PolicyInput } from "../policy/engine.js";
+import type { CompileOptions, CompileResult } from "../../codegen/compiler/types.js";
+
+// A variable specifier: this file type-checks against compiler/types.ts alone.
+const compilerModule = "../../codegen/compiler/index.js";
+interface CompilerModule {
+  compilePolicy(options: CompileOptions): CompileResult;
+}
+
+export interface PolicyUnderTest {
+  /** Evaluates the decision entrypoint; errors and malformed results are denies, as at run time. */
+  decide(input: PolicyInput | Readonly<Record<string, unknown>>): PolicyDecision;
+  readonly entrypoint: string;
+}
+
+export interface LoadPolicyOptions {
+  /** Rule path with slashes (default `toolgate/authz/decision`). */
+  readonly entrypoint?: string;
+  /** Data document (default: `<dir>/data.json` when it exists). */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+export class PolicyTestLoadError extends Error {
+  override name = "PolicyTestLoadError";
+}
+export const isPolicyTestLoadError = (e: unknown): e is PolicyTestLoadError =>
+  e instanceof Error && e.name === "PolicyTestLoadError";
+
+/** Compiles every non-test `.rego` file under `dir` with the project's compiler. */
+export async function loadPolicyForTest(dir: string, opts: LoadPolicyOptions = {}): Promise<PolicyUnderTest> {
+  // The build tools are loaded on use: `toolgate/testing` must not pull the compiler into run time.
+  const { findRegoFiles } = await import("../../codegen/policytest/files.js");
+  const { compilePolicy } = (await import(compilerModule)) as CompilerModule;
+  const { formatDiagnostic } = await import("../../codegen/diagnostics.js");
+  const entrypoint = opts.entrypoint ?? "toolgate/authz/decision";
+  const files = findRegoFiles([dir], (f) => !f.endsWith("_test.rego"));
+  const modules = files.map((file) => ({ file, source: readFileSync(file, "utf8") }));
+  const out = compilePolicy({ modules, entrypoints: [entrypoint] });
+  if (out.errors.length > 0 || out.wasm === null) {
+    throw new PolicyTestLoadError(`policy in ${dir} does not compile:\n${out.errors.map(formatDiagnostic).join("\n")}`);
+  }
+  const policy = await loadPolicy(out.wasm);
+  const dataFile = join(dir, "data.json");
+  policy.setData(opts.data ?? (existsSync(dataFile) ? (JSON.parse(readFileSync(dataFile, "utf8")) as object) : {}));
+  return {
+    entrypoint,
+    decide(input) {
+      try {
+        const rs: unknown = policy.evaluate(input, entrypoint);
+        if (!Array.isArray(rs) || rs.length !== 1) return deny("policy_undefined");
+        return toDecision((rs[0] as { result?: unknown }).result);
+      } catch {
+        return deny("policy_evaluation_error");
+      }
+    },
+  };
+}
+
+interface MatcherResult {
+  pass: boolean;
+  message: () => string;
+}
+interface MatcherContext {
+  isNot: boolean;
+}
+
+const show = (d: unknown): string => JSON.stringify(d);
+
+function asDecision(received: unknown): PolicyDecision | null {
+  const d = received as Partial<PolicyDecision> | null;
+  if (d === null || typeof d !== "object" || typeof d.allow !== "boolean" || typeof d.requires_approval !== "boolean") return null;
+  return d as PolicyDecision;
+}
+
+/** vitest matchers: pass to `expect.extend(policyMatchers)`. */
+export const policyMatchers = {
+  toAllow(this: MatcherContext, received: unknown): MatcherResult {
+    const d = asDecision(received);
+    const pass = d !== null && d.allow && !d.requires_approval;
+    return { pass, message: () => `expected decision ${this.isNot ? "not " : ""}to allow, got ${show(received)}` };
+  },
+  toDeny(this: MatcherContext, received: unknown, reason?: string): MatcherResult {
+    const d = asDecision(received);
+    const pass = d !== null && !d.allow && !d.requires_approval && (reason === undefined || d.reason === reason);
+    const what = reason === undefined ? "to deny" : `to deny with reason ${show(reason)}`;
+    return { pass, message: () => `expected decision ${this.isNot ? "not " : ""}${what}, got ${show(received)}` };
+  },
+  toRequireApproval(this: MatcherContext, received: unknown): MatcherResult {
+    const d = asDecision(received);
+    const pass = d !== null && !d.allow && d.requires_approval;
+    return { pass, message: () => `expected decision ${this.isNot ? "not " : ""}to require approval, got ${show(received)}` };
+  },
+};
+
+declare module "vitest" {
+  interface Assertion<T> {
+    toAllow(): T;
+    toDeny(reason?: string): T;
+    toRequireApproval(): T;
+  }
+  interface AsymmetricMatchersContaining {
+    toAllow(): void;
+    toDeny(reason?: string): void;
+    toRequireApproval(): void;
+  }
+}
