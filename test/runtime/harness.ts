@@ -19,17 +19,25 @@ import type { ManualClock } from "../../src/testing/index.js";
 export const ENTRYPOINT = "toolgate/authz/decision";
 
 /**
- * Compiles the shipped policies/authz.rego with the project's own compiler and loads it
- * through the opa-wasm SDK: the real policy, end to end. The compiler module is imported
- * by name at run time so this file type-checks before codegen/compiler/index.ts exists.
+ * Compiles the shipped policies/authz.rego with the project's own compiler. The compiler
+ * module is imported by name at run time so this file type-checks before
+ * codegen/compiler/index.ts exists; until then every test that needs the policy fails here.
  */
-export async function loadShippedPolicy(data?: JsonObject): Promise<PolicyEngine> {
+export async function compileShippedPolicyWasm(): Promise<Uint8Array> {
   const specifier = "../../codegen/compiler/index.js";
   const compiler = (await import(specifier)) as { compilePolicy(o: CompileOptions): CompileResult | Promise<CompileResult> };
   const file = "policies/authz.rego";
   const result = await compiler.compilePolicy({ modules: [{ file, source: readFileSync(file, "utf8") }], entrypoints: [ENTRYPOINT] });
   if (result.wasm === null) throw new Error(`policies/authz.rego does not compile:\n${result.errors.map(formatDiagnostic).join("\n")}`);
-  return loadOpaWasmEngine({ wasm: result.wasm, entrypoint: ENTRYPOINT, data: data ?? shippedData() });
+  return result.wasm;
+}
+
+let shippedWasm: Promise<Uint8Array> | null = null;
+
+/** The real policy, end to end: compiled authz.rego loaded through the opa-wasm SDK (with policies/data.json or `data`). */
+export async function loadShippedPolicy(data?: JsonObject): Promise<PolicyEngine> {
+  shippedWasm ??= compileShippedPolicyWasm();
+  return loadOpaWasmEngine({ wasm: await shippedWasm, entrypoint: ENTRYPOINT, data: data ?? shippedData() });
 }
 
 export const shippedData = (): JsonObject => JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;

@@ -1,0 +1,8 @@
+/**
+ * The runtime guarantees, end to end with the REAL policy: policies/authz.rego compiled
+ * by the project's compiler (codegen/compiler) and evaluated by @open-policy-agent/opa-wasm.
+ */
+import { describeGuarantees } from "./guarantees.js";
+import { loadShippedPolicy } from "./harness.js";
+
+describeGuarantees("shipped policy compiled to wasm", loadShippedPolicy);
