@@ -32,14 +32,30 @@ export interface SetTerm { readonly type: "set"; readonly items: readonly Term[]
  * nested calls are lifted into CallExprs (see README).
  */
 export interface CallTerm { readonly type: "call"; readonly operator: readonly string[]; readonly args: readonly Term[]; readonly location: Location }
-export interface ArrayComprehension { readonly type: "arraycomprehension"; readonly term: Term; readonly body: Body; readonly location: Location }
-export interface SetComprehension { readonly type: "setcomprehension"; readonly term: Term; readonly body: Body; readonly location: Location }
+export interface ArrayComprehension {
+  readonly type: "arraycomprehension";
+  readonly term: Term;
+  readonly body: Body;
+  readonly location: Location;
+  /** Compiler output only: variables of the enclosing body the comprehension reads (its closure). */
+  readonly captures?: readonly string[];
+}
+export interface SetComprehension {
+  readonly type: "setcomprehension";
+  readonly term: Term;
+  readonly body: Body;
+  readonly location: Location;
+  /** Compiler output only: variables of the enclosing body the comprehension reads (its closure). */
+  readonly captures?: readonly string[];
+}
 export interface ObjectComprehension {
   readonly type: "objectcomprehension";
   readonly key: Term;
   readonly value: Term;
   readonly body: Body;
   readonly location: Location;
+  /** Compiler output only: variables of the enclosing body the comprehension reads (its closure). */
+  readonly captures?: readonly string[];
 }
 
 export type Scalar = NullTerm | BooleanTerm | NumberTerm | StringTerm;
@@ -53,9 +69,11 @@ export interface WithModifier { readonly type: "with"; readonly target: RefTerm 
 
 interface ExprBase {
   readonly location: Location;
-  /** `not <expr>`. */
+  /** `not <expr>`. Always false after compilation (negation becomes a NotExpr). */
   readonly negated: boolean;
   readonly with: readonly WithModifier[];
+  /** Compiler output only: variables this expression binds first (safe order). */
+  readonly binds?: readonly string[];
 }
 
 /** A bare term used as an expression: true when the term is defined and not false. */
@@ -77,9 +95,22 @@ export interface Every extends ExprBase {
   readonly value: Term;
   readonly domain: Term;
   readonly body: Body;
+  /** Compiler output only: outer variables the body reads. */
+  readonly captures?: readonly string[];
 }
 
-export type Expr = TermExpr | CallExpr | SomeDecl | SomeIn | Every;
+/**
+ * Compiler output only: `not` over a conjunction. `not f(g(x))` becomes
+ * not { g(x, t); f(t) } so that lifted sub-expressions stay inside the negation.
+ */
+export interface NotExpr extends ExprBase {
+  readonly type: "not";
+  readonly body: Body;
+  /** Outer variables the body reads. */
+  readonly captures?: readonly string[];
+}
+
+export type Expr = TermExpr | CallExpr | SomeDecl | SomeIn | Every | NotExpr;
 export type Body = readonly Expr[];
 
 // ---------------------------------------------------------------- rules

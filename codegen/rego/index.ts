@@ -1,4 +1,10 @@
 /** Rego front end: parse, check and rewrite Rego v1 modules into a program for the planner. */
 export type * from "./ast.js";
+export type * from "./program.js";
 export { parseModule, parseQuery, parseTerm } from "./parser.js";
 export type { ParseModuleResult } from "./parser.js";
+export { compileModules, compileQuery, stages } from "./compile.js";
+export type { CompileOptions, CompileResult, SourceFile, StageName } from "./compile.js";
+export { builtins, lookupBuiltin } from "./builtins.js";
+export type { BuiltinSignature, ValueType } from "./builtins.js";
+export { prettyBody, prettyExpr, prettyGroup, prettyProgram, prettyQuery, prettyTerm } from "./pretty.js";

@@ -1,0 +1,194 @@
+/**
+ * Normalising rewrites after scoping, so the planner meets few shapes:
+ * - nested calls are lifted into their own call expressions with a fresh output
+ *   var (`x := count(y) + 1` -> `count(y, t1); plus(t1, 1, t2); x = t2`);
+ * - comprehensions only appear as `eq(var, comprehension)`;
+ * - `:=` becomes `eq` (checks ran already); `some x` declarations disappear;
+ *   `some k, v in xs` becomes `eq(v, xs[k])` (`some x in xs`: `eq(x, xs[t])`);
+ * - `not e` becomes a `not` expression over the lifted conjunction;
+ * - `every` keeps its shape with a key var always present and a lifted domain;
+ * - `with` values are lifted before the expression; lifted parts of the
+ *   expression itself carry the same `with` modifiers, as in OPA.
+ */
+import type { Body, CallExpr, Expr, Location, Term, VarTerm, WithModifier } from "./ast.js";
+import type { LocalVarGenerator } from "./locals.js";
+
+export type ArityOf = (operator: readonly string[]) => number | null;
+
+export class Flattener {
+  constructor(private readonly gen: LocalVarGenerator, private readonly arityOf: ArityOf) {}
+
+  private temp(location: Location): VarTerm {
+    return { type: "var", name: this.gen.fresh("temp"), location };
+  }
+
+  private eq(a: Term, b: Term, location: Location, withs: readonly WithModifier[] = []): CallExpr {
+    return { type: "callexpr", operator: ["eq"], args: [a, b], negated: false, with: withs, location };
+  }
+
+  /** Replaces calls and comprehensions inside `t` by temps; the defining exprs go to `out`. */
+  lift(t: Term, out: Expr[], withs: readonly WithModifier[]): Term {
+    switch (t.type) {
+      case "ref":
+        return { ...t, head: this.lift(t.head, out, withs), path: t.path.map((p) => this.lift(p, out, withs)) };
+      case "array":
+      case "set":
+        return { ...t, items: t.items.map((i) => this.lift(i, out, withs)) };
+      case "object":
+        return { ...t, items: t.items.map(([k, v]) => [this.lift(k, out, withs), this.lift(v, out, withs)] as const) };
+      case "call": {
+        const args = t.args.map((a) => this.lift(a, out, withs));
+        const v = this.temp(t.location);
+        out.push({ type: "callexpr", operator: t.operator, args: [...args, v], negated: false, with: withs, location: t.location });
+        return v;
+      }
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension": {
+        const v = this.temp(t.location);
+        out.push(this.eq(v, this.comprehension(t), t.location, withs));
+        return v;
+      }
+      default:
+        return t;
+    }
+  }
+
+  /** Lifts a head term; in values and set keys also refs, so heads hold only vars and constants' shapes. */
+  liftHead(t: Term, out: Expr[], liftRefs: boolean): Term {
+    const lifted = this.lift(t, out, []);
+    if (!liftRefs) return lifted;
+    const refs = (x: Term): Term => {
+      switch (x.type) {
+        case "ref": {
+          const v = this.temp(x.location);
+          out.push(this.eq(v, x, x.location));
+          return v;
+        }
+        case "array":
+        case "set":
+          return { ...x, items: x.items.map(refs) };
+        case "object":
+          return { ...x, items: x.items.map(([k, val]) => [refs(k), refs(val)] as const) };
+        default:
+          return x;
+      }
+    };
+    return refs(lifted);
+  }
+
+  private comprehension(t: Term): Term {
+    if (t.type === "arraycomprehension" || t.type === "setcomprehension") {
+      const extra: Expr[] = [];
+      const body = this.body(t.body);
+      const term = this.lift(t.term, extra, []);
+      return { ...t, term, body: [...body, ...extra] };
+    }
+    if (t.type === "objectcomprehension") {
+      const extra: Expr[] = [];
+      const body = this.body(t.body);
+      const key = this.lift(t.key, extra, []);
+      const value = this.lift(t.value, extra, []);
+      return { ...t, key, value, body: [...body, ...extra] };
+    }
+    return t;
+  }
+
+  body(body: Body): Expr[] {
+    const out: Expr[] = [];
+    for (const e of body) this.expr(e, out);
+    return out;
+  }
+
+  expr(e: Expr, out: Expr[]): void {
+    // With values first, without the modifiers (they are evaluated outside).
+    const withs = e.with.map((w) => ({ ...w, value: this.lift(w.value, out, []) }));
+    if (e.negated) {
+      const inner: Expr[] = [];
+      this.exprCore({ ...e, negated: false }, withs, inner);
+      out.push({ type: "not", body: inner, negated: false, with: [], location: e.location });
+      return;
+    }
+    this.exprCore(e, withs, out);
+  }
+
+  private exprCore(e: Expr, withs: readonly WithModifier[], out: Expr[]): void {
+    switch (e.type) {
+      case "termexpr": {
+        const t = e.term;
+        if (t.type === "call") {
+          this.callExpr({ ...e, type: "callexpr", operator: t.operator, args: t.args }, withs, out);
+          return;
+        }
+        out.push({ ...e, term: this.lift(t, out, withs), with: withs });
+        return;
+      }
+      case "callexpr":
+        this.callExpr(e, withs, out);
+        return;
+      case "some":
+        return;
+      case "somein": {
+        const domain = this.lift(e.domain, out, withs);
+        const key = e.key === null ? this.temp(e.location) : this.lift(e.key, out, withs);
+        const value = this.lift(e.value, out, withs);
+        const elem: Term =
+          domain.type === "ref"
+            ? { ...domain, path: [...domain.path, key] }
+            : { type: "ref", head: domain, path: [key], location: domain.location };
+        out.push(this.eq(value, elem, e.location, withs));
+        return;
+      }
+      case "every": {
+        const domain = this.lift(e.domain, out, withs);
+        const key = e.key ?? this.temp(e.location);
+        out.push({ ...e, key, domain, body: this.body(e.body), with: withs });
+        return;
+      }
+      case "not":
+        out.push({ ...e, body: this.body(e.body), with: withs });
+        return;
+    }
+  }
+
+  private callExpr(e: CallExpr, withs: readonly WithModifier[], out: Expr[]): void {
+    const op = e.operator;
+    if (op.length === 1 && (op[0] === "eq" || op[0] === "assign")) {
+      const [a, b] = e.args as [Term, Term];
+      // Keep `x = <comprehension>` as is: the planner's one comprehension shape.
+      if (a.type === "var" && isComprehension(b)) {
+        out.push(this.eq(a, this.comprehension(b), e.location, withs));
+        return;
+      }
+      if (b.type === "var" && isComprehension(a)) {
+        out.push(this.eq(b, this.comprehension(a), e.location, withs));
+        return;
+      }
+      const la = this.lift(a, out, withs);
+      const lb = this.lift(b, out, withs);
+      out.push(this.eq(la, lb, e.location, withs));
+      return;
+    }
+    const arity = this.arityOf(op);
+    const hasOutput = arity !== null && e.args.length === arity + 1;
+    const inputs = hasOutput ? e.args.slice(0, -1) : e.args;
+    const args = inputs.map((a) => this.lift(a, out, withs));
+    if (!hasOutput) {
+      out.push({ ...e, args, with: withs });
+      return;
+    }
+    const output = e.args[e.args.length - 1] as Term;
+    if (output.type === "var") {
+      out.push({ ...e, args: [...args, output], with: withs });
+      return;
+    }
+    // A non-var output is unified after the call: count(xs, 3) -> count(xs, t); t = 3.
+    const t = this.temp(output.location);
+    out.push({ ...e, args: [...args, t], with: withs });
+    out.push(this.eq(t, this.lift(output, out, withs), output.location, withs));
+  }
+}
+
+function isComprehension(t: Term): boolean {
+  return t.type === "arraycomprehension" || t.type === "setcomprehension" || t.type === "objectcomprehension";
+}

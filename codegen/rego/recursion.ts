@@ -1,0 +1,217 @@
+/**
+ * Recursion check: a rule (or function) may not depend on itself, directly or
+ * through other rules. Dependencies are `data.` refs and function calls in
+ * bodies, heads and else clauses; a ref to a prefix (`data.a`) depends on every
+ * rule below it. Reports `rego_recursion_error` naming the cycle.
+ */
+import type { Diagnostic } from "../diagnostics.js";
+import type { Body, Expr, Term } from "./ast.js";
+import type { CompiledRule, RuleGroup } from "./program.js";
+
+interface Trie {
+  group: number | null;
+  children: Map<string, Trie>;
+}
+
+function buildTrie(groups: readonly RuleGroup[]): Trie {
+  const root: Trie = { group: null, children: new Map() };
+  groups.forEach((g, i) => {
+    let n = root;
+    for (const seg of g.path) {
+      let c = n.children.get(seg);
+      if (c === undefined) {
+        c = { group: null, children: new Map() };
+        n.children.set(seg, c);
+      }
+      n = c;
+    }
+    n.group = i;
+  });
+  return root;
+}
+
+/** Groups a ref with ground prefix `prefix` may read. */
+function lookup(trie: Trie, prefix: readonly string[], out: Set<number>): void {
+  let n: Trie | undefined = trie;
+  for (const seg of prefix) {
+    if (n.group !== null) out.add(n.group);
+    n = n.children.get(seg);
+    if (n === undefined) return;
+  }
+  const stack: Trie[] = [n];
+  while (stack.length > 0) {
+    const x = stack.pop() as Trie;
+    if (x.group !== null) out.add(x.group);
+    for (const c of x.children.values()) stack.push(c);
+  }
+}
+
+function groundPrefix(t: Term & { type: "ref" }): string[] | null {
+  if (t.head.type !== "var" || t.head.name !== "data") return null;
+  const out = ["data"];
+  for (const p of t.path) {
+    if (p.type !== "string") break;
+    out.push(p.value);
+  }
+  return out;
+}
+
+function depsOfRule(r: CompiledRule, visitRef: (p: readonly string[]) => void): void {
+  const term = (t: Term): void => {
+    switch (t.type) {
+      case "ref": {
+        const p = groundPrefix(t);
+        if (p !== null) visitRef(p);
+        term(t.head);
+        t.path.forEach(term);
+        return;
+      }
+      case "array":
+      case "set":
+        t.items.forEach(term);
+        return;
+      case "object":
+        for (const [k, v] of t.items) {
+          term(k);
+          term(v);
+        }
+        return;
+      case "call":
+        if (t.operator[0] === "data") visitRef(t.operator);
+        t.args.forEach(term);
+        return;
+      case "arraycomprehension":
+      case "setcomprehension":
+        term(t.term);
+        body(t.body);
+        return;
+      case "objectcomprehension":
+        term(t.key);
+        term(t.value);
+        body(t.body);
+        return;
+      default:
+        return;
+    }
+  };
+  const expr = (e: Expr): void => {
+    // `with` targets are replaced, not read.
+    for (const w of e.with) term(w.value);
+    switch (e.type) {
+      case "termexpr":
+        term(e.term);
+        return;
+      case "callexpr":
+        if (e.operator[0] === "data") visitRef(e.operator);
+        e.args.forEach(term);
+        return;
+      case "somein":
+        term(e.domain);
+        return;
+      case "every":
+        term(e.domain);
+        body(e.body);
+        return;
+      case "not":
+        body(e.body);
+        return;
+      default:
+        return;
+    }
+  };
+  const body = (b: Body): void => b.forEach(expr);
+  body(r.body);
+  for (const t of [r.value, r.key, ...r.refTail]) if (t !== null) term(t);
+  for (let e = r.else; e !== null; e = e.else) {
+    term(e.value);
+    body(e.body);
+  }
+}
+
+export function checkRecursion(groups: readonly RuleGroup[], errors: Diagnostic[]): void {
+  const trie = buildTrie(groups);
+  const edges: Set<number>[] = groups.map((g) => {
+    const out = new Set<number>();
+    for (const r of [...g.rules, ...(g.default === null ? [] : [g.default])]) depsOfRule(r, (p) => lookup(trie, p, out));
+    return out;
+  });
+  // Tarjan's strongly connected components.
+  const index = new Array<number>(groups.length).fill(-1);
+  const low = new Array<number>(groups.length).fill(0);
+  const onStack = new Array<boolean>(groups.length).fill(false);
+  const stack: number[] = [];
+  let counter = 0;
+  const sccs: number[][] = [];
+  const strong = (v0: number): void => {
+    // Iterative to survive long dependency chains.
+    const work: [number, number[]][] = [[v0, [...(edges[v0] as Set<number>)]]];
+    index[v0] = low[v0] = counter++;
+    stack.push(v0);
+    onStack[v0] = true;
+    while (work.length > 0) {
+      const top = work[work.length - 1] as [number, number[]];
+      const [v, todo] = top;
+      const w = todo.pop();
+      if (w !== undefined) {
+        if (index[w] === -1) {
+          index[w] = low[w] = counter++;
+          stack.push(w);
+          onStack[w] = true;
+          work.push([w, [...(edges[w] as Set<number>)]]);
+        } else if (onStack[w]) low[v] = Math.min(low[v] as number, index[w] as number);
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = (work[work.length - 1] as [number, number[]])[0];
+        low[parent] = Math.min(low[parent] as number, low[v] as number);
+      }
+      if (low[v] === index[v]) {
+        const scc: number[] = [];
+        let x: number;
+        do {
+          x = stack.pop() as number;
+          onStack[x] = false;
+          scc.push(x);
+        } while (x !== v);
+        sccs.push(scc);
+      }
+    }
+  };
+  for (let i = 0; i < groups.length; i++) if (index[i] === -1) strong(i);
+  for (const scc of sccs) {
+    const members = new Set(scc);
+    if (scc.length === 1 && !(edges[scc[0] as number] as Set<number>).has(scc[0] as number)) continue;
+    for (const g of scc.sort((a, b) => a - b)) {
+      const cycle = findCycle(g, edges, members).map((i) => (groups[i] as RuleGroup).path.join("."));
+      const group = groups[g] as RuleGroup;
+      const first = group.rules[0] ?? group.default;
+      if (first === undefined || first === null) continue;
+      const what = group.kind === "function" ? "function" : "rule";
+      errors.push({ code: "rego_recursion_error", message: `${what} ${group.path.join(".")} is recursive: ${cycle.join(" -> ")}`, location: first.location });
+    }
+  }
+}
+
+/** Shortest path from g back to g inside its component (BFS). */
+function findCycle(g: number, edges: readonly Set<number>[], members: ReadonlySet<number>): number[] {
+  const prev = new Map<number, number>();
+  const queue = [...(edges[g] as Set<number>)].filter((x) => members.has(x));
+  for (const q of queue) prev.set(q, g);
+  while (queue.length > 0) {
+    const x = queue.shift() as number;
+    if (x === g) break;
+    for (const y of edges[x] as Set<number>) if (members.has(y) && !prev.has(y)) {
+      prev.set(y, x);
+      queue.push(y);
+    }
+  }
+  const path = [g];
+  let cur = prev.get(g);
+  while (cur !== undefined && cur !== g && path.length <= members.size) {
+    path.push(cur);
+    cur = prev.get(cur);
+  }
+  path.push(g);
+  return path.reverse();
+}

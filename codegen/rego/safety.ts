@@ -1,0 +1,301 @@
+/**
+ * Safety stage: orders each body so that every variable is bound before it is
+ * read (OPA's reordering), annotates each expression with the vars it binds
+ * (`binds`), fills `captures` on negations, and reports `rego_unsafe_var_error`
+ * for variables nothing can bind. Runs on flattened bodies (flatten.ts).
+ */
+import type { Diagnostic } from "../diagnostics.js";
+import type { Body, Expr, Location, Term } from "./ast.js";
+import type { ArityOf } from "./flatten.js";
+import type { LocalVarGenerator } from "./locals.js";
+
+type Bound = ReadonlySet<string>;
+
+export class SafetyChecker {
+  constructor(
+    private readonly gen: LocalVarGenerator,
+    private readonly errors: Diagnostic[],
+    private readonly arityOf: ArityOf,
+  ) {}
+
+  /** Reorders `body` given the vars bound before it; returns the new body and the vars bound after. */
+  order(body: Body, initial: Bound): { body: Expr[]; bound: Set<string> } {
+    const bound = new Set(initial);
+    const remaining = [...body];
+    const out: Expr[] = [];
+    for (;;) {
+      const i = remaining.findIndex((e) => this.ready(e, bound));
+      if (i < 0) break;
+      const e = remaining.splice(i, 1)[0] as Expr;
+      const gives = this.outputs(e, bound);
+      const binds = [...gives].filter((v) => !bound.has(v));
+      const nested = this.orderNested(e, bound);
+      for (const v of binds) bound.add(v);
+      out.push({ ...nested, binds });
+    }
+    for (const e of remaining) {
+      const gives = this.outputs(e, bound);
+      const unsafe = [...this.vars(e, bound)].filter((v) => !bound.has(v) && !gives.has(v));
+      this.reportUnsafe(unsafe, e.location);
+      out.push(e);
+    }
+    return { body: out, bound };
+  }
+
+  /** Reports head variables that the body does not bind. */
+  checkTerms(terms: readonly Term[], bound: Bound, location: Location): void {
+    const unsafe = new Set<string>();
+    for (const t of terms) for (const v of this.termVars(t)) if (!bound.has(v)) unsafe.add(v);
+    this.reportUnsafe([...unsafe], location);
+  }
+
+  private reportUnsafe(vars: readonly string[], location: Location): void {
+    // Temporaries are only unsafe because a user var is; report those.
+    const user = vars.filter((v) => !this.gen.temps.has(v) || this.gen.display(v) === "_");
+    const names = [...new Set(user.map((v) => this.gen.display(v)))].sort();
+    for (const n of names) this.errors.push({ code: "rego_unsafe_var_error", message: `var ${n} is unsafe`, location });
+  }
+
+  private orderNested(e: Expr, bound: Bound): Expr {
+    switch (e.type) {
+      case "not": {
+        const inner = this.order(e.body, bound);
+        return { ...e, body: inner.body, captures: [...this.vars(e, bound)] };
+      }
+      case "every": {
+        const init = new Set(bound);
+        for (const t of [e.key, e.value]) if (t !== null) for (const v of this.termVars(t)) init.add(v);
+        return { ...e, body: this.order(e.body, init).body };
+      }
+      case "callexpr":
+        if (e.operator.length === 1 && e.operator[0] === "eq") return { ...e, args: e.args.map((a) => this.orderTerm(a, bound)) };
+        return e;
+      default:
+        return e;
+    }
+  }
+
+  private orderTerm(t: Term, bound: Bound): Term {
+    switch (t.type) {
+      case "arraycomprehension":
+      case "setcomprehension": {
+        const inner = this.order(t.body, bound);
+        this.checkTerms([t.term], inner.bound, t.location);
+        return { ...t, body: inner.body };
+      }
+      case "objectcomprehension": {
+        const inner = this.order(t.body, bound);
+        this.checkTerms([t.key, t.value], inner.bound, t.location);
+        return { ...t, body: inner.body };
+      }
+      default:
+        return t;
+    }
+  }
+
+  /** Vars the expression reads or binds at this level (nested bodies contribute their captures). */
+  vars(e: Expr, bound: Bound): Set<string> {
+    const out = new Set<string>();
+    for (const w of e.with) for (const v of this.termVars(w.value)) out.add(v);
+    switch (e.type) {
+      case "termexpr":
+        for (const v of this.termVars(e.term)) out.add(v);
+        break;
+      case "callexpr":
+        for (const a of e.args) for (const v of this.termVars(a)) out.add(v);
+        break;
+      case "every":
+        for (const v of this.termVars(e.domain)) out.add(v);
+        for (const c of e.captures ?? []) out.add(c);
+        break;
+      case "not": {
+        // Temporaries and wildcards first seen inside the negation are its own.
+        const inner = new Set<string>();
+        for (const x of e.body) for (const v of this.vars(x, bound)) inner.add(v);
+        for (const v of inner) if (!this.gen.temps.has(v) || bound.has(v)) out.add(v);
+        break;
+      }
+      default:
+        break;
+    }
+    return out;
+  }
+
+  /** Vars in a term at this level; comprehensions contribute their captures. */
+  termVars(t: Term): Set<string> {
+    const out = new Set<string>();
+    const visit = (x: Term): void => {
+      switch (x.type) {
+        case "var":
+          // Non-locals are global names: data, input, builtins named in `with` values.
+          if (this.gen.locals.has(x.name)) out.add(x.name);
+          return;
+        case "ref":
+          visit(x.head);
+          x.path.forEach(visit);
+          return;
+        case "array":
+        case "set":
+          x.items.forEach(visit);
+          return;
+        case "object":
+          for (const [k, v] of x.items) {
+            visit(k);
+            visit(v);
+          }
+          return;
+        case "call":
+          x.args.forEach(visit);
+          return;
+        case "arraycomprehension":
+        case "setcomprehension":
+        case "objectcomprehension":
+          for (const c of x.captures ?? []) out.add(c);
+          return;
+        default:
+          return;
+      }
+    };
+    visit(t);
+    return out;
+  }
+
+  ready(e: Expr, bound: Bound): boolean {
+    const gives = this.outputs(e, bound);
+    for (const v of this.vars(e, bound)) if (!bound.has(v) && !gives.has(v)) return false;
+    return true;
+  }
+
+  /** Vars `e` can bind when `bound` is bound before it. */
+  outputs(e: Expr, bound: Bound): Set<string> {
+    const out = new Set<string>();
+    switch (e.type) {
+      case "termexpr":
+        refOutputs(e.term, bound, out);
+        return out;
+      case "callexpr": {
+        if (e.operator.length === 1 && e.operator[0] === "eq") {
+          const [a, b] = e.args as [Term, Term];
+          unify(a, b, bound, out, this);
+          return out;
+        }
+        for (const a of e.args) refOutputs(a, bound, out);
+        // The trailing output of a call with an output (the flattener made it a var).
+        const last = e.args[e.args.length - 1];
+        const arity = this.arityOf(e.operator);
+        if (last !== undefined && last.type === "var" && arity !== null && e.args.length === arity + 1) out.add(last.name);
+        return out;
+      }
+      default:
+        return out;
+    }
+  }
+}
+
+/** Vars in ref operand positions, bindable by iterating the ref, when its head is bound. */
+function refOutputs(t: Term, bound: Bound, out: Set<string>): void {
+  switch (t.type) {
+    case "ref": {
+      refOutputs(t.head, bound, out);
+      const headOk = t.head.type !== "var" || bound.has(t.head.name) || t.head.name === "data" || t.head.name === "input";
+      for (const p of t.path) {
+        if (p.type === "var" || p.type === "array" || p.type === "object") {
+          // Operands are patterns: `data.s[[x, y]]` binds x and y.
+          if (headOk) for (const v of patternVars(p)) out.add(v);
+        } else refOutputs(p, bound, out);
+      }
+      return;
+    }
+    case "array":
+    case "set":
+      t.items.forEach((i) => refOutputs(i, bound, out));
+      return;
+    case "object":
+      for (const [k, v] of t.items) {
+        refOutputs(k, bound, out);
+        refOutputs(v, bound, out);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+/** Unification `a = b`: which vars it binds, to a fixpoint. */
+function unify(a: Term, b: Term, bound: Bound, out: Set<string>, sc: SafetyChecker): void {
+  refOutputs(a, bound, out);
+  refOutputs(b, bound, out);
+  const isBound = (v: string): boolean => bound.has(v) || out.has(v);
+  const allBound = (t: Term): boolean => [...sc.termVars(t)].every(isBound);
+  let changed = true;
+  const step = (x: Term, y: Term): void => {
+    if (x.type === "var" && !isBound(x.name) && allBound(y)) {
+      out.add(x.name);
+      changed = true;
+      return;
+    }
+    if (y.type === "var" && !isBound(y.name) && allBound(x)) {
+      out.add(y.name);
+      changed = true;
+      return;
+    }
+    if (x.type === "array" && y.type === "array" && x.items.length === y.items.length) {
+      x.items.forEach((xi, i) => step(xi, y.items[i] as Term));
+      return;
+    }
+    if (x.type === "object" && y.type === "object" && x.items.length === y.items.length) {
+      for (const [k, v] of x.items) {
+        const match = y.items.find(([k2]) => sameGround(k, k2));
+        if (match !== undefined) step(v, match[1]);
+      }
+      return;
+    }
+    // A composite pattern against a bound value binds all of its vars.
+    if ((x.type === "array" || x.type === "object") && y.type !== "array" && y.type !== "object" && allBound(y)) bindAll(x);
+    if ((y.type === "array" || y.type === "object") && x.type !== "array" && x.type !== "object" && allBound(x)) bindAll(y);
+  };
+  const bindAll = (t: Term): void => {
+    for (const v of patternVars(t)) if (!isBound(v)) {
+      out.add(v);
+      changed = true;
+    }
+  };
+  while (changed) {
+    changed = false;
+    step(a, b);
+  }
+}
+
+/** Vars of a unification pattern (not ref heads, which must be bound already). */
+function patternVars(t: Term): string[] {
+  switch (t.type) {
+    case "var":
+      return [t.name];
+    case "array":
+      return t.items.flatMap(patternVars);
+    case "object":
+      return t.items.flatMap(([, v]) => patternVars(v));
+    default:
+      return [];
+  }
+}
+
+function sameGround(a: Term, b: Term): boolean {
+  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
+}
+function strip(t: Term): unknown {
+  switch (t.type) {
+    case "string":
+      return ["s", t.value];
+    case "number":
+      return ["n", t.text];
+    case "boolean":
+      return ["b", t.value];
+    case "null":
+      return ["null"];
+    case "var":
+      return ["v", t.name];
+    default:
+      return ["?", t.type, Math.random()];
+  }
+}
