@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { registerDemo } from "./demo.js";
 import { registerCodegen } from "./codegen.js";
 import { registerMigrate } from "./migrate.js";
 import { registerFmt } from "./fmt.js";
@@ -13,4 +14,5 @@ export const commands: readonly RegisterCommand[] = [
   registerMigrate,
   registerFmt,
   registerTest,
+  registerDemo,
 ];

@@ -1,0 +1,25 @@
+/** The demo's scenarios, checked step by step with the real compiled policy. */
+import { describe, expect, it } from "vitest";
+import { runDemo } from "../../src/demo/scenarios.js";
+import { openSqliteStore } from "../../src/store/index.js";
+import { loadShippedPolicy } from "./harness.js";
+
+describe("toolgate demo scenarios", () => {
+  it("prints the envelope of every scenario of issue item 10 with the expected outcome", async () => {
+    const store = openSqliteStore(":memory:");
+    const steps = await runDemo(await loadShippedPolicy(), store, () => undefined);
+    const by = (prefix: string) => steps.find((s) => s.title.startsWith(prefix))?.envelope;
+    expect(by("1.")).toMatchObject({ outcome: "success" });
+    expect(by("2.")).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
+    expect(by("3.")).toMatchObject({ outcome: "success", replayed: false });
+    expect(by("4.")).toMatchObject({ outcome: "success", replayed: true });
+    expect(by("5.")).toMatchObject({ reason: "idempotency_conflict" });
+    expect(by("6.")).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("approval_fingerprint_mismatch") });
+    expect(by("7a.")).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("destructive_denied") });
+    expect(by("7b.")).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("destructive_denied") });
+    expect(by("8a.")).toMatchObject({ outcome: "retryable_failure", reason: "timeout" });
+    expect(by("8b.")).toMatchObject({ outcome: "success" });
+    expect(steps.find((s) => s.title.startsWith("8b."))?.note).toBe("effects in the ledger for op-timeout: 1");
+    await store.close();
+  });
+});
