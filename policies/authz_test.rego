@@ -15,8 +15,14 @@ base := {
 }
 
 approved := {
-	"id": "apr_1", "tenant": "t1", "tool": "reserve_funds", "fingerprint": "fp10",
-	"decision": "approve", "approver": "bob", "expires_at_ms": 2000, "policy_version": "pv1",
+	"id": "apr_1",
+	"tenant": "t1",
+	"tool": "reserve_funds",
+	"fingerprint": "fp10",
+	"decision": "approve",
+	"approver": "bob",
+	"expires_at_ms": 2000,
+	"policy_version": "pv1",
 }
 
 read_call := object.union(base, {"tool": "get_account", "effect": "read", "args": {"account_id": "acc_1"}})
@@ -102,4 +108,53 @@ test_role_permits_by_tool_name if {
 	d := authz.decision with input as object.union(base, {"tool": "send_notification", "effect": "external_write", "principal": {"tenant": "t1", "user": "n", "roles": ["notifier"]}})
 		with data.toolgate.config.roles as {"notifier": {"tools": ["send_notification"]}}
 	d.reason == "approval_required"
+}
+
+# The approval was given for 10; the call now asks for 1000: the runtime's
+# fingerprint of the arguments differs, so the approval does not carry over.
+test_approval_for_10_does_not_authorize_1000 if {
+	call := object.union(base, {"args": object.union(base.args, {"amount": 1000}), "fingerprint": "fp1000"})
+	d := authz.decision with input as object.union(call, {"approval": approved})
+	not d.allow
+	d.reason == "approval_fingerprint_mismatch"
+}
+
+test_approval_for_other_recipient_is_denied if {
+	call := object.union(base, {"args": object.union(base.args, {"recipient": "acc_3"}), "fingerprint": "fp_acc3"})
+	d := authz.decision with input as object.union(call, {"approval": approved})
+	not d.allow
+	d.reason == "approval_fingerprint_mismatch"
+}
+
+test_approval_for_other_tool_is_denied if {
+	d := authz.decision with input as object.union(base, {"approval": object.union(approved, {"tool": "release_funds"})})
+	d.reason == "approval_tool_mismatch"
+}
+
+test_edited_approval_is_denied if {
+	d := authz.decision with input as object.union(base, {"approval": object.union(approved, {"decision": "edit"})})
+	not d.allow
+	d.reason == "approval_edited"
+}
+
+test_unknown_approval_decision_falls_to_default if {
+	d := authz.decision with input as object.union(base, {"approval": object.union(approved, {"decision": "maybe"})})
+	d == {"allow": false, "reason": "no_rule_matched", "requires_approval": false}
+}
+
+test_malformed_approval_is_denied if {
+	authz.decision.reason == "input_malformed" with input as object.union(base, {"approval": {"id": "apr_1"}})
+}
+
+test_amount_under_the_data_limit_is_approved if {
+	d := authz.decision with input as object.union(base, {"args": object.union(base.args, {"amount": 5000}), "approval": approved})
+		with data.toolgate.config.limits as {"reserve_funds": {"amount": {"max": 1000000}}}
+	d.allow
+	d.reason == "approved"
+}
+
+test_roles_not_enforced_without_role_data if {
+	d := authz.decision with input as object.union(read_call, {"principal": {"tenant": "t1", "user": "eve", "roles": []}})
+		with data.toolgate.config as {}
+	d.allow
 }

@@ -46,12 +46,26 @@ function printRule(p: Printer, r: Rule): void {
     p.line(0, `default ${head}`, row);
     return;
   }
+  const only = r.body[0];
+  const sameRow = only !== undefined && only.location.row === row;
+  if (r.else === null && r.body.length === 1 && sameRow && only.type !== "every" && !isAbsentBody(r.body)) {
+    // A one-expression body written on the head's line stays there when it fits.
+    const text = `${head} if ${printExpr(only, () => "", 0)}`;
+    // `if {` would open a block: a body that starts with a brace keeps the block form.
+    if (!text.includes("\n") && text.length <= oneLineMax && !text.startsWith(`${head} if {`)) {
+      p.line(0, text, row);
+      return;
+    }
+  }
   printBodyAfter(p, head, r.body, row, 0, false);
   for (let e: ElseClause | null = r.else; e !== null; e = e.else) {
     const value = isTrue(e.value) ? "else" : `else := ${printTerm(e.value)}`;
     printBodyAfter(p, value, e.body, e.location.row, 0, true);
   }
 }
+
+/** Longest `head if expr` kept on one line. */
+const oneLineMax = 100;
 
 /**
  * `lead if { ... }`, or just `lead` when the body was absent. An `else` joins the
@@ -73,11 +87,11 @@ function printBlockLines(p: Printer, body: Body, depth: number): void {
 /** An expression on its own line(s); an `every` opens a nested block. */
 function printExprLines(p: Printer, e: Expr, depth: number): void {
   if (e.type !== "every") {
-    p.line(depth, printExpr(e, (b) => `{${printInlineBody(b)}}`), e.location.row);
+    p.line(depth, printExpr(e, (b) => `{${printInlineBody(b, depth)}}`, depth), e.location.row);
     return;
   }
   const marker = "\u0000BODY\u0000";
-  const text = printExpr(e, () => marker);
+  const text = printExpr(e, () => marker, depth);
   const [before, after] = text.split(marker) as [string, string];
   p.line(depth, `${before}{`, e.location.row);
   printBlockLines(p, e.body, depth + 1);

@@ -47,18 +47,18 @@ function precOf(t: Term): number {
 }
 
 /** Prints `operator(args)` or its infix form; `prec` is what the context demands. */
-export function printCall(operator: readonly string[], args: readonly Term[], context: number): string {
+export function printCall(operator: readonly string[], args: readonly Term[], context: number, depth = 0): string {
   const infix = infixOf(operator, args);
-  if (infix === null) return `${operator.join(".")}(${args.map((a) => printTerm(a)).join(", ")})`;
+  if (infix === null) return `${operator.join(".")}(${args.map((a) => printTerm(a, IN_PREC + 1, depth)).join(", ")})`;
   let text: string;
   if (infix.op === "in") {
     // Operands of `in` sit at the next level; a key-value `in` always needs parens when nested.
-    const ops = args.map((a) => printTerm(a, IN_PREC + 1));
+    const ops = args.map((a) => printTerm(a, IN_PREC + 1, depth));
     text = args.length === 3 ? `${ops[0]}, ${ops[1]} in ${ops[2]}` : `${ops[0]} in ${ops[1]}`;
     const nestedKeyValue = args.length === 3 && context > 0;
     return context > IN_PREC || nestedKeyValue ? `(${text})` : text;
   }
-  text = `${printTerm(args[0]!, infix.prec)} ${infix.op} ${printTerm(args[1]!, infix.prec + 1)}`;
+  text = `${printTerm(args[0]!, infix.prec, depth)} ${infix.op} ${printTerm(args[1]!, infix.prec + 1, depth)}`;
   return infix.prec < context ? `(${text})` : text;
 }
 
@@ -66,7 +66,8 @@ export function printCall(operator: readonly string[], args: readonly Term[], co
  * `context` is the lowest precedence that may appear here without parentheses:
  * 0 at expression level, higher inside operands.
  */
-export function printTerm(t: Term, context = IN_PREC + 1): string {
+export function printTerm(t: Term, context = IN_PREC + 1, depth = 0): string {
+  const sub = (x: Term) => (d: number): string => printTerm(x, IN_PREC + 1, d);
   switch (t.type) {
     case "null":
       return "null";
@@ -80,22 +81,40 @@ export function printTerm(t: Term, context = IN_PREC + 1): string {
     case "var":
       return t.name;
     case "ref":
-      return printRef(t.head, t.path);
+      return printRef(t.head, t.path, depth);
     case "array":
-      return `[${t.items.map((i) => printTerm(i)).join(", ")}]`;
+      return collection("[", "]", t.items.map((i) => [i.location.row, sub(i)] as const), t.location.row, depth);
     case "set":
-      return t.items.length === 0 ? "set()" : `{${t.items.map((i) => printTerm(i)).join(", ")}}`;
+      if (t.items.length === 0) return "set()";
+      return collection("{", "}", t.items.map((i) => [i.location.row, sub(i)] as const), t.location.row, depth);
     case "object":
-      return `{${t.items.map(([k, v]) => `${printTerm(k)}: ${printTerm(v)}`).join(", ")}}`;
+      return collection("{", "}", t.items.map(([k, v]) => [k.location.row, (d: number) => `${sub(k)(d)}: ${sub(v)(d)}`] as const), t.location.row, depth);
     case "call":
-      return printCall(t.operator, t.args, context);
+      return printCall(t.operator, t.args, context, depth);
     case "arraycomprehension":
-      return `[${printTerm(t.term)} | ${printInlineBody(t.body)}]`;
+      return `[${printTerm(t.term, IN_PREC + 1, depth)} | ${printInlineBody(t.body, depth)}]`;
     case "setcomprehension":
-      return `{${printTerm(t.term)} | ${printInlineBody(t.body)}}`;
+      return `{${printTerm(t.term, IN_PREC + 1, depth)} | ${printInlineBody(t.body, depth)}}`;
     case "objectcomprehension":
-      return `{${printTerm(t.key)}: ${printTerm(t.value)} | ${printInlineBody(t.body)}}`;
+      return `{${printTerm(t.key, IN_PREC + 1, depth)}: ${printTerm(t.value, IN_PREC + 1, depth)} | ${printInlineBody(t.body, depth)}}`;
   }
+}
+
+/**
+ * A collection whose items started on other rows than its bracket prints one item
+ * per line (as `opa fmt` keeps multi-line literals); otherwise on one line.
+ */
+function collection(
+  open: string,
+  close: string,
+  items: readonly (readonly [number, (depth: number) => string])[],
+  row: number,
+  depth: number,
+): string {
+  const multiline = items.some(([r]) => r !== row);
+  if (!multiline) return `${open}${items.map(([, print]) => print(depth)).join(", ")}${close}`;
+  const pad = "\t".repeat(depth + 1);
+  return `${open}\n${items.map(([, print]) => `${pad}${print(depth + 1)},\n`).join("")}${"\t".repeat(depth)}${close}`;
 }
 
 export function printString(value: string, raw: boolean): string {
@@ -103,46 +122,57 @@ export function printString(value: string, raw: boolean): string {
 }
 
 /** `head.name[expr]`: a string path element that is an identifier prints with a dot. */
-export function printRef(head: Term, path: readonly Term[]): string {
-  let out = head.type === "var" ? head.name : printTerm(head, ATOM);
+export function printRef(head: Term, path: readonly Term[], depth = 0): string {
+  let out = head.type === "var" ? head.name : printTerm(head, ATOM, depth);
   for (const p of path) {
     if (p.type === "string" && IDENT.test(p.value) && !KEYWORDS.has(p.value)) out += `.${p.value}`;
-    else out += `[${printTerm(p)}]`;
+    else out += `[${printTerm(p, IN_PREC + 1, depth)}]`;
   }
   return out;
 }
 
 /** A body inside a term (comprehension, nested every) prints on one line, `;`-separated. */
-export function printInlineBody(body: Body): string {
-  return body.map((e) => printExpr(e, (b) => `{${printInlineBody(b)}}`)).join("; ");
+export function printInlineBody(body: Body, depth = 0): string {
+  return body.map((e) => printExpr(e, (b) => `{${printInlineBody(b, depth)}}`, depth)).join("; ");
 }
 
-/** One expression; `block` prints the body of an `every`. */
-export function printExpr(e: Expr, block: (b: Body) => string): string {
+/**
+ * One expression at `depth` tabs; `block` prints the body of an `every`. A `with`
+ * that started on its own row in the source stays on its own line, one tab deeper.
+ */
+export function printExpr(e: Expr, block: (b: Body) => string, depth = 0): string {
+  const term = (t: Term, context = IN_PREC + 1): string => printTerm(t, context, depth);
   let core = "";
   switch (e.type) {
     case "termexpr":
-      core = printTerm(e.term, 0);
+      core = term(e.term, 0);
       break;
     case "callexpr":
       if (e.args.length === 2 && (e.operator[0] === "eq" || e.operator[0] === "assign") && e.operator.length === 1) {
         const op = e.operator[0] === "eq" ? "=" : ":=";
-        core = `${printTerm(e.args[0]!, 0)} ${op} ${printTerm(e.args[1]!, 0)}`;
-      } else core = printCall(e.operator, e.args, 0);
+        core = `${term(e.args[0]!, 0)} ${op} ${term(e.args[1]!, 0)}`;
+      } else core = printCall(e.operator, e.args, 0, depth);
       break;
     case "some":
       core = `some ${e.vars.map((v) => v.name).join(", ")}`;
       break;
     case "somein":
-      core = `some ${e.key === null ? "" : `${printTerm(e.key)}, `}${printTerm(e.value)} in ${printTerm(e.domain, IN_PREC + 1)}`;
+      core = `some ${e.key === null ? "" : `${term(e.key)}, `}${term(e.value)} in ${term(e.domain, IN_PREC + 1)}`;
       break;
     case "every": {
-      const vars = `${e.key === null ? "" : `${printTerm(e.key)}, `}${printTerm(e.value)}`;
-      core = `every ${vars} in ${printTerm(e.domain, IN_PREC + 1)} ${block(e.body)}`;
+      const vars = `${e.key === null ? "" : `${term(e.key)}, `}${term(e.value)}`;
+      core = `every ${vars} in ${term(e.domain, IN_PREC + 1)} ${block(e.body)}`;
       break;
     }
   }
   const neg = e.negated ? "not " : "";
-  const withs = e.with.map((w) => ` with ${printTerm(w.target)} as ${printTerm(w.value)}`).join("");
+  const withs = e.with
+    .map((w) => {
+      // After an `every` block the `with` follows its closing brace.
+      const ownLine = w.location.row > e.location.row && e.type !== "every";
+      const sep = ownLine ? `\n${"\t".repeat(depth + 1)}` : " ";
+      return `${sep}with ${term(w.target)} as ${printTerm(w.value, IN_PREC + 1, ownLine ? depth + 1 : depth)}`;
+    })
+    .join("");
   return `${neg}${core}${withs}`;
 }
