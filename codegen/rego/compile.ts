@@ -96,7 +96,8 @@ export function compileModules(files: readonly SourceFile[], options: CompileOpt
     compiled.set(p, compileRule(p, ctx, gen, arityOf, errors));
   }
   const groups: RuleGroup[] = drafts.map((d) => toGroup(d, compiled));
-  if (errors.length > 0 || options.stopAfter === "rules") return finish(null, modules);
+  // Undefined functions (type errors) do not stop the type check, as in OPA.
+  if (errors.some((e) => e.code !== "rego_type_error") || options.stopAfter === "rules") return finish(null, modules);
 
   // typecheck
   const tc = new TypeChecker(functionArity, errors);

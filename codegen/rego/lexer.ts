@@ -146,6 +146,16 @@ export function lex(source: string, file: string): LexResult {
       i++;
       continue;
     }
+    if (c === 36 && (source[i + 1] === '"' || source[i + 1] === "`")) {
+      errors.push({ message: "template strings ($\"...\") are not supported", row, col });
+    } else if (c === 36) {
+      errors.push({ message: 'illegal token "$"', row, col });
+    }
+    if (c === 36) {
+      push("illegal", i, i + 1, "$", row, col);
+      i++;
+      continue;
+    }
     const cp = source.codePointAt(i) ?? c;
     const width = cp > 0xffff ? 2 : 1;
     errors.push({ message: `illegal token ${JSON.stringify(source.slice(i, i + width))}`, row, col });

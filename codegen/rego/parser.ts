@@ -38,7 +38,10 @@ class ModuleParser extends ExprParser {
     while (this.tok.kind !== "eof") {
       const start = this.pos;
       try {
-        if (this.isKeyword("import")) imports.push(this.parseImport());
+        if (this.isKeyword("import")) {
+          if (rules.length > 0) this.error("unexpected import keyword: imports must come before rules");
+          imports.push(this.parseImport());
+        }
         else if (this.isKeyword("package")) this.fail("unexpected package keyword: a file holds one package");
         else rules.push(...this.parseRule());
         const t = this.tok;

@@ -8,6 +8,16 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { Body, Expr, Location, Term } from "./ast.js";
 import type { ArityOf } from "./flatten.js";
 import type { LocalVarGenerator } from "./locals.js";
+import { forEachVar, forEachVarInExpr } from "./walk.js";
+
+/** First location of each var in an expression (for error positions). */
+function varLocations(e: Expr): Map<string, Location> {
+  const out = new Map<string, Location>();
+  forEachVarInExpr(e, (n, t) => {
+    if (!out.has(n)) out.set(n, t.location);
+  }, true);
+  return out;
+}
 
 type Bound = ReadonlySet<string>;
 
@@ -36,7 +46,7 @@ export class SafetyChecker {
     for (const e of remaining) {
       const gives = this.outputs(e, bound);
       const unsafe = [...this.vars(e, bound)].filter((v) => !bound.has(v) && !gives.has(v));
-      this.reportUnsafe(unsafe, e.location);
+      this.reportUnsafe(unsafe, e.location, varLocations(e));
       out.push(e);
     }
     return { body: out, bound };
@@ -45,15 +55,27 @@ export class SafetyChecker {
   /** Reports head variables that the body does not bind. */
   checkTerms(terms: readonly Term[], bound: Bound, location: Location): void {
     const unsafe = new Set<string>();
-    for (const t of terms) for (const v of this.termVars(t)) if (!bound.has(v)) unsafe.add(v);
-    this.reportUnsafe([...unsafe], location);
+    const where = new Map<string, Location>();
+    for (const t of terms) {
+      for (const v of this.termVars(t)) if (!bound.has(v)) unsafe.add(v);
+      forEachVar(t, (n, x) => {
+        if (!where.has(n)) where.set(n, x.location);
+      });
+    }
+    this.reportUnsafe([...unsafe], location, where);
   }
 
-  private reportUnsafe(vars: readonly string[], location: Location): void {
+  /** One error per unsafe variable, at its first occurrence (else at `fallback`). */
+  private reportUnsafe(vars: readonly string[], fallback: Location, where: ReadonlyMap<string, Location>): void {
     // Temporaries are only unsafe because a user var is; report those.
     const user = vars.filter((v) => !this.gen.temps.has(v) || this.gen.display(v) === "_");
-    const names = [...new Set(user.map((v) => this.gen.display(v)))].sort();
-    for (const n of names) this.errors.push({ code: "rego_unsafe_var_error", message: `var ${n} is unsafe`, location });
+    const seen = new Set<string>();
+    for (const v of user.sort((a, b) => (this.gen.display(a) < this.gen.display(b) ? -1 : 1))) {
+      const name = this.gen.display(v);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      this.errors.push({ code: "rego_unsafe_var_error", message: `var ${name} is unsafe`, location: where.get(v) ?? fallback });
+    }
   }
 
   private orderNested(e: Expr, bound: Bound): Expr {

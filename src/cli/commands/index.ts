@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { registerDemo } from "./demo.js";
+import { registerCheck } from "./check.js";
 import { registerCodegen } from "./codegen.js";
 import { registerMigrate } from "./migrate.js";
 import { registerFmt } from "./fmt.js";
@@ -11,6 +12,7 @@ export type RegisterCommand = (program: Command, setExitCode: (code: number) => 
 /** Every CLI command, in the order `toolgate --help` lists them. */
 export const commands: readonly RegisterCommand[] = [
   registerCodegen,
+  registerCheck,
   registerMigrate,
   registerFmt,
   registerTest,
