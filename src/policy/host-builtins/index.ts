@@ -1,0 +1,82 @@
+/**
+ * toolgate's host builtins: the JavaScript side of the builtins a compiled policy
+ * delegates through `opa_builtinN` (the table the emitter reads is
+ * codegen/wasm/host-builtins.ts; a test keeps the two equal).
+ *
+ *   const policy = await loadPolicy(wasm, undefined, hostBuiltins);
+ *
+ * Each builtin appears twice, under the names the module lists in `builtins()`:
+ * `toolgate/<name>` (errors make the call undefined, OPA's default) and
+ * `toolgate/strict/<name>` (errors throw `eval_builtin_error: <name>: ...`).
+ * Called with no arguments (the load-time probe a module makes from
+ * `entrypoints()`), a builtin of arity >= 1 answers undefined.
+ */
+import { isBuiltinError } from "./errors.js";
+import { globBuiltins } from "./glob.js";
+import { netBuiltins } from "./net.js";
+import { regexBuiltins } from "./regex.js";
+import { sprintfBuiltins } from "./sprintf.js";
+import { stringsBuiltins } from "./strings.js";
+import { timeBuiltins } from "./time.js";
+import { unitsBuiltins } from "./units.js";
+
+export type HostBuiltinFn = (...args: unknown[]) => unknown;
+
+/** OPA builtin name -> implementation (throws BuiltinError on an OPA error). */
+export const implementations: Readonly<Record<string, HostBuiltinFn>> = {
+  ...(regexBuiltins as Record<string, HostBuiltinFn>),
+  ...(globBuiltins as Record<string, HostBuiltinFn>),
+  ...(timeBuiltins as Record<string, HostBuiltinFn>),
+  ...(netBuiltins as Record<string, HostBuiltinFn>),
+  ...(unitsBuiltins as Record<string, HostBuiltinFn>),
+  ...(sprintfBuiltins as Record<string, HostBuiltinFn>),
+  ...(stringsBuiltins as Record<string, HostBuiltinFn>),
+};
+
+export const HOST_PREFIX = "toolgate/";
+export const HOST_STRICT_PREFIX = "toolgate/strict/";
+
+/** Thrown by strict host builtins; the SDK propagates it out of evaluate(). */
+export class HostBuiltinError extends Error {
+  override name = "HostBuiltinError";
+  constructor(
+    readonly code: string,
+    readonly builtin: string,
+    detail: string,
+  ) {
+    super(`${code}: ${builtin}: ${detail}`);
+  }
+}
+export const isHostBuiltinError = (e: unknown): e is HostBuiltinError =>
+  typeof e === "object" && e !== null && (e as { name?: unknown }).name === "HostBuiltinError";
+
+function wrap(name: string, fn: HostBuiltinFn, strict: boolean): HostBuiltinFn {
+  const probeAnswer = fn.length > 0; // arity >= 1: zero arguments can only be the probe
+  return (...args: unknown[]): unknown => {
+    if (args.length === 0 && probeAnswer) return undefined;
+    try {
+      return fn(...args);
+    } catch (e) {
+      if (!isBuiltinError(e)) throw e;
+      if (!strict) return undefined;
+      throw new HostBuiltinError(e.code, name, e.message);
+    }
+  };
+}
+
+function build(): Record<string, HostBuiltinFn> {
+  const out: Record<string, HostBuiltinFn> = {};
+  for (const [name, fn] of Object.entries(implementations)) {
+    out[HOST_PREFIX + name] = wrap(name, fn, false);
+    out[HOST_STRICT_PREFIX + name] = wrap(name, fn, true);
+  }
+  return out;
+}
+
+/** Pass as `loadPolicy`'s third argument (custom builtins). */
+export const hostBuiltins: Readonly<Record<string, HostBuiltinFn>> = Object.freeze(build());
+
+/** Names in a module's `builtins()` map that `provided` cannot serve (for a load error listing all of them). */
+export function missingHostBuiltins(moduleBuiltins: Iterable<string>, provided: Readonly<Record<string, unknown>> = hostBuiltins): string[] {
+  return [...moduleBuiltins].filter((n) => typeof provided[n] !== "function");
+}

@@ -1,0 +1,60 @@
+/** The emitter's table and the host implementations agree; the lenient/strict/probe wrappers behave. */
+import { describe, expect, it } from "vitest";
+import { HOST_BUILTINS, hostBuiltinName, parseHostBuiltinName } from "../../codegen/wasm/host-builtins.js";
+import { hostBuiltins, implementations, isHostBuiltinError, missingHostBuiltins } from "../../src/policy/host-builtins/index.js";
+
+describe("host builtin table", () => {
+  it("lists exactly the implemented builtins, with the implementations' arity", () => {
+    expect([...HOST_BUILTINS.keys()].sort()).toEqual(Object.keys(implementations).sort());
+    for (const b of HOST_BUILTINS.values()) expect([b.name, implementations[b.name]!.length]).toEqual([b.name, b.arity]);
+  });
+
+  it("every host name the emitter can write resolves in hostBuiltins", () => {
+    for (const b of HOST_BUILTINS.values()) {
+      for (const strict of [false, true]) {
+        const name = hostBuiltinName(b.name, strict);
+        expect(typeof hostBuiltins[name]).toBe("function");
+        expect(parseHostBuiltinName(name)).toEqual({ name: b.name, strict });
+      }
+    }
+  });
+
+  it("host names never collide with the SDK's own builtins (which would shadow ours)", () => {
+    for (const name of Object.keys(hostBuiltins)) expect(["sprintf", "regex.split", "json.is_valid"]).not.toContain(name);
+  });
+});
+
+describe("wrappers", () => {
+  it("lenient: an OPA error makes the call undefined", () => {
+    expect(hostBuiltins["toolgate/net.cidr_contains"]!("x", "y")).toBeUndefined();
+    expect(hostBuiltins["toolgate/regex.match"]!(1, "a")).toBeUndefined();
+  });
+
+  it("strict: an OPA error throws with the code and builtin name", () => {
+    let err: unknown;
+    try {
+      hostBuiltins["toolgate/strict/net.cidr_contains"]!("x", "y");
+    } catch (e) {
+      err = e;
+    }
+    expect(isHostBuiltinError(err)).toBe(true);
+    expect((err as Error).message).toBe("eval_builtin_error: net.cidr_contains: invalid CIDR address: x");
+    expect(() => hostBuiltins["toolgate/strict/regex.match"]!(1, "a")).toThrow("eval_type_error: regex.match: operand 1 must be string but got number");
+  });
+
+  it("a call with no arguments (the load-time probe) answers undefined for every builtin of arity >= 1", () => {
+    for (const [name, fn] of Object.entries(hostBuiltins)) {
+      if (name.endsWith("time.now_ns")) continue;
+      expect([name, fn()]).toEqual([name, undefined]);
+    }
+  });
+
+  it("values pass through unchanged in both modes", () => {
+    expect(hostBuiltins["toolgate/glob.match"]!("*.a", [], "x.a")).toBe(true);
+    expect(hostBuiltins["toolgate/strict/glob.match"]!("*.a", [], "x.a")).toBe(true);
+  });
+
+  it("missingHostBuiltins lists names the provided object cannot serve", () => {
+    expect(missingHostBuiltins(["toolgate/regex.match", "toolgate/nope", "custom"], hostBuiltins)).toEqual(["toolgate/nope", "custom"]);
+  });
+});
