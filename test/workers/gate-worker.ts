@@ -1,0 +1,83 @@
+/**
+ * One runtime worker process: opens the PostgreSQL store on the test schema,
+ * builds the gate (gate.ts) and answers "call" messages from the parent test.
+ * Per-call hooks let the parent line workers up at an instant, stop one right
+ * after its effect (to SIGKILL or SIGSTOP it), or pause one between authorize and invoke.
+ *
+ * env: TOOLGATE_PG_URL, TOOLGATE_TEST_SCHEMA, TOOLGATE_WORKER_NAME,
+ *      TG_TIMEOUT_MS, TG_LEASE_MARGIN_MS.
+ */
+import type { TrustedContext } from "../../src/generated-runtime.js";
+import type { CallRequest } from "../../src/runtime/index.js";
+import { openPgStore } from "../../src/store/postgres/index.js";
+import { createPgPool } from "../../src/store/postgres/pool.js";
+import { buildGate, type GateHooks } from "./gate.js";
+import { nextMessage, serve, tell } from "./worker-io.js";
+
+interface CallMessage {
+  readonly id: number;
+  readonly ctx: TrustedContext;
+  readonly request: CallRequest;
+  /** Wall-clock instant to start at, so several workers call at the same moment. */
+  readonly at_ms?: number;
+  readonly delay_ms?: number;
+  /** "hang": report and never return (to be SIGKILLed); "wait": report and wait for "continue". */
+  readonly after_effect?: "hang" | "wait";
+  readonly pause_after_allow?: boolean;
+  /** Simulated clock skew of this worker for this call (a lagging clock sees leases as unexpired). */
+  readonly clock_offset_ms?: number;
+}
+
+const env = (name: string, fallback?: string): string => {
+  const v = process.env[name] ?? fallback;
+  if (v === undefined) throw new Error(`gate-worker: ${name} is not set`);
+  return v;
+};
+
+const name = env("TOOLGATE_WORKER_NAME");
+const schema = env("TOOLGATE_TEST_SCHEMA");
+let offset = 0;
+const pool = createPgPool({ schema, max: 3, applicationName: `toolgate ${name}` });
+const store = await openPgStore({ pool });
+const hooks: GateHooks = {};
+const gate = buildGate({
+  store,
+  effects: pool,
+  name,
+  timeoutMs: Number(env("TG_TIMEOUT_MS", "1000")),
+  leaseMarginMs: Number(env("TG_LEASE_MARGIN_MS", "200")),
+  clock: { now: () => Date.now() + offset },
+  hooks,
+});
+await pool.query("SELECT 1"); // connect before reporting ready
+tell({ type: "ready" });
+
+await serve(async (raw) => {
+  const msg = raw as unknown as CallMessage;
+  delete hooks.delayMs;
+  delete hooks.afterEffect;
+  delete hooks.afterAllow;
+  if (msg.delay_ms !== undefined) hooks.delayMs = msg.delay_ms;
+  if (msg.after_effect !== undefined) {
+    const mode = msg.after_effect;
+    hooks.afterEffect = async (info) => {
+      tell({ type: "effect_done", ...info });
+      if (mode === "hang") await new Promise<never>(() => {});
+      else await nextMessage("continue");
+    };
+  }
+  if (msg.pause_after_allow === true) {
+    hooks.afterAllow = async () => {
+      tell({ type: "allowed" });
+      await nextMessage("continue");
+    };
+  }
+  offset = msg.clock_offset_ms ?? 0;
+  if (msg.at_ms !== undefined) await new Promise((r) => setTimeout(r, Math.max(0, msg.at_ms! - Date.now())));
+  const started = Date.now();
+  const envelope = await gate.call(msg.ctx, msg.request);
+  tell({ type: "result", id: msg.id, envelope: JSON.parse(JSON.stringify(envelope)), ms: Date.now() - started });
+});
+await store.close();
+await pool.end();
+process.exit(0);

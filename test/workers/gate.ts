@@ -1,0 +1,98 @@
+/**
+ * The gate the worker processes (and the parent test) run: the real runtime
+ * (createRuntime) over a given store, with the example catalog's reserve_funds
+ * tool whose handler writes its effect to the side table in PostgreSQL and whose
+ * reconciler reads it back. `hooks` let a test stop a worker at a chosen point.
+ */
+import type pg from "pg";
+import { manifest as fullManifest, validators } from "../../generated/index.js";
+import type { ReserveFundsInput } from "../../generated/index.js";
+import type { InvokeContext } from "../../src/generated-runtime.js";
+import type { Manifest } from "../../src/manifest.js";
+import type { PolicyEngine } from "../../src/policy/engine.js";
+import { createRuntime, type Clock, type Runtime } from "../../src/runtime/index.js";
+import type { Store } from "../../src/store/store.js";
+import { applyEffect, effectsOf } from "./effects-table.js";
+import { approvalRulePolicy } from "./test-policy.js";
+
+export interface GateHooks {
+  /** Before the effect (to keep the operation in progress while others arrive). */
+  delayMs?: number;
+  /** After the effect, before the handler returns (i.e. before the outcome is recorded). */
+  afterEffect?: (info: { fence_token: number | null; seq: number }) => Promise<void>;
+  /** After the policy allowed the call, before invoke (the authorize -> invoke window). */
+  afterAllow?: () => Promise<void>;
+}
+
+export interface GateOptions {
+  readonly store: Store;
+  /** Pool on the test schema for the handler's side table (the effect). */
+  readonly effects: pg.Pool;
+  readonly name: string;
+  /** reserve_funds' handler timeout; the lease is this plus the margin. */
+  readonly timeoutMs: number;
+  readonly leaseMarginMs: number;
+  readonly clock?: Clock;
+  readonly hooks?: GateHooks;
+}
+
+/** The catalog cut down to the one tool these tests drive, with a test-sized timeout. */
+export function workerManifest(timeoutMs: number): Manifest {
+  const tool = fullManifest.tools.reserve_funds;
+  return { ...fullManifest, tools: { reserve_funds: { ...tool, timeout_ms: timeoutMs } } };
+}
+
+const success = (seq: number, amount: number) =>
+  ({
+    ok: true,
+    value: { reservation_id: `res_${seq}`, state: "reserved" },
+    resource_id: `res_${seq}`,
+    observed_state: { amount, state: "reserved" },
+  }) as const;
+
+export function buildGate(opts: GateOptions): Runtime {
+  const hooks = opts.hooks ?? {};
+  const policy = pausingPolicy(approvalRulePolicy(), hooks);
+  return createRuntime({
+    manifest: workerManifest(opts.timeoutMs),
+    validators: { reserve_funds: validators.reserve_funds },
+    policy,
+    store: opts.store,
+    leaseMarginMs: opts.leaseMarginMs,
+    ownerId: opts.name,
+    pollIntervalMs: 10,
+    ...(opts.clock === undefined ? {} : { clock: opts.clock }),
+    handlers: {
+      async reserve_funds(args: ReserveFundsInput, ctx: InvokeContext) {
+        if (hooks.delayMs !== undefined) await new Promise((r) => setTimeout(r, hooks.delayMs));
+        const seq = await applyEffect(opts.effects, {
+          tenant: ctx.tenant,
+          operation_id: ctx.operation_id ?? "",
+          fence_token: ctx.fence_token ?? 0,
+          worker: opts.name,
+          amount: args.amount,
+        });
+        await hooks.afterEffect?.({ fence_token: ctx.fence_token, seq });
+        return success(seq, args.amount);
+      },
+    },
+    reconcilers: {
+      // Reads the observed state: the effect of this operation id, if any attempt made it.
+      async reserve_funds(args: ReserveFundsInput, ctx: InvokeContext) {
+        const rows = await effectsOf(opts.effects, ctx.tenant, ctx.operation_id ?? "");
+        return rows.length === 0 ? ({ ok: "not_applied" } as const) : success(rows[0]!.seq, args.amount);
+      },
+    },
+  });
+}
+
+function pausingPolicy(inner: PolicyEngine, hooks: GateHooks): PolicyEngine {
+  return {
+    version: inner.version,
+    async evaluate(input) {
+      const d = await inner.evaluate(input);
+      if (d.allow && input.effect !== "read") await hooks.afterAllow?.();
+      return d;
+    },
+  };
+}
