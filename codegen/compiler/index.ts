@@ -1,0 +1,107 @@
+/**
+ * The Rego -> WebAssembly compiler's public API. The pipeline is a table of named
+ * stages; each takes the previous stage's plain data. `stopAfter` ends early (tests).
+ */
+import type { Diagnostic } from "../diagnostics.js";
+import { compareDiagnostics } from "../diagnostics.js";
+import type { Policy } from "../plan/ir.js";
+import type { PlanQuery } from "../plan/planner.js";
+import { planPolicy } from "../plan/planner.js";
+import type { Body, Module } from "../rego/ast.js";
+import { parseModule, parseQuery } from "../rego/index.js";
+import { builtinArities } from "../wasm/emit/builtins.js";
+import { emitPolicy, isEmitError } from "../wasm/emit/index.js";
+import type { CompileOptions, CompileResult, StageName } from "./types.js";
+
+export type * from "./types.js";
+export { STAGE_NAMES } from "./types.js";
+
+interface State {
+  modules: Module[];
+  queries: PlanQuery[];
+  plan?: Policy;
+  entrypointIds: Record<string, number>;
+  wasm: Uint8Array | null;
+  errors: Diagnostic[];
+}
+
+interface Stage {
+  readonly name: StageName;
+  readonly run: (st: State, opts: CompileOptions) => void;
+}
+
+/**
+ * Order matters: parsing must finish for every file before checking (rules refer
+ * across files); planning needs the checked program; emitting needs the plan.
+ */
+const STAGES: readonly Stage[] = [
+  { name: "parse", run: parseStage },
+  { name: "check", run: checkStage },
+  { name: "plan", run: planStage },
+  { name: "emit", run: emitStage },
+  { name: "optimize", run: () => {} /* binaryen optimises inside emit when opts.optimize is not false */ },
+];
+
+export function compilePolicy(opts: CompileOptions): CompileResult {
+  const st: State = { modules: [], queries: [], entrypointIds: {}, wasm: null, errors: [] };
+  for (const stage of STAGES) {
+    stage.run(st, opts);
+    if (st.errors.length > 0) break;
+    if (opts.stopAfter === stage.name) break;
+  }
+  const errors = [...st.errors].sort(compareDiagnostics);
+  const out: CompileResult = {
+    wasm: errors.length > 0 ? null : st.wasm,
+    errors,
+    entrypointIds: st.entrypointIds,
+    ...(st.plan === undefined ? {} : { plan: st.plan }),
+  };
+  return out;
+}
+
+function parseStage(st: State, opts: CompileOptions): void {
+  for (const f of opts.modules) {
+    const r = parseModule(f.source, f.file);
+    st.errors.push(...r.errors);
+    if (r.module !== null) st.modules.push(r.module);
+  }
+  for (const q of opts.queries ?? []) {
+    const r = parseQuery(q.body, `query:${q.name}`);
+    st.errors.push(...r.errors);
+    if (r.body !== null) st.queries.push({ name: q.name, body: r.body as Body });
+  }
+}
+
+/** Safety, types and rewriting come from the front end's checker once it lands. */
+function checkStage(): void {}
+
+function planStage(st: State, opts: CompileOptions): void {
+  const names = new Set(opts.entrypoints);
+  for (const q of opts.queries ?? []) {
+    if (names.has(q.name)) {
+      st.errors.push({
+        code: "rego_compile_error",
+        message: `query name ${q.name} clashes with an entrypoint`,
+        location: { file: `query:${q.name}`, row: 1, col: 1 },
+      });
+      return;
+    }
+  }
+  const r = planPolicy({ modules: st.modules, entrypoints: opts.entrypoints, queries: st.queries, builtins: builtinArities() });
+  st.plan = r.policy;
+  st.entrypointIds = r.entrypointIds;
+  st.errors.push(...r.errors);
+}
+
+function emitStage(st: State, opts: CompileOptions): void {
+  if (st.plan === undefined) return;
+  try {
+    st.wasm = emitPolicy(st.plan, {
+      strictBuiltinErrors: opts.strictBuiltinErrors === true,
+      optimize: opts.optimize !== false,
+    });
+  } catch (e) {
+    if (!isEmitError(e)) throw e;
+    st.errors.push({ code: "wasm_emit_error", message: e.message, location: { file: "policy", row: 1, col: 1 } });
+  }
+}

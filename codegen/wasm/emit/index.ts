@@ -1,0 +1,178 @@
+/**
+ * Backend: IR policy -> WebAssembly module for the opa-wasm SDK. Reads runtime.wasm,
+ * adds one function per IR func and plan, replaces the runtime's `toolgate.*`
+ * imports (eval dispatch, entrypoints and builtins maps, heap base), appends static
+ * data, validates, optionally optimises, and emits the binary.
+ */
+import binaryen from "binaryen";
+import type { Func, Plan, Policy } from "../../plan/ir.js";
+import { builtinTable } from "./builtins.js";
+import type { EmitEnv } from "./emit-func.js";
+import { FuncEmitter } from "./emit-func.js";
+import { appendStaticData, exportedFunction, importedFunction, loadRuntimeModule, replaceImport, staticDataStart } from "./link.js";
+import { StaticData } from "./static-data.js";
+
+export interface EmitOptions {
+  readonly strictBuiltinErrors?: boolean;
+  readonly optimize?: boolean;
+  /** Keep `opa_wasm_abi_minor_version` below 2 to exercise the SDK's legacy path. */
+  readonly legacyAbi?: boolean;
+}
+
+export class EmitError extends Error {
+  override name = "EmitError";
+}
+export function isEmitError(e: unknown): e is EmitError {
+  return e instanceof Error && e.name === "EmitError";
+}
+
+const i32 = binaryen.i32;
+
+export function emitPolicy(policy: Policy, opts: EmitOptions = {}): Uint8Array {
+  const m = loadRuntimeModule();
+  try {
+    return build(m, policy, opts);
+  } finally {
+    m.dispose();
+  }
+}
+
+function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Array {
+  const data = new StaticData(staticDataStart(m));
+  const builtins = builtinTable();
+  const funcNames = new Set(policy.funcs.map((f) => f.name));
+  const hostIds = new Map<string, number>();
+  const hostImports = new Map<number, string>();
+  const rtCache = new Map<string, string>();
+  const env: EmitEnv = {
+    m,
+    data,
+    strings: policy.static.strings,
+    files: policy.static.files,
+    strict: opts.strictBuiltinErrors === true,
+    rt(name) {
+      let n = rtCache.get(name);
+      if (n === undefined) {
+        n = exportedFunction(m, name);
+        rtCache.set(name, n);
+      }
+      return n;
+    },
+    callee(name) {
+      if (funcNames.has(name)) return { kind: "func", name };
+      const b = builtins.get(name);
+      if (b === undefined) throw new EmitError(`no implementation of builtin ${name}`);
+      if (b.kind === "native") return { kind: "native", name: env.rt(b.exportName) };
+      let id = hostIds.get(name);
+      if (id === undefined) {
+        id = hostIds.size;
+        hostIds.set(name, id);
+      }
+      return { kind: "host", id, arity: b.arity };
+    },
+    hostImport(arity) {
+      let n = hostImports.get(arity);
+      if (n === undefined) {
+        n = `opa_builtin${arity}`;
+        m.addFunctionImport(n, "env", n, binaryen.createType(Array(arity + 2).fill(i32)), i32);
+        hostImports.set(arity, n);
+      }
+      return n;
+    },
+  };
+
+  for (const f of policy.funcs) addFunc(env, f);
+  const planNames = policy.plans.map((p, i) => addPlan(env, p, i));
+
+  // toolgate.eval(ctx, entrypoint, input, data) -> result set
+  const abort = importedFunction(m, "env", "opa_abort");
+  if (abort === undefined) throw new EmitError("runtime.wasm does not import env.opa_abort");
+  const dispatch: binaryen.ExpressionRef[] = [];
+  if (opts.strictBuiltinErrors === true) {
+    const g = binaryen.getExportInfo(m.getExport("tg_strict_builtin_errors")).value;
+    dispatch.push(m.global.set(g, m.i32.const(1)));
+  }
+  planNames.forEach((name, id) => {
+    dispatch.push(
+      m.if(m.i32.eq(m.local.get(1, i32), m.i32.const(id)), m.return(m.call(name, [m.local.get(2, i32), m.local.get(3, i32)], i32))),
+    );
+  });
+  dispatch.push(m.call(abort, [m.i32.const(data.cstring("internal: illegal entrypoint id"))], binaryen.none), m.unreachable());
+  replaceImport(m, "toolgate", "eval", binaryen.createType([i32, i32, i32, i32]), i32, [], m.block(null, dispatch));
+
+  replaceImport(m, "toolgate", "entrypoints", binaryen.none, i32, [i32], nameMap(env, policy.plans.map((p, i) => [p.name, i])));
+  replaceImport(m, "toolgate", "builtins", binaryen.none, i32, [i32], nameMap(env, [...hostIds]));
+
+  const end = appendStaticData(m, data.blob());
+  replaceImport(m, "toolgate", "heap_base", binaryen.none, i32, [], m.i32.const(end));
+  if (opts.legacyAbi === true) {
+    const g = binaryen.getExportInfo(m.getExport("opa_wasm_abi_minor_version")).value;
+    m.removeGlobal(g);
+    m.addGlobal(g, i32, false, m.i32.const(1));
+  }
+
+  if (!m.validate()) throw new EmitError("generated module does not validate");
+  if (opts.optimize !== false) {
+    binaryen.setOptimizeLevel(2);
+    binaryen.setShrinkLevel(1);
+    m.optimize();
+  }
+  return m.emitBinary();
+}
+
+function addFunc(env: EmitEnv, f: Func): void {
+  const count = localCount(f.blocks, Math.max(f.return, ...f.params) + 1);
+  const fe = new FuncEmitter(env, count, null);
+  const body = fe.blocks(f.blocks);
+  body.push(env.m.return(env.m.local.get(f.return, i32)));
+  finish(env, f.name, f.params.length, fe, body);
+}
+
+function addPlan(env: EmitEnv, p: Plan, id: number): string {
+  const count = localCount(p.blocks, 2);
+  const rs = count;
+  const fe = new FuncEmitter(env, count + 1, rs);
+  const m = env.m;
+  const body = [m.local.set(rs, m.call(env.rt("opa_set"), [], i32)), ...fe.blocks(p.blocks), m.return(m.local.get(rs, i32))];
+  const name = `plan.${id}`;
+  finish(env, name, 2, fe, body);
+  return name;
+}
+
+function finish(env: EmitEnv, name: string, params: number, fe: FuncEmitter, body: binaryen.ExpressionRef[]): void {
+  const vars = Array<binaryen.Type>(Math.max(0, fe.totalLocals - params)).fill(i32);
+  env.m.addFunction(name, binaryen.createType(Array(params).fill(i32)), i32, vars, env.m.block(null, body, i32));
+}
+
+/** Highest IR local used anywhere in `blocks`, plus one. */
+function localCount(blocks: readonly import("../../plan/ir.js").Block[], min: number): number {
+  let max = min - 1;
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (v === null || typeof v !== "object") return;
+    const type = (v as { type?: unknown }).type;
+    const literal = type === "MakeNumberIntStmt" || type === "AssignIntStmt";
+    for (const [k, x] of Object.entries(v)) {
+      if (literal && k === "value") continue;
+      if (typeof x === "number" && ["target", "source", "key", "value", "result", "local", "array", "object", "set", "a", "b"].includes(k)) {
+        max = Math.max(max, x);
+      } else if (k !== "loc") visit(x);
+    }
+  };
+  visit(blocks);
+  return max + 1;
+}
+
+/** A function body building `{name: id, ...}` from static cells. */
+function nameMap(env: EmitEnv, entries: readonly (readonly [string, number])[]): binaryen.ExpressionRef {
+  const m = env.m;
+  const obj = 0;
+  const parts = [m.local.set(obj, m.call(env.rt("opa_object"), [], i32))];
+  for (const [name, id] of entries) {
+    parts.push(
+      m.call(env.rt("opa_object_insert"), [m.local.get(obj, i32), m.i32.const(env.data.string(name)), m.i32.const(env.data.int(id))], binaryen.none),
+    );
+  }
+  parts.push(m.local.get(obj, i32));
+  return m.block(null, parts, i32);
+}

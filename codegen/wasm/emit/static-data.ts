@@ -1,0 +1,91 @@
+/**
+ * The generated module's static data: ready-made value cells (strings, integers) in
+ * the runtime's layout (RUNTIME-API.md section 2) and NUL-terminated C strings for
+ * error messages. Cells here are never mutated: strings and numbers are immutable.
+ */
+const TAG_NUMBER = 3;
+const TAG_STRING = 4;
+
+export class StaticData {
+  private readonly bytes: number[] = [];
+  private readonly strings = new Map<string, number>();
+  private readonly ints = new Map<number, number>();
+  private readonly cstrings = new Map<string, number>();
+  private readonly enc = new TextEncoder();
+
+  /** `base` is the absolute address the blob will be placed at (16-aligned). */
+  constructor(readonly base: number) {}
+
+  private align(n: number): void {
+    while (this.bytes.length % n !== 0) this.bytes.push(0);
+  }
+
+  private u32(at: number, v: number): void {
+    for (let i = 0; i < 4; i++) this.bytes[at + i] = (v >>> (8 * i)) & 0xff;
+  }
+
+  /** Address of a string value cell. */
+  string(s: string): number {
+    const known = this.strings.get(s);
+    if (known !== undefined) return known;
+    const utf8 = this.enc.encode(s);
+    const dataAt = this.base + this.bytes.length;
+    this.bytes.push(...utf8);
+    this.align(8);
+    const cell = this.bytes.length;
+    for (let i = 0; i < 16; i++) this.bytes.push(0);
+    this.bytes[cell] = TAG_STRING;
+    this.u32(cell + 4, utf8.length);
+    this.u32(cell + 8, dataAt);
+    const addr = this.base + cell;
+    this.strings.set(s, addr);
+    return addr;
+  }
+
+  /** Address of an integer number cell (repr 1, i64). */
+  int(n: number): number {
+    const known = this.ints.get(n);
+    if (known !== undefined) return known;
+    this.align(8);
+    const cell = this.bytes.length;
+    for (let i = 0; i < 16; i++) this.bytes.push(0);
+    this.bytes[cell] = TAG_NUMBER;
+    this.bytes[cell + 1] = 1;
+    let big = BigInt.asUintN(64, BigInt(n));
+    for (let i = 0; i < 8; i++) {
+      this.bytes[cell + 8 + i] = Number(big & 0xffn);
+      big >>= 8n;
+    }
+    const addr = this.base + cell;
+    this.ints.set(n, addr);
+    return addr;
+  }
+
+  /** Address of a NUL-terminated ASCII string (non-ASCII is escaped: the SDK decodes bytes as Latin-1). */
+  cstring(s: string): number {
+    const known = this.cstrings.get(s);
+    if (known !== undefined) return known;
+    const addr = this.base + this.bytes.length;
+    for (const ch of s) {
+      const cp = ch.codePointAt(0)!;
+      if (cp >= 0x20 && cp < 0x7f) this.bytes.push(cp);
+      else for (const b of this.enc.encode(`\\u{${cp.toString(16)}}`)) this.bytes.push(b);
+    }
+    this.bytes.push(0);
+    this.cstrings.set(s, addr);
+    return addr;
+  }
+
+  /** Raw bytes (for opa_number_ref): returns [address, length]. */
+  raw(s: string): [number, number] {
+    const utf8 = this.enc.encode(s);
+    const addr = this.base + this.bytes.length;
+    this.bytes.push(...utf8);
+    return [addr, utf8.length];
+  }
+
+  blob(): Uint8Array {
+    this.align(16);
+    return new Uint8Array(this.bytes);
+  }
+}
