@@ -57,7 +57,7 @@ describe.skipIf(skip)("multi-process workers on PostgreSQL", () => {
   /** Asks for the approval through the gate (approval_required), approves it, returns the approved request. */
   async function approved(operationId: string, amount: number): Promise<CallRequest> {
     const req = { tool: "reserve_funds", args: { account_id: "acc_1", amount, currency: "EUR", recipient: "acc_2" }, operation_id: operationId };
-    const first = (await parent.call(ctx, req)) as Env;
+    const first = (await parent.call(ctx, req)) as unknown as Env;
     expect(first).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
     const approvalId = String(first["approval_id"]);
     const decided = await parent.approvals.decide(approvalId, { decision: "approve", approver: "bob" });
