@@ -54,17 +54,11 @@ export function emitValidators(file: RawToolsFile, source: string): GeneratedFil
   return [js, dts];
 }
 
-/** ajv's ESM output still uses require() for its runtime helpers; turn those into imports. */
+/**
+ * ajv's ESM output still uses require() for its runtime helpers. Give the module a real
+ * require: import interop of those CommonJS helpers differs between Node, tsx and vite.
+ */
 function esmRequires(code: string): string {
-  const imports = new Map<string, string>();
-  const body = code.replace(/require\("([^"]+)"\)/g, (_match, path: string) => {
-    let id = imports.get(path);
-    if (id === undefined) {
-      id = `__ajvRuntime${imports.size}`;
-      imports.set(path, id);
-    }
-    return id;
-  });
-  const lines = [...imports].map(([path, id]) => `import ${id} from "${path.endsWith(".js") ? path : `${path}.js`}";`);
-  return `${lines.join("\n")}\n${body}`;
+  if (!code.includes("require(")) return code;
+  return `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${code}`;
 }
