@@ -6,8 +6,9 @@
 #   {
 #     "tool": "reserve_funds", "effect": "reversible_write",
 #     "args": {...}, "fingerprint": "<sha-256 hex of tenant, tool, fingerprint args>",
+#     "operation_id": "op-1" | null (reads may omit it),
 #     "principal": {"tenant": "t1", "user": "alice", "roles": ["agent"]},
-#     "approval": null | {"id", "tenant", "tool", "fingerprint",
+#     "approval": null | {"id", "tenant", "tool", "fingerprint", "operation_id",
 #                         "decision": null | "approve" | "edit" | "reject",
 #                         "approver", "expires_at_ms", "policy_version"},
 #     "now_ms": 1700000000000, "policy_version": "sha256:..."
@@ -16,7 +17,7 @@
 # and expects one decision object {allow, reason, requires_approval}:
 #   - read is allowed;
 #   - reversible_write and external_write need an approval for this exact call
-#     (same tenant, tool and fingerprint), decided "approve", unexpired, and given
+#     (same tenant, tool, fingerprint and operation id), decided "approve", unexpired, and given
 #     under the current policy version; without one the call requires approval;
 #   - destructive is denied, even with an approval;
 #   - anything unexpected (malformed input, unknown effect) is denied.
@@ -79,6 +80,7 @@ well_formed if {
 	is_string(input.effect)
 	is_object(input.args)
 	is_string(input.fingerprint)
+	string_or_null(input.operation_id)
 	is_string(input.principal.tenant)
 	is_string(input.principal.user)
 	is_array(input.principal.roles)
@@ -94,9 +96,14 @@ approval_well_formed if {
 	is_string(input.approval.tenant)
 	is_string(input.approval.tool)
 	is_string(input.approval.fingerprint)
+	string_or_null(input.approval.operation_id)
 	is_number(input.approval.expires_at_ms)
 	is_string(input.approval.policy_version)
 }
+
+string_or_null(x) if is_string(x)
+
+string_or_null(x) if x == null
 
 # The first reason, in this order, why the presented approval does not cover this call.
 approval_mismatch := "approval_tenant_mismatch" if {
@@ -105,6 +112,9 @@ approval_mismatch := "approval_tenant_mismatch" if {
 	input.approval.tool != input.tool
 } else := "approval_fingerprint_mismatch" if {
 	input.approval.fingerprint != input.fingerprint
+} else := "approval_operation_mismatch" if {
+	# One approval, one operation: the same arguments under a new operation id need a new approval.
+	input.approval.operation_id != input.operation_id
 } else := "approval_policy_changed" if {
 	input.approval.policy_version != input.policy_version
 } else := "approval_expired" if {

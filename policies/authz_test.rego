@@ -8,6 +8,7 @@ base := {
 	"effect": "reversible_write",
 	"args": {"account_id": "acc_1", "amount": 10, "currency": "EUR", "recipient": "acc_2"},
 	"fingerprint": "fp10",
+	"operation_id": "op1",
 	"principal": {"tenant": "t1", "user": "alice", "roles": ["agent"]},
 	"approval": null,
 	"now_ms": 1000,
@@ -18,14 +19,14 @@ approved := {
 	"id": "apr_1",
 	"tenant": "t1",
 	"tool": "reserve_funds",
-	"fingerprint": "fp10",
+	"fingerprint": "fp10", "operation_id": "op1",
 	"decision": "approve",
 	"approver": "bob",
 	"expires_at_ms": 2000,
 	"policy_version": "pv1",
 }
 
-read_call := object.union(base, {"tool": "get_account", "effect": "read", "args": {"account_id": "acc_1"}})
+read_call := object.union(base, {"tool": "get_account", "effect": "read", "args": {"account_id": "acc_1"}, "operation_id": null})
 
 test_read_is_allowed if {
 	authz.decision == {"allow": true, "reason": "read_allowed", "requires_approval": false} with input as read_call
@@ -50,6 +51,11 @@ test_approval_for_other_fingerprint_is_denied if {
 	d := authz.decision with input as object.union(base, {"fingerprint": "fp1000", "approval": approved})
 	not d.allow
 	d.reason == "approval_fingerprint_mismatch"
+}
+
+test_approval_for_other_operation_is_denied if {
+	d := authz.decision with input as object.union(base, {"operation_id": "op2", "approval": approved})
+	d.reason == "approval_operation_mismatch"
 }
 
 test_approval_of_other_tenant_is_denied if {

@@ -11,6 +11,8 @@ export interface PolicyApprovalInput {
   readonly tenant: string;
   readonly tool: string;
   readonly fingerprint: string;
+  /** The one operation the approval covers: an approval is for one call, not for every call with these arguments. */
+  readonly operation_id: string | null;
   /** "approve" | "edit" | "reject", or null while pending. */
   readonly decision: "approve" | "edit" | "reject" | null;
   readonly approver: string | null;
@@ -24,6 +26,8 @@ export interface PolicyInput {
   readonly effect: Effect;
   readonly args: JsonObject;
   readonly fingerprint: string;
+  /** null only for reads called without one. */
+  readonly operation_id: string | null;
   readonly principal: { readonly tenant: string; readonly user: string; readonly roles: readonly string[] };
   readonly approval: PolicyApprovalInput | null;
   readonly now_ms: number;

@@ -17,7 +17,14 @@ const DEFAULT_TTL_MS = 15 * 60_000;
 
 export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now: number): Promise<ApprovalRecord> {
   const existing = await deps.store.findPendingApproval(call.ctx.tenant, call.fingerprint, now);
-  if (existing !== null && existing.tool === call.tool.name && existing.policy_version === deps.policy.version) return existing;
+  if (
+    existing !== null &&
+    existing.tool === call.tool.name &&
+    existing.operation_id === call.operation_id &&
+    existing.policy_version === deps.policy.version
+  ) {
+    return existing;
+  }
   const spec = call.tool.approval;
   return deps.store.createApproval({
     id: `apr_${randomUUID()}`,
@@ -48,8 +55,8 @@ export type DecideOutcome =
   | {
       readonly ok: true;
       readonly approval: ApprovalRecord;
-      /** For `edit`: the approved new call; call it with this approval_id and a new operation_id. */
-      readonly edited?: { readonly approval: ApprovalRecord; readonly tool: string; readonly args: JsonObject };
+      /** For `edit`: the approved new call; make it with exactly this tool, args, operation_id and approval_id. */
+      readonly edited?: { readonly approval: ApprovalRecord; readonly tool: string; readonly args: JsonObject; readonly operation_id: string };
     }
   | { readonly ok: false; readonly why: "not_found" | "already_decided" | "expired" | "invalid_edit"; readonly message: string };
 
@@ -95,7 +102,8 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       args: edited.args,
       preview: pickFields(edited.args, tool?.approval?.preview ?? tool?.fingerprint ?? []),
       fingerprint: edited.fingerprint,
-      operation_id: null,
+      // The edited call is a new operation: the original id is bound to the original arguments.
+      operation_id: `op_${randomUUID()}`,
       created_at_ms: now,
       policy_version: deps.policy.version,
     });
@@ -107,7 +115,8 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       reason: `edit of ${approvalId}${req.reason === undefined ? "" : `: ${req.reason}`}`,
     });
     if (!approved.ok) return { ok: false, why: approved.why, message: `edited approval cannot be recorded: ${approved.why}` };
-    return { ok: true, approval: result.approval, edited: { approval: approved.approval, tool: current.tool, args: edited.args } };
+    const operationId = approved.approval.operation_id ?? "";
+    return { ok: true, approval: result.approval, edited: { approval: approved.approval, tool: current.tool, args: edited.args, operation_id: operationId } };
   };
   return {
     decide,

@@ -153,11 +153,20 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         expect(g.ledger.effects).toHaveLength(1);
       });
 
+      it("an approval covers one operation: the same arguments under another operation_id need their own approval", async () => {
+        const g = gate();
+        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), "op-one");
+        env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-one", approval_id }));
+        const e = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-two", approval_id }));
+        expect(e).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("approval_operation_mismatch") });
+        expect(g.ledger.effects).toHaveLength(1);
+      });
+
       it("an approval for one fingerprint never authorizes another (10 -> 1000, another recipient)", async () => {
         const g = gate();
         const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(10), "op-10");
         for (const args of [reserveArgs(1_000), reserveArgs(10, { recipient: "acc_mallory" })]) {
-          const e = env(await g.runtime.call(alice, { tool: "reserve_funds", args, operation_id: `op-${JSON.stringify(args).length}`, approval_id }));
+          const e = env(await g.runtime.call(alice, { tool: "reserve_funds", args, operation_id: "op-10", approval_id }));
           expect(e).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("approval_fingerprint_mismatch") });
         }
         expect(g.ledger.effects).toHaveLength(0);
@@ -213,7 +222,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         // The original call is not authorized by the edit.
         const orig = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_000), operation_id: "op-e", approval_id }));
         expect(orig).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("approval_edited") });
-        const e = env(await g.runtime.call(alice, { tool: "reserve_funds", args: d.edited.args, operation_id: "op-e2", approval_id: d.edited.approval.id }));
+        const e = env(await g.runtime.call(alice, { tool: "reserve_funds", args: d.edited.args, operation_id: d.edited.operation_id, approval_id: d.edited.approval.id }));
         expect(e).toMatchObject({ outcome: "success", observed_state: { amount: 500 } });
         expect(g.ledger.effects).toHaveLength(1);
       });
