@@ -46,5 +46,9 @@ describe("codegen golden output", () => {
     expect(put?.({ item_id: "a", price: -1 })).toBe(false);
     expect(put?.({ item_id: "a", price: 1, note: "not-an-email" })).toBe(false);
     expect(put?.({ item_id: "a", price: 1, extra: true })).toBe(false);
+    // maxLength pulls in one of ajv's CommonJS runtime helpers: it must load under vitest too.
+    const get = validators["get_item"]?.input;
+    expect(get?.({ item_id: "x".repeat(32) })).toBe(true);
+    expect(get?.({ item_id: "x".repeat(33) })).toBe(false);
   });
 });
