@@ -1,12 +1,14 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCodegen } from "../../codegen/codegen.js";
 
 const fixture = new URL("./fixtures/golden/", import.meta.url).pathname;
 const expectedDir = join(fixture, "expected");
-const work = mkdtempSync(join(tmpdir(), "toolgate-golden-"));
+// Inside the project so the generated validators resolve ajv from its node_modules, as in a real project.
+const cacheDir = new URL("../../node_modules/.cache/", import.meta.url).pathname;
+mkdirSync(cacheDir, { recursive: true });
+const work = mkdtempSync(join(cacheDir, "toolgate-golden-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("codegen golden output", () => {
