@@ -69,6 +69,8 @@ export class ParseState {
     throw new ParseAbort(message);
   }
   error(message: string, t: Token = this.tok): void {
+    // The lexer already reported this illegal token.
+    if (t.kind === "illegal" && this.errors.some((e) => e.location.row === t.row && e.location.col === t.col)) return;
     this.errors.push({ code: "rego_parse_error", message, location: this.loc(t) });
   }
   describe(t: Token = this.tok): string {
