@@ -1,0 +1,65 @@
+// OPA's total order over values (RUNTIME-API.md section 3).
+import { tag, boolVal, strLen, strPtr, colLen, arrGet, objKey, objVal, setGet, T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET } from "./value";
+import { numCompare } from "./number";
+
+export function strCompare(a: usize, b: usize): i32 {
+  const la = strLen(a), lb = strLen(b);
+  const c = memory.compare(strPtr(a), strPtr(b), la < lb ? la : lb);
+  if (c != 0) return c < 0 ? -1 : 1;
+  return la < lb ? -1 : la > lb ? 1 : 0;
+}
+
+export function compare(a: usize, b: usize): i32 {
+  if (a == b) return 0;
+  if (a == 0) return -1;
+  if (b == 0) return 1;
+  const ta = tag(a), tb = tag(b);
+  if (ta != tb) return ta < tb ? -1 : 1;
+  switch (ta) {
+    case T_NULL: return 0;
+    case T_BOOLEAN: {
+      const x = boolVal(a), y = boolVal(b);
+      return x == y ? 0 : x ? 1 : -1;
+    }
+    case T_NUMBER: return numCompare(a, b);
+    case T_STRING: return strCompare(a, b);
+    case T_ARRAY:
+    case T_SET: {
+      const na = colLen(a), nb = colLen(b);
+      const n = na < nb ? na : nb;
+      for (let i = 0; i < n; i++) {
+        const c = compare(arrGet(a, i), arrGet(b, i));
+        if (c != 0) return c;
+      }
+      return na < nb ? -1 : na > nb ? 1 : 0;
+    }
+    case T_OBJECT: {
+      const na = colLen(a), nb = colLen(b);
+      const n = na < nb ? na : nb;
+      for (let i = 0; i < n; i++) {
+        let c = compare(objKey(a, i), objKey(b, i));
+        if (c != 0) return c;
+        c = compare(objVal(a, i), objVal(b, i));
+        if (c != 0) return c;
+      }
+      return na < nb ? -1 : na > nb ? 1 : 0;
+    }
+  }
+  return 0;
+}
+
+export function equal(a: usize, b: usize): bool {
+  if (a == b) return a != 0;
+  if (a == 0 || b == 0) return false;
+  const ta = tag(a);
+  if (ta != tag(b)) return false;
+  if (ta == T_STRING) {
+    const n = strLen(a);
+    return n == strLen(b) && memory.compare(strPtr(a), strPtr(b), n) == 0;
+  }
+  if (ta >= T_ARRAY && colLen(a) != colLen(b)) return false;
+  return compare(a, b) == 0;
+}
+
+// setGet is used by callers that iterate sets through this module
+export { setGet };

@@ -1,0 +1,118 @@
+// Run-time errors. Every abort message reads `<file>:<row>:<col>: <code>: <msg>`.
+import { opa_abort } from "./env";
+import { bBegin, bByte, bBytes, bLit, bEnd } from "./memory";
+import { tag, T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET } from "./value";
+import { writeI64 } from "./number";
+
+/** Strict builtin errors: set to 1 by generated code (RUNTIME-API.md, Errors). */
+export let tg_strict_builtin_errors: i32 = 0;
+
+let locFile: usize = 0;
+let locRow: i32 = 0;
+let locCol: i32 = 0;
+
+export function setLocation(file: usize, row: i32, col: i32): void {
+  locFile = file;
+  locRow = row;
+  locCol = col;
+}
+
+function cstrLen(p: usize): usize {
+  let n: usize = 0;
+  while (load<u8>(p + n) != 0) n++;
+  return n;
+}
+
+function writeLocation(file: usize, row: i32, col: i32): void {
+  if (file != 0) bBytes(file, cstrLen(file)); else bLit("unknown");
+  bByte(58); writeI64(row); bByte(58); writeI64(col); bByte(58); bByte(32);
+}
+
+function raise(): void {
+  bByte(0);
+  opa_abort(bEnd());
+  unreachable();
+}
+
+/** opa_runtime_error: `msg` already starts with the error code. */
+export function runtimeError(file: usize, row: i32, col: i32, msg: usize): void {
+  bBegin();
+  writeLocation(file, row, col);
+  if (msg != 0) bBytes(msg, cstrLen(msg));
+  raise();
+}
+
+/** Aborts with an internal error message (an AssemblyScript literal). */
+export function internalError(msg: string): void {
+  bBegin();
+  bLit("internal error: ");
+  bLit(msg);
+  raise();
+}
+
+export function typeName(v: usize): string {
+  if (v == 0) return "undefined";
+  switch (tag(v)) {
+    case T_NULL: return "null";
+    case T_BOOLEAN: return "boolean";
+    case T_NUMBER: return "number";
+    case T_STRING: return "string";
+    case T_ARRAY: return "array";
+    case T_OBJECT: return "object";
+    case T_SET: return "set";
+  }
+  return "unknown";
+}
+
+/**
+ * Operand type error: undefined (0) unless strict, then
+ * `eval_type_error: <name>: operand <i> must be <want> but got <type>`.
+ */
+export function typeError(name: string, operand: i32, want: string, got: usize): usize {
+  if (tg_strict_builtin_errors == 0) return 0;
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit("eval_type_error: ");
+  bLit(name);
+  bLit(": operand ");
+  writeI64(operand);
+  bLit(" must be ");
+  bLit(want);
+  bLit(" but got ");
+  bLit(typeName(got));
+  raise();
+  return 0;
+}
+
+/** Type error with a free-form message: `eval_type_error: <name>: <msg>`. */
+export function typeErrorMsg(name: string, msg: string): usize {
+  if (tg_strict_builtin_errors == 0) return 0;
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit("eval_type_error: ");
+  bLit(name);
+  bLit(": ");
+  bLit(msg);
+  raise();
+  return 0;
+}
+
+/** Builtin failure: undefined unless strict, then `eval_builtin_error: <name>: <msg>`. */
+export function builtinError(name: string, msg: string): usize {
+  if (tg_strict_builtin_errors == 0) return 0;
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit("eval_builtin_error: ");
+  bLit(name);
+  bLit(": ");
+  bLit(msg);
+  raise();
+  return 0;
+}
+
+/** Target of asc's `--use abort=`: std library assertions end here, not in env.abort. */
+export function asAbort(message: string | null, file: string | null, line: u32, column: u32): void {
+  bBegin();
+  bLit("internal error: runtime assertion");
+  raise();
+}

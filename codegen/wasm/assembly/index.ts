@@ -1,0 +1,4 @@
+// Entry point of the runtime library: everything exported here is a wasm export.
+export * from "./abi";
+export * from "./api";
+export { tg_strict_builtin_errors } from "./errors";

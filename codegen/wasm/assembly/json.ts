@@ -1,0 +1,395 @@
+// Strict JSON (RFC 8259) parsing into value cells, and printing values as JSON
+// (Go/OPA style) or in Rego syntax. Invalid input yields 0, never a guess.
+import { alloc, bBegin, bByte, bBytes, bEnd, bLen } from "./memory";
+import {
+  tag, boolVal, strLen, strPtr, colLen, colData, setColLen, arrGet, objKey, objVal, setGet,
+  mkString, mkArray, mkObject, arrPush, objPushSorted, NULL_CELL, TRUE_CELL, FALSE_CELL,
+  T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET,
+} from "./value";
+import { scanNumber, parseNumber, writeNumber } from "./number";
+import { compare } from "./compare";
+
+const MAX_DEPTH = 512;
+
+let src: usize = 0;
+let end: usize = 0;
+let pos: usize = 0;
+let failed = false;
+let depth = 0;
+
+@inline function peek(): u32 {
+  return pos < end ? <u32>load<u8>(pos) : 0;
+}
+
+function skipWs(): void {
+  while (pos < end) {
+    const c = load<u8>(pos);
+    if (c == 32 || c == 9 || c == 10 || c == 13) pos++; else break;
+  }
+}
+
+function expectWord(w0: u32, w1: u32, w2: u32, w3: u32, n: usize): bool {
+  if (pos + n > end) return false;
+  if (load<u8>(pos) != w0 || load<u8>(pos + 1) != w1 || load<u8>(pos + 2) != w2) return false;
+  if (n == 4 && load<u8>(pos + 3) != w3) return false;
+  pos += n;
+  return true;
+}
+
+/** Parses one JSON text; 0 on any error (including trailing garbage). */
+export function parseJSON(p: usize, n: usize): usize {
+  src = p; end = p + n; pos = p; failed = false; depth = 0;
+  skipWs();
+  const v = parseValue();
+  if (failed || v == 0) return 0;
+  skipWs();
+  return pos == end ? v : 0;
+}
+
+function fail(): usize {
+  failed = true;
+  return 0;
+}
+
+function parseValue(): usize {
+  const c = peek();
+  switch (c) {
+    case 123: return parseObject();
+    case 91: return parseArray();
+    case 34: return parseString();
+    case 116: return expectWord(116, 114, 117, 101, 4) ? TRUE_CELL : fail();
+    case 102: {
+      if (pos + 5 <= end && load<u8>(pos + 4) == 101 && expectWord(102, 97, 108, 115, 4)) { pos++; return FALSE_CELL; }
+      return fail();
+    }
+    case 110: return expectWord(110, 117, 108, 108, 4) ? NULL_CELL : fail();
+  }
+  const n = scanNumber(pos, end - pos);
+  if (n == 0) return fail();
+  const v = parseNumber(pos, n);
+  pos += n;
+  return v != 0 ? v : fail();
+}
+
+function parseArray(): usize {
+  if (++depth > MAX_DEPTH) return fail();
+  pos++;
+  const arr = mkArray(0);
+  skipWs();
+  if (peek() == 93) { pos++; depth--; return arr; }
+  while (true) {
+    skipWs();
+    const v = parseValue();
+    if (v == 0) return fail();
+    arrPush(arr, v);
+    skipWs();
+    const c = peek();
+    pos++;
+    if (c == 44) continue;
+    if (c == 93) break;
+    return fail();
+  }
+  depth--;
+  return arr;
+}
+
+function parseObject(): usize {
+  if (++depth > MAX_DEPTH) return fail();
+  pos++;
+  const obj = mkObject(0);
+  skipWs();
+  if (peek() == 125) { pos++; depth--; return obj; }
+  while (true) {
+    skipWs();
+    if (peek() != 34) return fail();
+    const k = parseString();
+    if (k == 0) return fail();
+    skipWs();
+    if (peek() != 58) return fail();
+    pos++;
+    skipWs();
+    const v = parseValue();
+    if (v == 0) return fail();
+    objPushSorted(obj, k, v);
+    skipWs();
+    const c = peek();
+    pos++;
+    if (c == 44) continue;
+    if (c == 125) break;
+    return fail();
+  }
+  depth--;
+  sortObjectPairs(obj);
+  return obj;
+}
+
+/** Sorts appended pairs by key (stable) and keeps the last of equal keys, as Go does. */
+export function sortObjectPairs(obj: usize): void {
+  const n = colLen(obj);
+  if (n < 2) return;
+  const d = colData(obj);
+  let sorted = true;
+  for (let i = 1; i < n; i++) {
+    if (compare(load<u32>(d + (<usize>(i - 1) << 3)), load<u32>(d + (<usize>i << 3))) >= 0) { sorted = false; break; }
+  }
+  if (sorted) return;
+  mergeSort(d, n, 8);
+  // dedupe: keep the last pair of each run of equal keys
+  let w = 0;
+  for (let i = 0; i < n; i++) {
+    if (i + 1 < n && compare(load<u32>(d + (<usize>i << 3)), load<u32>(d + (<usize>(i + 1) << 3))) == 0) continue;
+    if (w != i) store<u64>(d + (<usize>w << 3), load<u64>(d + (<usize>i << 3)));
+    w++;
+  }
+  setColLen(obj, w);
+}
+
+/** Stable merge sort of n slots (4 or 8 bytes, the first u32 is the value compared). */
+export function mergeSort(d: usize, n: i32, slot: usize): void {
+  if (n < 2) return;
+  const tmp = alloc(<usize>n * slot);
+  for (let width = 1; width < n; width <<= 1) {
+    for (let lo = 0; lo < n; lo += width << 1) {
+      let mid = lo + width; if (mid > n) mid = n;
+      let hi = lo + (width << 1); if (hi > n) hi = n;
+      let i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) {
+        const a = d + <usize>i * slot, b = d + <usize>j * slot;
+        if (compare(load<u32>(b), load<u32>(a)) < 0) { copySlot(tmp + <usize>k * slot, b, slot); j++; }
+        else { copySlot(tmp + <usize>k * slot, a, slot); i++; }
+        k++;
+      }
+      while (i < mid) { copySlot(tmp + <usize>k * slot, d + <usize>i * slot, slot); i++; k++; }
+      while (j < hi) { copySlot(tmp + <usize>k * slot, d + <usize>j * slot, slot); j++; k++; }
+    }
+    memory.copy(d, tmp, <usize>n * slot);
+  }
+}
+
+@inline function copySlot(dst: usize, s: usize, slot: usize): void {
+  if (slot == 8) store<u64>(dst, load<u64>(s)); else store<u32>(dst, load<u32>(s));
+}
+
+function hexVal(c: u32): i32 {
+  if (c - 48 < 10) return <i32>(c - 48);
+  const l = c | 32;
+  if (l - 97 < 6) return <i32>(l - 87);
+  return -1;
+}
+
+function hex4(p: usize): i32 {
+  if (p + 4 > end) return -1;
+  let v = 0;
+  for (let i: usize = 0; i < 4; i++) {
+    const h = hexVal(load<u8>(p + i));
+    if (h < 0) return -1;
+    v = (v << 4) | h;
+  }
+  return v;
+}
+
+function parseString(): usize {
+  pos++; // opening quote
+  const start = pos;
+  let escapes = false;
+  while (true) {
+    if (pos >= end) return fail();
+    const c = load<u8>(pos);
+    if (c == 34) break;
+    if (c < 32) return fail();
+    if (c == 92) { escapes = true; pos += 2; continue; }
+    pos++;
+  }
+  if (pos > end) return fail();
+  const stop = pos;
+  pos++;
+  if (!escapes) return mkString(start, stop - start);
+  // decode escapes into fresh memory (never longer than the source)
+  const out = alloc(stop - start);
+  let o = out;
+  let i = start;
+  while (i < stop) {
+    let c = <u32>load<u8>(i);
+    if (c != 92) { store<u8>(o++, <u8>c); i++; continue; }
+    i++;
+    c = <u32>load<u8>(i);
+    i++;
+    switch (c) {
+      case 34: store<u8>(o++, 34); break;
+      case 92: store<u8>(o++, 92); break;
+      case 47: store<u8>(o++, 47); break;
+      case 98: store<u8>(o++, 8); break;
+      case 102: store<u8>(o++, 12); break;
+      case 110: store<u8>(o++, 10); break;
+      case 114: store<u8>(o++, 13); break;
+      case 116: store<u8>(o++, 9); break;
+      case 117: {
+        let cp = hex4(i);
+        if (cp < 0) return fail();
+        i += 4;
+        if (cp >= 0xd800 && cp < 0xdc00) {
+          // a high surrogate needs its low half; alone it becomes U+FFFD as in Go
+          let lo = -1;
+          if (i + 6 <= stop && load<u8>(i) == 92 && load<u8>(i + 1) == 117) lo = hex4(i + 2);
+          if (lo >= 0xdc00 && lo < 0xe000) { cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00); i += 6; }
+          else cp = 0xfffd;
+        } else if (cp >= 0xdc00 && cp < 0xe000) cp = 0xfffd;
+        o = putUtf8(o, <u32>cp);
+        break;
+      }
+      default: return fail();
+    }
+  }
+  return mkString(out, o - out);
+}
+
+export function putUtf8(o: usize, cp: u32): usize {
+  if (cp < 0x80) { store<u8>(o, <u8>cp); return o + 1; }
+  if (cp < 0x800) { store<u8>(o, <u8>(0xc0 | (cp >> 6))); store<u8>(o + 1, <u8>(0x80 | (cp & 63))); return o + 2; }
+  if (cp < 0x10000) {
+    store<u8>(o, <u8>(0xe0 | (cp >> 12))); store<u8>(o + 1, <u8>(0x80 | ((cp >> 6) & 63))); store<u8>(o + 2, <u8>(0x80 | (cp & 63)));
+    return o + 3;
+  }
+  store<u8>(o, <u8>(0xf0 | (cp >> 18))); store<u8>(o + 1, <u8>(0x80 | ((cp >> 12) & 63)));
+  store<u8>(o + 2, <u8>(0x80 | ((cp >> 6) & 63))); store<u8>(o + 3, <u8>(0x80 | (cp & 63)));
+  return o + 4;
+}
+
+// ---- printing
+const HEX = memory.data<u8>([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102]);
+let keyDepth = 0; // >0 while printing a non-string object key inside a JSON string
+
+@inline function out(c: u32): void {
+  if (keyDepth > 0 && (c == 34 || c == 92)) bByte(92);
+  bByte(c);
+}
+
+function writeU(cp: u32): void {
+  out(92); out(117);
+  out(load<u8>(HEX + ((cp >> 12) & 15))); out(load<u8>(HEX + ((cp >> 8) & 15)));
+  out(load<u8>(HEX + ((cp >> 4) & 15))); out(load<u8>(HEX + (cp & 15)));
+}
+
+/** Writes a quoted, escaped string (Go encoding/json escaping when `html`). */
+export function writeQuoted(p: usize, n: usize, html: bool): void {
+  out(34);
+  for (let i: usize = 0; i < n; i++) {
+    const c = <u32>load<u8>(p + i);
+    if (c == 34 || c == 92) { out(92); out(c); continue; }
+    if (c < 32) {
+      if (c == 10) { out(92); out(110); } else if (c == 13) { out(92); out(114); } else if (c == 9) { out(92); out(116); }
+      else writeU(c);
+      continue;
+    }
+    if (html && (c == 60 || c == 62 || c == 38)) { writeU(c); continue; }
+    if (html && c == 0xe2 && i + 2 < n && load<u8>(p + i + 1) == 0x80 && (load<u8>(p + i + 2) == 0xa8 || load<u8>(p + i + 2) == 0xa9)) {
+      writeU(load<u8>(p + i + 2) == 0xa8 ? 0x2028 : 0x2029);
+      i += 2;
+      continue;
+    }
+    out(c);
+  }
+  out(34);
+}
+
+function writeLit(s: string): void {
+  const p = changetype<usize>(s);
+  for (let i = 0; i < s.length; i++) out(load<u16>(p + (<usize>i << 1)));
+}
+
+/** JSON: sets print as arrays, object keys that are not strings print as their JSON text in a string. */
+export function writeJSON(v: usize): void {
+  switch (tag(v)) {
+    case T_NULL: writeLit("null"); return;
+    case T_BOOLEAN: writeLit(boolVal(v) ? "true" : "false"); return;
+    case T_NUMBER: {
+      if (keyDepth > 0) { writeNumber(v); return; }
+      writeNumber(v);
+      return;
+    }
+    case T_STRING: writeQuoted(strPtr(v), strLen(v), true); return;
+    case T_ARRAY:
+    case T_SET: {
+      out(91);
+      const n = colLen(v);
+      for (let i = 0; i < n; i++) { if (i > 0) out(44); writeJSON(arrGet(v, i)); }
+      out(93);
+      return;
+    }
+    case T_OBJECT: {
+      out(123);
+      const n = colLen(v);
+      for (let i = 0; i < n; i++) {
+        if (i > 0) out(44);
+        const k = objKey(v, i);
+        if (tag(k) == T_STRING) writeQuoted(strPtr(k), strLen(k), true);
+        else { out(34); keyDepth++; writeJSON(k); keyDepth--; out(34); }
+        out(58);
+        writeJSON(objVal(v, i));
+      }
+      out(125);
+      return;
+    }
+  }
+}
+
+/** Rego syntax as OPA prints values: `{"a": 1}`, `[1, 2]`, `{1, 2}`, `set()`. */
+export function writeRego(v: usize): void {
+  switch (tag(v)) {
+    case T_STRING: writeQuoted(strPtr(v), strLen(v), false); return;
+    case T_ARRAY: {
+      out(91);
+      const n = colLen(v);
+      for (let i = 0; i < n; i++) { if (i > 0) { out(44); out(32); } writeRego(arrGet(v, i)); }
+      out(93);
+      return;
+    }
+    case T_SET: {
+      const n = colLen(v);
+      if (n == 0) { writeLit("set()"); return; }
+      out(123);
+      for (let i = 0; i < n; i++) { if (i > 0) { out(44); out(32); } writeRego(setGet(v, i)); }
+      out(125);
+      return;
+    }
+    case T_OBJECT: {
+      out(123);
+      const n = colLen(v);
+      for (let i = 0; i < n; i++) {
+        if (i > 0) { out(44); out(32); }
+        writeRego(objKey(v, i));
+        out(58); out(32);
+        writeRego(objVal(v, i));
+      }
+      out(125);
+      return;
+    }
+  }
+  writeJSON(v);
+}
+
+/** NUL-terminated JSON text of v ("null"-free: undefined prints nothing). */
+export function dumpJSON(v: usize): usize {
+  bBegin();
+  if (v != 0) writeJSON(v);
+  bByte(0);
+  return bEnd();
+}
+
+export function dumpRego(v: usize): usize {
+  bBegin();
+  if (v != 0) writeRego(v);
+  bByte(0);
+  return bEnd();
+}
+
+/** JSON text of v as a string value (not NUL-terminated). */
+export function jsonString(v: usize): usize {
+  bBegin();
+  writeJSON(v);
+  const n = bLen();
+  const p = bEnd();
+  return mkString(p, n);
+}
+
+export { bBytes };
