@@ -1,9 +1,10 @@
 /**
  * Which Rego builtins the backend can call: natives exported by runtime.wasm (by the
  * export names of RUNTIME-API.md section 5; arity read from the export's signature),
- * and the few the opa-wasm SDK implements in JavaScript, reached via `opa_builtinN`.
+ * and toolgate's host builtins (`../host-builtins.ts`), reached via `opa_builtinN`.
  */
 import binaryen from "binaryen";
+import { HOST_BUILTINS } from "../host-builtins.js";
 import { loadRuntimeModule } from "./link.js";
 
 /** Rego name -> runtime export. */
@@ -35,11 +36,6 @@ const NATIVE_EXPORTS: Readonly<Record<string, string>> = {
   "internal.member_2": "tg_member_2", "internal.member_3": "tg_member_3",
 };
 
-/** Builtins the SDK itself implements in JavaScript (src/builtins of opa-wasm 1.10.0). */
-const HOST_BUILTINS: Readonly<Record<string, number>> = {
-  sprintf: 2, "regex.split": 2, "json.is_valid": 1, "yaml.marshal": 1, "yaml.unmarshal": 1, "yaml.is_valid": 1,
-};
-
 export interface BuiltinImpl {
   readonly kind: "native" | "host";
   /** Export name for natives. */
@@ -65,8 +61,8 @@ export function builtinTable(): ReadonlyMap<string, BuiltinImpl> {
   } finally {
     m.dispose();
   }
-  for (const [name, arity] of Object.entries(HOST_BUILTINS)) {
-    if (!t.has(name)) t.set(name, { kind: "host", exportName: "", arity });
+  for (const b of HOST_BUILTINS.values()) {
+    if (!t.has(b.name)) t.set(b.name, { kind: "host", exportName: "", arity: b.arity });
   }
   table = t;
   return t;

@@ -6,6 +6,7 @@
  */
 import binaryen from "binaryen";
 import type { Func, Plan, Policy } from "../../plan/ir.js";
+import { hostBuiltinName } from "../host-builtins.js";
 import { builtinTable } from "./builtins.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
@@ -27,6 +28,7 @@ export function isEmitError(e: unknown): e is EmitError {
 }
 
 const i32 = binaryen.i32;
+const NOW_GLOBAL = "tg_now_ns";
 
 export function emitPolicy(policy: Policy, opts: EmitOptions = {}): Uint8Array {
   const m = loadRuntimeModule();
@@ -44,6 +46,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   const hostIds = new Map<string, number>();
   const hostImports = new Map<number, string>();
   const rtCache = new Map<string, string>();
+  let usesNow = false;
   const env: EmitEnv = {
     m,
     data,
@@ -70,6 +73,11 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
       }
       return { kind: "host", id, arity: b.arity };
     },
+    nowGlobal() {
+      if (!usesNow) m.addGlobal(NOW_GLOBAL, i32, true, m.i32.const(0));
+      usesNow = true;
+      return NOW_GLOBAL;
+    },
     hostImport(arity) {
       let n = hostImports.get(arity);
       if (n === undefined) {
@@ -92,6 +100,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     const g = binaryen.getExportInfo(m.getExport("tg_strict_builtin_errors")).value;
     dispatch.push(m.global.set(g, m.i32.const(1)));
   }
+  if (usesNow) dispatch.push(m.global.set(NOW_GLOBAL, m.i32.const(0)));
   planNames.forEach((name, id) => {
     dispatch.push(
       m.if(m.i32.eq(m.local.get(1, i32), m.i32.const(id)), m.return(m.call(name, [m.local.get(2, i32), m.local.get(3, i32)], i32))),
@@ -100,8 +109,12 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   dispatch.push(m.call(abort, [m.i32.const(data.cstring("internal: illegal entrypoint id"))], binaryen.none), m.unreachable());
   replaceImport(m, "toolgate", "eval", binaryen.createType([i32, i32, i32, i32]), i32, [], m.block(null, dispatch));
 
-  replaceImport(m, "toolgate", "entrypoints", binaryen.none, i32, [i32], nameMap(env, policy.plans.map((p, i) => [p.name, i])));
-  replaceImport(m, "toolgate", "builtins", binaryen.none, i32, [i32], nameMap(env, [...hostIds]));
+  // Probe every host builtin at load time (the SDK calls entrypoints() in its
+  // constructor), so a module fails in loadPolicy when the host lacks one.
+  const probes = [...hostIds.values()].map((id) => m.drop(m.call(env.hostImport(0), [m.i32.const(id), m.i32.const(0)], i32)));
+  replaceImport(m, "toolgate", "entrypoints", binaryen.none, i32, [i32], nameMap(env, policy.plans.map((p, i) => [p.name, i]), probes));
+  const strict = opts.strictBuiltinErrors === true;
+  replaceImport(m, "toolgate", "builtins", binaryen.none, i32, [i32], nameMap(env, [...hostIds].map(([n, id]) => [hostBuiltinName(n, strict), id])));
 
   const end = appendStaticData(m, data.blob());
   replaceImport(m, "toolgate", "heap_base", binaryen.none, i32, [], m.i32.const(end));
@@ -164,10 +177,10 @@ function localCount(blocks: readonly import("../../plan/ir.js").Block[], min: nu
 }
 
 /** A function body building `{name: id, ...}` from static cells. */
-function nameMap(env: EmitEnv, entries: readonly (readonly [string, number])[]): binaryen.ExpressionRef {
+function nameMap(env: EmitEnv, entries: readonly (readonly [string, number])[], before: binaryen.ExpressionRef[] = []): binaryen.ExpressionRef {
   const m = env.m;
   const obj = 0;
-  const parts = [m.local.set(obj, m.call(env.rt("opa_object"), [], i32))];
+  const parts = [...before, m.local.set(obj, m.call(env.rt("opa_object"), [], i32))];
   for (const [name, id] of entries) {
     parts.push(
       m.call(env.rt("opa_object_insert"), [m.local.get(obj, i32), m.i32.const(env.data.string(name)), m.i32.const(env.data.int(id))], binaryen.none),
