@@ -15,20 +15,34 @@ import { checkRecursion } from "./recursion.js";
 import { SafetyChecker } from "./safety.js";
 import { Scoper, type ScopeContext } from "./scope.js";
 import { TypeChecker } from "./typecheck.js";
+import { RuleCompiler } from "./rule.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
+
+function arityWith(functionArity: (path: readonly string[]) => number | null): (op: readonly string[]) => number | null {
+  return (op) => {
+    if (op[0] === "data") return functionArity(op);
+    const b = lookupBuiltin(op.join("."));
+    return b === undefined || b.variadic === true ? null : b.args.length;
+  };
+}
 
 export interface SourceFile {
   readonly file: string;
   readonly source: string;
 }
 
-export type StageName = "parse" | "group" | "rules" | "typecheck" | "recursion";
+export type StageName = "parse" | "group" | "scope" | "flatten" | "safety" | "typecheck" | "recursion";
 
-/** The stages, in order. Each runs only when the ones before left no errors, like OPA. */
+/**
+ * The stages, in order. Each runs only when the ones before left no errors
+ * (except undefined-function type errors), like OPA.
+ */
 export const stages: readonly { name: StageName; why: string }[] = [
   { name: "parse", why: "source -> AST; parse errors stop compilation" },
   { name: "group", why: "head paths and rule kinds must be known before names resolve" },
-  { name: "rules", why: "resolve names, rename locals, lift calls, order bodies for safety" },
+  { name: "scope", why: "resolve names through imports and packages, rename locals; needs the groups (functions)" },
+  { name: "flatten", why: "lift nested calls and comprehensions, desugar; needs resolved operators for arities" },
+  { name: "safety", why: "order bodies so vars are bound before use; needs the flat shapes" },
   { name: "typecheck", why: "arity and literal argument types, on flattened calls" },
   { name: "recursion", why: "needs resolved data refs and function paths" },
 ];
@@ -82,22 +96,26 @@ export function compileModules(files: readonly SourceFile[], options: CompileOpt
   };
   if (errors.length > 0 || options.stopAfter === "group") return finish(null, modules);
 
-  // rules
+  // scope, flatten, safety: each for every rule before the next
   const reserved = new Set<string>();
   for (const m of modules) collectReserved(m, reserved);
   const gen = new LocalVarGenerator(reserved);
-  const arityOf = (op: readonly string[]): number | null =>
-    op[0] === "data" ? functionArity(op) : (lookupBuiltin(op.join("."))?.variadic === true ? null : lookupBuiltin(op.join("."))?.args.length ?? null);
+  const arityOf = arityWith(functionArity);
   const ctxFor = moduleContexts(modules, errors, functionArity);
-  const compiled = new Map<PlacedRule, CompiledRule>();
-  for (const p of placed) {
-    const ctx = ctxFor.get(p.module);
-    if (ctx === undefined) continue;
-    compiled.set(p, compileRule(p, ctx, gen, arityOf, errors));
+  const rules = placed.map((p) => new RuleCompiler(p, gen, errors));
+  for (const r of rules) {
+    const ctx = ctxFor.get(r.placed.module);
+    if (ctx !== undefined) r.scope(ctx);
   }
+  // Undefined functions (type errors) do not stop later stages, as in OPA.
+  if (errors.some((e) => e.code !== "rego_type_error") || options.stopAfter === "scope") return finish(null, modules);
+  for (const r of rules) r.flatten(arityOf);
+  // Unsafe-var errors caused by a call of the wrong arity would only repeat it: stop here.
+  if (errors.length > 0 || options.stopAfter === "flatten") return finish(null, modules);
+  for (const r of rules) r.safety(arityOf);
+  if (errors.length > 0 || options.stopAfter === "safety") return finish(null, modules);
+  const compiled = new Map<PlacedRule, CompiledRule>(rules.map((r) => [r.placed, r.result()]));
   const groups: RuleGroup[] = drafts.map((d) => toGroup(d, compiled));
-  // Undefined functions (type errors) do not stop the type check, as in OPA.
-  if (errors.some((e) => e.code !== "rego_type_error") || options.stopAfter === "rules") return finish(null, modules);
 
   // typecheck
   const tc = new TypeChecker(functionArity, errors);
@@ -192,99 +210,6 @@ function moduleContexts(
   return out;
 }
 
-function trueTerm(location: Location): Term {
-  return { type: "boolean", value: true, location };
-}
-
-/** Scope, flatten and order one rule (with its else chain). */
-function compileRule(
-  p: PlacedRule,
-  ctx: ScopeContext,
-  gen: LocalVarGenerator,
-  arityOf: (op: readonly string[]) => number | null,
-  errors: Diagnostic[],
-): CompiledRule {
-  const { rule } = p;
-  const head = rule.head;
-  const scoper = new Scoper(ctx, gen, errors);
-  const flat = new Flattener(gen, arityOf);
-  const safety = new SafetyChecker(gen, errors, arityOf);
-  const headTerms: Term[] = [...p.tail];
-  if (head.kind === "contains") headTerms.push(head.key);
-  else headTerms.push(head.value);
-  const rawArgs = head.kind === "function" ? head.args : [];
-
-  // Function parameters: one var each; patterns are unified at the start of every body.
-  const argVars: VarTerm[] = [];
-  const argPatterns: { v: VarTerm; pattern: Term }[] = [];
-  const paramNames = new Map<string, string>();
-
-  const clause = (body: Body, terms: readonly Term[]): { body: Expr[]; terms: Term[] } => {
-    const scope = scoper.newScope(null, body, [...terms, ...rawArgs]);
-    // Every clause (else links too) names a parameter var like the first clause does.
-    for (const [name, g] of paramNames) scoper.predeclare(scope, name, g);
-    const args = rawArgs.map((a) => scoper.declarePattern(scope, a, "param"));
-    rawArgs.forEach((a, i) => {
-      const r = args[i] as Term;
-      if (a.type === "var" && r.type === "var") paramNames.set(a.name, r.name);
-    });
-    if (argVars.length === 0) {
-      args.forEach((a, i) => {
-        const v: VarTerm = a.type === "var" ? a : { type: "var", name: gen.fresh("temp"), location: a.location };
-        argVars.push(v);
-        if (a.type !== "var") argPatterns.push({ v, pattern: a });
-        void i;
-      });
-    }
-    const resolved = scoper.resolveBody(scope, body);
-    const rterms = terms.map((t) => scoper.resolveTerm(scope, t));
-    const out: Expr[] = [];
-    // Re-declared clauses (else) reuse the first clause's parameter names.
-    args.forEach((a, i) => {
-      const v = argVars[i] as VarTerm;
-      if (a.type !== "var" || a.name !== v.name) out.push({ type: "callexpr", operator: ["eq"], args: [v, a], negated: false, with: [], location: a.location });
-    });
-    out.push(...flat.body(resolved));
-    // Head refs are evaluated in the body (`q := xs[_]` -> `t = xs[_]`, head `q := t`), as OPA's rewriteRefsInHead.
-    const lifted = rterms.map((t) => flat.liftHead(t, out, true));
-    const ordered = safety.order(out, new Set(argVars.map((v) => v.name)));
-    safety.checkTerms(lifted, ordered.bound, rule.location);
-    return { body: ordered.body, terms: lifted };
-  };
-
-  const main = clause(rule.body, headTerms);
-  const n = p.tail.length;
-  const refTail = main.terms.slice(0, n);
-  const valueOrKey = main.terms[n] ?? trueTerm(rule.location);
-  const elseChain = (e: ElseClause | null): ElseClause | null => {
-    if (e === null) return null;
-    const c = clause(e.body, [e.value]);
-    return { ...e, value: c.terms[0] ?? trueTerm(e.location), body: c.body, else: elseChain(e.else) };
-  };
-  void argPatterns;
-  const varNames: Record<string, string> = {};
-  return {
-    location: rule.location,
-    file: p.module.file,
-    default: rule.default,
-    refTail,
-    key: head.kind === "contains" ? valueOrKey : null,
-    value: head.kind === "contains" ? null : valueOrKey,
-    args: argVars,
-    body: main.body,
-    else: elseChain(rule.else),
-    varNames: fillVarNames(varNames, gen, main.body),
-  };
-}
-
-function fillVarNames(out: Record<string, string>, gen: LocalVarGenerator, body: Body): Record<string, string> {
-  forEachVarInBody(body, (n) => {
-    const s = gen.sourceNames.get(n);
-    if (s !== undefined && s !== "_") out[n] = s;
-  });
-  return out;
-}
-
 function capErrors(errors: readonly Diagnostic[], cap: number): Diagnostic[] {
   const byFile = new Map<string, Diagnostic[]>();
   const seen = new Set<string>();
@@ -321,16 +246,14 @@ export function compileQuery(program: Program, body: Body, file = "query"): { qu
   const reserved = new Set<string>();
   forEachVarInBody(body, (n) => reserved.add(n));
   const gen = new LocalVarGenerator(reserved, "__localq");
-  const arityOf = (op: readonly string[]): number | null =>
-    op[0] === "data" ? functionArity(op) : (lookupBuiltin(op.join("."))?.variadic === true ? null : lookupBuiltin(op.join("."))?.args.length ?? null);
+  const arityOf = arityWith(functionArity);
   const ctx: ScopeContext = { file, pkg: null, ruleNames: new Set(), imports: new Map(), functionArity, keepTopLevelNames: true };
   const scoper = new Scoper(ctx, gen, errors);
-  const scope = scoper.newScope(null, body);
-  const resolved = scoper.resolveBody(scope, body);
-  const flat = new Flattener(gen, arityOf).body(resolved);
-  const ordered = new SafetyChecker(gen, errors, arityOf).order(flat, new Set());
-  const tc = new TypeChecker(functionArity, errors);
-  tc.body(ordered.body);
+  const resolved = scoper.resolveBody(scoper.newScope(null, body), body);
+  const fatal = (): boolean => errors.some((e) => e.code !== "rego_type_error");
+  const flat = fatal() ? [] : new Flattener(gen, arityOf, errors).body(resolved);
+  const ordered = errors.length > 0 ? { body: [] } : new SafetyChecker(gen, errors, arityOf).order(flat, new Set());
+  if (errors.length === 0) new TypeChecker(functionArity, errors).body(ordered.body);
   const vars: string[] = [];
   const seen = new Set<string>();
   forEachVarInBody(resolved, (n) => {

@@ -11,12 +11,17 @@
  *   expression itself carry the same `with` modifiers, as in OPA.
  */
 import type { Body, CallExpr, Expr, Location, Term, VarTerm, WithModifier } from "./ast.js";
+import type { Diagnostic } from "../diagnostics.js";
 import type { LocalVarGenerator } from "./locals.js";
 
 export type ArityOf = (operator: readonly string[]) => number | null;
 
 export class Flattener {
-  constructor(private readonly gen: LocalVarGenerator, private readonly arityOf: ArityOf) {}
+  constructor(
+    private readonly gen: LocalVarGenerator,
+    private readonly arityOf: ArityOf,
+    private readonly errors: Diagnostic[],
+  ) {}
 
   private temp(location: Location): VarTerm {
     return { type: "var", name: this.gen.fresh("temp"), location };
@@ -37,6 +42,12 @@ export class Flattener {
       case "object":
         return { ...t, items: t.items.map(([k, v]) => [this.lift(k, out, withs), this.lift(v, out, withs)] as const) };
       case "call": {
+        // A nested call's output is its value: it must have exactly its arity in arguments.
+        const arity = this.arityOf(t.operator);
+        if (arity !== null && t.args.length !== arity) {
+          const s = t.args.length === 1 ? "" : "s";
+          this.errors.push({ code: "rego_type_error", message: `${t.operator.join(".")}: arity mismatch: have ${t.args.length} argument${s}, want ${arity}`, location: t.location });
+        }
         const args = t.args.map((a) => this.lift(a, out, withs));
         const v = this.temp(t.location);
         out.push({ type: "callexpr", operator: t.operator, args: [...args, v], negated: false, with: withs, location: t.location });

@@ -166,8 +166,16 @@ export function lex(source: string, file: string): LexResult {
   return { tokens, comments, errors };
 }
 
-/** Scans a JSON-style double-quoted string starting at `start` (the quote). */
+/** Scans a JSON-style double-quoted string; after a bad escape it still skips to the closing quote. */
 function scanString(source: string, start: number): { end: number; value: string; error: string | null } {
+  const r = scanStringRaw(source, start);
+  if (r.error === null || r.error === "non-terminated string") return r;
+  let j = r.end;
+  while (j < source.length && source[j] !== '"' && source[j] !== "\n") j += source[j] === "\\" ? 2 : 1;
+  return { ...r, end: source[j] === '"' ? j + 1 : Math.min(j, source.length) };
+}
+
+function scanStringRaw(source: string, start: number): { end: number; value: string; error: string | null } {
   let j = start + 1;
   let out = "";
   const n = source.length;
@@ -200,8 +208,14 @@ function scanString(source: string, start: number): { end: number; value: string
       j += 2;
       continue;
     }
-    out += source[j];
-    j++;
+    let k = j + 1;
+    while (k < n) {
+      const d = source.charCodeAt(k);
+      if (d === 34 || d === 92 || d < 0x20) break;
+      k++;
+    }
+    out += source.slice(j, k);
+    j = k;
   }
   return { end: n, value: out, error: "non-terminated string" };
 }

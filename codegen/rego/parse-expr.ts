@@ -275,7 +275,8 @@ export class ExprParser extends ParseState {
   /** Literals separated by `;` or newlines, up to the closing `end` (consumed). */
   parseBody(end: string): Body {
     const body: Expr[] = [];
-    const open = this.tok;
+    // The opening `{` (or `|` of a comprehension), for the empty-body error.
+    const open = this.tokens[Math.max(0, this.pos - 1)] ?? this.tok;
     for (;;) {
       while (this.eatPunct(";"));
       if (this.isPunct(end)) {

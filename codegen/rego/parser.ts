@@ -180,6 +180,8 @@ class ModuleParser extends ExprParser {
       const afterBody = this.pos;
       this.pos = save;
       try {
+        // `if {}` is an empty body, not an empty object.
+        if (this.isPunct("}", this.peek())) throw e;
         const lit = this.parseLiteral();
         if (this.tok.kind === "eof" || this.tok.nl || this.isKeyword("else")) return [lit];
       } catch (e2) {
