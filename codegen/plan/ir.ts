@@ -100,7 +100,11 @@ export interface DotStmt extends At {
 }
 /** `target = count(source)` for arrays, objects, sets and strings. */
 export interface LenStmt extends At { readonly type: "LenStmt"; readonly source: Operand; readonly target: Local }
-/** Run `block` once per element of a collection; scalars never run it. */
+/**
+ * Run `block` once per element of a collection; scalars never run it. Unlike OPA's,
+ * the statement is undefined when the block never completed (no solution), which
+ * makes `not` over an iteration mean "no element matches".
+ */
 export interface ScanStmt extends At {
   readonly type: "ScanStmt";
   readonly source: Local;

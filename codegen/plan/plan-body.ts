@@ -144,7 +144,9 @@ function applyMods(c: Ctx, mods: readonly WithModifier[], i: number, k: () => vo
     return;
   }
   const next = (): void => applyMods(c, mods, i + 1, k);
-  if (target[0] === "input" || target[0] === "data") {
+  const fnTarget = target[0] === "data" ? findNode(c.s.index.root, target.slice(1)) : undefined;
+  const isFuncTarget = fnTarget !== undefined && fnTarget.kind === "function";
+  if (target[0] === "input" || (target[0] === "data" && !isFuncTarget)) {
     return c.s.ops.term(c, m.value, (v) => {
       const root = target[0] === "input" ? c.input : c.data;
       const replaced = c.w.newLocal();

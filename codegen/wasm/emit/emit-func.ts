@@ -201,26 +201,34 @@ export class FuncEmitter {
     ]);
   }
 
-  /** Index-based scan over arrays, objects and sets; other values run no iteration. */
+  /**
+   * Index-based scan over arrays, objects and sets. The statement is defined when the
+   * body completed at least once (so `not` over an iteration means "no solution").
+   */
   private scan(source: Local, key: Local, value: Local, body: Block): Ref {
     const m = this.env.m;
     const n = this.scratch();
     const i = this.scratch();
+    const found = this.scratch();
     const exit = `S${this.labelCount++}`;
     const loop = `L${this.labelCount++}`;
-    const src = this.get(source);
-    return m.block(exit, [
-      m.br(exit, m.i32.lt_u(this.call("opa_value_type", [src]), m.i32.const(5))),
-      this.set(n, this.call("opa_value_length", [this.get(source)])),
-      this.set(i, m.i32.const(0)),
-      m.loop(loop, m.block(null, [
-        m.br(exit, m.i32.ge_u(this.get(i), this.get(n))),
-        this.set(key, this.call("tg_key_at", [this.get(source), this.get(i)])),
-        this.set(value, this.call("tg_value_at", [this.get(source), this.get(i)])),
-        this.set(i, m.i32.add(this.get(i), m.i32.const(1))),
-        this.block(body),
-        m.br(loop),
-      ])),
+    const fail = this.fail;
+    return m.block(null, [
+      this.set(found, m.i32.const(0)),
+      m.block(exit, [
+        m.br(exit, m.i32.lt_u(this.call("opa_value_type", [this.get(source)]), m.i32.const(5))),
+        this.set(n, this.call("opa_value_length", [this.get(source)])),
+        this.set(i, m.i32.const(0)),
+        m.loop(loop, m.block(null, [
+          m.br(exit, m.i32.ge_u(this.get(i), this.get(n))),
+          this.set(key, this.call("tg_key_at", [this.get(source), this.get(i)])),
+          this.set(value, this.call("tg_value_at", [this.get(source), this.get(i)])),
+          this.set(i, m.i32.add(this.get(i), m.i32.const(1))),
+          this.block(body, [this.set(found, m.i32.const(1))]),
+          m.br(loop),
+        ])),
+      ]),
+      m.br(fail, m.i32.eqz(this.get(found))),
     ]);
   }
 
