@@ -9,7 +9,7 @@
 #     "operation_id": "op-1" | null (reads may omit it),
 #     "principal": {"tenant": "t1", "user": "alice", "roles": ["agent"]},
 #     "approval": null | {"id", "tenant", "tool", "fingerprint", "operation_id",
-#                         "decision": null | "approve" | "edit" | "reject",
+#                         "decision": null | "approve" | "edit" | "reject" | "revoke",
 #                         "approver", "expires_at_ms", "policy_version"},
 #     "now_ms": 1700000000000, "policy_version": "sha256:..."
 #   }
@@ -62,6 +62,8 @@ decision := deny("input_malformed") if {
 	input.approval.decision == "approve"
 } else := deny("approval_rejected") if {
 	input.approval.decision == "reject"
+} else := deny("approval_revoked") if {
+	input.approval.decision == "revoke"
 } else := deny("approval_edited") if {
 	# An edit approves different arguments, which form a new call with its own approval.
 	input.approval.decision == "edit"

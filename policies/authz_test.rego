@@ -83,6 +83,10 @@ test_rejected_approval_is_denied if {
 	authz.decision.reason == "approval_rejected" with input as object.union(base, {"approval": object.union(approved, {"decision": "reject"})})
 }
 
+test_revoked_approval_is_denied if {
+	authz.decision.reason == "approval_revoked" with input as object.union(base, {"approval": object.union(approved, {"decision": "revoke"})})
+}
+
 test_destructive_is_denied_even_when_approved if {
 	d := authz.decision with input as object.union(base, {"tool": "close_account", "effect": "destructive", "approval": object.union(approved, {"tool": "close_account"})})
 	not d.allow

@@ -13,8 +13,8 @@ export interface PolicyApprovalInput {
   readonly fingerprint: string;
   /** The one operation the approval covers: an approval is for one call, not for every call with these arguments. */
   readonly operation_id: string | null;
-  /** "approve" | "edit" | "reject", or null while pending. */
-  readonly decision: "approve" | "edit" | "reject" | null;
+  /** The latest decision ("approve" | "edit" | "reject" | "revoke"), or null while pending. */
+  readonly decision: "approve" | "edit" | "reject" | "revoke" | null;
   readonly approver: string | null;
   readonly expires_at_ms: number;
   /** The policy version the decision was made under (the request's while pending). */

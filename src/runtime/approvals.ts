@@ -43,7 +43,8 @@ export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now
 }
 
 export interface DecideRequest {
-  readonly decision: "approve" | "edit" | "reject";
+  /** `revoke` withdraws a pending or given approval; a call already past authorize is stopped before its claim. */
+  readonly decision: "approve" | "edit" | "reject" | "revoke";
   /** Identity of the human deciding (from the host's auth, not from the model). */
   readonly approver: string;
   readonly reason?: string;

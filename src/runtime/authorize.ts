@@ -11,7 +11,7 @@ import { requestApproval } from "./approvals.js";
 import { terminal } from "./envelope.js";
 import { answerFromRecord } from "./idempotency.js";
 import { answer, proceed } from "./phase.js";
-import type { LogNote, Step } from "./phase.js";
+import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
 export function approvalInput(a: ApprovalRecord): PolicyApprovalInput {
@@ -36,7 +36,7 @@ async function evaluate(deps: RuntimeDeps, input: PolicyInput): Promise<PolicyDe
   }
 }
 
-export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<Step<LogNote>> {
+export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
   const version = deps.policy.version;
   const interrupt = await deps.store.getInterrupt(ctx.tenant, ctx.run_id);
@@ -72,7 +72,10 @@ export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<
     policy_version: version,
   };
   const decision = await evaluate(deps, input);
-  if (decision.allow) return proceed({ decision: "allow", reason: decision.reason, policy_version: version });
+  if (decision.allow) {
+    const relied = approval !== null && approval.status === "approved" ? approval.id : null;
+    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied });
+  }
   if (decision.requires_approval) {
     const pending = await requestApproval(deps, call, now);
     return answer(

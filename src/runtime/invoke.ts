@@ -13,17 +13,27 @@ import type { Envelope } from "./envelope.js";
 import { runHandler } from "./handler-run.js";
 import type { RunResult } from "./handler-run.js";
 import { conflict, replay } from "./idempotency.js";
+import type { Authorized } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
+const opIdOf = (call: PreparedCall): { operation_id?: string } => (call.operation_id === null ? {} : { operation_id: call.operation_id });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** A follower's copy of a leader's answer. */
 const asReplay = (e: Envelope): Envelope => (e.outcome === "retryable_failure" ? e : { ...e, replayed: true });
 
-export async function invoke(deps: RuntimeDeps, call: PreparedCall): Promise<Envelope> {
+export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Authorized): Promise<Envelope> {
   const interrupt = await deps.store.getInterrupt(call.ctx.tenant, call.ctx.run_id);
   if (interrupt !== null) return terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${interrupt.reason}`);
+  if (auth.approval_id !== null) {
+    // The approval may have been revoked (by another worker, too) since the policy saw it.
+    const approval = await deps.store.getApproval(auth.approval_id);
+    if (approval === null || approval.status !== "approved" || approval.expires_at_ms <= deps.clock.now()) {
+      const why = approval === null ? "missing" : approval.status === "approved" ? "expired" : approval.status;
+      return terminal("policy_denied", `approval ${auth.approval_id} is no longer valid (${why}); not invoking ${call.tool.name}`, opIdOf(call));
+    }
+  }
   const opId = call.operation_id;
   if (opId === null) return runUnrecorded(deps, call);
   const key = `${call.ctx.tenant}\u0000${opId}`;
@@ -57,7 +67,7 @@ async function runUnrecorded(deps: RuntimeDeps, call: PreparedCall): Promise<Env
 async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string): Promise<Envelope> {
   const leaseMs = call.tool.timeout_ms + deps.leaseMarginMs;
   // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
-  const giveUpAt = Date.now() + 2 * leaseMs;
+  const giveUpAt = Date.now() + deps.inProgressWaitMs;
   for (;;) {
     const claim = await deps.store.claimOperation({
       tenant: call.ctx.tenant,
@@ -76,12 +86,25 @@ async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string):
         return replay(claim.record);
       case "claimed":
         return runClaimed(deps, call, claim.record, claim.previous);
-      case "busy":
-        if (Date.now() >= giveUpAt) {
-          return retryable("retryable_error", `operation ${opId} is still running elsewhere`, deps.pollIntervalMs * 10, { operation_id: opId });
+      case "busy": {
+        // Another owner holds the lease: wait (bounded) for its outcome, then claim again.
+        const waited = await waitWhileBusy(deps, call.ctx.tenant, opId, giveUpAt);
+        if (waited !== null) {
+          const retryAfter = Math.max(1, waited.lease_expires_at_ms - deps.clock.now());
+          return retryable("retryable_error", `operation ${opId} is still running elsewhere`, retryAfter, { operation_id: opId });
         }
-        await sleep(deps.pollIntervalMs);
+      }
     }
+  }
+}
+
+/** Polls until the record is no longer held (returns null) or the bound passes (returns the busy record). */
+async function waitWhileBusy(deps: RuntimeDeps, tenant: string, opId: string, giveUpAt: number): Promise<OperationRecord | null> {
+  for (;;) {
+    await sleep(deps.pollIntervalMs);
+    const rec = await deps.store.getOperation(tenant, opId, deps.clock.now());
+    if (rec === null || rec.status !== "in_progress" || rec.lease_expires_at_ms <= deps.clock.now()) return null;
+    if (Date.now() >= giveUpAt) return rec;
   }
 }
 

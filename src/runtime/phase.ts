@@ -8,6 +8,11 @@ export interface LogNote {
   readonly policy_version: string | null;
 }
 
+/** What authorize hands to invoke: the allow, and the approval it relied on (re-read right before the claim). */
+export interface Authorized extends LogNote {
+  readonly approval_id: string | null;
+}
+
 export type Step<T> =
   | { readonly kind: "continue"; readonly value: T }
   | { readonly kind: "answer"; readonly envelope: Envelope; readonly note: LogNote };

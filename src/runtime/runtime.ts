@@ -56,6 +56,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     leaseMarginMs: opts.leaseMarginMs ?? 5_000,
     ownerId: opts.ownerId ?? `rt_${randomUUID()}`,
     pollIntervalMs: opts.pollIntervalMs ?? 10,
+    inProgressWaitMs: opts.inProgressWaitMs ?? 2_000,
     inFlight: new Map(),
     flights: new Map(),
     onError: opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate runtime: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)),
@@ -99,7 +100,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
           note = a.note;
         } else {
           note = a.value;
-          env = await invoke(deps, prepared);
+          env = await invoke(deps, prepared, a.value);
         }
       }
     } catch (err) {

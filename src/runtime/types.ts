@@ -43,6 +43,8 @@ export interface RuntimeOptions<H extends HandlerMap<H>, R extends ReconcilerMap
   readonly ownerId?: string;
   /** How often a caller that finds the operation claimed elsewhere polls for its outcome. Default 10. */
   readonly pollIntervalMs?: number;
+  /** How long such a caller waits before answering retryable_failure (retry_after_ms = rest of the lease). Default 2000. */
+  readonly inProgressWaitMs?: number;
   /** Receives errors that must not change an answer (a failed decision-log write). Default: stderr. */
   readonly onError?: (err: unknown) => void;
 }
@@ -73,6 +75,7 @@ export interface RuntimeDeps {
   readonly leaseMarginMs: number;
   readonly ownerId: string;
   readonly pollIntervalMs: number;
+  readonly inProgressWaitMs: number;
   /** Aborts handlers in flight when their run is interrupted (in this process). */
   readonly inFlight: Map<string, Set<AbortController>>;
   /** Calls of one (tenant, operation_id) running in this process: later callers join instead of polling. */

@@ -95,8 +95,9 @@ export type RecordOutcomeResult =
 
 // ---------------------------------------------------------------- approvals
 
-export type ApprovalDecisionKind = "approve" | "edit" | "reject";
-export type ApprovalStatus = "pending" | "approved" | "edited" | "rejected";
+/** `revoke` withdraws a pending or given approval (allowed even after expiry); the others settle a pending one. */
+export type ApprovalDecisionKind = "approve" | "edit" | "reject" | "revoke";
+export type ApprovalStatus = "pending" | "approved" | "edited" | "rejected" | "revoked";
 
 /** A durable request for a human decision about one exact call. */
 export interface ApprovalRecord {
@@ -191,7 +192,10 @@ export interface Store {
   getApproval(id: string): Promise<ApprovalRecord | null>;
   /** A pending, unexpired approval for the same tenant and fingerprint, if any (avoids duplicate requests). */
   findPendingApproval(tenant: string, fingerprint: string, now_ms: number): Promise<ApprovalRecord | null>;
-  /** Appends the decision event and settles the approval, only if it is pending and unexpired. */
+  /**
+   * Appends the decision event and sets the status, atomically: approve/edit/reject only
+   * while pending and unexpired; revoke while pending or approved.
+   */
   decideApproval(event: ApprovalEvent): Promise<DecideResult>;
   /** Every recorded decision event of an approval, oldest first. */
   listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;

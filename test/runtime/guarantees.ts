@@ -271,6 +271,43 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         expect(e).toMatchObject({ reason: "interrupted", message: expect.stringContaining("before the effect") });
       });
 
+      it("an approval revoked after authorize stops the call before the claim", async () => {
+        const store = (await import("../../src/store/index.js")).openSqliteStore(":memory:");
+        let revokeId: string | null = null;
+        const revoking: PolicyEngine = {
+          version: policy.version,
+          async evaluate(input) {
+            const d = await policy.evaluate(input);
+            if (revokeId !== null) await store.decideApproval({ approval_id: revokeId, decision: "revoke", approver: "carol", reason: "customer called", edited_args: null, decided_at_ms: 0, policy_version: policy.version });
+            return d;
+          },
+        };
+        const g = gate({ policy: revoking, store });
+        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), "op-rv");
+        revokeId = approval_id;
+        const e = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-rv", approval_id }));
+        expect(e).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("revoked") });
+        expect(g.ledger.effects).toHaveLength(0);
+        expect(await store.getOperation(alice.tenant, "op-rv", g.clock.now())).toBeNull();
+        revokeId = null;
+        const again = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-rv", approval_id }));
+        expect(again).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("approval_revoked") });
+      });
+
+      it("a caller that finds the operation running elsewhere waits (bounded), then gets retryable_failure with retry_after_ms", async () => {
+        const a = gate({ handlers: (base) => ({ reserve_funds: slowSuccess(base.reserve_funds, 300) }) });
+        const b = gate({ store: a.store, ledger: a.ledger, clock: a.clock, inProgressWaitMs: 50 });
+        const approval_id = await approved(a, alice, "reserve_funds", reserveArgs(), "op-busy");
+        const first = a.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-busy", approval_id });
+        await new Promise((r) => setTimeout(r, 30));
+        const waiting = env(await b.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-busy", approval_id }));
+        expect(waiting).toMatchObject({ outcome: "retryable_failure", reason: "retryable_error", retry_after_ms: expect.any(Number) });
+        expect(waiting.outcome === "retryable_failure" && waiting.retry_after_ms > 0).toBe(true);
+        const done = env(await first);
+        expect(env(await b.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-busy", approval_id }))).toEqual({ ...done, replayed: true });
+        expect(a.ledger.effectsOf("op-busy")).toHaveLength(1);
+      });
+
       it("the handler receives the operation_id and fence token", async () => {
         const seen: { operation_id: string | null; fence_token: number | null }[] = [];
         const g = gate({ handlers: (base) => ({ reserve_funds: async (a, ctx) => (seen.push({ operation_id: ctx.operation_id, fence_token: ctx.fence_token }), base.reserve_funds(a, ctx)) }) });

@@ -71,6 +71,7 @@ export interface GateOptions {
   readonly reconcilers?: (ledger: EscrowLedger) => ToolReconcilers;
   readonly manifest?: Manifest;
   readonly leaseMarginMs?: number;
+  readonly inProgressWaitMs?: number;
 }
 
 /** Per-tool manifest tweaks for tests (short timeouts, retry budgets) without touching tools.yaml. */
@@ -95,6 +96,7 @@ export function makeGate(opts: GateOptions): Gate {
     store,
     clock: clock as Clock,
     leaseMarginMs: opts.leaseMarginMs ?? 1_000,
+    ...(opts.inProgressWaitMs === undefined ? {} : { inProgressWaitMs: opts.inProgressWaitMs }),
     onError: () => undefined,
   });
   return { runtime, ledger, store, clock, handlers };

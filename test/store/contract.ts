@@ -234,6 +234,20 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         expect(r.approval).toMatchObject({ status: "rejected", decision: { reason: "wrong recipient" } });
       });
 
+      it("revoke withdraws a pending or given approval, even after expiry, and is an event too", async () => {
+        const { store } = await open();
+        await store.createApproval(approval());
+        await store.decideApproval(decision());
+        const revoked = await store.decideApproval(decision({ decision: "revoke", approver: "carol", reason: "customer called", decided_at_ms: T0 + 900_001 }));
+        expect(revoked).toMatchObject({ ok: true, approval: { status: "revoked", decision: { decision: "revoke", approver: "carol" } } });
+        expect((await store.listApprovalEvents("apr-1")).map((e) => e.decision)).toEqual(["approve", "revoke"]);
+        expect(await store.getApproval("apr-1")).toMatchObject({ status: "revoked", decision: { decision: "revoke" } });
+        expect(await store.decideApproval(decision({ decision: "revoke" }))).toMatchObject({ ok: false, why: "already_decided" });
+        await store.createApproval(approval({ id: "apr-rej" }));
+        await store.decideApproval(decision({ approval_id: "apr-rej", decision: "reject" }));
+        expect(await store.decideApproval(decision({ approval_id: "apr-rej", decision: "revoke" }))).toMatchObject({ ok: false, why: "already_decided" });
+      });
+
       it("an expired or unknown approval cannot be decided", async () => {
         const { store } = await open();
         await store.createApproval(approval());

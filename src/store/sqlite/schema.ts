@@ -33,14 +33,14 @@ CREATE TABLE IF NOT EXISTS approvals (
   created_at_ms  INTEGER NOT NULL,
   expires_at_ms  INTEGER NOT NULL,
   policy_version TEXT    NOT NULL,
-  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected'))
+  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked'))
 );
 CREATE INDEX IF NOT EXISTS approvals_pending ON approvals (tenant, fingerprint, status);
 
 CREATE TABLE IF NOT EXISTS approval_events (
   seq            INTEGER PRIMARY KEY AUTOINCREMENT,
   approval_id    TEXT    NOT NULL REFERENCES approvals (id),
-  decision       TEXT    NOT NULL CHECK (decision IN ('approve','edit','reject')),
+  decision       TEXT    NOT NULL CHECK (decision IN ('approve','edit','reject','revoke')),
   approver       TEXT    NOT NULL,
   reason         TEXT,
   edited_args    TEXT,

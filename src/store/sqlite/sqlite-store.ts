@@ -31,7 +31,7 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
 }
 
-const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected" } as const;
+const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected", revoke: "revoked" } as const;
 
 /** Opens (and creates) the store at `path`, or an in-memory one for ":memory:". */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
@@ -144,8 +144,12 @@ class SqliteStore implements Store {
     const run = this.#db.transaction((): DecideResult => {
       const current = this.#approval(event.approval_id);
       if (current === null) return { ok: false, why: "not_found", approval: null };
-      if (current.status !== "pending") return { ok: false, why: "already_decided", approval: current };
-      if (current.expires_at_ms <= event.decided_at_ms) return { ok: false, why: "expired", approval: current };
+      if (event.decision === "revoke") {
+        if (current.status !== "pending" && current.status !== "approved") return { ok: false, why: "already_decided", approval: current };
+      } else {
+        if (current.status !== "pending") return { ok: false, why: "already_decided", approval: current };
+        if (current.expires_at_ms <= event.decided_at_ms) return { ok: false, why: "expired", approval: current };
+      }
       this.#q.insEvent.run({ ...event, edited_args: event.edited_args === null ? null : JSON.stringify(event.edited_args) });
       this.#q.setApprovalStatus.run(decisionStatus[event.decision], event.approval_id);
       return { ok: true, approval: { ...current, status: decisionStatus[event.decision], decision: event } };
