@@ -64,7 +64,17 @@ export interface CompileResult {
 
 const LOCAL_RE = /^__local\d+__$/;
 
+/** Never throws: an internal failure becomes a located `rego_compile_error`. */
 export function compileModules(files: readonly SourceFile[], options: CompileOptions = {}): CompileResult {
+  try {
+    return compileModulesUnsafe(files, options);
+  } catch (e) {
+    const message = e instanceof RangeError ? "policy too deeply nested to compile" : `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
+    return { program: null, errors: [{ code: "rego_compile_error", message, location: { file: files[0]?.file ?? "", row: 1, col: 1 } }], modules: [] };
+  }
+}
+
+function compileModulesUnsafe(files: readonly SourceFile[], options: CompileOptions): CompileResult {
   const errors: Diagnostic[] = [];
   const cap = options.maxErrorsPerFile ?? 10;
   const finish = (program: Program | null, modules: readonly Module[]): CompileResult => ({
@@ -237,6 +247,15 @@ function capErrors(errors: readonly Diagnostic[], cap: number): Diagnostic[] {
  * generated names distinct from the program's.
  */
 export function compileQuery(program: Program, body: Body, file = "query"): { query: CompiledQuery | null; errors: Diagnostic[] } {
+  try {
+    return compileQueryUnsafe(program, body, file);
+  } catch (e) {
+    const message = e instanceof RangeError ? "query too deeply nested to compile" : `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
+    return { query: null, errors: [{ code: "rego_compile_error", message, location: { file, row: 1, col: 1 } }] };
+  }
+}
+
+function compileQueryUnsafe(program: Program, body: Body, file: string): { query: CompiledQuery | null; errors: Diagnostic[] } {
   const errors: Diagnostic[] = [];
   const groups = new Map(program.groups.map((g) => [pathKey(g.path), g]));
   const functionArity = (path: readonly string[]): number | null => {

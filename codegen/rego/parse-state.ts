@@ -18,7 +18,7 @@ export const KEYWORDS = new Set([
 ]);
 
 /** Nesting limit: deeper input is rejected cleanly instead of overflowing the stack. */
-export const MAX_DEPTH = 1000;
+export const MAX_DEPTH = 200;
 
 export class ParseState {
   readonly tokens: Token[];
