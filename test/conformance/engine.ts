@@ -13,6 +13,7 @@ interface CompileApi {
     entrypoints: string[];
     queries?: { name: string; body: string }[];
     strictBuiltinErrors?: boolean;
+    optimize?: boolean;
   }): { wasm?: Uint8Array | null; errors: readonly Diagnostic[] };
 }
 
@@ -43,6 +44,7 @@ export async function compileWithQuery(
   queryName: string,
   queryBody: string,
   strictBuiltinErrors: boolean,
+  optimize: boolean,
 ): Promise<Compiled> {
   const api = await loadCompiler();
   if (typeof api === "string") return { ok: false, message: api };
@@ -53,6 +55,7 @@ export async function compileWithQuery(
       entrypoints: [],
       queries: [{ name: queryName, body: queryBody }],
       strictBuiltinErrors,
+      optimize,
     });
   } catch (err) {
     return { ok: false, message: `compiler crashed: ${errorText(err)}` };

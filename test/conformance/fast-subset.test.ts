@@ -16,7 +16,7 @@ describe("conformance fast subset", () => {
     if (readFloor() > 0) expect(cases.length).toBeGreaterThan(0);
   });
   it.each(cases.map((c) => [c.id, c] as const))("%s", async (_id, c) => {
-    const outcome = await runCase(c);
+    const outcome = await runCase(c, { optimize: true });
     expect(outcome.reason ?? "").toBe("");
     expect(outcome.status).toBe("passed");
   }, 30_000);

@@ -10,6 +10,7 @@ import type { WorkerReply, WorkerRequest } from "./worker.js";
 
 export interface PoolOptions {
   readonly timeoutMs: number;
+  readonly optimize?: boolean;
   readonly onOutcome?: (o: CaseOutcome) => void;
 }
 
@@ -23,7 +24,7 @@ export async function runCasesIsolated(cases: readonly ConformanceCase[], opts: 
       const c = cases[seq]!;
       worker ??= await startWorker();
       const started = performance.now();
-      const reply = await runOne(worker, { seq, testCase: c }, opts.timeoutMs);
+      const reply = await runOne(worker, { seq, testCase: c, options: { optimize: opts.optimize === true } }, opts.timeoutMs);
       const ms = Math.round(performance.now() - started);
       let outcome: CaseOutcome;
       if (reply.kind === "outcome") outcome = reply.outcome;

@@ -28,7 +28,16 @@ export const queryEntrypoint = "conformance/query";
 
 type Got = { kind: "result"; bindings: Record<string, unknown>[] } | { kind: "error"; message: string };
 
-export async function runCase(c: ConformanceCase): Promise<CaseOutcome> {
+export interface RunCaseOptions {
+  /**
+   * Run binaryen's optimiser on each case's module. It costs ~0.5 s per case and
+   * only re-shapes code the emitter produced, so the full run leaves it off by
+   * default and the fast subset in `npm test` turns it on.
+   */
+  readonly optimize?: boolean;
+}
+
+export async function runCase(c: ConformanceCase, opts: RunCaseOptions = {}): Promise<CaseOutcome> {
   const start = performance.now();
   const done = (status: CaseStatus, extra: Partial<CaseOutcome> = {}): CaseOutcome => ({
     id: c.id,
@@ -48,17 +57,17 @@ export async function runCase(c: ConformanceCase): Promise<CaseOutcome> {
     inputJson = JSON.stringify(c.input);
   }
 
-  const got = await produce(c, inputJson);
+  const got = await produce(c, inputJson, opts.optimize === true);
   const want = describeWant(c);
   const gotText = got.kind === "error" ? `error: ${got.message}` : JSON.stringify(got.bindings);
   const verdict = judge(c, got);
   return verdict === null ? done("passed") : done("failed", { reason: verdict, want, got: gotText });
 }
 
-async function produce(c: ConformanceCase, inputJson: string | undefined): Promise<Got> {
+async function produce(c: ConformanceCase, inputJson: string | undefined, optimize: boolean): Promise<Got> {
   // File names as OPA's runner gives them; expected messages mention `test-0.rego`.
   const modules = c.modules.map((source, i) => ({ file: `test-${i}.rego`, source }));
-  const compiled = await compileWithQuery(modules, queryEntrypoint, c.query, c.strictError);
+  const compiled = await compileWithQuery(modules, queryEntrypoint, c.query, c.strictError, optimize);
   // A compile error is an error result: some cases expect errors the compiler finds.
   if (!compiled.ok) return { kind: "error", message: compiled.message };
   const evaluated = await evaluateWasm(compiled.wasm, queryEntrypoint, c.data, inputJson);

@@ -1,12 +1,13 @@
 /** Runs cases sent by the pool (pool.ts), one message per case, in a worker thread. */
 import { parentPort } from "node:worker_threads";
 import type { ConformanceCase } from "./cases.js";
-import { runCase } from "./run-case.js";
+import { runCase, type RunCaseOptions } from "./run-case.js";
 import { errorText, loadCompiler } from "./engine.js";
 
 export interface WorkerRequest {
   readonly seq: number;
   readonly testCase: ConformanceCase;
+  readonly options: RunCaseOptions;
 }
 export interface WorkerReply {
   readonly seq: number;
@@ -19,7 +20,7 @@ await loadCompiler();
 parentPort?.postMessage({ ready: true });
 
 parentPort?.on("message", (req: WorkerRequest) => {
-  runCase(req.testCase).then(
+  runCase(req.testCase, req.options).then(
     (outcome) => parentPort?.postMessage({ seq: req.seq, outcome } satisfies WorkerReply),
     (err: unknown) => parentPort?.postMessage({ seq: req.seq, crash: errorText(err) } satisfies WorkerReply),
   );
