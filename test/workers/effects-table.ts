@@ -5,6 +5,44 @@
  */
 import type pg from "pg";
 
+export interface EffectInput {
+  readonly tenant: string;
+  readonly operation_id: string;
+  readonly fence_token: number;
+  readonly worker: string;
+  readonly amount: number;
+}
+
+/** Where the test tool's handler performs its effect; `find` is what its reconciler reads. */
+export interface EffectSink {
+  /** Performs the effect; returns the reservation's sequence number. */
+  apply(e: EffectInput): Promise<number>;
+  /** The first effect of this operation, if any attempt made one. */
+  find(tenant: string, operationId: string): Promise<number | null>;
+}
+
+/** The side table in PostgreSQL: effects survive the process that made them. */
+export function pgEffects(pool: pg.Pool): EffectSink {
+  return {
+    apply: (e) => applyEffect(pool, e),
+    find: async (tenant, operationId) => (await effectsOf(pool, tenant, operationId))[0]?.seq ?? null,
+  };
+}
+
+/** In-process effects for the benchmark, so it measures the store path and not a side table. */
+export function memoryEffects(): EffectSink {
+  const done = new Map<string, number>();
+  let seq = 0;
+  return {
+    apply: async (e) => {
+      const s = ++seq;
+      if (!done.has(`${e.tenant}\u0000${e.operation_id}`)) done.set(`${e.tenant}\u0000${e.operation_id}`, s);
+      return s;
+    },
+    find: async (tenant, operationId) => done.get(`${tenant}\u0000${operationId}`) ?? null,
+  };
+}
+
 export async function createEffectsTable(pool: pg.Pool): Promise<void> {
   await pool.query(`CREATE TABLE IF NOT EXISTS test_effects (
     seq          bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -26,10 +64,7 @@ export interface EffectRow {
 }
 
 /** Performs the effect: one row, whose seq names the reservation. */
-export async function applyEffect(
-  pool: pg.Pool,
-  e: { tenant: string; operation_id: string; fence_token: number; worker: string; amount: number },
-): Promise<number> {
+export async function applyEffect(pool: pg.Pool, e: EffectInput): Promise<number> {
   const res = await pool.query<{ seq: string }>(
     `INSERT INTO test_effects (tenant, operation_id, fence_token, worker, amount) VALUES ($1, $2, $3, $4, $5) RETURNING seq`,
     [e.tenant, e.operation_id, e.fence_token, e.worker, e.amount],

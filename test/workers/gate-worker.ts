@@ -1,6 +1,7 @@
 /**
  * One runtime worker process: opens the PostgreSQL store on the test schema,
  * builds the gate (gate.ts) and answers "call" messages from the parent test.
+ * "decide" messages record an approval decision (e.g. a revocation) from this worker.
  * Per-call hooks let the parent line workers up at an instant, stop one right
  * after its effect (to SIGKILL or SIGSTOP it), or pause one between authorize and invoke.
  *
@@ -11,6 +12,7 @@ import type { TrustedContext } from "../../src/generated-runtime.js";
 import type { CallRequest } from "../../src/runtime/index.js";
 import { openPgStore } from "../../src/store/postgres/index.js";
 import { createPgPool } from "../../src/store/postgres/pool.js";
+import { pgEffects } from "./effects-table.js";
 import { buildGate, type GateHooks } from "./gate.js";
 import { nextMessage, serve, tell } from "./worker-io.js";
 
@@ -42,7 +44,7 @@ const store = await openPgStore({ pool });
 const hooks: GateHooks = {};
 const gate = buildGate({
   store,
-  effects: pool,
+  effects: pgEffects(pool),
   name,
   timeoutMs: Number(env("TG_TIMEOUT_MS", "1000")),
   leaseMarginMs: Number(env("TG_LEASE_MARGIN_MS", "200")),
@@ -52,7 +54,20 @@ const gate = buildGate({
 await pool.query("SELECT 1"); // connect before reporting ready
 tell({ type: "ready" });
 
-await serve(async (raw) => {
+interface DecideMessage {
+  readonly id: number;
+  readonly approval_id: string;
+  readonly decision: "approve" | "reject" | "revoke";
+  readonly approver: string;
+}
+
+await serve(["call", "decide"], async (raw) => {
+  if (raw.type === "decide") {
+    const d = raw as unknown as DecideMessage;
+    const out = await gate.approvals.decide(d.approval_id, { decision: d.decision, approver: d.approver });
+    tell({ type: "decided", id: d.id, ok: out.ok, ...(out.ok ? {} : { why: out.why }) });
+    return;
+  }
   const msg = raw as unknown as CallMessage;
   delete hooks.delayMs;
   delete hooks.afterEffect;

@@ -4,7 +4,6 @@
  * tool whose handler writes its effect to the side table in PostgreSQL and whose
  * reconciler reads it back. `hooks` let a test stop a worker at a chosen point.
  */
-import type pg from "pg";
 import { manifest as fullManifest, validators } from "../../generated/index.js";
 import type { ReserveFundsInput } from "../../generated/index.js";
 import type { InvokeContext } from "../../src/generated-runtime.js";
@@ -12,7 +11,7 @@ import type { Manifest } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { createRuntime, type Clock, type Runtime } from "../../src/runtime/index.js";
 import type { Store } from "../../src/store/store.js";
-import { applyEffect, effectsOf } from "./effects-table.js";
+import type { EffectSink } from "./effects-table.js";
 import { approvalRulePolicy } from "./test-policy.js";
 
 export interface GateHooks {
@@ -26,8 +25,8 @@ export interface GateHooks {
 
 export interface GateOptions {
   readonly store: Store;
-  /** Pool on the test schema for the handler's side table (the effect). */
-  readonly effects: pg.Pool;
+  /** Where the handler performs its effect and the reconciler looks for it. */
+  readonly effects: EffectSink;
   readonly name: string;
   /** reserve_funds' handler timeout; the lease is this plus the margin. */
   readonly timeoutMs: number;
@@ -65,7 +64,7 @@ export function buildGate(opts: GateOptions): Runtime {
     handlers: {
       async reserve_funds(args: ReserveFundsInput, ctx: InvokeContext) {
         if (hooks.delayMs !== undefined) await new Promise((r) => setTimeout(r, hooks.delayMs));
-        const seq = await applyEffect(opts.effects, {
+        const seq = await opts.effects.apply({
           tenant: ctx.tenant,
           operation_id: ctx.operation_id ?? "",
           fence_token: ctx.fence_token ?? 0,
@@ -79,8 +78,8 @@ export function buildGate(opts: GateOptions): Runtime {
     reconcilers: {
       // Reads the observed state: the effect of this operation id, if any attempt made it.
       async reserve_funds(args: ReserveFundsInput, ctx: InvokeContext) {
-        const rows = await effectsOf(opts.effects, ctx.tenant, ctx.operation_id ?? "");
-        return rows.length === 0 ? ({ ok: "not_applied" } as const) : success(rows[0]!.seq, args.amount);
+        const seq = await opts.effects.find(ctx.tenant, ctx.operation_id ?? "");
+        return seq === null ? ({ ok: "not_applied" } as const) : success(seq, args.amount);
       },
     },
   });

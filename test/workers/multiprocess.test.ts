@@ -9,7 +9,7 @@ import type { TrustedContext } from "../../src/generated-runtime.js";
 import type { CallRequest, Runtime } from "../../src/runtime/index.js";
 import { openPgStore } from "../../src/store/postgres/index.js";
 import type { Store } from "../../src/store/store.js";
-import { createEffectsTable, effectsOf } from "./effects-table.js";
+import { createEffectsTable, effectsOf, pgEffects } from "./effects-table.js";
 import { buildGate } from "./gate.js";
 import { startWorker, stopWorkers, type FromWorker, type WorkerHandle } from "./harness.js";
 import { createTestSchema, skipWithoutPg, type TestSchema } from "./pg-env.js";
@@ -35,7 +35,7 @@ describe.skipIf(skip)("multi-process workers on PostgreSQL", () => {
     env = await createTestSchema();
     await createEffectsTable(env.pool);
     store = await openPgStore({ pool: env.pool });
-    parent = buildGate({ store, effects: env.pool, name: "parent", timeoutMs: TIMEOUT_MS, leaseMarginMs: LEASE_MARGIN_MS });
+    parent = buildGate({ store, effects: pgEffects(env.pool), name: "parent", timeoutMs: TIMEOUT_MS, leaseMarginMs: LEASE_MARGIN_MS });
     workers = Array.from({ length: 8 }, (_, i) =>
       startWorker(workerScript, `w${i}`, {
         TOOLGATE_TEST_SCHEMA: env.schema,
@@ -149,5 +149,27 @@ describe.skipIf(skip)("multi-process workers on PostgreSQL", () => {
     expect(after).toEqual(before); // nothing written under fence token 1
     expect(withoutReplayed(late.envelope)).toEqual(withoutReplayed(taken.envelope));
     expect(await effectsOf(env.pool, "t1", "op-stale")).toHaveLength(1);
+  });
+  it("an approval revoked by one worker between authorize and invoke in another stops the effect", async () => {
+    const req = await approved("op-revoke", 404);
+    const [caller, revoker] = [workers[2]!, workers[1]!];
+    send(caller, req, { pause_after_allow: true });
+    await caller.next("allowed"); // the policy has allowed the call; invoke has not started
+
+    revoker.send({ type: "decide", id: ++nextId, approval_id: req.approval_id, decision: "revoke", approver: "carol" });
+    expect(await revoker.next("decided")).toMatchObject({ ok: true });
+
+    caller.send({ type: "continue" });
+    const stopped = await result(caller);
+    expect(stopped.envelope).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
+    expect(await effectsOf(env.pool, "t1", "op-revoke")).toHaveLength(0);
+    expect(await store.getOperation("t1", "op-revoke", Date.now())).toBeNull(); // never claimed
+    const events = await store.listApprovalEvents(String(req.approval_id));
+    expect(events.map((e) => [e.decision, e.approver])).toEqual([["approve", "bob"], ["revoke", "carol"]]);
+
+    // And a fresh call with the revoked approval is denied at authorize.
+    send(revoker, req);
+    expect((await result(revoker)).envelope).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
+    expect(await effectsOf(env.pool, "t1", "op-revoke")).toHaveLength(0);
   });
 });

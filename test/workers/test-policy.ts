@@ -26,7 +26,8 @@ export function approvalRulePolicy(version = "pv-workers"): PolicyEngine {
       if (a.expires_at_ms <= input.now_ms) return deny("approval_expired");
       if (a.policy_version !== input.policy_version) return deny("approval_policy_changed");
       if (a.decision === null) return ask("approval_pending");
-      return a.decision === "approve" ? allow("approved") : deny(`approval_${String(a.decision)}`);
+      const denied = { reject: "approval_rejected", edit: "approval_edited", revoke: "approval_revoked" } as const;
+      return a.decision === "approve" ? allow("approved") : deny(denied[a.decision]);
     },
   };
 }

@@ -24,10 +24,10 @@ export function nextMessage(...types: string[]): Promise<ToWorker> {
   return new Promise((resolve) => waiters.push({ types, resolve }));
 }
 
-/** Runs `handle` for every message until an "exit" message arrives; errors are reported, not swallowed. */
-export async function serve(handle: (msg: ToWorker) => Promise<void>): Promise<void> {
+/** Runs `handle` for every message of `types` until an "exit" message arrives; errors are reported, not swallowed. */
+export async function serve(types: readonly string[], handle: (msg: ToWorker) => Promise<void>): Promise<void> {
   for (;;) {
-    const msg = await nextMessage("call", "exit");
+    const msg = await nextMessage(...types, "exit");
     if (msg.type === "exit") return;
     try {
       await handle(msg);

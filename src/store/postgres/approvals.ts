@@ -4,7 +4,8 @@
  * from its RETURNING), so two approvers racing settle it exactly once.
  */
 import type pg from "pg";
-import type { ApprovalEvent, ApprovalRecord, ApprovalStatus, DecideResult, NewApproval } from "../store.js";
+import type { ApprovalDecisionKind, ApprovalEvent, ApprovalRecord, ApprovalStatus, DecideResult, NewApproval } from "../store.js";
+import { runPrepared } from "./pool.js";
 import {
   approvalColumns,
   eventColumns,
@@ -16,11 +17,11 @@ import {
 } from "./rows.js";
 
 /** Status an approval has after each decision kind. `revoke` withdraws a pending or given approval. */
-const statusAfter: Readonly<Record<string, ApprovalStatus>> = {
+const statusAfter: Readonly<Record<ApprovalDecisionKind, ApprovalStatus>> = {
   approve: "approved",
   edit: "edited",
   reject: "rejected",
-  revoke: "revoked" as ApprovalStatus,
+  revoke: "revoked",
 };
 
 const insertSql = `
@@ -50,7 +51,7 @@ SELECT id, $2, $4, $5, $6::jsonb, toolgate_ts($7::bigint), $8 FROM settled
 RETURNING approval_id`;
 
 export async function createApproval(db: pg.Pool, a: NewApproval): Promise<ApprovalRecord> {
-  await db.query(insertSql, [
+  await runPrepared(db, "apr_insert", insertSql, [
     a.id,
     a.tenant,
     a.run_id,
@@ -68,7 +69,7 @@ export async function createApproval(db: pg.Pool, a: NewApproval): Promise<Appro
 }
 
 export async function getApproval(db: pg.Pool, id: string): Promise<ApprovalRecord | null> {
-  const row = (await db.query<ApprovalRow>(getSql, [id])).rows[0];
+  const row = (await runPrepared<ApprovalRow>(db, "apr_get", getSql, [id])).rows[0];
   return row === undefined ? null : toApproval(row);
 }
 
@@ -78,14 +79,14 @@ export async function findPendingApproval(
   fingerprint: string,
   nowMs: number,
 ): Promise<ApprovalRecord | null> {
-  const row = (await db.query<ApprovalRow>(findPendingSql, [tenant, fingerprint, nowMs])).rows[0];
+  const row = (await runPrepared<ApprovalRow>(db, "apr_find_pending", findPendingSql, [tenant, fingerprint, nowMs])).rows[0];
   return row === undefined ? null : toApproval(row);
 }
 
 export async function decideApproval(db: pg.Pool, ev: ApprovalEvent): Promise<DecideResult> {
   const status = statusAfter[ev.decision];
   if (status === undefined) throw new Error(`unknown approval decision ${JSON.stringify(ev.decision)}`);
-  const res = await db.query(decideSql, [
+  const res = await runPrepared(db, "apr_decide", decideSql, [
     ev.approval_id,
     ev.decision,
     status,

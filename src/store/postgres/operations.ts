@@ -9,6 +9,7 @@
 import type pg from "pg";
 import { planClaim, planRecord } from "../claim.js";
 import type { ClaimRequest, ClaimResult, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult } from "../store.js";
+import { runPrepared } from "./pool.js";
 import { operationColumns, toOperation, type OperationRow } from "./rows.js";
 
 // $1 tenant, $2 operation_id, $3 tool, $4 fingerprint, $5 owner, $6 now_ms, $7 lease_ms, $8 retention_ms.
@@ -56,14 +57,14 @@ const selectSql = `SELECT ${operationColumns} FROM idempotency_records WHERE ten
 const maxClaimRounds = 8;
 
 export async function readOperation(db: pg.Pool, tenant: string, operationId: string): Promise<OperationRecord | null> {
-  const res = await db.query<OperationRow>(selectSql, [tenant, operationId]);
+  const res = await runPrepared<OperationRow>(db, "op_select", selectSql, [tenant, operationId]);
   const row = res.rows[0];
   return row === undefined ? null : toOperation(row);
 }
 
 export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<ClaimResult> {
   for (let round = 0; round < maxClaimRounds; round++) {
-    const res = await db.query<OperationRow>(claimSql, [
+    const res = await runPrepared<OperationRow>(db, "op_claim", claimSql, [
       req.tenant,
       req.operation_id,
       req.tool,
@@ -86,7 +87,7 @@ export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<Cl
 }
 
 export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
-  const res = await db.query<OperationRow>(recordSql, [
+  const res = await runPrepared<OperationRow>(db, "op_record", recordSql, [
     req.tenant,
     req.operation_id,
     req.fence_token,

@@ -53,3 +53,17 @@ export function createPgPool(opts: PgConnectionOptions = {}): pg.Pool {
   pool.on("error", () => {});
   return pool;
 }
+
+/**
+ * Runs a fixed statement as a named prepared statement: each pooled connection
+ * parses and plans it once, which matters because every call makes several
+ * short round trips. `name` must be unique per SQL text.
+ */
+export function runPrepared<R extends pg.QueryResultRow>(
+  db: pg.Pool,
+  name: string,
+  text: string,
+  values: readonly unknown[],
+): Promise<pg.QueryResult<R>> {
+  return db.query<R>({ name: `toolgate_${name}`, text, values: [...values] });
+}

@@ -1,10 +1,13 @@
 /** Run state (interrupt flags) and the decision log on PostgreSQL: plain durable rows. */
 import type pg from "pg";
 import type { DecisionLogEntry, DecisionQuery, InterruptRecord } from "../store.js";
+import { runPrepared } from "./pool.js";
 import { decisionColumns, toDecision, type DecisionRow } from "./rows.js";
 
 export async function setInterrupt(db: pg.Pool, rec: InterruptRecord): Promise<void> {
-  await db.query(
+  await runPrepared(
+    db,
+    "run_set_interrupt",
     `INSERT INTO run_state (tenant, run_id, interrupt_reason, interrupted_at)
      VALUES ($1, $2, $3, toolgate_ts($4::bigint))
      ON CONFLICT (tenant, run_id) DO UPDATE
@@ -14,7 +17,9 @@ export async function setInterrupt(db: pg.Pool, rec: InterruptRecord): Promise<v
 }
 
 export async function getInterrupt(db: pg.Pool, tenant: string, runId: string): Promise<InterruptRecord | null> {
-  const res = await db.query<{ reason: string; at_ms: string }>(
+  const res = await runPrepared<{ reason: string; at_ms: string }>(
+    db,
+    "run_get_interrupt",
     `SELECT interrupt_reason AS reason, toolgate_ms(interrupted_at) AS at_ms
        FROM run_state WHERE tenant = $1 AND run_id = $2 AND interrupted_at IS NOT NULL`,
     [tenant, runId],
@@ -24,14 +29,18 @@ export async function getInterrupt(db: pg.Pool, tenant: string, runId: string): 
 }
 
 export async function clearInterrupt(db: pg.Pool, tenant: string, runId: string): Promise<void> {
-  await db.query(
+  await runPrepared(
+    db,
+    "run_clear_interrupt",
     "UPDATE run_state SET interrupt_reason = NULL, interrupted_at = NULL WHERE tenant = $1 AND run_id = $2",
     [tenant, runId],
   );
 }
 
 export async function appendDecision(db: pg.Pool, e: DecisionLogEntry): Promise<void> {
-  await db.query(
+  await runPrepared(
+    db,
+    "log_append",
     `INSERT INTO decision_log (at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
        policy_version, outcome, outcome_reason)
      VALUES (toolgate_ts($1::bigint), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
