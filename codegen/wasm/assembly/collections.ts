@@ -203,4 +203,3 @@ function removeAt(base: usize, path: usize, i: i32): usize {
   return r;
 }
 
-export { arrPush, alloc };

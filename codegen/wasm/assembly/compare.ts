@@ -61,5 +61,3 @@ export function equal(a: usize, b: usize): bool {
   return compare(a, b) == 0;
 }
 
-// setGet is used by callers that iterate sets through this module
-export { setGet };

@@ -2,3 +2,4 @@
 export * from "./abi";
 export * from "./api";
 export { tg_strict_builtin_errors } from "./errors";
+export * from "./builtins/index";

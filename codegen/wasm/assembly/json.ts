@@ -392,4 +392,3 @@ export function jsonString(v: usize): usize {
   return mkString(p, n);
 }
 
-export { bBytes };

@@ -245,4 +245,3 @@ export function writeNumber(v: usize): void {
   else bBytes(bigPtr(v), bigLen(v));
 }
 
-export { N_BIG };

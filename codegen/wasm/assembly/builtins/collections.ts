@@ -1,0 +1,239 @@
+// Set, object and array builtins.
+import {
+  mkSet, mkArray, mkObject, mkInt, mkBool, colLen, colData, setColLen, arrGet, arrPush, objKey, objVal, objPushSorted,
+  setGet, tag, T_ARRAY, T_OBJECT, T_SET,
+} from "../value";
+import { toI64, okInt } from "../number";
+import { equal } from "../compare";
+import { objFind, objGet, setHas, setFind, valueGet, shallowCopy, objInsert } from "../collections";
+import { typeError } from "../errors";
+import { isArr, isSet, isObj, isNum } from "./util";
+
+// ---- sets
+function union2(a: usize, b: usize): usize {
+  const r = shallowCopy(a);
+  const n = colLen(b);
+  for (let i = 0; i < n; i++) {
+    const x = setGet(b, i);
+    const j = setFind(r, x);
+    if (j < 0) insertSetAt(r, -j - 1, x);
+  }
+  return r;
+}
+
+function insertSetAt(set: usize, at: i32, x: usize): void {
+  arrPush(set, x); // grows; then shift into place
+  const d = colData(set);
+  const n = colLen(set);
+  for (let k = n - 1; k > at; k--) store<u32>(d + (<usize>k << 2), load<u32>(d + (<usize>(k - 1) << 2)));
+  store<u32>(d + (<usize>at << 2), <u32>x);
+}
+
+function intersect2(a: usize, b: usize): usize {
+  const r = mkSet(0);
+  const n = colLen(a);
+  for (let i = 0; i < n; i++) {
+    const x = setGet(a, i);
+    if (setHas(b, x)) arrPush(r, x);
+  }
+  return r;
+}
+
+export function opa_set_union(a: usize, b: usize): usize {
+  if (!isSet(a)) return typeError("or", 1, "set", a);
+  if (!isSet(b)) return typeError("or", 2, "set", b);
+  return union2(a, b);
+}
+
+export function opa_set_intersection(a: usize, b: usize): usize {
+  if (!isSet(a)) return typeError("and", 1, "set", a);
+  if (!isSet(b)) return typeError("and", 2, "set", b);
+  return intersect2(a, b);
+}
+
+export function opa_sets_union(sets: usize): usize {
+  if (!isSet(sets)) return typeError("union", 1, "set", sets);
+  let r = mkSet(0);
+  const n = colLen(sets);
+  for (let i = 0; i < n; i++) {
+    const s = setGet(sets, i);
+    if (!isSet(s)) return typeError("union", 1, "set of sets", sets);
+    r = union2(r, s);
+  }
+  return r;
+}
+
+export function opa_sets_intersection(sets: usize): usize {
+  if (!isSet(sets)) return typeError("intersection", 1, "set", sets);
+  const n = colLen(sets);
+  if (n == 0) return mkSet(0);
+  let r = setGet(sets, 0);
+  if (!isSet(r)) return typeError("intersection", 1, "set of sets", sets);
+  for (let i = 1; i < n; i++) {
+    const s = setGet(sets, i);
+    if (!isSet(s)) return typeError("intersection", 1, "set of sets", sets);
+    r = intersect2(r, s);
+  }
+  return r;
+}
+
+// ---- objects
+export function tg_object_get(obj: usize, key: usize, dflt: usize): usize {
+  if (!isObj(obj)) return typeError("object.get", 1, "object", obj);
+  if (key == 0 || dflt == 0) return 0;
+  if (isArr(key)) {
+    let cur = obj;
+    const n = colLen(key);
+    for (let i = 0; i < n; i++) {
+      const t = tag(cur);
+      if (t != T_OBJECT && t != T_ARRAY && t != T_SET) return dflt;
+      cur = valueGet(cur, arrGet(key, i));
+      if (cur == 0) return dflt;
+    }
+    return cur;
+  }
+  const v = objGet(obj, key);
+  return v != 0 ? v : dflt;
+}
+
+export function tg_object_keys(obj: usize): usize {
+  if (!isObj(obj)) return typeError("object.keys", 1, "object", obj);
+  const n = colLen(obj);
+  const r = mkSet(n);
+  for (let i = 0; i < n; i++) arrPush(r, objKey(obj, i)); // keys are sorted already
+  return r;
+}
+
+/** Membership test in a key collection (array, set, or object keys). */
+function keysContain(keys: usize, k: usize): bool {
+  const t = tag(keys);
+  if (t == T_SET) return setHas(keys, k);
+  if (t == T_OBJECT) return objFind(keys, k) >= 0;
+  const n = colLen(keys);
+  for (let i = 0; i < n; i++) if (equal(arrGet(keys, i), k)) return true;
+  return false;
+}
+
+export function tg_object_remove(obj: usize, keys: usize): usize {
+  if (!isObj(obj)) return typeError("object.remove", 1, "object", obj);
+  if (!isArr(keys) && !isSet(keys) && !isObj(keys)) return typeError("object.remove", 2, "one of {object, array, set}", keys);
+  const n = colLen(obj);
+  const r = mkObject(n);
+  for (let i = 0; i < n; i++) {
+    const k = objKey(obj, i);
+    if (!keysContain(keys, k)) objPushSorted(r, k, objVal(obj, i));
+  }
+  return r;
+}
+
+export function tg_object_filter(obj: usize, keys: usize): usize {
+  if (!isObj(obj)) return typeError("object.filter", 1, "object", obj);
+  if (!isArr(keys) && !isSet(keys) && !isObj(keys)) return typeError("object.filter", 2, "one of {object, array, set}", keys);
+  const n = colLen(obj);
+  const r = mkObject(0);
+  for (let i = 0; i < n; i++) {
+    const k = objKey(obj, i);
+    if (keysContain(keys, k)) objPushSorted(r, k, objVal(obj, i));
+  }
+  return r;
+}
+
+/** Recursive merge where b wins, as OPA's object.union. */
+function unionObjects(a: usize, b: usize): usize {
+  const r = shallowCopy(a);
+  const n = colLen(b);
+  for (let i = 0; i < n; i++) {
+    const k = objKey(b, i);
+    const bv = objVal(b, i);
+    const av = objGet(r, k);
+    if (av != 0 && isObj(av) && isObj(bv)) objInsert(r, k, unionObjects(av, bv));
+    else objInsert(r, k, bv);
+  }
+  return r;
+}
+
+export function tg_object_union(a: usize, b: usize): usize {
+  if (!isObj(a)) return typeError("object.union", 1, "object", a);
+  if (!isObj(b)) return typeError("object.union", 2, "object", b);
+  return unionObjects(a, b);
+}
+
+export function tg_object_union_n(objs: usize): usize {
+  if (!isArr(objs)) return typeError("object.union_n", 1, "array", objs);
+  let r = mkObject(0);
+  const n = colLen(objs);
+  for (let i = 0; i < n; i++) {
+    const o = arrGet(objs, i);
+    if (!isObj(o)) return typeError("object.union_n", 1, "array of objects", objs);
+    r = unionObjects(r, o);
+  }
+  return r;
+}
+
+// ---- arrays
+export function opa_array_concat(a: usize, b: usize): usize {
+  if (!isArr(a)) return typeError("array.concat", 1, "array", a);
+  if (!isArr(b)) return typeError("array.concat", 2, "array", b);
+  const na = colLen(a), nb = colLen(b);
+  const r = mkArray(na + nb);
+  if (na > 0) memory.copy(colData(r), colData(a), <usize>na << 2);
+  if (nb > 0) memory.copy(colData(r) + (<usize>na << 2), colData(b), <usize>nb << 2);
+  setColLen(r, na + nb);
+  return r;
+}
+
+export function opa_array_slice(a: usize, start: usize, stop: usize): usize {
+  if (!isArr(a)) return typeError("array.slice", 1, "array", a);
+  if (!isNum(start)) return typeError("array.slice", 2, "number", start);
+  if (!isNum(stop)) return typeError("array.slice", 3, "number", stop);
+  let s = toI64(start);
+  if (!okInt) return typeError("array.slice", 2, "integer", start);
+  let e = toI64(stop);
+  if (!okInt) return typeError("array.slice", 3, "integer", stop);
+  const n = <i64>colLen(a);
+  if (s < 0) s = 0;
+  if (e > n) e = n;
+  if (s >= e) return mkArray(0);
+  const len = <i32>(e - s);
+  const r = mkArray(len);
+  memory.copy(colData(r), colData(a) + (<usize>s << 2), <usize>len << 2);
+  setColLen(r, len);
+  return r;
+}
+
+export function tg_array_reverse(a: usize): usize {
+  if (!isArr(a)) return typeError("array.reverse", 1, "array", a);
+  const n = colLen(a);
+  const r = mkArray(n);
+  for (let i = n - 1; i >= 0; i--) arrPush(r, arrGet(a, i));
+  return r;
+}
+
+// ---- membership (`in`)
+export function tg_member_2(x: usize, coll: usize): usize {
+  if (x == 0 || coll == 0) return 0;
+  const t = tag(coll);
+  if (t == T_SET) return mkBool(setHas(coll, x));
+  if (t == T_ARRAY) {
+    const n = colLen(coll);
+    for (let i = 0; i < n; i++) if (equal(arrGet(coll, i), x)) return mkBool(true);
+    return mkBool(false);
+  }
+  if (t == T_OBJECT) {
+    const n = colLen(coll);
+    for (let i = 0; i < n; i++) if (equal(objVal(coll, i), x)) return mkBool(true);
+    return mkBool(false);
+  }
+  return mkBool(false);
+}
+
+export function tg_member_3(k: usize, v: usize, coll: usize): usize {
+  if (k == 0 || v == 0 || coll == 0) return 0;
+  const t = tag(coll);
+  if (t == T_ARRAY || t == T_OBJECT) {
+    const got = valueGet(coll, k);
+    return mkBool(got != 0 && equal(got, v));
+  }
+  return mkBool(false);
+}
+

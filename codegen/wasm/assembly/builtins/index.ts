@@ -1,0 +1,8 @@
+// Native builtins: one export per Rego builtin (RUNTIME-API.md section 5).
+export * from "./cmp";
+export * from "./arith";
+export * from "./agg";
+export * from "./strings";
+export * from "./collections";
+export * from "./types";
+export * from "./encoding";

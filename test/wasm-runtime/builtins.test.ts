@@ -1,0 +1,207 @@
+import { describe, expect, it } from "vitest";
+import { loadRuntime, AbortError } from "./harness.js";
+
+const rt = loadRuntime();
+
+/** Calls a builtin export with JSON operands ("set:[...]" builds a set); returns JSON or undefined. */
+function call(exportName: string, ...args: string[]): string | undefined {
+  rt.setStrict(false);
+  return rt.dump(rt.call(exportName, ...args.map(operand)));
+}
+
+function operand(json: string): number {
+  if (json.startsWith("set:")) {
+    const set = rt.call("opa_set");
+    const arr = rt.parse(json.slice(4));
+    for (let i = 0; i < rt.call("opa_value_length", arr); i++) rt.call("opa_set_add", set, rt.call("tg_value_at", arr, i));
+    return set;
+  }
+  const v = rt.parse(json);
+  if (v === 0) throw new Error(`bad operand ${json}`);
+  return v;
+}
+
+function strictError(exportName: string, ...args: string[]): string {
+  rt.setStrict(true);
+  try {
+    rt.call(exportName, ...args.map(operand));
+  } catch (e) {
+    if (e instanceof AbortError) return e.message;
+    throw e;
+  } finally {
+    rt.setStrict(false);
+  }
+  return "no error";
+}
+
+// [export, operands, expected JSON result or undefined]
+const cases: [string, string[], string | undefined][] = [
+  ["opa_cmp_eq", ["1", "1.0"], "true"],
+  ["opa_cmp_neq", ['"a"', '"b"'], "true"],
+  ["opa_cmp_lt", ["null", "false"], "true"],
+  ["opa_cmp_gte", ["[1]", "[1]"], "true"],
+  ["opa_cmp_gt", ['"a"', "1"], "true"],
+  ["opa_arith_plus", ["1", "2"], "3"],
+  ["opa_arith_plus", ["0.1", "0.2"], "0.30000000000000004"],
+  ["opa_arith_plus", ["9223372036854775807", "1"], "9223372036854775808"],
+  ["opa_arith_plus", ["-9223372036854775808", "-1"], "-9223372036854775809"],
+  ["opa_arith_plus", ["123456789012345678901234567890", "-123456789012345678901234567891"], "-1"],
+  ["opa_arith_plus", ['"1"', "2"], undefined],
+  ["opa_arith_minus", ["5", "7"], "-2"],
+  ["opa_arith_minus", ["set:[1,2,3]", "set:[2]"], "[1,3]"],
+  ["opa_arith_minus", ["set:[1]", "1"], undefined],
+  ["opa_arith_multiply", ["4294967296", "4294967296"], "18446744073709551616"],
+  ["opa_arith_multiply", ["-3", "2.5"], "-7.5"],
+  ["opa_arith_multiply", ["99999999999999999999", "99999999999999999999"], "9999999999999999999800000000000000000001"],
+  ["opa_arith_divide", ["6", "3"], "2"],
+  ["opa_arith_divide", ["1", "4"], "0.25"],
+  ["opa_arith_divide", ["1", "0"], undefined],
+  ["opa_arith_rem", ["7", "-3"], "1"],
+  ["opa_arith_rem", ["-7", "3"], "-1"],
+  ["opa_arith_rem", ["7", "0"], undefined],
+  ["opa_arith_rem", ["7.5", "2"], undefined],
+  ["opa_arith_abs", ["-3"], "3"],
+  ["opa_arith_abs", ["-123456789012345678901234567890"], "123456789012345678901234567890"],
+  ["opa_arith_round", ["2.5"], "3"],
+  ["opa_arith_round", ["-2.5"], "-3"],
+  ["opa_arith_round", ["-1.4"], "-1"],
+  ["opa_arith_ceil", ["1.2"], "2"],
+  ["opa_arith_floor", ["-1.2"], "-2"],
+  ["opa_agg_count", ['"héllo"'], "5"],
+  ["opa_agg_count", ['{"a":1}'], "1"],
+  ["opa_agg_count", ["set:[1,1,2]"], "2"],
+  ["opa_agg_count", ["5"], undefined],
+  ["opa_agg_sum", ["[1,2.5,3]"], "6.5"],
+  ["opa_agg_sum", ["set:[1,2]"], "3"],
+  ["opa_agg_sum", ["[]"], "0"],
+  ["opa_agg_sum", ['[1,"a"]'], undefined],
+  ["opa_agg_product", ["[2,3,4]"], "24"],
+  ["opa_agg_max", ['[1,"a",null]'], '"a"'],
+  ["opa_agg_min", ["set:[3,1,2]"], "1"],
+  ["opa_agg_max", ["[]"], undefined],
+  ["opa_agg_sort", ['[3,"b",1,null,"a"]'], '[null,1,3,"a","b"]'],
+  ["opa_agg_sort", ["set:[2,1]"], "[1,2]"],
+  ["opa_agg_all", ["[true,true]"], "true"],
+  ["opa_agg_any", ["[false,1]"], "false"],
+  ["opa_strings_concat", ['", "', '["a","b","c"]'], '"a, b, c"'],
+  ["opa_strings_concat", ['"-"', 'set:["b","a"]'], '"a-b"'],
+  ["opa_strings_concat", ['"-"', "[]"], '""'],
+  ["opa_strings_concat", ['"-"', '["a",1]'], undefined],
+  ["opa_strings_contains", ['"abcdef"', '"cd"'], "true"],
+  ["opa_strings_contains", ['"abc"', '""'], "true"],
+  ["opa_strings_startswith", ['"abc"', '"ab"'], "true"],
+  ["opa_strings_startswith", ['"abc"', '"abcd"'], "false"],
+  ["opa_strings_endswith", ['"abc"', '"bc"'], "true"],
+  ["opa_strings_lower", ['"AbC ÄÖ"'], '"abc äö"'],
+  ["opa_strings_upper", ['"abc äö ж"'], '"ABC ÄÖ Ж"'],
+  ["opa_strings_split", ['"a,b,,c"', '","'], '["a","b","","c"]'],
+  ["opa_strings_split", ['"héj"', '""'], '["h","é","j"]'],
+  ["opa_strings_split", ['""', '","'], '[""]'],
+  ["opa_strings_replace", ['"aaa"', '"a"', '"bb"'], '"bbbbbb"'],
+  ["opa_strings_replace", ['"abc"', '""', '"-"'], '"-a-b-c-"'],
+  ["opa_strings_replace_n", ['{"a":"1","b":"2"}', '"abcab"'], '"12c12"'],
+  ["opa_strings_trim", ['"xxhixx"', '"x"'], '"hi"'],
+  ["opa_strings_trim_left", ['"xxhixx"', '"x"'], '"hixx"'],
+  ["opa_strings_trim_right", ['"xxhixx"', '"x"'], '"xxhi"'],
+  ["opa_strings_trim_prefix", ['"prefix-x"', '"prefix-"'], '"x"'],
+  ["opa_strings_trim_suffix", ['"x.txt"', '".txt"'], '"x"'],
+  ["opa_strings_trim_space", ['"  \\t hi \\n"'], '"hi"'],
+  ["opa_strings_substring", ['"héllo"', "1", "3"], '"éll"'],
+  ["opa_strings_substring", ['"hello"', "2", "-1"], '"llo"'],
+  ["opa_strings_substring", ['"hello"', "9", "1"], '""'],
+  ["opa_strings_indexof", ['"héllo"', '"l"'], "2"],
+  ["opa_strings_indexof", ['"hello"', '"z"'], "-1"],
+  ["opa_strings_reverse", ['"héllo"'], '"olléh"'],
+  ["opa_strings_format_int", ["255", "16"], '"ff"'],
+  ["opa_strings_format_int", ["-5.5", "2"], '"-110"'],
+  ["opa_strings_format_int", ["5", "3"], undefined],
+  ["opa_sets_union", ["set:[]"], "[]"],
+  ["opa_set_union", ["set:[1,3]", "set:[2,3]"], "[1,2,3]"],
+  ["opa_set_intersection", ["set:[1,2,3]", "set:[2,3,4]"], "[2,3]"],
+  ["tg_object_get", ['{"a":1}', '"a"', "0"], "1"],
+  ["tg_object_get", ['{"a":1}', '"b"', "0"], "0"],
+  ["tg_object_get", ['{"a":{"b":[{"c":1}]}}', '["a","b",0,"c"]', "2"], "1"],
+  ["tg_object_get", ['{"a":1}', "[]", "2"], '{"a":1}'],
+  ["tg_object_get", ['"x"', '"a"', "0"], undefined],
+  ["tg_object_keys", ['{"b":1,"a":2}'], '["a","b"]'],
+  ["tg_object_remove", ['{"a":1,"b":2,"c":3}', '["a"]'], '{"b":2,"c":3}'],
+  ["tg_object_remove", ['{"a":1,"b":2}', '{"b":0}'], '{"a":1}'],
+  ["tg_object_filter", ['{"a":1,"b":2,"c":3}', 'set:["a","c"]'], '{"a":1,"c":3}'],
+  ["tg_object_union", ['{"a":{"x":1},"b":1}', '{"a":{"y":2},"b":2}'], '{"a":{"x":1,"y":2},"b":2}'],
+  ["tg_object_union_n", ['[{"a":1},{"a":2,"b":1},{"c":3}]'], '{"a":2,"b":1,"c":3}'],
+  ["opa_array_concat", ["[1]", "[2,3]"], "[1,2,3]"],
+  ["opa_array_slice", ["[1,2,3,4]", "1", "3"], "[2,3]"],
+  ["opa_array_slice", ["[1,2,3,4]", "-5", "10"], "[1,2,3,4]"],
+  ["opa_array_slice", ["[1,2,3,4]", "3", "1"], "[]"],
+  ["tg_array_reverse", ["[1,2,3]"], "[3,2,1]"],
+  ["opa_types_is_number", ["1.5"], "true"],
+  ["opa_types_is_string", ["1"], "false"],
+  ["opa_types_is_set", ["set:[]"], "true"],
+  ["opa_types_name", ["set:[]"], '"set"'],
+  ["opa_types_name", ["null"], '"null"'],
+  ["opa_to_number", ['"10"'], "10"],
+  ["opa_to_number", ['"-0.5e1"'], "-5"],
+  ["opa_to_number", ['"+007"'], "7"],
+  ["opa_to_number", ['".5"'], "0.5"],
+  ["opa_to_number", ["true"], "1"],
+  ["opa_to_number", ["null"], "0"],
+  ["opa_to_number", ['"x1"'], undefined],
+  ["opa_to_number", ['"12345678901234567890123"'], "12345678901234567890123"],
+  ["opa_numbers_range", ["1", "4"], "[1,2,3,4]"],
+  ["opa_numbers_range", ["2", "-1"], "[2,1,0,-1]"],
+  ["opa_numbers_range", ["3.14", "4"], undefined],
+  ["opa_json_marshal", ['{"b":[1,"x"],"a":null}'], '"{\\"a\\":null,\\"b\\":[1,\\"x\\"]}"'],
+  ["opa_json_marshal", ["set:[2,1]"], '"[1,2]"'],
+  ["opa_json_unmarshal", ['"{\\"a\\":[1,2]}"'], '{"a":[1,2]}'],
+  ["opa_json_unmarshal", ['"{a:1}"'], undefined],
+  ["tg_json_is_valid", ['"[1,2]"'], "true"],
+  ["tg_json_is_valid", ['"[1,2"'], "false"],
+  ["opa_base64_encode", ['"hello"'], '"aGVsbG8="'],
+  ["opa_base64_decode", ['"aGVsbG8="'], '"hello"'],
+  ["opa_base64_decode", ['"aGVsbG8"'], undefined],
+  ["opa_base64_is_valid", ['"aGk="'], "true"],
+  ["opa_base64_is_valid", ['"a!=="'], "false"],
+  ["opa_base64_url_encode", ['"\\u00ff\\u00fe"'], '"w7_Dvg=="'],
+  ["tg_base64_url_encode_no_pad", ['"\\u00ff\\u00fe"'], '"w7_Dvg"'],
+  ["opa_base64_url_decode", ['"w7_Dvg"'], '"ÿþ"'],
+  ["opa_base64_url_decode", ['"w7_Dvg=="'], '"ÿþ"'],
+  ["tg_member_2", ["2", "[1,2]"], "true"],
+  ["tg_member_2", ["2", 'set:[1]'], "false"],
+  ["tg_member_2", ["1", '{"a":1}'], "true"],
+  ["tg_member_2", ['"a"', '{"a":1}'], "false"],
+  ["tg_member_3", ['"a"', "1", '{"a":1}'], "true"],
+  ["tg_member_3", ["1", '"y"', '["x","y"]'], "true"],
+  ["tg_member_3", ["0", '"y"', '["x","y"]'], "false"],
+];
+
+describe("native builtins", () => {
+  it.each(cases)("%s(%j) = %s", (name, args, want) => {
+    expect(call(name, ...args)).toBe(want);
+  });
+});
+
+describe("strict builtin errors", () => {
+  it.each([
+    ["opa_agg_count", ["null"], "unknown:0:0: eval_type_error: count: operand 1 must be one of {array, object, set, string} but got null"],
+    ["opa_arith_minus", ["set:[1]", "1"], "eval_type_error: minus: operand 2 must be set but got number"],
+    ["opa_arith_minus", ["1", "set:[1]"], "eval_type_error: minus: operand 2 must be number but got set"],
+    ["opa_arith_divide", ["1", "0"], "eval_builtin_error: div: divide by zero"],
+    ["opa_arith_rem", ["1", "0"], "eval_builtin_error: rem: modulo by zero"],
+    ["tg_object_get", ['"x"', '"a"', "0"], "eval_type_error: object.get: operand 1 must be object but got string"],
+    ["tg_object_union", ['{}', "[]"], "eval_type_error: object.union: operand 2 must be object but got array"],
+    ["opa_array_concat", ["{}", "[]"], "eval_type_error: array.concat: operand 1 must be array but got object"],
+    ["opa_numbers_range", ["3.14", "4"], "eval_type_error: numbers.range: operand 1 must be integer number but got floating-point number"],
+    ["opa_strings_format_int", ["1", "3"], "eval_type_error: format_int: operand 2 must be one of {2, 8, 10, 16}"],
+    ["opa_to_number", ['"abc"'], "eval_builtin_error: to_number: invalid syntax"],
+  ] as const)("%s(%j) aborts with %s", (name, args, want) => {
+    expect(strictError(name, ...args)).toContain(want);
+  });
+
+  it("uses the location given by tg_set_location", () => {
+    const file = rt.call("opa_malloc", 16);
+    new Uint8Array(rt.memory.buffer).set(new TextEncoder().encode("p.rego\0"), file);
+    rt.call("tg_set_location", file, 7, 3);
+    expect(strictError("opa_agg_count", "1")).toMatch(/^p\.rego:7:3: eval_type_error: count: /);
+    rt.call("tg_set_location", 0, 0, 0);
+  });
+});
