@@ -21,6 +21,8 @@ export interface BuiltinSignature {
   readonly variadic?: boolean;
   /** Result depends on time/randomness: never constant-folded. */
   readonly nondeterministic?: boolean;
+  /** Removed from Rego v1: calls are a `rego_type_error`. */
+  readonly deprecated?: boolean;
 }
 
 const T = (spec: string): readonly ValueType[] => spec.split("|") as ValueType[];
@@ -72,8 +74,8 @@ const table: readonly BuiltinSignature[] = [
   sig("max", "array|set", "any"),
   sig("min", "array|set", "any"),
   sig("sort", "array|set", "array"),
-  sig("all", "array|set", "boolean"),
-  sig("any", "array|set", "boolean"),
+  sig("all", "array|set", "boolean", { deprecated: true }),
+  sig("any", "array|set", "boolean", { deprecated: true }),
   // arrays
   sig("array.concat", "array array", "array"),
   sig("array.slice", "array number number", "array"),
@@ -194,13 +196,15 @@ const table: readonly BuiltinSignature[] = [
   sig("graph.reachable", "object array|set", "set"),
   sig("io.jwt.decode", "string", "array"),
   sig("io.jwt.decode_verify", "string object", "array"),
-  sig("cast_array", "any", "array"),
-  sig("cast_set", "any", "set"),
-  sig("cast_string", "any", "string"),
-  sig("cast_boolean", "any", "boolean"),
-  sig("cast_null", "any", "null"),
-  sig("cast_object", "any", "object"),
-  sig("set_diff", "set set", "set"),
+  sig("cast_array", "any", "array", { deprecated: true }),
+  sig("cast_set", "any", "set", { deprecated: true }),
+  sig("cast_string", "any", "string", { deprecated: true }),
+  sig("cast_boolean", "any", "boolean", { deprecated: true }),
+  sig("cast_null", "any", "null", { deprecated: true }),
+  sig("cast_object", "any", "object", { deprecated: true }),
+  sig("set_diff", "set set", "set", { deprecated: true }),
+  sig("re_match", "string string", "boolean", { deprecated: true }),
+  sig("net.cidr_overlap", "string string", "boolean", { deprecated: true }),
 ];
 
 export const builtins: ReadonlyMap<string, BuiltinSignature> = new Map(table.map((b) => [b.name, b]));

@@ -77,6 +77,7 @@ export class Scoper {
   /** Declares `name` in `scope` (`some x`, `x :=`, function args, every key/value). */
   declare(scope: Scope, v: VarTerm, how: DeclareHow): string {
     if (v.name === "_") return this.wildcard();
+    if (v.name === "input" || v.name === "data") this.err("rego_compile_error", `variables must not shadow ${v.name} (reserved name)`, v.location);
     const existing = scope.declared.get(v.name);
     if (how === "param" && existing !== undefined) return existing;
     if (scope.declared.has(v.name)) this.err("rego_compile_error", `var ${v.name} ${how} above`, v.location);
@@ -189,7 +190,9 @@ export class Scoper {
       return path;
     }
     const name = op.join(".");
-    if (lookupBuiltin(name) === undefined) this.err("rego_type_error", `undefined function ${name}`, location);
+    const b = lookupBuiltin(name);
+    if (b === undefined) this.err("rego_type_error", `undefined function ${name}`, location);
+    else if (b.deprecated === true) this.err("rego_type_error", `deprecated built-in function calls in expression: ${name}`, location);
     void nargs;
     return op;
   }
@@ -290,6 +293,9 @@ export class Scoper {
         return { ...t, items: t.items.map(([k, v]) => [this.resolveTerm(scope, k), this.declarePattern(scope, v, how)] as const) };
       case "ref": {
         const root = t.head.type === "var" ? t.head.name : "";
+        if (how === "param" && t.path.length === 0 && (root === "input" || root === "data")) {
+          this.err("rego_compile_error", `variables must not shadow ${root} (reserved name)`, t.location);
+        }
         if (how === "assigned") {
           this.err("rego_compile_error", root === "input" || root === "data" ? `cannot assign to ${root}` : "cannot assign to ref", t.location);
         }

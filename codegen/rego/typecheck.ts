@@ -1,6 +1,8 @@
 /**
  * Type check of calls in compiled bodies: arity of builtins and functions, and
- * argument types where the argument is a literal (its type is settled).
+ * argument types where they are settled: literals, and locals bound earlier in
+ * the (safety-ordered) body to a literal or to a builtin result of one type
+ * (`x := "a"; x + 1` is an error).
  * Reports `rego_type_error`. Runs on flattened bodies, where a call may carry
  * one trailing output argument.
  */
@@ -40,65 +42,88 @@ export class TypeChecker {
     private readonly errors: Diagnostic[],
   ) {}
 
-  body(b: Body): void {
-    for (const e of b) this.expr(e);
+  /** `env`: types of locals known before the body (copied, never changed). */
+  body(b: Body, env: ReadonlyMap<string, ValueType> = new Map()): void {
+    const local = new Map(env);
+    for (const e of b) this.expr(e, local);
+  }
+
+  private typeOf(t: Term, env: ReadonlyMap<string, ValueType>): ValueType | null {
+    return t.type === "var" ? env.get(t.name) ?? null : literalType(t);
+  }
+
+  /** Records what an expression settles about the types of the vars it binds. */
+  private learn(e: CallExpr, env: Map<string, ValueType>): void {
+    if (e.operator.length === 1 && e.operator[0] === "eq") {
+      const [a, b] = e.args as [Term, Term];
+      const ta = this.typeOf(a, env);
+      const tb = this.typeOf(b, env);
+      if (a.type === "var" && ta === null && tb !== null) env.set(a.name, tb);
+      if (b.type === "var" && tb === null && ta !== null) env.set(b.name, ta);
+      return;
+    }
+    if (e.operator[0] === "data") return;
+    const sig = lookupBuiltin(e.operator.join("."));
+    if (sig === undefined || sig.variadic === true || sig.result === null || e.args.length !== sig.args.length + 1) return;
+    const out = e.args[e.args.length - 1] as Term;
+    const r = sig.result;
+    if (out.type === "var" && r.length === 1 && r[0] !== "any" && !env.has(out.name)) env.set(out.name, r[0] as ValueType);
   }
 
   terms(ts: readonly (Term | null)[]): void {
-    for (const t of ts) if (t !== null) this.term(t);
+    for (const t of ts) if (t !== null) this.term(t, new Map());
   }
 
-  private term(t: Term): void {
+  private term(t: Term, env: ReadonlyMap<string, ValueType>): void {
     switch (t.type) {
       case "arraycomprehension":
       case "setcomprehension":
-        this.body(t.body);
-        return;
       case "objectcomprehension":
-        this.body(t.body);
+        this.body(t.body, env);
         return;
       case "array":
       case "set":
-        t.items.forEach((i) => this.term(i));
+        t.items.forEach((i) => this.term(i, env));
         return;
       case "object":
         for (const [k, v] of t.items) {
-          this.term(k);
-          this.term(v);
+          this.term(k, env);
+          this.term(v, env);
         }
         return;
       case "ref":
-        this.term(t.head);
-        t.path.forEach((p) => this.term(p));
+        this.term(t.head, env);
+        t.path.forEach((p) => this.term(p, env));
         return;
       default:
         return;
     }
   }
 
-  private expr(e: Expr): void {
-    for (const w of e.with) this.term(w.value);
+  private expr(e: Expr, env: Map<string, ValueType>): void {
+    for (const w of e.with) this.term(w.value, env);
     switch (e.type) {
       case "callexpr":
-        this.call(e);
-        e.args.forEach((a) => this.term(a));
+        this.call(e, env);
+        e.args.forEach((a) => this.term(a, env));
+        this.learn(e, env);
         return;
       case "termexpr":
-        this.term(e.term);
+        this.term(e.term, env);
         return;
       case "every":
-        this.term(e.domain);
-        this.body(e.body);
+        this.term(e.domain, env);
+        this.body(e.body, env);
         return;
       case "not":
-        this.body(e.body);
+        this.body(e.body, env);
         return;
       default:
         return;
     }
   }
 
-  private call(e: CallExpr): void {
+  private call(e: CallExpr, env: ReadonlyMap<string, ValueType>): void {
     const n = e.args.length;
     if (e.operator[0] === "data") {
       const arity = this.functionArity(e.operator);
@@ -122,11 +147,11 @@ export class TypeChecker {
     }
     const bad: number[] = [];
     sig.args.forEach((want, i) => {
-      const have = literalType(e.args[i] as Term);
+      const have = this.typeOf(e.args[i] as Term, env);
       if (have !== null && !want.includes("any") && !want.includes(have)) bad.push(i);
     });
     if (bad.length > 0) {
-      const have = sig.args.map((_, i) => literalType(e.args[i] as Term) ?? "any").join(", ");
+      const have = sig.args.map((_, i) => this.typeOf(e.args[i] as Term, env) ?? "any").join(", ");
       const want = sig.args.map((w) => w.join("|")).join(", ");
       this.errors.push({ code: "rego_type_error", message: `${name}: invalid argument(s): have (${have}), want (${want})`, location: e.location });
     }
