@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { main } from "../../src/cli/main.js";
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
+  const error = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void err.push(a.join(" ")));
+  try {
+    const code = await main(args);
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+describe("toolgate check", () => {
+  it("passes the project's policies (default folder)", async () => {
+    const r = await run(["check"]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^\d+ files? checked, no problems$/);
+  });
+
+  it("prints file:line:col code: message for every problem and exits 1", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tg-check-"));
+    mkdirSync(join(dir, "sub"));
+    writeFileSync(join(dir, "a.rego"), "package a\n\np := x if { true }\n");
+    writeFileSync(join(dir, "sub", "b.rego"), "package b\nq if { r }\nr if { q }\n");
+    writeFileSync(join(dir, "notes.txt"), "not rego");
+    const r = await run(["check", dir]);
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n")).toEqual([
+      `${join(dir, "a.rego")}:3:6 rego_unsafe_var_error: var x is unsafe`,
+      "1 problem in 2 files",
+    ]);
+    writeFileSync(join(dir, "a.rego"), "package a\n\np := 1\n");
+    const r2 = await run(["check", dir]);
+    expect(r2.err.split("\n")).toEqual([
+      `${join(dir, "sub", "b.rego")}:2:1 rego_recursion_error: rule data.b.q is recursive: data.b.q -> data.b.r -> data.b.q`,
+      `${join(dir, "sub", "b.rego")}:3:1 rego_recursion_error: rule data.b.r is recursive: data.b.r -> data.b.q -> data.b.r`,
+      "2 problems in 2 files",
+    ]);
+  });
+
+  it("reports parse errors before anything else, as OPA", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tg-check-"));
+    writeFileSync(join(dir, "a.rego"), "package a\np := x\n");
+    writeFileSync(join(dir, "b.rego"), "package b\nq { true }\n");
+    const r = await run(["check", dir]);
+    expect(r.err.split("\n")).toEqual([`${join(dir, "b.rego")}:2:3 rego_parse_error: \`if\` keyword is required before rule body`, "1 problem in 2 files"]);
+  });
+
+  it("checks files together, so one may use another's rules", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tg-check-"));
+    writeFileSync(join(dir, "lib.rego"), "package lib\nlimit := 10\n");
+    writeFileSync(join(dir, "main.rego"), "package main\nimport data.lib\nok if input.n < lib.limit\n");
+    const r = await run(["check", join(dir, "main.rego"), join(dir, "lib.rego")]);
+    expect(r).toMatchObject({ code: 0, out: "2 files checked, no problems" });
+  });
+
+  it("reports a missing path", async () => {
+    const r = await run(["check", "/nonexistent/policies"]);
+    expect(r).toMatchObject({ code: 1, err: "/nonexistent/policies: no such file or folder" });
+  });
+});
