@@ -8,7 +8,7 @@ import type { Policy } from "../plan/ir.js";
 import type { PlanQuery } from "../plan/planner.js";
 import { planPolicy } from "../plan/planner.js";
 import type { Body, Module } from "../rego/ast.js";
-import { parseModule, parseQuery } from "../rego/index.js";
+import { compileModules, compileQuery, parseModule, parseQuery } from "../rego/index.js";
 import { builtinArities } from "../wasm/emit/builtins.js";
 import { emitPolicy, isEmitError } from "../wasm/emit/index.js";
 import type { CompileOptions, CompileResult, StageName } from "./types.js";
@@ -72,8 +72,21 @@ function parseStage(st: State, opts: CompileOptions): void {
   }
 }
 
-/** Safety, types and rewriting come from the front end's checker once it lands. */
-function checkStage(): void {}
+/**
+ * The front end's checks (safety, types, recursion, unknown builtins) decide whether
+ * the program is valid. The planner still reads the parsed modules; planning from
+ * the front end's rewritten program is the next step (see README, known gaps).
+ */
+function checkStage(st: State, opts: CompileOptions): void {
+  const r = compileModules(opts.modules);
+  st.errors.push(...r.errors);
+  if (r.program === null) return;
+  for (const q of opts.queries ?? []) {
+    const parsed = st.queries.find((x) => x.name === q.name);
+    if (parsed === undefined) continue;
+    st.errors.push(...compileQuery(r.program, parsed.body, `query:${q.name}`).errors);
+  }
+}
 
 function planStage(st: State, opts: CompileOptions): void {
   const names = new Set(opts.entrypoints);
