@@ -49,23 +49,23 @@ export async function runDemo(policy: PolicyEngine, store: Store, print: (step: 
   };
   const call = (tool: string, args: JsonObject, more: { operation_id?: string; approval_id?: string } = {}) => runtime.call(ctx, { tool, args, ...more });
   const approvalOf = (e: Envelope | null): string => (e !== null && e.outcome === "terminal_failure" ? (e.approval_id ?? "") : "");
-  const approve = async (id: string): Promise<void> => {
+  const approve = async (id: string, what: string): Promise<void> => {
     const d = await runtime.approvals.decide(id, { decision: "approve", approver: "bob@ops", reason: "checked with the customer" });
-    show(`bob@ops approves ${id}`, null, d.ok ? `decision recorded under policy ${d.approval.decision?.policy_version ?? "?"}` : d.message);
+    show(`bob@ops approves ${id} (${what})`, null, d.ok ? `decision recorded under policy ${d.approval.decision?.policy_version ?? "?"}` : d.message);
   };
   const r1000 = { account_id: "acc_alice", amount: 1_000, currency: "EUR", recipient: "acc_bob" };
 
   show("1. read: get_account", await call("get_account", { account_id: "acc_alice" }));
   const ask = show("2. write needing approval: reserve_funds 1000", await call("reserve_funds", r1000, { operation_id: "op-1" }));
   const a1 = approvalOf(ask);
-  await approve(a1);
+  await approve(a1, "reserve_funds 1000, op-1");
   show("3. the approved call commits", await call("reserve_funds", r1000, { operation_id: "op-1", approval_id: a1 }));
   show("4. the same call again: replayed, no second effect", await call("reserve_funds", r1000, { operation_id: "op-1", approval_id: a1 }));
   show("5. same operation id, amount changed to 2000: conflict", await call("reserve_funds", { ...r1000, amount: 2_000 }, { operation_id: "op-1", approval_id: a1 }));
 
   const r10 = { ...r1000, amount: 10 };
   const a10 = approvalOf(await call("reserve_funds", r10, { operation_id: "op-10" }));
-  await approve(a10);
+  await approve(a10, "reserve_funds 10, op-10");
   show("6. an approval for 10 used for 1000: denied", await call("reserve_funds", r1000, { operation_id: "op-1000", approval_id: a10 }));
 
   show("7a. destructive call: denied", await call("close_account", { account_id: "acc_bob" }, { operation_id: "op-close" }));
@@ -77,12 +77,12 @@ export async function runDemo(policy: PolicyEngine, store: Store, print: (step: 
     fingerprint: fingerprint(ctx.tenant, "close_account", { account_id: "acc_bob" }, ["account_id"]),
     operation_id: "op-close", created_at_ms: now, expires_at_ms: now + 60_000, policy_version: policy.version,
   });
-  await approve("apr_close_demo");
+  await approve("apr_close_demo", "close_account acc_bob, op-close");
   show("7b. destructive call with an approval: still denied", await call("close_account", { account_id: "acc_bob" }, { operation_id: "op-close", approval_id: "apr_close_demo" }));
 
   const r500 = { ...r1000, amount: 500 };
   const a500 = approvalOf(await call("reserve_funds", r500, { operation_id: "op-timeout" }));
-  await approve(a500);
+  await approve(a500, "reserve_funds 500, op-timeout");
   show(`8a. the handler reserves, then its answer is lost: timeout after ${DEMO_TIMEOUT_MS} ms`, await call("reserve_funds", r500, { operation_id: "op-timeout", approval_id: a500 }));
   show(
     "8b. retry with the same operation id: reconciled, not invoked twice",
