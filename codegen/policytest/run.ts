@@ -60,7 +60,13 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   if (toRun.length === 0) return { results: skipped, errors: [] };
 
   // `coverage` is the instrumentation option requested in codegen/compiler/REQUESTS-from-tooling.md.
-  const options = { modules: sources, entrypoints: toRun.map((t) => t.entrypoint), coverage: opts.coverage === true };
+  // Unoptimised: the optimiser costs seconds and tests check semantics, not size.
+  const options = {
+    modules: sources,
+    entrypoints: toRun.map((t) => t.entrypoint),
+    coverage: opts.coverage === true,
+    optimize: false,
+  };
   // Loaded on use so that the rest of the CLI works while the compiler is broken.
   let compilePolicy: CompilerModule["compilePolicy"];
   try {

@@ -32,6 +32,8 @@ export interface LoadPolicyOptions {
   readonly entrypoint?: string;
   /** Data document (default: `<dir>/data.json` when it exists). */
   readonly data?: Readonly<Record<string, unknown>>;
+  /** Run the wasm optimiser (default false: it costs seconds and decisions do not change). */
+  readonly optimize?: boolean;
 }
 
 export class PolicyTestLoadError extends Error {
@@ -49,7 +51,7 @@ export async function loadPolicyForTest(dir: string, opts: LoadPolicyOptions = {
   const entrypoint = opts.entrypoint ?? "toolgate/authz/decision";
   const files = findRegoFiles([dir], (f) => !f.endsWith("_test.rego"));
   const modules = files.map((file) => ({ file, source: readFileSync(file, "utf8") }));
-  const out = compilePolicy({ modules, entrypoints: [entrypoint] });
+  const out = compilePolicy({ modules, entrypoints: [entrypoint], optimize: opts.optimize === true });
   if (out.errors.length > 0 || out.wasm === null) {
     throw new PolicyTestLoadError(`policy in ${dir} does not compile:\n${out.errors.map(formatDiagnostic).join("\n")}`);
   }

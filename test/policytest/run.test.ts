@@ -1,0 +1,54 @@
+import { describe, expect, it, vi } from "vitest";
+import { findRegoFiles, runPolicyTests } from "../../codegen/policytest/index.js";
+import { main } from "../../src/cli/main.js";
+
+const dir = new URL("./fixtures/basic", import.meta.url).pathname;
+const files = findRegoFiles([dir]);
+
+describe("runPolicyTests on a fixture", () => {
+  it("reports PASS, FAIL with the rule's line, ERROR with the message, and todo_ as skipped", async () => {
+    const report = await runPolicyTests({ files });
+    expect(report.errors).toEqual([]);
+    const byRule = Object.fromEntries(report.results.map((r) => [r.test.rule, r]));
+    expect(byRule["test_double"]?.status).toBe("pass");
+    expect(byRule["test_small_fails"]).toMatchObject({ status: "fail", message: "undefined", test: { row: 9 } });
+    expect(byRule["test_value_not_true"]).toMatchObject({ status: "fail", message: "got 7", test: { row: 17 } });
+    expect(byRule["test_conflict_errors"]?.status).toBe("error");
+    expect(byRule["test_conflict_errors"]?.message).toMatch(/lib\.rego:8:\d+: eval_conflict_error/);
+    expect(byRule["todo_later"]?.status).toBe("skip");
+  }, 60_000);
+
+  it("--run keeps only matching tests", async () => {
+    const report = await runPolicyTests({ files, run: /double|later/ });
+    expect(report.results.map((r) => [r.test.rule, r.status])).toEqual([
+      ["test_double", "pass"],
+      ["todo_later", "skip"],
+    ]);
+  }, 60_000);
+
+  it("reports compile errors instead of running", async () => {
+    const bad = new URL("./fixtures/broken", import.meta.url).pathname;
+    const report = await runPolicyTests({ files: findRegoFiles([bad]) });
+    expect(report.results.filter((r) => r.status !== "skip")).toEqual([]);
+    expect(report.errors.map((e) => [e.code, e.location.row])).toEqual([["rego_unsafe_var_error", 3]]);
+  }, 60_000);
+});
+
+describe("toolgate test", () => {
+  it("exits 1 on failures, 0 when the selected tests pass, and prints JSON on request", async () => {
+    const out: string[] = [];
+    const log = vi.spyOn(console, "log").mockImplementation((s: unknown) => void out.push(String(s)));
+    const err = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(await main(["test", dir])).toBe(1);
+      expect(out.join("\n")).toContain("data.lib_test.test_small_fails: FAIL");
+      out.length = 0;
+      expect(await main(["test", dir, "--run", "test_double", "--format", "json"])).toBe(0);
+      const json = JSON.parse(out.join("\n")) as { summary: { pass: number; total: number } };
+      expect(json.summary).toMatchObject({ pass: 1, total: 1 });
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+  }, 120_000);
+});
