@@ -86,7 +86,7 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   const base: RunReport = { results: [...results, ...skipped], errors: [] };
   if (opts.coverage !== true) return base;
   const points = compiled.coverage?.points;
-  const ptr = (policy.wasmInstance.exports as Record<string, unknown>)["toolgate_coverage_ptr"];
+  const ptr = ((policy.wasmInstance as WebAssembly.Instance).exports as Record<string, unknown>)["toolgate_coverage_ptr"];
   if (points === undefined || typeof ptr !== "function") {
     return { ...base, coverageError: "the compiler does not emit coverage instrumentation yet (codegen/compiler/REQUESTS-from-tooling.md)" };
   }

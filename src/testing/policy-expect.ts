@@ -108,15 +108,13 @@ export const policyMatchers = {
   },
 };
 
+interface PolicyMatchers<R = unknown> {
+  toAllow(): R;
+  toDeny(reason?: string): R;
+  toRequireApproval(): R;
+}
+
 declare module "vitest" {
-  interface Assertion<T> {
-    toAllow(): T;
-    toDeny(reason?: string): T;
-    toRequireApproval(): T;
-  }
-  interface AsymmetricMatchersContaining {
-    toAllow(): void;
-    toDeny(reason?: string): void;
-    toRequireApproval(): void;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- vitest's own declaration uses this default
+  interface Matchers<T = any> extends PolicyMatchers<T> {}
 }
