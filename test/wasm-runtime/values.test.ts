@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { loadRuntime } from "./harness.js";
 
 const rt = loadRuntime();
@@ -182,5 +183,33 @@ describe("numbers", () => {
     }
     expect(rt.dump(rt.call("opa_number_float", 1e21))).toBe("1e+21");
     expect(rt.dump(rt.call("opa_number_float", 1e20))).toBe("100000000000000000000");
+  });
+});
+
+describe("float conversions are exact", () => {
+  // Every double must read back bit-for-bit and print as JavaScript (and Go's JSON encoder) print it.
+  it("round-trips random doubles with the shortest text", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (f) => {
+        const text = String(f);
+        expect(rt.dump(rt.parse(text))).toBe(text);
+      }),
+      { seed: 20261129, numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    ["5e-324", "5e-324"],
+    ["2.2250738585072014e-308", "2.2250738585072014e-308"],
+    ["2.225073858507201e-308", "2.225073858507201e-308"], // largest subnormal
+    ["1.7976931348623157e308", "1.7976931348623157e+308"],
+    ["0.1000000000000000055511151231257827021181583404541015625", "0.1"],
+    ["9007199254740993.0", "9007199254740992"], // halfway: ties to even
+    ["1e-400", "0"],
+    ["123.456e-2", "1.23456"],
+    ["0.000001", "0.000001"],
+    ["4.35", "4.35"],
+  ])("%s -> %s", (input, want) => {
+    expect(rt.dump(rt.parse(input))).toBe(want);
   });
 });

@@ -1,7 +1,6 @@
 // Numbers: parsing literal/JSON text, printing as OPA (Go) does, comparison and
 // the exact-integer arithmetic the builtins share.
-import { strtod } from "util/string";
-import { dtoa_buffered } from "util/number";
+import { refine, writeShortest } from "./float";
 import { alloc, bByte, bBytes } from "./memory";
 import { mkInt, mkFloat, numRepr, intVal, floatVal, bigPtr, bigLen, N_INT, N_FLOAT, N_BIG } from "./value";
 import { fromParts, loadParts, partsCmp, bigAdd, bigSub, bigMul, bigToF64 } from "./bigint";
@@ -60,7 +59,7 @@ export function parseNumber(p: usize, n: usize): usize {
   return mkFloat(parseFloatText(p, n));
 }
 
-/** f64 of a valid JSON number text: exact fast path, else the std library's strtod. */
+/** f64 of a valid JSON number text, correctly rounded: exact fast path, else approximate + refine. */
 function parseFloatText(p: usize, n: usize): f64 {
   let i: usize = 0;
   const neg = load<u8>(p) == 45;
@@ -107,12 +106,54 @@ function parseFloatText(p: usize, n: usize): f64 {
       return neg ? -f : f;
     }
   }
-  // Slow path: hand the text to strtod as a string laid out in raw memory.
-  const raw = alloc(20 + (n << 1));
-  store<u32>(raw + 16, <u32>(n << 1));
-  const s = raw + 20;
-  for (let k: usize = 0; k < n; k++) store<u16>(s + (k << 1), load<u8>(p + k));
-  return strtod(changetype<string>(s));
+  // Slow path: exact digits, an approximation within a few ulps, then an exact
+  // correction against the decimal value (float.ts).
+  // digits without sign, dot and leading zeros; e10 adjusts for the fraction
+  const dbuf = alloc(n);
+  let nd = 0;
+  let fracDigits = 0;
+  let seenDot = false;
+  let j: usize = neg ? 1 : 0;
+  for (; j < n; j++) {
+    const c = <u32>load<u8>(p + j);
+    if ((c | 32) == 101) break;
+    if (c == 46) { seenDot = true; continue; }
+    if (seenDot) fracDigits++;
+    if (nd == 0 && c == 48) continue;
+    store<u8>(dbuf + nd++, <u8>c);
+  }
+  let ex: i32 = 0;
+  if (j < n) {
+    j++;
+    let eneg = false;
+    if (load<u8>(p + j) == 45) { eneg = true; j++; } else if (load<u8>(p + j) == 43) j++;
+    for (; j < n; j++) { if (ex < 100000) ex = ex * 10 + <i32>(load<u8>(p + j) - 48); }
+    if (eneg) ex = -ex;
+  }
+  if (nd == 0) return neg ? -0.0 : 0.0;
+  if (ex > 100000 - 1) return neg ? -Infinity : Infinity;
+  if (ex < -99999) return neg ? -0.0 : 0.0;
+  const de = ex - fracDigits;
+  const f = refine(dbuf, nd, de, approximate(dbuf, nd, de));
+  return neg ? -f : f;
+}
+
+/** digits * 10^e10 within a few ulps: 19 leading digits scaled by exact powers of ten. */
+function approximate(d: usize, n: i32, e10: i32): f64 {
+  let m: u64 = 0;
+  const take = n < 19 ? n : 19;
+  for (let i = 0; i < take; i++) m = m * 10 + <u64>(load<u8>(d + i) - 48);
+  let e = e10 + (n - take);
+  let x = <f64>m;
+  while (e > 22 && x < 1e308) { x *= 1e22; e -= 22; }
+  if (e > 0) x *= load<f64>(POW10 + (<usize>(e > 22 ? 22 : e) << 3));
+  while (e < -22 && x > 0) {
+    // keep the intermediate normal: divide in steps, scaling up below 1e-280
+    x /= 1e22;
+    e += 22;
+  }
+  if (e < 0) x /= load<f64>(POW10 + (<usize>(-e) << 3));
+  return x;
 }
 
 /** True when the number cell holds an integral value. */
@@ -208,34 +249,28 @@ export function numMul(a: usize, b: usize): usize {
 }
 
 // ---- printing
-const DTOA_BUF = memory.data(64 << 1);
+const I64_BUF = memory.data(24);
 
 /** Appends the decimal text of an i64 to the builder. */
 export function writeI64(v: i64): void {
   let u: u64 = v < 0 ? <u64>(0 - v) : <u64>v;
   if (v < 0) bByte(45);
-  const tmp = DTOA_BUF;
+  const tmp = I64_BUF;
   let p: usize = 24;
   if (u == 0) { p--; store<u8>(tmp + p, 48); }
   while (u != 0) { p--; store<u8>(tmp + p, <u8>(48 + <u32>(u % 10))); u /= 10; }
   bBytes(tmp + p, 24 - p);
 }
 
-/** Appends a float as Go's encoding/json prints float64 (ES number format, no trailing ".0"). */
+/** Appends a float as Go's encoding/json prints float64 (shortest round-trip, ES format). */
 export function writeF64(f: f64): void {
-  if (f == Math.floor(f) && Math.abs(f) < 1e21) {
-    if (Math.abs(f) < 9.2e18) { writeI64(<i64>f); return; }
-  }
+  if (f == Math.floor(f) && Math.abs(f) < 9007199254740992) { writeI64(<i64>f); return; }
   if (!isFinite(f)) {
     // Not representable in JSON; OPA cannot produce it either. Print null.
     bByte(110); bByte(117); bByte(108); bByte(108);
     return;
   }
-  const n = dtoa_buffered<f64>(DTOA_BUF, f);
-  let len = <usize>n;
-  // drop a trailing ".0" (dtoa prints integral values that way)
-  if (len >= 2 && load<u16>(DTOA_BUF + ((len - 1) << 1)) == 48 && load<u16>(DTOA_BUF + ((len - 2) << 1)) == 46) len -= 2;
-  for (let i: usize = 0; i < len; i++) bByte(load<u16>(DTOA_BUF + (i << 1)));
+  writeShortest(f);
 }
 
 export function writeNumber(v: usize): void {
