@@ -64,17 +64,31 @@ function wrap(name: string, fn: HostBuiltinFn, strict: boolean): HostBuiltinFn {
   };
 }
 
-function build(): Record<string, HostBuiltinFn> {
+function build(impls: Readonly<Record<string, HostBuiltinFn>>): Record<string, HostBuiltinFn> {
   const out: Record<string, HostBuiltinFn> = {};
-  for (const [name, fn] of Object.entries(implementations)) {
+  for (const [name, fn] of Object.entries(impls)) {
     out[HOST_PREFIX + name] = wrap(name, fn, false);
     out[HOST_STRICT_PREFIX + name] = wrap(name, fn, true);
   }
   return out;
 }
 
-/** Pass as `loadPolicy`'s third argument (custom builtins). */
-export const hostBuiltins: Readonly<Record<string, HostBuiltinFn>> = Object.freeze(build());
+/** Pass as `loadPolicy`'s third argument (custom builtins). time.now_ns reads the clock on every call. */
+export const hostBuiltins: Readonly<Record<string, HostBuiltinFn>> = Object.freeze(build(implementations));
+
+export interface HostBuiltinSet {
+  readonly builtins: Readonly<Record<string, HostBuiltinFn>>;
+  /** Call before each evaluation: time.now_ns then reads the clock once until the next call (OPA's rule). */
+  readonly startEvaluation: () => void;
+}
+
+/** Host builtins for one engine, with time.now_ns fixed per evaluation by the engine. */
+export function createHostBuiltins(): HostBuiltinSet {
+  let now: unknown;
+  const readNow = implementations["time.now_ns"]!;
+  const impls = { ...implementations, "time.now_ns": () => (now ??= readNow()) };
+  return { builtins: Object.freeze(build(impls)), startEvaluation: () => (now = undefined) };
+}
 
 /** Names in a module's `builtins()` map that `provided` cannot serve (for a load error listing all of them). */
 export function missingHostBuiltins(moduleBuiltins: Iterable<string>, provided: Readonly<Record<string, unknown>> = hostBuiltins): string[] {

@@ -1,0 +1,199 @@
+/**
+ * toolgate's fast policy host: the same PolicyEngine contract as the SDK engine
+ * (opa-wasm-engine.ts), calling the module's exports directly. Per decision it
+ * does what the SDK's evaluate() does minus the repeated work: one reused
+ * TextEncoder writes the input JSON straight at the saved heap pointer
+ * (`encodeInto`, no intermediate buffer), `opa_eval` parses and evaluates, and
+ * the NUL-terminated result is decoded from a cached view of memory. Data is
+ * loaded once. Host builtins are dispatched to `src/policy/host-builtins` with the
+ * SDK's exact JSON round trip, so both engines decide identically.
+ */
+import { createHostBuiltins } from "./host-builtins/index.js";
+import type { HostBuiltinFn, HostBuiltinSet } from "./host-builtins/index.js";
+import type { JsonObject } from "../manifest.js";
+import { deny, toDecision } from "./engine.js";
+import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
+import { PolicyLoadError, policyVersion } from "./opa-wasm-engine.js";
+
+export interface FastEngineOptions {
+  readonly wasm: Uint8Array;
+  /** Entrypoint as a rule path with slashes, e.g. "toolgate/authz/decision". */
+  readonly entrypoint: string;
+  readonly data?: JsonObject;
+  /** Initial memory pages (the SDK's default is 5). */
+  readonly initialPages?: number;
+}
+
+interface Exports {
+  readonly opa_malloc: (n: number) => number;
+  readonly opa_json_parse: (addr: number, len: number) => number;
+  readonly opa_json_dump: (value: number) => number;
+  readonly opa_heap_ptr_get: () => number;
+  readonly opa_heap_ptr_set: (p: number) => void;
+  readonly opa_eval: (r: number, ep: number, data: number, input: number, len: number, heap: number, fmt: number) => number;
+  readonly builtins: () => number;
+  readonly entrypoints: () => number;
+}
+
+const PAGE = 65536;
+
+export class FastPolicy {
+  private readonly memory: WebAssembly.Memory;
+  private readonly encoder = new TextEncoder();
+  private readonly decoder = new TextDecoder();
+  private u8: Uint8Array;
+  private exports!: Exports;
+  private dataAddr = 0;
+  private dataHeapPtr = 0;
+  private baseHeapPtr = 0;
+  private builtinNames: string[] = [];
+  entrypoints: Record<string, number> = {};
+
+  private constructor(
+    initialPages: number,
+    private readonly host: HostBuiltinSet,
+  ) {
+    this.memory = new WebAssembly.Memory({ initial: initialPages });
+    this.u8 = new Uint8Array(this.memory.buffer);
+  }
+
+  /** `host` defaults to toolgate's host builtins (createHostBuiltins). */
+  static async load(wasm: Uint8Array, opts: { initialPages?: number; host?: HostBuiltinSet } = {}): Promise<FastPolicy> {
+    const p = new FastPolicy(opts.initialPages ?? 5, opts.host ?? createHostBuiltins());
+    const module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
+    const instance = await WebAssembly.instantiate(module, { env: p.imports() as WebAssembly.ModuleImports });
+    p.exports = instance.exports as unknown as Exports;
+    p.init();
+    return p;
+  }
+
+  private imports(): Record<string, unknown> {
+    const call = (id: number, ...args: number[]): number => this.builtinCall(id, args);
+    return {
+      memory: this.memory,
+      opa_abort: (addr: number): never => {
+        throw new Error(this.cString(addr));
+      },
+      opa_println: (addr: number): void => console.log(this.cString(addr)),
+      opa_builtin0: (id: number, _ctx: number) => call(id),
+      opa_builtin1: (id: number, _ctx: number, a: number) => call(id, a),
+      opa_builtin2: (id: number, _ctx: number, a: number, b: number) => call(id, a, b),
+      opa_builtin3: (id: number, _ctx: number, a: number, b: number, c: number) => call(id, a, b, c),
+      opa_builtin4: (id: number, _ctx: number, a: number, b: number, c: number, d: number) => call(id, a, b, c, d),
+    };
+  }
+
+  private init(): void {
+    const builtins = this.dumpValue(this.exports.builtins()) as Record<string, number>;
+    const missing = Object.keys(builtins).filter((n) => typeof this.host.builtins[n] !== "function");
+    if (missing.length > 0) {
+      throw new PolicyLoadError(`policy.wasm needs builtins this host does not provide: ${missing.sort().join(", ")}`);
+    }
+    for (const [name, id] of Object.entries(builtins)) this.builtinNames[id] = name;
+    // As the SDK: empty data first, then entrypoints() (which probes the host builtins).
+    this.dataAddr = this.loadJson(new TextEncoder().encode("{}"));
+    this.baseHeapPtr = this.exports.opa_heap_ptr_get();
+    this.dataHeapPtr = this.baseHeapPtr;
+    this.entrypoints = this.dumpValue(this.exports.entrypoints()) as Record<string, number>;
+  }
+
+  setData(data: unknown): void {
+    this.exports.opa_heap_ptr_set(this.baseHeapPtr);
+    this.dataAddr = this.loadJson(this.encoder.encode(JSON.stringify(data)));
+    this.dataHeapPtr = this.exports.opa_heap_ptr_get();
+  }
+
+  /** The result set, as the SDK's evaluate() returns it. Throws what the module aborts with. */
+  evaluate(input: unknown, entrypoint: number): unknown {
+    let inputLen = 0;
+    let inputAddr = 0;
+    // The SDK passes a falsy input as "no input"; do the same.
+    if (input) {
+      const text = JSON.stringify(input);
+      inputAddr = this.dataHeapPtr;
+      this.reserve(inputAddr + text.length * 3);
+      inputLen = this.encoder.encodeInto(text, this.u8.subarray(inputAddr)).written;
+    }
+    this.host.startEvaluation();
+    // The heap starts after the input, or at the saved pointer when there is none.
+    const ret = this.exports.opa_eval(0, entrypoint, this.dataAddr, inputAddr, inputLen, this.dataHeapPtr + inputLen, 0);
+    return JSON.parse(this.cString(ret));
+  }
+
+  private reserve(end: number): void {
+    if (end > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((end - this.memory.buffer.byteLength) / PAGE));
+    if (this.u8.buffer !== this.memory.buffer) this.u8 = new Uint8Array(this.memory.buffer);
+  }
+
+  private view(): Uint8Array {
+    if (this.u8.buffer !== this.memory.buffer) this.u8 = new Uint8Array(this.memory.buffer);
+    return this.u8;
+  }
+
+  private cString(addr: number): string {
+    const u8 = this.view();
+    const end = u8.indexOf(0, addr);
+    return this.decoder.decode(u8.subarray(addr, end < 0 ? u8.length : end));
+  }
+
+  private dumpValue(addr: number): unknown {
+    return JSON.parse(this.cString(this.exports.opa_json_dump(addr)));
+  }
+
+  private loadJson(bytes: Uint8Array): number {
+    const addr = this.exports.opa_malloc(bytes.byteLength);
+    this.view().set(bytes, addr);
+    const v = this.exports.opa_json_parse(addr, bytes.byteLength);
+    if (v === 0) throw new Error("failed to parse json value");
+    return v;
+  }
+
+  /** The SDK's builtin round trip: dump operands to JSON, call, load the result back. */
+  private builtinCall(id: number, args: number[]): number {
+    const name = this.builtinNames[id] ?? `#${id}`;
+    const fn: HostBuiltinFn | undefined = this.host.builtins[name];
+    if (fn === undefined) throw new Error(`not implemented: built-in function ${id}: ${name}`);
+    const result = fn(...args.map((a) => this.dumpValue(a)));
+    if (result === undefined) return 0;
+    return this.loadJson(result instanceof ArrayBuffer ? new Uint8Array(result) : this.encoder.encode(JSON.stringify(result)));
+  }
+}
+
+/** A PolicyEngine over FastPolicy; same decisions and failure rules as loadOpaWasmEngine. */
+export interface FastPolicyEngine extends PolicyEngine {
+  /** The synchronous decision (what evaluate() resolves to). */
+  decide(input: PolicyInput): PolicyDecision;
+  readonly policy: FastPolicy;
+  readonly entrypointId: number;
+}
+
+export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolicyEngine> {
+  let policy: FastPolicy;
+  try {
+    policy = await FastPolicy.load(opts.wasm, opts.initialPages === undefined ? {} : { initialPages: opts.initialPages });
+  } catch (err) {
+    if (err instanceof PolicyLoadError) throw err;
+    throw new PolicyLoadError(`policy.wasm does not load: ${String(err)}`);
+  }
+  if (!Object.prototype.hasOwnProperty.call(policy.entrypoints, opts.entrypoint)) {
+    throw new PolicyLoadError(`policy.wasm has no entrypoint "${opts.entrypoint}" (has: ${Object.keys(policy.entrypoints).join(", ")})`);
+  }
+  if (opts.data !== undefined) policy.setData(opts.data);
+  const entrypointId = policy.entrypoints[opts.entrypoint]!;
+  const decide = (input: PolicyInput): PolicyDecision => {
+    try {
+      const results = policy.evaluate(input, entrypointId);
+      if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
+      return toDecision((results[0] as { result?: unknown }).result);
+    } catch {
+      return deny("policy_evaluation_error");
+    }
+  };
+  return {
+    version: policyVersion(opts.wasm, opts.data),
+    policy,
+    entrypointId,
+    decide,
+    evaluate: (input) => Promise.resolve(decide(input)),
+  };
+}
