@@ -26,6 +26,22 @@ export class LocalVarGenerator {
     return name;
   }
 
+  /** Source names of the user locals generated between two `count` readings. */
+  namesBetween(start: number, end: number): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (let i = start; i < end; i++) {
+      const name = `${this.prefix}${i}__`;
+      const s = this.sourceNames.get(name);
+      if (s !== undefined && s !== "_") out[name] = s;
+    }
+    return out;
+  }
+
+  /** How many names were generated so far. */
+  get count(): number {
+    return this.counter;
+  }
+
   /** Registers a local that keeps its source name (query variables). */
   keep(name: string): string {
     this.locals.add(name);

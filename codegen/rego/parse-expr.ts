@@ -11,6 +11,8 @@ import type { Token } from "./lexer.js";
 const RELATION: Record<string, string> = { "==": "equal", "!=": "neq", "<": "lt", ">": "gt", "<=": "lte", ">=": "gte" };
 const ARITH: Record<string, string> = { "+": "plus", "-": "minus" };
 const FACTOR: Record<string, string> = { "*": "mul", "/": "div", "%": "rem" };
+/** Binary operator levels, loosest first; level n's operands are level n+1 (level 4's are terms). */
+const LEVELS: readonly Record<string, string>[] = [RELATION, { "|": "or" }, { "&": "and" }, ARITH, FACTOR];
 
 function call(operator: string, args: Term[], location: Location): CallTerm {
   return { type: "call", operator: [operator], args, location };
@@ -43,30 +45,20 @@ export class ExprParser extends ParseState {
     return lhs;
   }
 
-  private binary(next: () => Term, ops: Record<string, string>): Term {
-    let lhs = next();
+  /** One left-associative level: `next` parses the tighter level (0 relation .. 4 term). */
+  private level(n: number): Term {
+    const ops = LEVELS[n] as Record<string, string>;
+    let lhs = n === 4 ? this.parseTerm() : this.level(n + 1);
     for (;;) {
       const t = this.tok;
       const op = t.kind === "punct" ? ops[t.text] : undefined;
       if (op === undefined) return lhs;
       this.next();
-      lhs = call(op, [lhs, next()], lhs.location);
+      lhs = call(op, [lhs, n === 4 ? this.parseTerm() : this.level(n + 1)], lhs.location);
     }
   }
   parseRelation(): Term {
-    return this.binary(() => this.parseOr(), RELATION);
-  }
-  parseOr(): Term {
-    return this.binary(() => this.parseAnd(), { "|": "or" });
-  }
-  parseAnd(): Term {
-    return this.binary(() => this.parseArith(), { "&": "and" });
-  }
-  parseArith(): Term {
-    return this.binary(() => this.parseFactor(), ARITH);
-  }
-  parseFactor(): Term {
-    return this.binary(() => this.parseTerm(), FACTOR);
+    return this.level(0);
   }
 
   // ------------------------------------------------------------ primary terms

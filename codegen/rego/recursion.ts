@@ -56,75 +56,87 @@ function groundPrefix(t: Term & { type: "ref" }): string[] | null {
   return out;
 }
 
-function depsOfRule(r: CompiledRule, visitRef: (p: readonly string[]) => void): void {
-  const term = (t: Term): void => {
+/** Collects the groups a rule reads (methods, not closures: this runs for every rule). */
+class Deps {
+  constructor(private readonly trie: Trie, private readonly out: Set<number>) {}
+
+  rule(r: CompiledRule): void {
+    this.body(r.body);
+    for (const t of r.refTail) this.term(t);
+    if (r.value !== null) this.term(r.value);
+    if (r.key !== null) this.term(r.key);
+    for (let e = r.else; e !== null; e = e.else) {
+      this.term(e.value);
+      this.body(e.body);
+    }
+  }
+
+  private body(b: Body): void {
+    for (const e of b) this.expr(e);
+  }
+
+  private term(t: Term): void {
     switch (t.type) {
       case "ref": {
         const p = groundPrefix(t);
-        if (p !== null) visitRef(p);
-        term(t.head);
-        t.path.forEach(term);
+        if (p !== null) lookup(this.trie, p, this.out);
+        this.term(t.head);
+        for (const x of t.path) this.term(x);
         return;
       }
       case "array":
       case "set":
-        t.items.forEach(term);
+        for (const x of t.items) this.term(x);
         return;
       case "object":
         for (const [k, v] of t.items) {
-          term(k);
-          term(v);
+          this.term(k);
+          this.term(v);
         }
         return;
       case "call":
-        if (t.operator[0] === "data") visitRef(t.operator);
-        t.args.forEach(term);
+        if (t.operator[0] === "data") lookup(this.trie, t.operator, this.out);
+        for (const x of t.args) this.term(x);
         return;
       case "arraycomprehension":
       case "setcomprehension":
-        term(t.term);
-        body(t.body);
+        this.term(t.term);
+        this.body(t.body);
         return;
       case "objectcomprehension":
-        term(t.key);
-        term(t.value);
-        body(t.body);
+        this.term(t.key);
+        this.term(t.value);
+        this.body(t.body);
         return;
       default:
         return;
     }
-  };
-  const expr = (e: Expr): void => {
+  }
+
+  private expr(e: Expr): void {
     // `with` targets are replaced, not read.
-    for (const w of e.with) term(w.value);
+    for (const w of e.with) this.term(w.value);
     switch (e.type) {
       case "termexpr":
-        term(e.term);
+        this.term(e.term);
         return;
       case "callexpr":
-        if (e.operator[0] === "data") visitRef(e.operator);
-        e.args.forEach(term);
+        if (e.operator[0] === "data") lookup(this.trie, e.operator, this.out);
+        for (const x of e.args) this.term(x);
         return;
       case "somein":
-        term(e.domain);
+        this.term(e.domain);
         return;
       case "every":
-        term(e.domain);
-        body(e.body);
+        this.term(e.domain);
+        this.body(e.body);
         return;
       case "not":
-        body(e.body);
+        this.body(e.body);
         return;
       default:
         return;
     }
-  };
-  const body = (b: Body): void => b.forEach(expr);
-  body(r.body);
-  for (const t of [r.value, r.key, ...r.refTail]) if (t !== null) term(t);
-  for (let e = r.else; e !== null; e = e.else) {
-    term(e.value);
-    body(e.body);
   }
 }
 
@@ -132,7 +144,9 @@ export function checkRecursion(groups: readonly RuleGroup[], errors: Diagnostic[
   const trie = buildTrie(groups);
   const edges: Set<number>[] = groups.map((g) => {
     const out = new Set<number>();
-    for (const r of [...g.rules, ...(g.default === null ? [] : [g.default])]) depsOfRule(r, (p) => lookup(trie, p, out));
+    const deps = new Deps(trie, out);
+    for (const r of g.rules) deps.rule(r);
+    if (g.default !== null) deps.rule(g.default);
     return out;
   });
   // Tarjan's strongly connected components.

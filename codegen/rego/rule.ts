@@ -14,7 +14,6 @@ import type { LocalVarGenerator } from "./locals.js";
 import type { CompiledRule } from "./program.js";
 import { SafetyChecker } from "./safety.js";
 import { Scoper, type ScopeContext } from "./scope.js";
-import { forEachVarInBody } from "./walk.js";
 
 interface Clause {
   readonly location: Location;
@@ -36,6 +35,9 @@ export class RuleCompiler {
   private readonly clauses: Clause[];
   /** One var per parameter position, shared by every clause. */
   private readonly argVars: VarTerm[] = [];
+  /** Generator position before this rule's scope stage: its locals are generated after it. */
+  private mark = 0;
+  private end = 0;
 
   constructor(
     readonly placed: PlacedRule,
@@ -57,6 +59,7 @@ export class RuleCompiler {
   }
 
   scope(ctx: ScopeContext): void {
+    this.mark = this.gen.count;
     const scoper = new Scoper(ctx, this.gen, this.errors);
     const paramNames = new Map<string, string>();
     for (const c of this.clauses) {
@@ -74,6 +77,7 @@ export class RuleCompiler {
       c.body = scoper.resolveBody(scope, c.source.body);
       c.terms = c.source.terms.map((t) => scoper.resolveTerm(scope, t));
     }
+    this.end = this.gen.count;
   }
 
   flatten(arityOf: ArityOf): void {
@@ -112,13 +116,8 @@ export class RuleCompiler {
       const c = elses[i] as Clause;
       elseChain = { type: "else", value: c.terms[0] ?? trueTerm(c.location), body: c.body, else: elseChain, location: c.location };
     }
-    const varNames: Record<string, string> = {};
-    for (const c of this.clauses) {
-      forEachVarInBody(c.body, (v) => {
-        const s = this.gen.sourceNames.get(v);
-        if (s !== undefined && s !== "_") varNames[v] = s;
-      });
-    }
+    // Rules are scoped one after another, so this rule's user locals are exactly those generated in between.
+    const varNames = this.gen.namesBetween(this.mark, this.end);
     const isSet = rule.head.kind === "contains";
     return {
       location: rule.location,

@@ -31,17 +31,27 @@ export class SafetyChecker {
   /** Reorders `body` given the vars bound before it; returns the new body and the vars bound after. */
   order(body: Body, initial: Bound): { body: Expr[]; bound: Set<string> } {
     const bound = new Set(initial);
-    const remaining = [...body];
+    let remaining = [...body];
     const out: Expr[] = [];
-    for (;;) {
-      const i = remaining.findIndex((e) => this.ready(e, bound));
-      if (i < 0) break;
-      const e = remaining.splice(i, 1)[0] as Expr;
-      const gives = this.outputs(e, bound);
-      const binds = [...gives].filter((v) => !bound.has(v));
-      const nested = this.orderNested(e, bound);
-      for (const v of binds) bound.add(v);
-      out.push({ ...nested, binds });
+    // OPA's reordering: passes over the body in source order, taking every
+    // expression whose vars are bound (or bindable by it), until no progress.
+    for (let progress = true; progress && remaining.length > 0; ) {
+      progress = false;
+      const later: Expr[] = [];
+      for (const e of remaining) {
+        const gives = this.outputs(e, bound);
+        if (!this.readyWith(e, bound, gives)) {
+          later.push(e);
+          continue;
+        }
+        const binds: string[] = [];
+        for (const v of gives) if (!bound.has(v)) binds.push(v);
+        const nested = this.orderNested(e, bound);
+        for (const v of binds) bound.add(v);
+        out.push({ ...nested, binds });
+        progress = true;
+      }
+      remaining = later;
     }
     for (const e of remaining) {
       const gives = this.outputs(e, bound);
@@ -146,44 +156,44 @@ export class SafetyChecker {
   /** Vars in a term at this level; comprehensions contribute their captures. */
   termVars(t: Term): Set<string> {
     const out = new Set<string>();
-    const visit = (x: Term): void => {
-      switch (x.type) {
-        case "var":
-          // Non-locals are global names: data, input, builtins named in `with` values.
-          if (this.gen.locals.has(x.name)) out.add(x.name);
-          return;
-        case "ref":
-          visit(x.head);
-          x.path.forEach(visit);
-          return;
-        case "array":
-        case "set":
-          x.items.forEach(visit);
-          return;
-        case "object":
-          for (const [k, v] of x.items) {
-            visit(k);
-            visit(v);
-          }
-          return;
-        case "call":
-          x.args.forEach(visit);
-          return;
-        case "arraycomprehension":
-        case "setcomprehension":
-        case "objectcomprehension":
-          for (const c of x.captures ?? []) out.add(c);
-          return;
-        default:
-          return;
-      }
-    };
-    visit(t);
+    this.collectTermVars(t, out);
     return out;
   }
 
-  ready(e: Expr, bound: Bound): boolean {
-    const gives = this.outputs(e, bound);
+  private collectTermVars(x: Term, out: Set<string>): void {
+    switch (x.type) {
+      case "var":
+        // Non-locals are global names: data, input, builtins named in `with` values.
+        if (this.gen.locals.has(x.name)) out.add(x.name);
+        return;
+      case "ref":
+        this.collectTermVars(x.head, out);
+        for (const p of x.path) this.collectTermVars(p, out);
+        return;
+      case "array":
+      case "set":
+        for (const i of x.items) this.collectTermVars(i, out);
+        return;
+      case "object":
+        for (const [k, v] of x.items) {
+          this.collectTermVars(k, out);
+          this.collectTermVars(v, out);
+        }
+        return;
+      case "call":
+        for (const a of x.args) this.collectTermVars(a, out);
+        return;
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+        for (const c of x.captures ?? []) out.add(c);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private readyWith(e: Expr, bound: Bound, gives: ReadonlySet<string>): boolean {
     for (const v of this.vars(e, bound)) if (!bound.has(v) && !gives.has(v)) return false;
     return true;
   }
