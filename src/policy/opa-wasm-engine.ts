@@ -9,6 +9,7 @@ import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import canonicalize from "canonicalize";
 import type { JsonObject } from "../manifest.js";
 import { deny, toDecision } from "./engine.js";
+import { hostBuiltins } from "./host-builtins/index.js";
 import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 
 export interface OpaWasmEngineOptions {
@@ -35,7 +36,8 @@ export function policyVersion(wasm: Uint8Array, data: JsonObject | undefined): s
 export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<PolicyEngine> {
   let policy: Awaited<ReturnType<typeof loadPolicy>>;
   try {
-    policy = await loadPolicy(opts.wasm);
+    // Builtins the compiler delegates to the host (regex, time, sprintf, ...) are answered in JavaScript.
+    policy = await loadPolicy(opts.wasm, undefined, hostBuiltins);
   } catch (err) {
     throw new PolicyLoadError(`policy.wasm does not load: ${String(err)}`);
   }

@@ -13,7 +13,7 @@ import { EscrowLedger, escrowHandlers } from "../../src/demo/escrow.js";
 import { loadOpaWasmEngineFromFiles } from "../../src/policy/index.js";
 import { createRuntime } from "../../src/runtime/index.js";
 import { openSqliteStore } from "../../src/store/index.js";
-import { ENTRYPOINT } from "./harness.js";
+const ENTRYPOINT = "toolgate/authz/decision";
 
 const [mode, dir] = process.argv.slice(2);
 if ((mode !== "crash" && mode !== "retry") || dir === undefined) throw new Error("usage: crash-child.ts crash|retry <dir>");

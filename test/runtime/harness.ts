@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { manifest, validators } from "../../generated/index.js";
 import type { ToolHandlers, ToolReconcilers } from "../../generated/index.js";
-import type { CompileOptions, CompileResult } from "../../codegen/compiler/types.js";
+import { compilePolicy } from "../../codegen/compiler/index.js";
 import { formatDiagnostic } from "../../codegen/diagnostics.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../../src/demo/escrow.js";
 import type { TrustedContext } from "../../src/generated-runtime.js";
@@ -18,16 +18,10 @@ import type { ManualClock } from "../../src/testing/index.js";
 
 export const ENTRYPOINT = "toolgate/authz/decision";
 
-/**
- * Compiles the shipped policies/authz.rego with the project's own compiler. The compiler
- * module is imported by name at run time so this file type-checks before
- * codegen/compiler/index.ts exists; until then every test that needs the policy fails here.
- */
+/** Compiles the shipped policies/authz.rego with the project's own Rego -> WebAssembly compiler. */
 export async function compileShippedPolicyWasm(): Promise<Uint8Array> {
-  const specifier = "../../codegen/compiler/index.js";
-  const compiler = (await import(specifier)) as { compilePolicy(o: CompileOptions): CompileResult | Promise<CompileResult> };
   const file = "policies/authz.rego";
-  const result = await compiler.compilePolicy({ modules: [{ file, source: readFileSync(file, "utf8") }], entrypoints: [ENTRYPOINT] });
+  const result = compilePolicy({ modules: [{ file, source: readFileSync(file, "utf8") }], entrypoints: [ENTRYPOINT] });
   if (result.wasm === null) throw new Error(`policies/authz.rego does not compile:\n${result.errors.map(formatDiagnostic).join("\n")}`);
   return result.wasm;
 }

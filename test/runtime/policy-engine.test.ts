@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { compilePolicy } from "../../codegen/compiler/index.js";
 import { isPolicyLoadError, loadOpaWasmEngine, policyVersion, toDecision } from "../../src/policy/index.js";
 
 describe("policy decisions fail closed", () => {
@@ -27,5 +28,32 @@ describe("policy decisions fail closed", () => {
     expect(policyVersion(wasm, { b: 2, a: 1 })).toBe(v); // canonical data: key order does not matter
     expect(policyVersion(wasm, { a: 2, b: 2 })).not.toBe(v);
     expect(policyVersion(new Uint8Array([1, 2, 4]), { a: 1, b: 2 })).not.toBe(v);
+  });
+});
+
+describe("the opa-wasm engine fails closed on real compiled policies", () => {
+  const compile = async (source: string): Promise<Uint8Array> => {
+    const r = compilePolicy({ modules: [{ file: "p.rego", source }], entrypoints: ["p/decision"], optimize: false });
+    if (r.wasm === null) throw new Error(r.errors.map((e) => e.message).join("; "));
+    return r.wasm;
+  };
+  const input = {
+    tool: "get_account", effect: "read" as const, args: {}, fingerprint: "f", operation_id: null,
+    principal: { tenant: "t", user: "u", roles: [] }, approval: null, now_ms: 0, policy_version: "v",
+  };
+  const cases: { note: string; rego: string; reason: string }[] = [
+    { note: "a decision that is not an object", rego: 'package p\ndecision := "allow"', reason: "policy_malformed_decision" },
+    { note: "an undefined decision", rego: "package p\ndecision := {\"allow\": true, \"reason\": \"x\", \"requires_approval\": false} if input.never", reason: "policy_undefined" },
+    { note: "a conflict at evaluation time", rego: 'package p\ndecision := {"allow": true, "reason": "a", "requires_approval": false} if input.tool\ndecision := {"allow": true, "reason": "b", "requires_approval": false} if input.effect', reason: "policy_evaluation_error" },
+  ];
+  it.each(cases)("$note -> deny $reason", async ({ rego, reason }) => {
+    const engine = await loadOpaWasmEngine({ wasm: await compile(rego), entrypoint: "p/decision" });
+    expect(await engine.evaluate(input)).toEqual({ allow: false, reason, requires_approval: false });
+  });
+
+  it("a missing entrypoint is a load error", async () => {
+    const wasm = await compile('package p\ndecision := {"allow": true, "reason": "x", "requires_approval": false}');
+    const err = await loadOpaWasmEngine({ wasm, entrypoint: "toolgate/authz/decision" }).catch((e: unknown) => e);
+    expect(isPolicyLoadError(err)).toBe(true);
   });
 });
