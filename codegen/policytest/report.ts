@@ -35,6 +35,10 @@ export function formatPretty(report: RunReport, verbose: boolean): string {
     const at = `${r.test.file}:${r.test.row}`;
     out.push(`${r.test.name}: ${label[r.status]} (${duration(r.ms)})${r.status === "pass" || r.status === "skip" ? "" : `  ${at}`}`);
     if (r.message !== undefined && (r.status === "error" || verbose)) out.push(`  ${r.message}`);
+    if (r.explanation !== undefined) {
+      out.push(`  failed at ${r.explanation.at}: ${r.explanation.expr}`);
+      for (const [k, v] of Object.entries(r.explanation.bindings)) out.push(`    ${k} = ${JSON.stringify(v)}`);
+    }
   }
   const c = countResults(report.results);
   if (report.errors.length === 0) {
@@ -68,6 +72,7 @@ export function formatJson(report: RunReport): string {
         status: r.status,
         duration_ms: Number(r.ms.toFixed(3)),
         ...(r.message === undefined ? {} : { message: r.message }),
+        ...(r.explanation === undefined ? {} : { failed_expression: r.explanation }),
       })),
       ...(report.coverage === undefined
         ? {}

@@ -11,6 +11,7 @@ import type { CompileOptions, CompileResult } from "../compiler/types.js";
 import { discoverTests, type PolicyTest } from "./discover.js";
 import { buildCoverage, type CoveragePoint, type CoverageReport } from "./coverage.js";
 import { todoRanges } from "./todo-ranges.js";
+import { explainFailure, type Explanation } from "./explain.js";
 
 export type TestStatus = "pass" | "fail" | "error" | "skip";
 
@@ -20,12 +21,16 @@ export interface TestResult {
   readonly ms: number;
   /** FAIL: what the rule evaluated to; ERROR: the evaluation error. */
   readonly message?: string;
+  /** FAIL with `explain`: the expression that did not hold and the values before it. */
+  readonly explanation?: Explanation;
 }
 
 export interface RunOptions {
   readonly files: readonly string[];
   readonly run?: RegExp;
   readonly coverage?: boolean;
+  /** Find the failing expression and bound values of each failing test (`-v`). */
+  readonly explain?: boolean;
   /** The data document (`loadDataFiles`); default `{}`. */
   readonly data?: Readonly<Record<string, unknown>>;
 }
@@ -81,7 +86,11 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   const policy = await loadPolicy(compiled.wasm);
   policy.setData(opts.data ?? {});
   const results: TestResult[] = [];
-  for (const test of toRun) results.push(evaluateTest(policy, test));
+  for (const test of toRun) {
+    const r = evaluateTest(policy, test);
+    const explanation = r.status === "fail" && opts.explain === true ? await explainFailure(test, modules, sources, compilePolicy) : null;
+    results.push(explanation === null ? r : { ...r, explanation });
+  }
 
   const base: RunReport = { results: [...results, ...skipped], errors: [] };
   if (opts.coverage !== true) return base;

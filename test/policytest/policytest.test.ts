@@ -22,6 +22,7 @@ describe("test discovery", () => {
       ["data.lib_test.test_conflict_errors", 13, false],
       ["data.lib_test.test_value_not_true", 17, false],
       ["data.lib_test.todo_later", 19, true],
+      ["data.lib_test.test_values_shown", 23, false],
     ]);
     expect(tests[0]!.entrypoint).toBe("lib_test/test_double");
     expect(tests.every((t) => t.file.endsWith("lib_test.rego"))).toBe(true);

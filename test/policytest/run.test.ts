@@ -18,6 +18,13 @@ describe("runPolicyTests on a fixture", () => {
     expect(byRule["todo_later"]?.status).toBe("skip");
   }, 60_000);
 
+  it("with explain, names the failing expression and the values bound before it", async () => {
+    const report = await runPolicyTests({ files, run: /values_shown|small_fails/, explain: true });
+    const [small, shown] = report.results;
+    expect(small?.explanation).toMatchObject({ at: expect.stringMatching(/lib_test\.rego:10$/), expr: 'lib.small with input as {"n": 20}', bindings: {} });
+    expect(shown?.explanation).toMatchObject({ at: expect.stringMatching(/lib_test\.rego:26$/), expr: "y == 8", bindings: { x: 6, y: 7 } });
+  }, 60_000);
+
   it("--run keeps only matching tests", async () => {
     const report = await runPolicyTests({ files, run: /double|later/ });
     expect(report.results.map((r) => [r.test.rule, r.status])).toEqual([

@@ -56,7 +56,7 @@ export const registerTest: RegisterCommand = (program, setExitCode) => {
         setExitCode(1);
         return;
       }
-      const report = await runPolicyTests({ files, coverage, data: data.data, ...(run === undefined ? {} : { run }) });
+      const report = await runPolicyTests({ files, coverage, data: data.data, explain: opts.verbose === true, ...(run === undefined ? {} : { run }) });
       console.log(opts.format === "json" ? formatJson(report) : formatPretty(report, opts.verbose === true));
 
       const c = countResults(report.results);
