@@ -48,14 +48,18 @@ export const stages: readonly { name: StageName; why: string }[] = [
 ];
 
 export interface CompileOptions {
-  /** Stop after this stage (for tests); the program is then null. */
+  /**
+   * Stop after this stage (for tests). After scope, flatten or safety the program
+   * shows the rules as that stage left them (later invariants do not hold yet);
+   * after parse or group it is null.
+   */
   readonly stopAfter?: StageName;
   /** Maximum errors per file (OPA: 10). */
   readonly maxErrorsPerFile?: number;
 }
 
 export interface CompileResult {
-  /** Null when there are errors (or when stopped early). */
+  /** Null when there are errors (or when stopped after parse/group). */
   readonly program: Program | null;
   readonly errors: Diagnostic[];
   /** Parsed modules (for tools such as the formatter or debug dumps). */
@@ -117,15 +121,23 @@ function compileModulesUnsafe(files: readonly SourceFile[], options: CompileOpti
     const ctx = ctxFor.get(r.placed.module);
     if (ctx !== undefined) r.scope(ctx);
   }
+  const snapshot = (): RuleGroup[] => {
+    const compiled = new Map<PlacedRule, CompiledRule>(rules.map((r) => [r.placed, r.result()]));
+    return drafts.map((d) => toGroup(d, compiled));
+  };
+  const packages = uniquePaths(modules.map((m) => m.package.path));
+  const partial = (): Program => ({ groups: snapshot(), packages, builtinsUsed: [] });
   // Undefined functions (type errors) do not stop later stages, as in OPA.
-  if (errors.some((e) => e.code !== "rego_type_error") || options.stopAfter === "scope") return finish(null, modules);
+  if (errors.some((e) => e.code !== "rego_type_error")) return finish(null, modules);
+  if (options.stopAfter === "scope") return finish(partial(), modules);
   for (const r of rules) r.flatten(arityOf);
   // Unsafe-var errors caused by a call of the wrong arity would only repeat it: stop here.
-  if (errors.length > 0 || options.stopAfter === "flatten") return finish(null, modules);
+  if (errors.length > 0) return finish(null, modules);
+  if (options.stopAfter === "flatten") return finish(partial(), modules);
   for (const r of rules) r.safety(arityOf);
-  if (errors.length > 0 || options.stopAfter === "safety") return finish(null, modules);
-  const compiled = new Map<PlacedRule, CompiledRule>(rules.map((r) => [r.placed, r.result()]));
-  const groups: RuleGroup[] = drafts.map((d) => toGroup(d, compiled));
+  if (errors.length > 0) return finish(null, modules);
+  const groups = snapshot();
+  if (options.stopAfter === "safety") return finish({ groups, packages, builtinsUsed: [] }, modules);
 
   // typecheck
   const tc = new TypeChecker(functionArity, errors);
@@ -137,16 +149,12 @@ function compileModulesUnsafe(files: readonly SourceFile[], options: CompileOpti
       tc.terms([e.value]);
     }
   }
-  if (errors.length > 0 || options.stopAfter === "typecheck") return finish(null, modules);
+  const program: Program = { groups, packages, builtinsUsed: [...tc.used].sort() };
+  if (errors.length > 0 || options.stopAfter === "typecheck") return finish(program, modules);
 
   // recursion
   checkRecursion(groups, errors);
-  const program: Program = {
-    groups,
-    packages: uniquePaths(modules.map((m) => m.package.path)),
-    builtinsUsed: [...tc.used].sort(),
-  };
-  return finish(options.stopAfter === "recursion" || options.stopAfter === undefined ? program : null, modules);
+  return finish(program, modules);
 }
 
 function uniquePaths(paths: readonly (readonly string[])[]): (readonly string[])[] {
