@@ -205,3 +205,40 @@ describe("strict builtin errors", () => {
     rt.call("tg_set_location", 0, 0, 0);
   });
 });
+
+describe("more native builtins", () => {
+  it.each([
+    ["tg_strings_any_prefix_match", ['"abc"', '"ab"'], "true"],
+    ["tg_strings_any_prefix_match", ['["x","abc"]', 'set:["zz","a"]'], "true"],
+    ["tg_strings_any_prefix_match", ['["x"]', '["y"]'], "false"],
+    ["tg_strings_any_suffix_match", ['"a/b/c"', '["/c"]'], "true"],
+    ["tg_strings_any_suffix_match", ['[1]', '"x"'], undefined],
+    ["tg_units_parse", ['"500m"'], "0.5"],
+    ["tg_units_parse", ['"0.0000005M"'], "0.5"],
+    ["tg_units_parse", ['"1.1Ki"'], "1126.4"],
+    ["tg_units_parse", ['"\\"100TI\\""'], "109951162777600"],
+    ["tg_units_parse", ['"1G"'], "1000000000"],
+    ["tg_units_parse", ['".5K"'], "500"],
+    ["tg_units_parse", ['"12345"'], "12345"],
+    ["tg_units_parse", ['"10 K"'], undefined],
+    ["tg_units_parse", ['"K"'], undefined],
+    ["tg_units_parse", ['"5Q"'], undefined],
+    ["tg_units_parse_bytes", ['"1.1KiB"'], "1126"],
+    ["tg_units_parse_bytes", ['"10KIB"'], "10240"],
+    ["tg_units_parse_bytes", ['"200mb"'], "200000000"],
+    ["tg_units_parse_bytes", ['"128Gi"'], "137438953472"],
+    ["tg_units_parse_bytes", ['".0"'], "0"],
+    ["tg_units_parse_bytes", ['"8EiB"'], "9223372036854775808"],
+  ] as [string, string[], string | undefined][])("%s(%j) = %s", (name, args, want) => {
+    expect(call(name, ...args)).toBe(want);
+  });
+
+  it("reports element types for any_prefix_match operands", () => {
+    expect(strictError("tg_strings_any_prefix_match", '["a",1]', '"x"')).toContain(
+      "eval_type_error: strings.any_prefix_match: operand 1 must be array of strings but got array containing number",
+    );
+    expect(strictError("tg_strings_any_prefix_match", '"a"', "1")).toContain(
+      "strings.any_prefix_match: operand 2 must be one of {string, set, array} but got number",
+    );
+  });
+});

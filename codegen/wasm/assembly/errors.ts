@@ -84,6 +84,25 @@ export function typeError(name: string, operand: i32, want: string, got: usize):
   return 0;
 }
 
+/** `... operand <i> must be <want> but got <container type> containing <element type>`. */
+export function typeErrorContaining(name: string, operand: i32, want: string, container: usize, elem: usize): usize {
+  if (tg_strict_builtin_errors == 0) return 0;
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit("eval_type_error: ");
+  bLit(name);
+  bLit(": operand ");
+  writeI64(operand);
+  bLit(" must be ");
+  bLit(want);
+  bLit(" but got ");
+  bLit(typeName(container));
+  bLit(" containing ");
+  bLit(typeName(elem));
+  raise();
+  return 0;
+}
+
 /** Type error with a free-form message: `eval_type_error: <name>: <msg>`. */
 export function typeErrorMsg(name: string, msg: string): usize {
   if (tg_strict_builtin_errors == 0) return 0;

@@ -6,3 +6,4 @@ export * from "./strings";
 export * from "./collections";
 export * from "./types";
 export * from "./encoding";
+export * from "./units";

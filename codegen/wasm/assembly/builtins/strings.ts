@@ -6,7 +6,7 @@ import {
 } from "../value";
 import { toI64, okInt, toF64 } from "../number";
 import { putUtf8 } from "../json";
-import { typeError, typeErrorMsg, builtinError } from "../errors";
+import { typeError, typeErrorMsg, typeErrorContaining, builtinError } from "../errors";
 import {
   isNum, isStr, isArr, isSet, isObj, utf8Len, runeCount, runeOffset, decodeRune, decodedLen, indexOfBytes, copyString,
 } from "./util";
@@ -344,4 +344,43 @@ export function opa_strings_format_int(num: usize, base: usize): usize {
   while (u != 0) { p--; store<u8>(buf + p, <u8>load<u16>(dp + (<usize>(u % ub) << 1))); u /= ub; }
   if (neg) { p--; store<u8>(buf + p, 45); }
   return mkString(buf + p, 66 - p);
+}
+
+/** Checks a string / array / set of strings operand; false after raising (or when lenient). */
+function stringsOperand(name: string, i: i32, v: usize): bool {
+  if (isStr(v)) return true;
+  if (!isArr(v) && !isSet(v)) { typeError(name, i, "one of {string, set, array}", v); return false; }
+  const n = colLen(v);
+  for (let k = 0; k < n; k++) {
+    const x = arrGet(v, k);
+    if (!isStr(x)) { typeErrorContaining(name, i, "array of strings", v, x); return false; }
+  }
+  return true;
+}
+
+@inline function countOf(v: usize): i32 { return isStr(v) ? 1 : colLen(v); }
+@inline function itemOf(v: usize, k: i32): usize { return isStr(v) ? v : arrGet(v, k); }
+
+function anyAffixMatch(name: string, search: usize, base: usize, suffix: bool): usize {
+  if (!stringsOperand(name, 1, search) || !stringsOperand(name, 2, base)) return 0;
+  const ns = countOf(search), nb = countOf(base);
+  for (let i = 0; i < ns; i++) {
+    const s = itemOf(search, i);
+    const sp = strPtr(s), sn = strLen(s);
+    for (let j = 0; j < nb; j++) {
+      const b = itemOf(base, j);
+      const bn = strLen(b);
+      if (bn > sn) continue;
+      if (memory.compare(suffix ? sp + sn - bn : sp, strPtr(b), bn) == 0) return mkBool(true);
+    }
+  }
+  return mkBool(false);
+}
+
+export function tg_strings_any_prefix_match(search: usize, base: usize): usize {
+  return anyAffixMatch("strings.any_prefix_match", search, base, false);
+}
+
+export function tg_strings_any_suffix_match(search: usize, base: usize): usize {
+  return anyAffixMatch("strings.any_suffix_match", search, base, true);
 }
