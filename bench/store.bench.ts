@@ -1,6 +1,7 @@
 /**
  * npm run bench:store — approved writes per second through the real runtime
- * (prepare -> authorize -> invoke, each call pre-approved) with 1, 4 and 8 worker
+ * (prepare -> authorize -> invoke with the shipped policy compiled to WebAssembly,
+ * each call pre-approved) with 1, 4 and 8 worker
  * processes sharing one PostgreSQL store, and with one process on the embedded
  * SQLite store (a WAL file), in one run, printed with ratios.
  *
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import { startWorker, stopWorkers, type WorkerHandle } from "../test/workers/harness.js";
 import { createTestSchema, pgUrl, type TestSchema } from "../test/workers/pg-env.js";
+import { writeShippedPolicy } from "../test/workers/policy.js";
 
 interface Row {
   readonly label: string;
@@ -65,9 +67,10 @@ async function main(): Promise<void> {
       `(+${warmup} warm-up per worker); ${availableParallelism()} CPU(s)`,
   );
   const rows: Row[] = [];
+  const policy = { TG_POLICY_WASM: await writeShippedPolicy() };
   const dir = mkdtempSync(join(tmpdir(), "toolgate-bench-"));
   try {
-    rows.push(await measure("sqlite x1", 1, { TG_BENCH_STORE: "sqlite", TG_BENCH_SQLITE_PATH: join(dir, "state.db") }));
+    rows.push(await measure("sqlite x1", 1, { ...policy, TG_BENCH_STORE: "sqlite", TG_BENCH_SQLITE_PATH: join(dir, "state.db") }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -78,7 +81,7 @@ async function main(): Promise<void> {
     try {
       schema = await createTestSchema();
       for (const n of [1, 4, 8]) {
-        rows.push(await measure(`postgres x${n}`, n, { TG_BENCH_STORE: "postgres", TOOLGATE_TEST_SCHEMA: schema.schema }));
+        rows.push(await measure(`postgres x${n}`, n, { ...policy, TG_BENCH_STORE: "postgres", TOOLGATE_TEST_SCHEMA: schema.schema }));
       }
     } finally {
       await schema?.drop();

@@ -4,7 +4,7 @@
  * timed approved reserve_funds calls through the real runtime and reports.
  *
  * env: TG_BENCH_STORE (postgres | sqlite), TOOLGATE_TEST_SCHEMA (postgres),
- *      TG_BENCH_SQLITE_PATH (sqlite), TG_BENCH_CALLS, TG_BENCH_WARMUP, TOOLGATE_WORKER_NAME.
+ *      TG_BENCH_SQLITE_PATH (sqlite), TG_POLICY_WASM, TG_BENCH_CALLS, TG_BENCH_WARMUP, TOOLGATE_WORKER_NAME.
  */
 import type { TrustedContext } from "../../src/generated-runtime.js";
 import type { CallRequest } from "../../src/runtime/index.js";
@@ -13,6 +13,7 @@ import { openPgStore } from "../../src/store/postgres/index.js";
 import type { Store } from "../../src/store/store.js";
 import { memoryEffects } from "./effects-table.js";
 import { buildGate } from "./gate.js";
+import { loadPolicyFile, policyWasmEnvVar } from "./policy.js";
 import { nextMessage, tell } from "./worker-io.js";
 
 const name = process.env["TOOLGATE_WORKER_NAME"] ?? "bench";
@@ -24,7 +25,10 @@ const store: Store =
   kind === "sqlite"
     ? openSqliteStore(process.env["TG_BENCH_SQLITE_PATH"] ?? ":memory:")
     : await openPgStore({ schema: process.env["TOOLGATE_TEST_SCHEMA"] ?? "public", max: 2, applicationName: `toolgate ${name}` });
-const gate = buildGate({ store, effects: memoryEffects(), name, timeoutMs: 5_000, leaseMarginMs: 5_000 });
+const policyPath = process.env[policyWasmEnvVar];
+if (policyPath === undefined) throw new Error(`${name}: ${policyWasmEnvVar} is not set`);
+const policy = await loadPolicyFile(policyPath);
+const gate = buildGate({ store, effects: memoryEffects(), name, policy, timeoutMs: 5_000, leaseMarginMs: 5_000 });
 const ctx: TrustedContext = { tenant: "bench", user: "alice", roles: ["agent"], run_id: `run-${name}` };
 
 /** Each write is its own operation with its own arguments, approval requested and approved. */

@@ -6,7 +6,7 @@
  * after its effect (to SIGKILL or SIGSTOP it), or pause one between authorize and invoke.
  *
  * env: TOOLGATE_PG_URL, TOOLGATE_TEST_SCHEMA, TOOLGATE_WORKER_NAME,
- *      TG_TIMEOUT_MS, TG_LEASE_MARGIN_MS.
+ *      TG_POLICY_WASM, TG_TIMEOUT_MS, TG_LEASE_MARGIN_MS.
  */
 import type { TrustedContext } from "../../src/generated-runtime.js";
 import type { CallRequest } from "../../src/runtime/index.js";
@@ -14,6 +14,7 @@ import { openPgStore } from "../../src/store/postgres/index.js";
 import { createPgPool } from "../../src/store/postgres/pool.js";
 import { pgEffects } from "./effects-table.js";
 import { buildGate, type GateHooks } from "./gate.js";
+import { loadPolicyFile, policyWasmEnvVar } from "./policy.js";
 import { nextMessage, serve, tell } from "./worker-io.js";
 
 interface CallMessage {
@@ -46,6 +47,7 @@ const gate = buildGate({
   store,
   effects: pgEffects(pool),
   name,
+  policy: await loadPolicyFile(env(policyWasmEnvVar)),
   timeoutMs: Number(env("TG_TIMEOUT_MS", "1000")),
   leaseMarginMs: Number(env("TG_LEASE_MARGIN_MS", "200")),
   clock: { now: () => Date.now() + offset },

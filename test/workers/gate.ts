@@ -12,7 +12,6 @@ import type { PolicyEngine } from "../../src/policy/engine.js";
 import { createRuntime, type Clock, type Runtime } from "../../src/runtime/index.js";
 import type { Store } from "../../src/store/store.js";
 import type { EffectSink } from "./effects-table.js";
-import { approvalRulePolicy } from "./test-policy.js";
 
 export interface GateHooks {
   /** Before the effect (to keep the operation in progress while others arrive). */
@@ -28,6 +27,8 @@ export interface GateOptions {
   /** Where the handler performs its effect and the reconciler looks for it. */
   readonly effects: EffectSink;
   readonly name: string;
+  /** The compiled shipped policy (policy.ts). */
+  readonly policy: PolicyEngine;
   /** reserve_funds' handler timeout; the lease is this plus the margin. */
   readonly timeoutMs: number;
   readonly leaseMarginMs: number;
@@ -51,7 +52,7 @@ const success = (seq: number, amount: number) =>
 
 export function buildGate(opts: GateOptions): Runtime {
   const hooks = opts.hooks ?? {};
-  const policy = pausingPolicy(approvalRulePolicy(), hooks);
+  const policy = pausingPolicy(opts.policy, hooks);
   return createRuntime({
     manifest: workerManifest(opts.timeoutMs),
     validators: { reserve_funds: validators.reserve_funds },

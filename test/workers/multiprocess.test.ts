@@ -1,7 +1,8 @@
 /**
  * Several runtime worker processes sharing one PostgreSQL store: one effect per
  * (tenant, operation_id) however they race, crash or come back stale. Every
- * worker runs the real runtime (createRuntime) over openPgStore; effects are
+ * worker runs the real runtime (createRuntime) over openPgStore with the shipped
+ * policy compiled to WebAssembly (compiled once, loaded by every worker); effects are
  * counted in the handler's own side table, not in the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import { createEffectsTable, effectsOf, pgEffects } from "./effects-table.js";
 import { buildGate } from "./gate.js";
 import { startWorker, stopWorkers, type FromWorker, type WorkerHandle } from "./harness.js";
 import { createTestSchema, skipWithoutPg, type TestSchema } from "./pg-env.js";
+import { loadPolicyFile, writeShippedPolicy } from "./policy.js";
 
 const skip = skipWithoutPg("multi-process workers");
 
@@ -35,10 +37,13 @@ describe.skipIf(skip)("multi-process workers on PostgreSQL", () => {
     env = await createTestSchema();
     await createEffectsTable(env.pool);
     store = await openPgStore({ pool: env.pool });
-    parent = buildGate({ store, effects: pgEffects(env.pool), name: "parent", timeoutMs: TIMEOUT_MS, leaseMarginMs: LEASE_MARGIN_MS });
+    const policyPath = await writeShippedPolicy();
+    const policy = await loadPolicyFile(policyPath);
+    parent = buildGate({ store, effects: pgEffects(env.pool), name: "parent", policy, timeoutMs: TIMEOUT_MS, leaseMarginMs: LEASE_MARGIN_MS });
     workers = Array.from({ length: 8 }, (_, i) =>
       startWorker(workerScript, `w${i}`, {
         TOOLGATE_TEST_SCHEMA: env.schema,
+        TG_POLICY_WASM: policyPath,
         TG_TIMEOUT_MS: String(TIMEOUT_MS),
         TG_LEASE_MARGIN_MS: String(LEASE_MARGIN_MS),
       }),
