@@ -474,6 +474,24 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
     });
 
     describe("concurrency", () => {
+      it("a takeover after lease expiry fences out the old holder: its late outcome is not recorded over the new one", async () => {
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        const a = gate({ handlers: (base) => ({ reserve_funds: async (args, ctx) => { const r = await base.reserve_funds(args, ctx); await held; return r; } }) });
+        const b = gate({ store: a.store, ledger: a.ledger, clock: a.clock });
+        const approval_id = await approved(a, alice, "reserve_funds", reserveArgs(), "op-fence");
+        const slow = a.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-fence", approval_id });
+        await new Promise((r) => setTimeout(r, 30));
+        a.clock.advance(5_000 + 1_000); // the tool's timeout plus the lease margin: A's lease has expired
+        const taken = env(await b.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-fence", approval_id }));
+        expect(taken).toMatchObject({ outcome: "success", replayed: false });
+        release();
+        const late = env(await slow);
+        expect(late).toEqual({ ...taken, replayed: true });
+        expect(await a.store.getOperation(alice.tenant, "op-fence", a.clock.now())).toMatchObject({ status: "final", fence_token: 2 });
+        expect(a.ledger.effectsOf("op-fence").map((e) => e.fence_token)).toEqual([1]);
+      });
+
       it("race: many concurrent calls with one operation id give one effect, one recorded outcome and the same answer to every caller", async () => {
         const g = gate({ handlers: (base) => ({ reserve_funds: slowSuccess(base.reserve_funds, 30) }) });
         const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), "op-race");
