@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 import { compileShippedPolicyWasm, ENTRYPOINT, shippedData } from "../runtime/harness.js";
@@ -14,7 +15,7 @@ import { compileShippedPolicyWasm, ENTRYPOINT, shippedData } from "../runtime/ha
 export const policyWasmEnvVar = "TG_POLICY_WASM";
 
 /** The checked-in build output, when `toolgate build` has produced it. */
-const builtPolicy = "generated/policy.wasm";
+const builtPolicy = fileURLToPath(new URL("../../generated/policy.wasm", import.meta.url));
 
 /**
  * Path of the shipped policy's .wasm for workers to load: the checked-in build
