@@ -11,7 +11,7 @@ import type { PolicyEngine } from "../../src/policy/engine.js";
 import { envelopeJsonSchema, fingerprint, isEnvelope } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import { lostResponse, partialSuccess, silentFailure, slowSuccess, staleSuccess } from "../../src/testing/index.js";
-import { alice, approved, makeGate, mallory, reserveArgs, withTool } from "./harness.js";
+import { alice, approved, makeGate, mallory, reserveArgs, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
 
 export type PolicyLoader = (data?: JsonObject) => Promise<PolicyEngine>;
@@ -295,11 +295,11 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
       });
 
       it("a caller that finds the operation running elsewhere waits (bounded), then gets retryable_failure with retry_after_ms", async () => {
-        const a = gate({ handlers: (base) => ({ reserve_funds: slowSuccess(base.reserve_funds, 300) }) });
+        const a = gate({ handlers: (base) => ({ reserve_funds: slowSuccess(base.reserve_funds, 500) }) });
         const b = gate({ store: a.store, ledger: a.ledger, clock: a.clock, inProgressWaitMs: 50 });
         const approval_id = await approved(a, alice, "reserve_funds", reserveArgs(), "op-busy");
         const first = a.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-busy", approval_id });
-        await new Promise((r) => setTimeout(r, 30));
+        await until(() => a.ledger.effectsOf("op-busy").length === 1);
         const waiting = env(await b.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-busy", approval_id }));
         expect(waiting).toMatchObject({ outcome: "retryable_failure", reason: "retryable_error", retry_after_ms: expect.any(Number) });
         expect(waiting.outcome === "retryable_failure" && waiting.retry_after_ms > 0).toBe(true);
@@ -332,7 +332,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         });
         const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), "op-int");
         const pending = g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-int", approval_id });
-        await new Promise((r) => setTimeout(r, 20));
+        await until(() => g.ledger.effectsOf("op-int").length === 1);
         await g.runtime.interrupt(alice, "stop");
         release();
         const e = env(await pending);
@@ -402,15 +402,15 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
     describe("adversarial responses", () => {
       it("slow success within the timeout is success; past it the outcome is unknown (and recorded once when it lands)", async () => {
         const g = gate({
-          manifest: withTool("reserve_funds", { timeout_ms: 120 }),
-          handlers: (base) => ({ reserve_funds: async (a, ctx) => slowSuccess(base.reserve_funds, a.amount === 1_000 ? 20 : 300)(a, ctx) }),
+          manifest: withTool("reserve_funds", { timeout_ms: 1_000 }),
+          handlers: (base) => ({ reserve_funds: async (a, ctx) => slowSuccess(base.reserve_funds, a.amount === 1_000 ? 20 : 1_300)(a, ctx) }),
         });
         const a1 = await approved(g, alice, "reserve_funds", reserveArgs(1_000), "op-s1");
         expect(env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_000), operation_id: "op-s1", approval_id: a1 }))).toMatchObject({ outcome: "success" });
         const a2 = await approved(g, alice, "reserve_funds", reserveArgs(2_000), "op-s2");
         const late = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(2_000), operation_id: "op-s2", approval_id: a2 }));
         expect(late).toMatchObject({ outcome: "retryable_failure", reason: "timeout" });
-        await new Promise((r) => setTimeout(r, 350));
+        await until(async () => (await g.store.getOperation(alice.tenant, "op-s2", g.clock.now()))?.status === "final");
         const after = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(2_000), operation_id: "op-s2", approval_id: a2 }));
         expect(after).toMatchObject({ outcome: "success", replayed: true });
         expect(g.ledger.effectsOf("op-s2")).toHaveLength(1);
@@ -481,7 +481,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         const b = gate({ store: a.store, ledger: a.ledger, clock: a.clock });
         const approval_id = await approved(a, alice, "reserve_funds", reserveArgs(), "op-fence");
         const slow = a.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-fence", approval_id });
-        await new Promise((r) => setTimeout(r, 30));
+        await until(() => a.ledger.effectsOf("op-fence").length === 1);
         a.clock.advance(5_000 + 1_000); // the tool's timeout plus the lease margin: A's lease has expired
         const taken = env(await b.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-fence", approval_id }));
         expect(taken).toMatchObject({ outcome: "success", replayed: false });

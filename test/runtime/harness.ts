@@ -96,6 +96,15 @@ export function makeGate(opts: GateOptions): Gate {
   return { runtime, ledger, store, clock, handlers };
 }
 
+/** Waits (real time, bounded) until `cond` holds; keeps timing tests independent of machine load. */
+export async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error("condition not reached in time");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 /** Requests an approval for a write, approves it as `approver`, and returns its id. */
 export async function approved(gate: Gate, ctx: TrustedContext, tool: string, args: JsonObject, operation_id: string, approver = "bob"): Promise<string> {
   const first = await gate.runtime.call(ctx, { tool, args, operation_id });
