@@ -5,6 +5,7 @@
  * prefix before it holds the values of the variables involved.
  */
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
+import { hostBuiltins } from "../../src/policy/host-builtins/index.js";
 import type { Module } from "../rego/ast.js";
 import { printExpr, printInlineBody } from "../rego/format/terms.js";
 import type { CompileOptions, CompileResult } from "../compiler/types.js";
@@ -35,7 +36,7 @@ export async function explainFailure(
   const queries = body.map((_, i) => ({ name: `explain/prefix_${i + 1}`, body: printInlineBody(body.slice(0, i + 1)) }));
   const out = compile({ modules: sources, entrypoints: [], queries, optimize: false });
   if (out.wasm === null) return null;
-  const policy = await loadPolicy(out.wasm);
+  const policy = await loadPolicy(out.wasm, undefined, hostBuiltins);
   let previous: Record<string, unknown> = {};
   for (let i = 0; i < body.length; i++) {
     let rs: unknown;

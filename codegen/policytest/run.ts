@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
+import { createHostBuiltins } from "../../src/policy/host-builtins/index.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Module } from "../rego/ast.js";
 import { parseModule } from "../rego/index.js";
@@ -83,10 +84,12 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   const compiled = compilePolicy(options as CompileOptions) as CompileResult & CoverageOutput;
   if (compiled.errors.length > 0 || compiled.wasm === null) return { results: skipped, errors: compiled.errors };
 
-  const policy = await loadPolicy(compiled.wasm);
+  const host = createHostBuiltins();
+  const policy = await loadPolicy(compiled.wasm, undefined, host.builtins);
   policy.setData(opts.data ?? {});
   const results: TestResult[] = [];
   for (const test of toRun) {
+    host.startEvaluation();
     const r = evaluateTest(policy, test);
     const explanation = r.status === "fail" && opts.explain === true ? await explainFailure(test, modules, sources, compilePolicy) : null;
     results.push(explanation === null ? r : { ...r, explanation });

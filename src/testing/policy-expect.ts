@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { toDecision, deny } from "../policy/engine.js";
+import { createHostBuiltins } from "../policy/host-builtins/index.js";
 import type { PolicyDecision, PolicyInput } from "../policy/engine.js";
 import type { CompileOptions, CompileResult } from "../../codegen/compiler/types.js";
 
@@ -55,13 +56,15 @@ export async function loadPolicyForTest(dir: string, opts: LoadPolicyOptions = {
   if (out.errors.length > 0 || out.wasm === null) {
     throw new PolicyTestLoadError(`policy in ${dir} does not compile:\n${out.errors.map(formatDiagnostic).join("\n")}`);
   }
-  const policy = await loadPolicy(out.wasm);
+  const host = createHostBuiltins();
+  const policy = await loadPolicy(out.wasm, undefined, host.builtins);
   const dataFile = join(dir, "data.json");
   policy.setData(opts.data ?? (existsSync(dataFile) ? (JSON.parse(readFileSync(dataFile, "utf8")) as object) : {}));
   return {
     entrypoint,
     decide(input) {
       try {
+        host.startEvaluation();
         const rs: unknown = policy.evaluate(input, entrypoint);
         if (!Array.isArray(rs) || rs.length !== 1) return deny("policy_undefined");
         return toDecision((rs[0] as { result?: unknown }).result);

@@ -3,6 +3,7 @@
  * public compile API and loads the result in the unmodified opa-wasm SDK.
  */
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
+import { createHostBuiltins } from "../../src/policy/host-builtins/index.js";
 import type { Diagnostic } from "../../codegen/diagnostics.js";
 import { formatDiagnostic } from "../../codegen/diagnostics.js";
 
@@ -83,9 +84,12 @@ export async function evaluateWasm(
   inputJson: string | undefined,
 ): Promise<Evaluated> {
   try {
-    const policy = await loadPolicy(wasm);
+    // toolgate's host builtins, as the product loads them (time.now_ns fixed per evaluation).
+    const host = createHostBuiltins();
+    const policy = await loadPolicy(wasm, undefined, host.builtins);
     policy.setData(data ?? {});
     const input = inputJson === undefined ? undefined : new TextEncoder().encode(inputJson).buffer;
+    host.startEvaluation();
     return { ok: true, resultSet: policy.evaluate(input, entrypoint) };
   } catch (err) {
     return { ok: false, message: errorText(err) };
