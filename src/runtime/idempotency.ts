@@ -1,5 +1,4 @@
 /** Reading an operation's idempotency record and turning it into an answer (replay or conflict). */
-import type { JsonObject } from "../manifest.js";
 import type { OperationRecord } from "../store/store.js";
 import { normalizeEnvelope, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
@@ -14,7 +13,7 @@ export function replay(record: OperationRecord): Envelope {
 export function conflict(operationId: string, record: OperationRecord): Envelope {
   return terminal(
     "idempotency_conflict",
-    `operation_id ${operationId} was already used for a different ${record.tool === "" ? "call" : `${record.tool} call`}; use a new operation_id for new arguments`,
+    `operation_id ${operationId} was already used for a different ${record.tool} call; use a new operation_id for new arguments`,
     { operation_id: operationId },
   );
 }
@@ -29,5 +28,3 @@ export function answerFromRecord(
   if (record.status === "final") return replay(record);
   return null;
 }
-
-export const asJson = (v: unknown): JsonObject => JSON.parse(JSON.stringify(v)) as JsonObject;
