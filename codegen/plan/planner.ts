@@ -108,7 +108,7 @@ function queryVars(body: Body): string[] {
   const term = (t: Term): void => {
     switch (t.type) {
       case "var":
-        if (!isWildcard(t.name) && !t.name.startsWith("__") && t.name !== "input" && t.name !== "data") out.add(t.name);
+        if (!isWildcard(t.name) && !/^__local/.test(t.name) && t.name !== "input" && t.name !== "data") out.add(t.name);
         return;
       case "ref":
         term(t.head);

@@ -5,6 +5,8 @@ import { registerCodegen } from "./codegen.js";
 import { registerMigrate } from "./migrate.js";
 import { registerFmt } from "./fmt.js";
 import { registerTest } from "./test.js";
+import { registerBuild } from "./build.js";
+import { registerEval } from "./eval.js";
 
 /** Registers one CLI command; `setExitCode` raises the exit code the process ends with. */
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
@@ -13,6 +15,8 @@ export type RegisterCommand = (program: Command, setExitCode: (code: number) => 
 export const commands: readonly RegisterCommand[] = [
   registerCodegen,
   registerCheck,
+  registerBuild,
+  registerEval,
   registerMigrate,
   registerFmt,
   registerTest,

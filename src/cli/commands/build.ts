@@ -1,0 +1,43 @@
+import { existsSync } from "node:fs";
+import { formatDiagnostic } from "../../../codegen/diagnostics.js";
+import { buildPolicy } from "../../../codegen/compiler/build.js";
+import { loadToolsFile } from "../../../codegen/toolsyaml/index.js";
+import type { RegisterCommand } from "./index.js";
+
+const DEFAULT_ENTRYPOINT = "toolgate/authz/decision";
+
+/** tools.yaml's `policy.entrypoint` when the file exists and loads, else the default. */
+function defaultEntrypoint(): string {
+  if (!existsSync("tools.yaml")) return DEFAULT_ENTRYPOINT;
+  const { loaded } = loadToolsFile("tools.yaml");
+  return loaded?.manifest.policy.entrypoint ?? DEFAULT_ENTRYPOINT;
+}
+
+export const registerBuild: RegisterCommand = (program, setExitCode) => {
+  program
+    .command("build")
+    .description("compile the Rego policies to WebAssembly (policy.wasm and an OPA-style bundle.tar.gz)")
+    .option("--policies <dir>", "folder of .rego files (*_test.rego excluded) and data.json", "policies")
+    .option("--out <dir>", "output folder", "generated")
+    .option("-e, --entrypoint <path...>", "rule path to expose, e.g. toolgate/authz/decision (default: tools.yaml policy.entrypoint)")
+    .option("--check", "write nothing; exit 1 naming the stale files")
+    .action((opts: { policies: string; out: string; entrypoint?: string[]; check?: boolean }) => {
+      const entrypoints = opts.entrypoint ?? [defaultEntrypoint()];
+      const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true });
+      switch (r.kind) {
+        case "errors":
+          for (const e of r.errors) console.error(formatDiagnostic(e));
+          setExitCode(1);
+          return;
+        case "stale":
+          console.error(`stale policy build output (run \`toolgate build\`):\n${r.files.map((f) => `  ${f}`).join("\n")}`);
+          setExitCode(1);
+          return;
+        case "up_to_date":
+          console.log(`${r.files.join(", ")} up to date`);
+          return;
+        case "written":
+          console.log(`wrote ${r.files.join(", ")} (policy.wasm ${r.wasmBytes} bytes; entrypoints ${entrypoints.join(", ")})`);
+      }
+    });
+};
