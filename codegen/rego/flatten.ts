@@ -128,7 +128,7 @@ export class Flattener {
       case "termexpr": {
         const t = e.term;
         if (t.type === "call") {
-          this.callExpr({ ...e, type: "callexpr", operator: t.operator, args: t.args }, withs, out);
+          this.callExpr({ type: "callexpr", operator: t.operator, args: t.args, negated: e.negated, with: e.with, location: e.location }, withs, out);
           return;
         }
         out.push({ ...e, term: this.lift(t, out, withs), with: withs });
