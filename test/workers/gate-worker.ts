@@ -6,7 +6,7 @@
  * after its effect (to SIGKILL or SIGSTOP it), or pause one between authorize and invoke.
  *
  * env: TOOLGATE_PG_URL, TOOLGATE_TEST_SCHEMA, TOOLGATE_WORKER_NAME,
- *      TG_POLICY_WASM, TG_TIMEOUT_MS, TG_LEASE_MARGIN_MS.
+ *      TG_POLICY_WASM, TG_TIMEOUT_MS, TG_LEASE_MARGIN_MS, TG_SHORT_WAIT_MS.
  */
 import type { TrustedContext } from "../../src/generated-runtime.js";
 import type { CallRequest } from "../../src/runtime/index.js";
@@ -29,6 +29,8 @@ interface CallMessage {
   readonly pause_after_allow?: boolean;
   /** Simulated clock skew of this worker for this call (a lagging clock sees leases as unexpired). */
   readonly clock_offset_ms?: number;
+  /** Use the runtime with the short in-progress wait (TG_SHORT_WAIT_MS). */
+  readonly short_wait?: boolean;
 }
 
 const env = (name: string, fallback?: string): string => {
@@ -43,16 +45,19 @@ let offset = 0;
 const pool = createPgPool({ schema, max: 3, applicationName: `toolgate ${name}` });
 const store = await openPgStore({ pool });
 const hooks: GateHooks = {};
-const gate = buildGate({
+const options = {
   store,
   effects: pgEffects(pool),
   name,
   policy: await loadPolicyFile(env(policyWasmEnvVar)),
-  timeoutMs: Number(env("TG_TIMEOUT_MS", "1000")),
-  leaseMarginMs: Number(env("TG_LEASE_MARGIN_MS", "200")),
+  timeoutMs: Number(env("TG_TIMEOUT_MS", "2000")),
+  leaseMarginMs: Number(env("TG_LEASE_MARGIN_MS", "500")),
   clock: { now: () => Date.now() + offset },
   hooks,
-});
+};
+// Patient: waits out a live holder even on a loaded machine. Impatient: shows the bound.
+const gate = buildGate({ ...options, inProgressWaitMs: 20_000 });
+const impatient = buildGate({ ...options, inProgressWaitMs: Number(env("TG_SHORT_WAIT_MS", "1500")) });
 await pool.query("SELECT 1"); // connect before reporting ready
 tell({ type: "ready" });
 
@@ -92,7 +97,7 @@ await serve(["call", "decide"], async (raw) => {
   offset = msg.clock_offset_ms ?? 0;
   if (msg.at_ms !== undefined) await new Promise((r) => setTimeout(r, Math.max(0, msg.at_ms! - Date.now())));
   const started = Date.now();
-  const envelope = await gate.call(msg.ctx, msg.request);
+  const envelope = await (msg.short_wait === true ? impatient : gate).call(msg.ctx, msg.request);
   tell({ type: "result", id: msg.id, envelope: JSON.parse(JSON.stringify(envelope)), ms: Date.now() - started });
 });
 await store.close();

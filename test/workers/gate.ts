@@ -32,6 +32,8 @@ export interface GateOptions {
   /** reserve_funds' handler timeout; the lease is this plus the margin. */
   readonly timeoutMs: number;
   readonly leaseMarginMs: number;
+  /** How long a caller waits for an operation running elsewhere before answering retryable_failure. */
+  readonly inProgressWaitMs?: number;
   readonly clock?: Clock;
   readonly hooks?: GateHooks;
 }
@@ -61,6 +63,7 @@ export function buildGate(opts: GateOptions): Runtime {
     leaseMarginMs: opts.leaseMarginMs,
     ownerId: opts.name,
     pollIntervalMs: 10,
+    ...(opts.inProgressWaitMs === undefined ? {} : { inProgressWaitMs: opts.inProgressWaitMs }),
     ...(opts.clock === undefined ? {} : { clock: opts.clock }),
     handlers: {
       async reserve_funds(args: ReserveFundsInput, ctx: InvokeContext) {

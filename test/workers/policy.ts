@@ -1,33 +1,35 @@
 /**
- * The policy the worker processes run: the shipped policies/authz.rego compiled by
- * the project's compiler ONCE in the parent (compileShippedPolicyWasm), written to a
- * file, and loaded by every worker through the opa-wasm SDK, so all workers share
- * one policy version exactly as a real deployment would.
+ * The policy the worker processes run: the shipped policies/authz.rego compiled to
+ * WebAssembly ONCE (the checked-in generated/policy.wasm when present, otherwise
+ * compiled by the project's compiler in the parent) and loaded by every worker
+ * through the opa-wasm SDK, so all workers share one policy version as a real
+ * deployment would. Workers import only the loader: the compiler is heavy to load.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { manifest } from "../../generated/index.js";
+import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
-import { compileShippedPolicyWasm, ENTRYPOINT, shippedData } from "../runtime/harness.js";
 
 export const policyWasmEnvVar = "TG_POLICY_WASM";
 
+const repo = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 /** The checked-in build output, when `toolgate build` has produced it. */
-const builtPolicy = fileURLToPath(new URL("../../generated/policy.wasm", import.meta.url));
+const builtPolicy = repo("generated/policy.wasm");
 
-/**
- * Path of the shipped policy's .wasm for workers to load: the checked-in build
- * output if present (CI proves it current), otherwise compiled now.
- */
+/** Path of the shipped policy's .wasm for workers to load. */
 export async function writeShippedPolicy(): Promise<string> {
   if (existsSync(builtPolicy)) return builtPolicy;
+  const { compileShippedPolicyWasm } = await import("../runtime/harness.js");
   const path = join(mkdtempSync(join(tmpdir(), "toolgate-policy-")), "policy.wasm");
   writeFileSync(path, await compileShippedPolicyWasm());
   return path;
 }
 
 export function loadPolicyFile(path: string): Promise<PolicyEngine> {
-  return loadOpaWasmEngine({ wasm: readFileSync(path), entrypoint: ENTRYPOINT, data: shippedData() });
+  const data = JSON.parse(readFileSync(repo("policies/data.json"), "utf8")) as JsonObject;
+  return loadOpaWasmEngine({ wasm: readFileSync(path), entrypoint: manifest.policy.entrypoint, data });
 }
