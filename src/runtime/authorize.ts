@@ -38,7 +38,6 @@ async function evaluate(deps: RuntimeDeps, input: PolicyInput): Promise<PolicyDe
 
 export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
-  const version = deps.policy.version;
   const interrupt = await deps.store.getInterrupt(ctx.tenant, ctx.run_id);
   if (interrupt !== null) {
     return answer(terminal("interrupted", `run ${ctx.run_id} was interrupted: ${interrupt.reason}`), { reason: "interrupted" });
@@ -48,7 +47,18 @@ export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<
     const record = await deps.store.getOperation(ctx.tenant, call.operation_id, now);
     const known = answerFromRecord(record, { tool: tool.name, fingerprint: call.fingerprint, operation_id: call.operation_id });
     if (known !== null) return answer(known, { reason: known.outcome === "terminal_failure" ? known.reason : "replayed" });
+    const unknownOutcome = record !== null && (record.status === "unknown" || (record.status === "in_progress" && record.lease_expires_at_ms <= now));
+    if (unknownOutcome && deps.reconcilers[tool.name] !== undefined) {
+      return proceed({ decision: "not_evaluated", reason: "reconcile_first", policy_version: null, approval_id: null, deferred: true });
+    }
   }
+  return decide(deps, call, now);
+}
+
+/** Asks the policy about the call (with the approval it presents); approval_required creates a pending approval. */
+export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number): Promise<Step<Authorized>> {
+  const { ctx, tool } = call;
+  const version = deps.policy.version;
   let approval: ApprovalRecord | null = null;
   if (call.approval_id !== null) {
     approval = await deps.store.getApproval(call.approval_id);
@@ -74,7 +84,7 @@ export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<
   const decision = await evaluate(deps, input);
   if (decision.allow) {
     const relied = approval !== null && approval.status === "approved" ? approval.id : null;
-    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied });
+    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied, deferred: false });
   }
   if (decision.requires_approval) {
     const pending = await requestApproval(deps, call, now);

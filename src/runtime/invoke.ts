@@ -13,7 +13,7 @@ import type { Envelope } from "./envelope.js";
 import { runHandler } from "./handler-run.js";
 import type { RunResult } from "./handler-run.js";
 import { conflict, replay } from "./idempotency.js";
-import type { Authorized } from "./phase.js";
+import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
 const opIdOf = (call: PreparedCall): { operation_id?: string } => (call.operation_id === null ? {} : { operation_id: call.operation_id });
@@ -23,17 +23,23 @@ const errorText = (e: unknown): string => (e instanceof Error ? e.message : Stri
 /** A follower's copy of a leader's answer. */
 const asReplay = (e: Envelope): Envelope => (e.outcome === "retryable_failure" ? e : { ...e, replayed: true });
 
-export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Authorized): Promise<Envelope> {
+/** For a deferred authorization: asks the policy now (the runtime also updates its decision-log note). */
+export type LateAuthorizer = () => Promise<Step<Authorized>>;
+
+/** The approval may have been revoked (by another worker, too) since the policy saw it. */
+async function approvalStillValid(deps: RuntimeDeps, call: PreparedCall, auth: Authorized): Promise<Envelope | null> {
+  if (auth.approval_id === null) return null;
+  const approval = await deps.store.getApproval(auth.approval_id);
+  if (approval !== null && approval.status === "approved" && approval.expires_at_ms > deps.clock.now()) return null;
+  const why = approval === null ? "missing" : approval.status === "approved" ? "expired" : approval.status;
+  return terminal("policy_denied", `approval ${auth.approval_id} is no longer valid (${why}); not invoking ${call.tool.name}`, opIdOf(call));
+}
+
+export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Authorized, authorizeLate: LateAuthorizer): Promise<Envelope> {
   const interrupt = await deps.store.getInterrupt(call.ctx.tenant, call.ctx.run_id);
   if (interrupt !== null) return terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${interrupt.reason}`);
-  if (auth.approval_id !== null) {
-    // The approval may have been revoked (by another worker, too) since the policy saw it.
-    const approval = await deps.store.getApproval(auth.approval_id);
-    if (approval === null || approval.status !== "approved" || approval.expires_at_ms <= deps.clock.now()) {
-      const why = approval === null ? "missing" : approval.status === "approved" ? "expired" : approval.status;
-      return terminal("policy_denied", `approval ${auth.approval_id} is no longer valid (${why}); not invoking ${call.tool.name}`, opIdOf(call));
-    }
-  }
+  const revoked = await approvalStillValid(deps, call, auth);
+  if (revoked !== null) return revoked;
   const opId = call.operation_id;
   if (opId === null) return runUnrecorded(deps, call);
   const key = `${call.ctx.tenant}\u0000${opId}`;
@@ -44,7 +50,7 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
     }
     return asReplay(await flight.done);
   }
-  const done = claimAndRun(deps, call, opId);
+  const done = claimAndRun(deps, call, opId, auth.deferred ? authorizeLate : null);
   deps.flights.set(key, { tool: call.tool.name, fingerprint: call.fingerprint, done });
   try {
     return await done;
@@ -64,7 +70,7 @@ async function runUnrecorded(deps: RuntimeDeps, call: PreparedCall): Promise<Env
   return settle(deps, call, r, 1).envelope;
 }
 
-async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string): Promise<Envelope> {
+async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string, authorizeLate: LateAuthorizer | null): Promise<Envelope> {
   const leaseMs = call.tool.timeout_ms + deps.leaseMarginMs;
   // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
   const giveUpAt = Date.now() + deps.inProgressWaitMs;
@@ -85,7 +91,7 @@ async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string):
       case "final":
         return replay(claim.record);
       case "claimed":
-        return runClaimed(deps, call, claim.record, claim.previous);
+        return runClaimed(deps, call, claim.record, claim.previous, authorizeLate);
       case "busy": {
         // Another owner holds the lease: wait (bounded) for its outcome, then claim again.
         const waited = await waitWhileBusy(deps, call.ctx.tenant, opId, giveUpAt);
@@ -108,7 +114,13 @@ async function waitWhileBusy(deps: RuntimeDeps, tenant: string, opId: string, gi
   }
 }
 
-async function runClaimed(deps: RuntimeDeps, call: PreparedCall, record: OperationRecord, previous: OperationStatus | null): Promise<Envelope> {
+async function runClaimed(
+  deps: RuntimeDeps,
+  call: PreparedCall,
+  record: OperationRecord,
+  previous: OperationStatus | null,
+  authorizeLate: LateAuthorizer | null,
+): Promise<Envelope> {
   const { tool } = call;
   const opId = record.operation_id;
   const base = { ...call.ctx, tool: tool.name, operation_id: opId, fence_token: record.fence_token };
@@ -129,6 +141,13 @@ async function runClaimed(deps: RuntimeDeps, call: PreparedCall, record: Operati
       const c = settle(deps, call, r, record.attempts);
       return finish(c.status, c.envelope);
     }
+  }
+  if (authorizeLate !== null) {
+    // Nothing was applied, so the handler would run again: that is an effect, and needs the policy now.
+    const late = await authorizeLate();
+    const stop = late.kind === "answer" ? late.envelope : await approvalStillValid(deps, call, late.value);
+    // Releasing the claim as retryable lets the caller come back (e.g. with a new approval).
+    if (stop !== null) return finish("retryable", stop);
   }
   if (record.attempts > tool.retry.max_attempts) {
     const last = record.envelope === null ? "" : `; last answer: ${String((record.envelope as { message?: unknown }).message ?? "")}`;

@@ -11,6 +11,12 @@ export interface LogNote {
 /** What authorize hands to invoke: the allow, and the approval it relied on (re-read right before the claim). */
 export interface Authorized extends LogNote {
   readonly approval_id: string | null;
+  /**
+   * The operation's outcome is unknown (timeout, crashed owner): invoke reconciles first, which
+   * needs no authorization because it causes no effect; the policy is asked only if the
+   * reconciler finds nothing and the handler would run again (`authorizeLate`).
+   */
+  readonly deferred: boolean;
 }
 
 export type Step<T> =

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { TrustedContext } from "../generated-runtime.js";
 import { createApprovals } from "./approvals.js";
 import type { Approvals } from "./approvals.js";
-import { authorize } from "./authorize.js";
+import { authorize, decide } from "./authorize.js";
 import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
@@ -100,7 +100,13 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
           note = a.note;
         } else {
           note = a.value;
-          env = await invoke(deps, prepared, a.value);
+          const call = prepared;
+          const late = async () => {
+            const step = await decide(deps, call, deps.clock.now());
+            note = step.kind === "answer" ? step.note : step.value;
+            return step;
+          };
+          env = await invoke(deps, prepared, a.value, late);
         }
       }
     } catch (err) {

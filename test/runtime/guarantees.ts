@@ -385,6 +385,35 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         expect(await g.store.getOperation(alice.tenant, "op-to", g.clock.now())).toMatchObject({ status: "final", fence_token: 2 });
       });
 
+      it("an outcome-unknown operation is reconciled even after its approval expired: reading the observed state is no new effect", async () => {
+        const g = gate({
+          manifest: withTool("reserve_funds", { timeout_ms: 50 }),
+          handlers: (base) => ({ reserve_funds: lostResponse(base.reserve_funds) }),
+        });
+        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), "op-late");
+        env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-late", approval_id }));
+        g.clock.advance(16 * 60_000);
+        const retry = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-late", approval_id }));
+        expect(retry).toMatchObject({ outcome: "success", resource_id: g.ledger.effectsOf("op-late")[0]?.resource_id });
+        expect(g.ledger.effectsOf("op-late")).toHaveLength(1);
+        expect((await g.store.listDecisions({ operation_id: "op-late" }))[0]).toMatchObject({ decision: "not_evaluated", reason: "reconcile_first", outcome: "success" });
+      });
+
+      it("when the reconciler finds nothing, invoking again needs the policy at that moment", async () => {
+        let hang = true;
+        const g = gate({
+          manifest: withTool("reserve_funds", { timeout_ms: 50, retry: { max_attempts: 3, backoff: { initial_ms: 10, multiplier: 2, max_ms: 100 } } }),
+          handlers: (base) => ({ reserve_funds: async (a, ctx) => (hang ? new Promise<never>(() => undefined) : base.reserve_funds(a, ctx)) }),
+        });
+        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), "op-na");
+        expect(env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-na", approval_id }))).toMatchObject({ reason: "timeout" });
+        hang = false;
+        g.clock.advance(16 * 60_000);
+        const denied = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-na", approval_id }));
+        expect(denied).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("approval_expired") });
+        expect(g.ledger.effects).toHaveLength(0);
+      });
+
       it("a write whose outcome is unknown and which has no reconciler is never invoked twice", async () => {
         const g = gate({
           manifest: withTool("reserve_funds", { timeout_ms: 50 }),
