@@ -114,3 +114,19 @@ describe.skipIf(skip)("postgres", () => {
     });
   });
 });
+
+describe.skipIf(skip)("postgres connection settings", () => {
+  it("pins search_path to the schema and caps statement time", async () => {
+    const env = await emptySchema();
+    const pool = createPgPool({ url: env.url, schema: env.schema, max: 1, statementTimeoutMs: 200 });
+    try {
+      const res = await pool.query<{ search_path: string; statement_timeout: string }>(
+        "SELECT current_setting('search_path') AS search_path, current_setting('statement_timeout') AS statement_timeout",
+      );
+      expect(res.rows[0]).toEqual({ search_path: env.schema, statement_timeout: "200ms" });
+      await expect(pool.query("SELECT pg_sleep(2)")).rejects.toThrow(/statement timeout/);
+    } finally {
+      await pool.end();
+    }
+  });
+});

@@ -67,6 +67,8 @@ export async function migrate(
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
+    // Migrations may legitimately run long (index builds); the pool's per-statement cap is for calls.
+    await client.query("SET LOCAL statement_timeout = 0");
     await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [migrateLockClass, schema]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(`SET LOCAL search_path = ${schema}`);

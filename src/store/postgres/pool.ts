@@ -10,6 +10,10 @@ export interface PgConnectionOptions {
   /** Pool size per process. Several workers each hold their own pool. */
   readonly max?: number;
   readonly applicationName?: string;
+  /** Server-side cap on one statement (default 30 s): a stuck query fails instead of hanging a call. */
+  readonly statementTimeoutMs?: number;
+  /** How long to wait for a connection from the server (default 10 s). */
+  readonly connectTimeoutMs?: number;
 }
 
 export const pgUrlEnvVar = "TOOLGATE_PG_URL";
@@ -46,7 +50,8 @@ export function createPgPool(opts: PgConnectionOptions = {}): pg.Pool {
     connectionString: resolvePgUrl(opts.url),
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? "toolgate",
-    options: `-c search_path=${schema}`,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    options: `-c search_path=${schema} -c statement_timeout=${Math.max(0, Math.floor(opts.statementTimeoutMs ?? 30_000))}`,
   });
   // An idle client losing its connection (server restart) must not crash the process;
   // the next query on the pool gets a fresh connection or a real error.
