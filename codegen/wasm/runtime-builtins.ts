@@ -36,7 +36,8 @@ export const NATIVE_BUILTINS: Readonly<Record<string, string>> = {
   is_array: "opa_types_is_array", is_set: "opa_types_is_set", is_object: "opa_types_is_object",
   is_null: "opa_types_is_null", type_name: "opa_types_name", to_number: "opa_to_number",
   // encodings
-  "json.marshal": "opa_json_marshal", "json.unmarshal": "opa_json_unmarshal", "json.is_valid": "tg_json_is_valid",
+  sprintf: "opa_strings_sprintf",
+  "json.marshal": "opa_json_marshal", "json.marshal_with_options": "tg_json_marshal_with_options", "json.unmarshal": "opa_json_unmarshal", "json.is_valid": "tg_json_is_valid",
   "base64.encode": "opa_base64_encode", "base64.decode": "opa_base64_decode", "base64.is_valid": "opa_base64_is_valid",
   "base64url.encode": "opa_base64_url_encode", "base64url.encode_no_pad": "tg_base64_url_encode_no_pad",
   "base64url.decode": "opa_base64_url_decode",

@@ -242,3 +242,49 @@ describe("more native builtins", () => {
     );
   });
 });
+
+describe("sprintf (Go fmt semantics on OPA's argument kinds)", () => {
+  it.each([
+    ["hi %s", '["there"]', "hi there"],
+    ["hi %02d", "[5]", "hi 05"],
+    ["%s", "[1208925819614629174706175]", "1208925819614629174706175"],
+    ["%d|%5d|%-5d|%+d", "[-12,42,42,5]", "-12|   42|42   |+5"],
+    ["%x %X %o %b %#x", "[255,255,8,5,255]", "ff FF 10 101 0xff"],
+    ["%.2f %f %.0f", "[3.14159,1.5,2.5]", "3.14 1.500000 2"],
+    ["%.2f %.1f %.1f", "[0.125,0.25,0.35]", "0.12 0.2 0.3"],
+    ["%e %E %.2e", "[123456.789,0.000123,0.0]", "1.234568e+05 1.230000E-04 0.00e+00"],
+    ["%g %g %g %g", "[0.00001,100000.0,1000000.0,1.5]", "1e-05 100000 1e+06 1.5"],
+    ["%.3g %.3g %.10g", "[1.0,1234.5678,0.1]", "1 1.23e+03 0.1"],
+    ["%v %v %v", "[1.5,1e21,1000000.5]", "1.5 1e+21 1.0000005e+06"],
+    ["%05.1f|%8.3f|%-8.2f|", "[-2.34,3.14159,1.0]", "-02.3|   3.142|1.00    |"],
+    ["%v %v %s %v", '[[1,"a"],{"a":true},null,true]', '[1, "a"] {"a": true} null true'],
+    ["%q %10.3s| %x", '["a\\"b\\n","abcdef","hi"]', '"a\\"b\\n"        abc| 6869'],
+    ["%d %s %t", '["x",1,true]', "%!d(string=x) %!s(int64=1) %!t(string=true)"],
+    ["%d", "[1.5]", "%!d(float64=1.5)"],
+    ["%d %d", "[1]", "1 %!d(MISSING)"],
+    ["%d", '[1,"a"]', "1%!(EXTRA string=a)"],
+    ["100%% %c", "[233]", "100% é"],
+    ["%v", '["é"]', "é"],
+  ])("sprintf(%j, %s) = %j", (format, args, want) => {
+    expect(call("opa_strings_sprintf", JSON.stringify(format), args)).toBe(JSON.stringify(want));
+  });
+});
+
+describe("json.marshal_with_options", () => {
+  it.each([
+    ['[1,2]', '{"indent":"  "}', "[\n  1,\n  2\n]"],
+    ['[1,2]', "{}", "[1,2]"],
+    ['{"foo":"bar","bar":"baz"}', '{"prefix":"JSON => "}', 'JSON => {\nJSON => \t"bar": "baz",\nJSON => \t"foo": "bar"\nJSON => }'],
+    ["[]", '{"indent":"    ","prefix":"---"}', "---[]"],
+    ["[[[]]]", '{"pretty":true}', "[\n\t[\n\t\t[]\n\t]\n]"],
+    ['[1]', '{"pretty":false,"prefix":"NO!","indent":"BAD!"}', "[1]"],
+  ])("marshal_with_options(%s, %s)", (value, opts, want) => {
+    expect(JSON.parse(call("tg_json_marshal_with_options", value, opts) ?? "null")).toBe(want);
+  });
+
+  it("rejects unknown option keys under strict errors", () => {
+    expect(strictError("tg_json_marshal_with_options", "[1]", '{"include_winning_lottery_numbers":true}')).toContain(
+      'eval_type_error: json.marshal_with_options: object contained unknown key "include_winning_lottery_numbers"',
+    );
+  });
+});

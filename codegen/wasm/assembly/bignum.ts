@@ -104,3 +104,15 @@ export function bnSub(a: usize, b: usize): void {
   }
   trim(a);
 }
+
+/** a = a / k; returns the remainder. */
+export function bnDivSmall(a: usize, k: u32): u32 {
+  let rem: u64 = 0;
+  for (let i = lenOf(a) - 1; i >= 0; i--) {
+    const cur = (rem << 32) | <u64>limb(a, i);
+    setLimb(a, i, <u32>(cur / k));
+    rem = cur % k;
+  }
+  trim(a);
+  return <u32>rem;
+}

@@ -103,6 +103,22 @@ export function typeErrorContaining(name: string, operand: i32, want: string, co
   return 0;
 }
 
+/** `eval_type_error: <name>: <msg> "<bytes>"` (a message that quotes a value). */
+export function typeErrorQuoting(name: string, msg: string, p: usize, n: usize): usize {
+  if (tg_strict_builtin_errors == 0) return 0;
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit("eval_type_error: ");
+  bLit(name);
+  bLit(": ");
+  bLit(msg);
+  bByte(34);
+  bBytes(p, n);
+  bByte(34);
+  raise();
+  return 0;
+}
+
 /** Type error with a free-form message: `eval_type_error: <name>: <msg>`. */
 export function typeErrorMsg(name: string, msg: string): usize {
   if (tg_strict_builtin_errors == 0) return 0;

@@ -1,7 +1,7 @@
 // Exact conversions between decimal text and f64: correctly rounded parsing and
 // shortest round-trip printing (Burger & Dybvig free-format digits), formatted as
 // ECMAScript / Go encoding/json print numbers.
-import { bnSet, bnCopy, bnMulSmall, bnMulPow5, bnMulPow10, bnShl, bnCmp, bnAdd, bnSub, LIMBS } from "./bignum";
+import { bnSet, bnCopy, bnMulSmall, bnMulPow5, bnMulPow10, bnShl, bnCmp, bnAdd, bnSub, bnDivSmall, bnIsZero, LIMBS } from "./bignum";
 import { bByte } from "./memory";
 
 const BN_BYTES = 4 + (LIMBS << 2);
@@ -90,8 +90,70 @@ export function refine(p: usize, n: i32, e10: i32, approx: f64): f64 {
 
 // ---- printing
 
-let nDigits = 0;
-let decExp = 0; // value = 0.d1d2... * 10^decExp
+export let nDigits = 0;
+export let decExp = 0; // value = 0.d1d2... * 10^decExp
+/** Digits written by shortest() / exactDigits(), most significant first. */
+export const DIGIT_BUF = DIGITS;
+
+/** Exact decimal expansion of x (finite, > 0) into DIGITS/nDigits/decExp, trailing zeros trimmed. */
+export function exactDigits(x: f64): void {
+  decompose(x);
+  bnSet(R, dM);
+  let point = 0;
+  if (dE >= 0) bnShl(R, dE);
+  else { bnMulPow5(R, -dE); point = dE; } // value = R * 10^dE
+  // R to decimal, least significant chunk first, into the tail of T's buffer
+  const tmp = T + 4;
+  let n = 0;
+  while (!bnIsZero(R)) {
+    let chunk = bnDivSmall(R, 1000000000);
+    for (let k = 0; k < 9; k++) { store<u8>(tmp + n++, <u8>(48 + chunk % 10)); chunk /= 10; }
+  }
+  while (n > 1 && load<u8>(tmp + n - 1) == 48) n--; // leading zeros (stored reversed)
+  let lead = 0;
+  while (lead < n - 1 && load<u8>(tmp + lead) == 48) lead++; // trailing zeros of the number
+  nDigits = 0;
+  for (let i = n - 1; i >= lead; i--) store<u8>(DIGITS + nDigits++, load<u8>(tmp + i));
+  decExp = n + point; // position of the decimal point from the first digit
+}
+
+/** Rounds DIGITS to `keep` digits (half to even on the exact expansion); keep may be <= 0. */
+export function roundDigits(keep: i32): void {
+  if (keep >= nDigits) return;
+  if (keep < 0) { nDigits = 0; return; }
+  const next = load<u8>(DIGITS + keep) - 48;
+  let up = next > 5;
+  if (next == 5) {
+    let rest = false;
+    for (let i = keep + 1; i < nDigits; i++) if (load<u8>(DIGITS + i) != 48) { rest = true; break; }
+    up = rest || (keep > 0 && ((load<u8>(DIGITS + keep - 1) - 48) & 1) == 1);
+  }
+  nDigits = keep;
+  if (up) {
+    let i = keep - 1;
+    while (i >= 0 && load<u8>(DIGITS + i) == 57) { store<u8>(DIGITS + i, 48); i--; }
+    if (i >= 0) store<u8>(DIGITS + i, load<u8>(DIGITS + i) + 1);
+    else {
+      // 999 -> 1000: shift right by one
+      memory.copy(DIGITS + 1, DIGITS, <usize>nDigits);
+      store<u8>(DIGITS, 49);
+      nDigits++;
+      decExp++;
+    }
+  }
+  while (nDigits > 0 && load<u8>(DIGITS + nDigits - 1) == 48) nDigits--;
+}
+
+/** Zero: no digits, decimal point after the first position. */
+export function zeroDigits(): void {
+  nDigits = 0;
+  decExp = 1;
+}
+
+/** Shortest digits of x (finite, > 0) into DIGITS/nDigits/decExp. */
+export function shortestDigits(x: f64): void {
+  shortest(x);
+}
 
 /** Shortest digits that read back as x (x finite, > 0), closest when several. */
 function shortest(x: f64): void {

@@ -333,6 +333,65 @@ export function writeJSON(v: usize): void {
   }
 }
 
+// pretty printing (json.marshal_with_options): Go's MarshalIndent, with the prefix
+// also in front of the first line as OPA writes it
+let indPtr: usize = 0;
+let indLen: usize = 0;
+let prePtr: usize = 0;
+let preLen: usize = 0;
+
+function newline(depth: i32): void {
+  bByte(10);
+  bBytes(prePtr, preLen);
+  for (let i = 0; i < depth; i++) bBytes(indPtr, indLen);
+}
+
+function writeIndented(v: usize, depth: i32): void {
+  const t = tag(v);
+  if (t == T_ARRAY || t == T_SET) {
+    const n = colLen(v);
+    if (n == 0) { out(91); out(93); return; }
+    out(91);
+    for (let i = 0; i < n; i++) {
+      if (i > 0) out(44);
+      newline(depth + 1);
+      writeIndented(arrGet(v, i), depth + 1);
+    }
+    newline(depth);
+    out(93);
+    return;
+  }
+  if (t == T_OBJECT) {
+    const n = colLen(v);
+    if (n == 0) { out(123); out(125); return; }
+    out(123);
+    for (let i = 0; i < n; i++) {
+      if (i > 0) out(44);
+      newline(depth + 1);
+      const k = objKey(v, i);
+      if (tag(k) == T_STRING) writeQuoted(strPtr(k), strLen(k), true);
+      else { out(34); keyDepth++; writeJSON(k); keyDepth--; out(34); }
+      out(58); out(32);
+      writeIndented(objVal(v, i), depth + 1);
+    }
+    newline(depth);
+    out(125);
+    return;
+  }
+  writeJSON(v);
+}
+
+/** Indented JSON text of v as a string value. */
+export function jsonStringIndented(v: usize, prefix: usize, prefixLen: usize, indent: usize, indentLen: usize): usize {
+  prePtr = prefix; preLen = prefixLen; indPtr = indent; indLen = indentLen;
+  bBegin();
+  bBytes(prefix, prefixLen);
+  writeIndented(v, 0);
+  const n = bLen();
+  const p = bEnd();
+  return mkString(p, n);
+}
+
 /** Rego syntax as OPA prints values: `{"a": 1}`, `[1, 2]`, `{1, 2}`, `set()`. */
 export function writeRego(v: usize): void {
   switch (tag(v)) {

@@ -82,6 +82,20 @@ export function bLit(s: string): void {
   bPos += n;
 }
 
+/** Current end of the builder (a mark to pad from). */
+export function bMark(): usize {
+  return bPos;
+}
+
+/** Inserts n copies of byte c at address `at` inside the builder, shifting what follows. */
+export function bPadAt(at: usize, n: i32, c: u8): void {
+  const k = <usize>n;
+  if (bPos + k > heapLimit) ensureMemory(bPos + k);
+  memory.copy(at + k, at, bPos - at);
+  memory.fill(at, c, k);
+  bPos += k;
+}
+
 export function bLen(): usize {
   return bPos - bStart;
 }

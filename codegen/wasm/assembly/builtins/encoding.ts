@@ -1,13 +1,44 @@
 // json.* and base64 builtins.
 import { alloc } from "../memory";
-import { mkString, mkBool, strLen, strPtr } from "../value";
-import { parseJSON, jsonString } from "../json";
-import { typeError, builtinError } from "../errors";
-import { isStr } from "./util";
+import { mkString, mkBool, strLen, strPtr, colLen, objKey, objVal, boolVal, tag, T_BOOLEAN } from "../value";
+import { parseJSON, jsonString, jsonStringIndented } from "../json";
+import { typeError, typeErrorQuoting, builtinError } from "../errors";
+import { isStr, isObj, litString } from "./util";
 
 export function opa_json_marshal(v: usize): usize {
   if (v == 0) return 0;
   return jsonString(v);
+}
+
+const NAME_MWO = "json.marshal_with_options";
+
+/** json.marshal_with_options(x, {pretty, indent, prefix}): Go's MarshalIndent when pretty. */
+export function tg_json_marshal_with_options(v: usize, opts: usize): usize {
+  if (v == 0) return 0;
+  if (!isObj(opts)) return typeError(NAME_MWO, 2, "object", opts);
+  let pretty = false;
+  let prettySet = false;
+  let indent = litString("\t");
+  let prefix = litString("");
+  const n = colLen(opts);
+  for (let i = 0; i < n; i++) {
+    const k = objKey(opts, i);
+    const x = objVal(opts, i);
+    if (!isStr(k)) return typeError(NAME_MWO, 2, "object with string keys", opts);
+    const kp = strPtr(k), kn = strLen(k);
+    if (kn == 6 && load<u32>(kp) == 0x74657270 && load<u16>(kp + 4) == 0x7974) { // "pretty"
+      if (tag(x) != T_BOOLEAN) return typeError(NAME_MWO, 2, "boolean for \"pretty\"", x);
+      pretty = boolVal(x); prettySet = true;
+    } else if (kn == 6 && load<u32>(kp) == 0x65646e69 && load<u16>(kp + 4) == 0x746e) { // "indent"
+      if (!isStr(x)) return typeError(NAME_MWO, 2, "string for \"indent\"", x);
+      indent = x; if (!prettySet) pretty = true;
+    } else if (kn == 6 && load<u32>(kp) == 0x66657270 && load<u16>(kp + 4) == 0x7869) { // "prefix"
+      if (!isStr(x)) return typeError(NAME_MWO, 2, "string for \"prefix\"", x);
+      prefix = x; if (!prettySet) pretty = true;
+    } else return typeErrorQuoting(NAME_MWO, "object contained unknown key ", kp, kn);
+  }
+  if (!pretty) return jsonString(v);
+  return jsonStringIndented(v, strPtr(prefix), strLen(prefix), strPtr(indent), strLen(indent));
 }
 
 export function opa_json_unmarshal(s: usize): usize {

@@ -7,3 +7,4 @@ export * from "./collections";
 export * from "./types";
 export * from "./encoding";
 export * from "./units";
+export * from "./sprintf";
