@@ -4,7 +4,7 @@
  * can stop after any stage (`stopAfter`).
  */
 import type { Diagnostic } from "../diagnostics.js";
-import type { Body, ElseClause, Expr, Location, Module, Term, VarTerm } from "./ast.js";
+import type { Body, Module } from "./ast.js";
 import { lookupBuiltin } from "./builtins.js";
 import { Flattener } from "./flatten.js";
 import { comparePaths, groupRules, placeRule, type GroupDraft, type PlacedRule } from "./groups.js";

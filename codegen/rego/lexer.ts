@@ -28,7 +28,6 @@ export interface LexResult {
   readonly errors: { message: string; row: number; col: number }[];
 }
 
-const PUNCT3: readonly string[] = [];
 const PUNCT2 = new Set([":=", "==", "!=", "<=", ">="]);
 const PUNCT1 = new Set([..."=<>+-*/%&|.,;:()[]{}"]);
 
@@ -43,7 +42,6 @@ function isDigit(c: number): boolean {
 }
 
 export function lex(source: string, file: string): LexResult {
-  void PUNCT3;
   const tokens: Token[] = [];
   const comments: Comment[] = [];
   const errors: { message: string; row: number; col: number }[] = [];

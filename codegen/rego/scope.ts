@@ -143,7 +143,7 @@ export class Scoper {
       case "object":
         return { ...t, items: t.items.map(([k, v]) => [this.resolveTerm(scope, k), this.resolveTerm(scope, v)] as const) };
       case "call":
-        return { ...t, operator: this.resolveOperator(t.operator, t.args.length, t.location), args: t.args.map((a) => this.resolveTerm(scope, a)) };
+        return { ...t, operator: this.resolveOperator(t.operator, t.location), args: t.args.map((a) => this.resolveTerm(scope, a)) };
       case "arraycomprehension":
       case "setcomprehension": {
         const inner = this.newScope(scope, t.body, [t.term]);
@@ -176,7 +176,7 @@ export class Scoper {
   }
 
   /** Call operator -> builtin name or absolute function path. */
-  resolveOperator(op: readonly string[], nargs: number, location: Location): readonly string[] {
+  resolveOperator(op: readonly string[], location: Location): readonly string[] {
     const [first, ...rest] = op as [string, ...string[]];
     let path: readonly string[] | null = null;
     if (first === "data") path = op;
@@ -193,7 +193,6 @@ export class Scoper {
     const b = lookupBuiltin(name);
     if (b === undefined) this.err("rego_type_error", `undefined function ${name}`, location);
     else if (b.deprecated === true) this.err("rego_type_error", `deprecated built-in function calls in expression: ${name}`, location);
-    void nargs;
     return op;
   }
 
@@ -257,7 +256,7 @@ export class Scoper {
           const l = this.declarePattern(scope, lhs, "assigned");
           return { ...e, args: [l, r] };
         }
-        const operator = this.resolveOperator(e.operator, e.args.length, e.location);
+        const operator = this.resolveOperator(e.operator, e.location);
         return { ...e, operator, args: e.args.map((a) => this.resolveTerm(scope, a)) };
       }
       case "some":
