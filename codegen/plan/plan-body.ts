@@ -107,6 +107,14 @@ function planSomeIn(c: Ctx, e: SomeIn, k: () => void): void {
 function planEvery(c: Ctx, e: Every, k: () => void): void {
   c.s.ops.term(c, e.domain, (d) => {
     const source = asLocal(c, d);
+    // Only collections are domains: `every x in 42 {...}` is undefined.
+    const notA = (type: "IsArrayStmt" | "IsObjectStmt" | "IsSetStmt") => nested(c, () => c.w.emit({ type, source: local(source) }));
+    const notCollection = nested(c, () => {
+      c.w.emit({ type: "NotStmt", block: notA("IsArrayStmt") });
+      c.w.emit({ type: "NotStmt", block: notA("IsObjectStmt") });
+      c.w.emit({ type: "NotStmt", block: notA("IsSetStmt") });
+    });
+    c.w.emit({ type: "NotStmt", block: notCollection });
     const outer = nested(c, () =>
       declare(c, [...termVars(e.key), ...termVars(e.value)], () =>
         scanInto(c, source, e.key, e.value, () => {

@@ -5,6 +5,7 @@ import type { Local, Operand } from "./ir.js";
 import { local } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
 import { findNode, importAliases } from "./rule-index.js";
+import { lookupBuiltin } from "../rego/builtins.js";
 import { locOf } from "./scope.js";
 
 export type Callee =
@@ -32,7 +33,7 @@ export function resolveCallee(c: Ctx, operator: readonly string[]): Callee | nul
     return { kind: "func", node, arity, key: path.join("/") };
   }
   const name = operator.join(".");
-  const arity = c.s.builtins.get(name);
+  const arity = c.s.builtins.get(name) ?? lookupBuiltin(name)?.args.length;
   if (arity === undefined) return null;
   return { kind: "builtin", name, arity, key: name };
 }
@@ -76,16 +77,18 @@ export function planCall(
 export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], at: SrcLocation, k: (result: Local) => void): void {
   const mock = c.mocks.get(callee.key);
   if (mock !== undefined && mock.kind === "value") {
-    const saved = c.module;
-    c.module = mock.module;
-    c.s.ops.term(c, mock.value, (o) => {
+    // The arguments are still evaluated: an undefined argument makes the call undefined.
+    return planArgs(c, args.slice(0, callee.arity), [], () => {
+      const saved = c.module;
+      c.module = mock.module;
+      c.s.ops.term(c, mock.value, (o) => {
+        c.module = saved;
+        const l = c.w.newLocal();
+        c.w.emit({ type: "AssignVarStmt", source: o, target: l });
+        k(l);
+      });
       c.module = saved;
-      const l = c.w.newLocal();
-      c.w.emit({ type: "AssignVarStmt", source: o, target: l });
-      k(l);
     });
-    c.module = saved;
-    return;
   }
   if (mock !== undefined && mock.kind === "func") {
     const op = operatorOf(mock.target);
@@ -113,6 +116,10 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       const name = c.s.ops.ruleFunc(c, callee.node);
       c.w.emit({ type: "CallStmt", func: name, args: [local(c.input), local(c.data), ...ops], result });
     } else {
+      if (!c.s.builtins.has(callee.name)) {
+        c.s.errors.push({ code: "rego_type_error", message: `unsupported builtin ${callee.name} (not implemented by the WebAssembly backend)`, location: at });
+        return;
+      }
       c.s.statics.builtin(callee.name, callee.arity);
       c.w.emit({ type: "CallStmt", func: callee.name, args: ops, result });
     }

@@ -22,7 +22,11 @@ export function planRef(c: Ctx, r: RefTerm, k: (o: Operand) => void): void {
     c.s.errors.push({ code: "rego_unsafe_var_error", message: `var ${h.name} is unsafe`, location: h.location });
     return;
   }
-  if (h.name === "input") return walk(c, local(c.input), r.path, k);
+  if (h.name === "input") {
+    // The input may be undefined (no input given): a bare `input` must not pass as a value.
+    if (r.path.length === 0) c.w.emit({ type: "IsDefinedStmt", source: c.input });
+    return walk(c, local(c.input), r.path, k);
+  }
   if (h.name === "data") return planData(c, r.path, k);
   const alias = importAliases(c.module.imports).get(h.name);
   if (alias !== undefined) {
@@ -81,6 +85,17 @@ export function planData(c: Ctx, path: readonly Term[], k: (o: Operand) => void)
   }
 }
 
+/** Rule nodes whose function also plans the rules below them (ref heads). */
+export function producesObject(n: RuleNode): boolean {
+  return n.kind === "object" || n.kind === "nested";
+}
+
+function hasAnyRules(n: RuleNode): boolean {
+  if (n.rules.length > 0) return true;
+  for (const ch of n.children.values()) if (hasAnyRules(ch)) return true;
+  return false;
+}
+
 function isRuleNode(n: RuleNode): boolean {
   return n.rules.length > 0 && n.kind !== "function";
 }
@@ -103,7 +118,7 @@ function ruleValue(c: Ctx, node: RuleNode, k: (o: Operand) => void): void {
   const result = c.w.newLocal();
   const func = c.s.ops.ruleFunc(c, node);
   c.w.emit({ type: "CallStmt", func, args: [local(c.input), local(c.data)], result });
-  if ([...node.children.values()].some(hasValueRules)) {
+  if (!producesObject(node) && [...node.children.values()].some(hasValueRules)) {
     // Rules below a rule node (ref heads such as `p[x] := 1` next to `p.q := 2`).
     return virtualDoc(c, node, (sub) => {
       const merged = c.w.newLocal();
@@ -121,7 +136,8 @@ export function virtualDoc(c: Ctx, node: RuleNode, k: (o: Operand) => void, chil
   const names = [...node.children.keys()].sort();
   for (const name of names) {
     const child = node.children.get(name)!;
-    if (!hasValueRules(child)) continue;
+    // Function-only subtrees still show their path as empty objects; functions do not.
+    if (child.kind === "function" || !hasAnyRules(child)) continue;
     const key = str(c.s.statics.string(name));
     const block = nested(c, () => {
       const insert = (o: Operand): void => c.w.emit({ type: "ObjectInsertStmt", object: obj, key, value: o });
@@ -134,9 +150,20 @@ export function virtualDoc(c: Ctx, node: RuleNode, k: (o: Operand) => void, chil
     const block = nested(c, () => {
       const base = baseDoc(c, node.path);
       c.w.emit({ type: "IsObjectStmt", source: base });
-      const merged = c.w.newLocal();
-      c.w.emit({ type: "ObjectMergeStmt", a: asLocal(c, base), b: obj, target: merged });
-      c.w.emit({ type: "AssignVarStmt", source: local(merged), target: obj });
+      const baseLocal = asLocal(c, base);
+      const wrapperDepth = c.depth + 1;
+      const wrapper = nested(c, () => {
+        const tryMerge = nested(c, () => {
+          const merged = c.w.newLocal();
+          c.w.emit({ type: "ObjectMergeStmt", a: obj, b: baseLocal, target: merged });
+          c.w.emit({ type: "AssignVarStmt", source: local(merged), target: obj });
+          c.w.emit({ type: "BreakStmt", index: c.depth - wrapperDepth });
+        });
+        c.w.emit({ type: "BlockStmt", blocks: [tryMerge] });
+        // The merge found a value both in base data and in a rule: base data wins (OPA's topdown).
+        c.w.emit({ type: "AssignVarStmt", source: local(baseLocal), target: obj });
+      });
+      c.w.emit({ type: "BlockStmt", blocks: [wrapper] });
     });
     c.w.emit({ type: "BlockStmt", blocks: [block] });
   }

@@ -43,6 +43,18 @@ export function ruleFunc(c: Ctx, node: RuleNode): string {
     w.loc = locOf(fc, entry.rule.location);
     top(() => planDefinition(fc, node, entry, params.slice(2), ret));
   }
+  if (node.kind === "object" || node.kind === "nested") {
+    // Rules below this node (`p.a.r := 42` next to `p[q].r := ...`) add into its object.
+    for (const [rel, entry] of descendantRules(node)) {
+      if (entry.rule.default) continue;
+      fc.module = entry.module;
+      fc.vars.clear();
+      w.loc = locOf(fc, entry.rule.location);
+      const at = entry.rule.location;
+      const keys: Term[] = [...rel.map((value): Term => ({ type: "string", value, location: at })), ...entry.rest];
+      top(() => fc.s.ops.body(fc, entry.rule.body, () => produceNested(fc, { ...entry, rest: keys }, ret, entry.rule.head.kind === "contains")));
+    }
+  }
   for (const entry of node.rules) {
     if (!entry.rule.default) continue;
     fc.module = entry.module;
@@ -56,6 +68,20 @@ export function ruleFunc(c: Ctx, node: RuleNode): string {
   top(() => w.emit({ type: "ReturnLocalStmt", source: ret }));
   c.s.funcs.push({ name, params, return: ret, blocks, path: [...node.path] });
   return name;
+}
+
+/** Non-function rules strictly below `node`, with their path relative to it. */
+function descendantRules(node: RuleNode): [string[], RuleEntry][] {
+  const out: [string[], RuleEntry][] = [];
+  const visit = (n: RuleNode, rel: string[]): void => {
+    for (const [name, ch] of [...n.children].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const r = [...rel, name];
+      if (ch.kind !== "function") for (const e of ch.rules) out.push([r, e]);
+      visit(ch, r);
+    }
+  };
+  visit(node, []);
+  return out;
 }
 
 function mockKey(c: Ctx): string {
@@ -95,23 +121,22 @@ function planDefinition(c: Ctx, node: RuleNode, entry: RuleEntry, args: readonly
     const alts: { body: Body; value: Term }[] = [{ body: rule.body, value: valueOf(entry) }];
     for (let e: ElseClause | null = rule.else; e !== null; e = e.else) alts.push({ body: e.body, value: e.value });
     const wrapperDepth = c.depth + 1;
+    const conflict = head.kind === "function" ? FUNC_CONFLICT : COMPLETE_CONFLICT;
     const wrapper = nested(c, () => {
       const inner = alts.map((alt) =>
-        nested(c, () =>
+        nested(c, () => {
+          // Every solution of the chosen alternative must agree (OPA reports a conflict).
           c.s.ops.body(c, alt.body, () =>
-            c.s.ops.term(c, alt.value, (o) => {
-              c.w.emit({ type: "AssignVarStmt", source: o, target: chosen });
-              // exit this alternative (and any scans in it) and the wrapper
-              c.w.emit({ type: "BreakStmt", index: c.depth - wrapperDepth });
-            }),
-          ),
-        ),
+            c.s.ops.term(c, alt.value, (o) => c.w.emit({ type: "AssignVarOnceStmt", source: o, target: chosen, message: conflict })),
+          );
+          // Reached only when the body had a solution: skip the remaining alternatives.
+          c.w.emit({ type: "BreakStmt", index: c.depth - wrapperDepth });
+        }),
       );
       c.w.emit({ type: "BlockStmt", blocks: inner });
     });
     c.w.emit({ type: "BlockStmt", blocks: [wrapper] });
     c.w.emit({ type: "IsDefinedStmt", source: chosen });
-    const conflict = head.kind === "function" ? FUNC_CONFLICT : COMPLETE_CONFLICT;
     c.w.emit({ type: "AssignVarOnceStmt", source: local(chosen), target: ret, message: conflict });
   });
 }

@@ -100,7 +100,7 @@ function planComprehension(c: Ctx, t: Comprehension, k: (o: Operand) => void): v
     c.s.ops.body(c, t.body, () => {
       if (t.type === "objectcomprehension") {
         planTerms(c, [t.key, t.value], ([key, value]) =>
-          c.w.emit({ type: "ObjectInsertOnceStmt", object: l, key: key!, value: value!, message: "object keys must be unique" }),
+          c.w.emit({ type: "ObjectInsertOnceStmt", object: l, key: key!, value: value!, message: "eval_conflict_error: object keys must be unique" }),
         );
       } else {
         planTerm(c, t.term, (o) =>
