@@ -42,6 +42,8 @@ export class FastPolicy {
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
   private u8: Uint8Array;
+  /** Memory from the saved heap pointer on, where each input is written. */
+  private inputView: Uint8Array;
   private exports!: Exports;
   private dataAddr = 0;
   private dataHeapPtr = 0;
@@ -55,6 +57,7 @@ export class FastPolicy {
   ) {
     this.memory = new WebAssembly.Memory({ initial: initialPages });
     this.u8 = new Uint8Array(this.memory.buffer);
+    this.inputView = this.u8;
   }
 
   /** `host` defaults to toolgate's host builtins (createHostBuiltins). */
@@ -94,6 +97,7 @@ export class FastPolicy {
     this.dataAddr = this.loadJson(new TextEncoder().encode("{}"));
     this.baseHeapPtr = this.exports.opa_heap_ptr_get();
     this.dataHeapPtr = this.baseHeapPtr;
+    this.inputView = this.view().subarray(this.dataHeapPtr);
     this.entrypoints = this.dumpValue(this.exports.entrypoints()) as Record<string, number>;
   }
 
@@ -101,6 +105,7 @@ export class FastPolicy {
     this.exports.opa_heap_ptr_set(this.baseHeapPtr);
     this.dataAddr = this.loadJson(this.encoder.encode(JSON.stringify(data)));
     this.dataHeapPtr = this.exports.opa_heap_ptr_get();
+    this.inputView = this.view().subarray(this.dataHeapPtr);
   }
 
   /** The result set, as the SDK's evaluate() returns it. Throws what the module aborts with. */
@@ -112,7 +117,7 @@ export class FastPolicy {
       const text = JSON.stringify(input);
       inputAddr = this.dataHeapPtr;
       this.reserve(inputAddr + text.length * 3);
-      inputLen = this.encoder.encodeInto(text, this.u8.subarray(inputAddr)).written;
+      inputLen = this.encoder.encodeInto(text, this.inputView).written;
     }
     this.host.startEvaluation();
     // The heap starts after the input, or at the saved pointer when there is none.
@@ -122,7 +127,7 @@ export class FastPolicy {
 
   private reserve(end: number): void {
     if (end > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((end - this.memory.buffer.byteLength) / PAGE));
-    if (this.u8.buffer !== this.memory.buffer) this.u8 = new Uint8Array(this.memory.buffer);
+    if (this.inputView.buffer !== this.memory.buffer) this.inputView = this.view().subarray(this.dataHeapPtr);
   }
 
   private view(): Uint8Array {
