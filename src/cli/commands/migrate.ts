@@ -6,8 +6,10 @@ import { createPgPool, pgUrlEnvVar, resolvePgUrl } from "../../store/postgres/po
 
 interface MigrateOptions {
   readonly url?: string;
-  readonly schema: string;
+  readonly schema?: string;
 }
+
+const schemaEnvVar = "TOOLGATE_PG_SCHEMA";
 
 /** `toolgate migrate`: applies the PostgreSQL store's pending migrations (safe to run from several workers at once). */
 export const registerMigrate: RegisterCommand = (program, setExitCode) => {
@@ -15,7 +17,7 @@ export const registerMigrate: RegisterCommand = (program, setExitCode) => {
     .command("migrate")
     .description("Apply pending PostgreSQL store migrations (idempotent; concurrent runs are serialised by an advisory lock)")
     .option("--url <url>", `PostgreSQL connection URL (default: $${pgUrlEnvVar})`)
-    .option("--schema <name>", "schema that holds toolgate's tables", "public")
+    .option("--schema <name>", `schema that holds toolgate's tables (default: $${schemaEnvVar} or "public")`)
     .action(async (opts: MigrateOptions) => {
       setExitCode(await runMigrate(opts));
     });
@@ -24,8 +26,9 @@ export const registerMigrate: RegisterCommand = (program, setExitCode) => {
 async function runMigrate(opts: MigrateOptions): Promise<number> {
   let pool;
   try {
-    pool = createPgPool({ url: resolvePgUrl(opts.url), schema: opts.schema, max: 1, applicationName: "toolgate migrate" });
-    const result = await migrate(pool, { schema: opts.schema });
+    const schema = opts.schema ?? (process.env[schemaEnvVar] || "public");
+    pool = createPgPool({ url: resolvePgUrl(opts.url), schema, max: 1, applicationName: "toolgate migrate" });
+    const result = await migrate(pool, { schema });
     for (const mig of result.applied) {
       console.log(`applied ${String(mig.version).padStart(3, "0")}_${mig.name}`);
     }
