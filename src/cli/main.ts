@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { commands } from "./commands/index.js";
+import { commandLoaders } from "./commands/index.js";
 import { toolgateVersion } from "../version.js";
 
 /** Runs the CLI and returns the process exit code (0 ok, 1 user-facing failure, 2 usage error). */
@@ -13,7 +13,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   const setExitCode = (code: number): void => {
     exitCode = Math.max(exitCode, code);
   };
-  for (const register of commands) register(program, setExitCode);
+  // Load only the command being run; help and unknown commands load them all.
+  const named = argv.find((a) => !a.startsWith("-"));
+  const loaders = named !== undefined && named in commandLoaders ? [commandLoaders[named]] : Object.values(commandLoaders);
+  for (const load of loaders) if (load) (await load())(program, setExitCode);
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (err) {

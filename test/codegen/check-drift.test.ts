@@ -39,7 +39,7 @@ describe("codegen --check detects drift", () => {
     expect(readFileSync(join(out, "types.ts"), "utf8")).toMatch(/priority\?: number/);
   });
 
-  it("the CLI exits 1 on stale output and on a bad config, printing located errors", () => {
+  it("the CLI exits 1 on stale output and on a bad config, printing located errors", { timeout: 180_000 }, () => {
     writeFileSync(join(work, "bad.yaml"), "version: 1\ntools:\n  x:\n    description: d\n    effect: nope\n    input: { type: object, properties: {} }\n    output: { type: object }\n");
     const bad = cli(["codegen", "--config", "bad.yaml", "--out", "g2"]);
     expect(bad.code).toBe(1);

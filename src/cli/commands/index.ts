@@ -1,24 +1,19 @@
 import type { Command } from "commander";
-import { registerDemo } from "./demo.js";
-import { registerCheck } from "./check.js";
-import { registerCodegen } from "./codegen.js";
-import { registerMigrate } from "./migrate.js";
-import { registerFmt } from "./fmt.js";
-import { registerTest } from "./test.js";
-import { registerBuild } from "./build.js";
-import { registerEval } from "./eval.js";
 
 /** Registers one CLI command; `setExitCode` raises the exit code the process ends with. */
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
 
-/** Every CLI command, in the order `toolgate --help` lists them. */
-export const commands: readonly RegisterCommand[] = [
-  registerCodegen,
-  registerCheck,
-  registerBuild,
-  registerEval,
-  registerMigrate,
-  registerFmt,
-  registerTest,
-  registerDemo,
-];
+/**
+ * Every CLI command, in the order `toolgate --help` lists them. Loaded lazily: the
+ * compiler pulls in binaryen, which takes seconds to start, and `codegen` should not pay for it.
+ */
+export const commandLoaders: Readonly<Record<string, () => Promise<RegisterCommand>>> = {
+  codegen: async () => (await import("./codegen.js")).registerCodegen,
+  check: async () => (await import("./check.js")).registerCheck,
+  build: async () => (await import("./build.js")).registerBuild,
+  eval: async () => (await import("./eval.js")).registerEval,
+  test: async () => (await import("./test.js")).registerTest,
+  fmt: async () => (await import("./fmt.js")).registerFmt,
+  migrate: async () => (await import("./migrate.js")).registerMigrate,
+  demo: async () => (await import("./demo.js")).registerDemo,
+};
