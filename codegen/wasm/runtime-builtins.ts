@@ -41,6 +41,8 @@ export const NATIVE_BUILTINS: Readonly<Record<string, string>> = {
   "base64.encode": "opa_base64_encode", "base64.decode": "opa_base64_decode", "base64.is_valid": "opa_base64_is_valid",
   "base64url.encode": "opa_base64_url_encode", "base64url.encode_no_pad": "tg_base64_url_encode_no_pad",
   "base64url.decode": "opa_base64_url_decode",
+  // net
+  "net.cidr_contains": "tg_net_cidr_contains",
   // units
   "units.parse": "tg_units_parse", "units.parse_bytes": "tg_units_parse_bytes",
   // `in`

@@ -288,3 +288,31 @@ describe("json.marshal_with_options", () => {
     );
   });
 });
+
+describe("net.cidr_contains", () => {
+  it.each([
+    ['"10.0.0.0/8"', '"10.1.0.0/24"', "true"],
+    ['"172.17.0.0/24"', '"172.17.0.0/16"', "false"],
+    ['"10.0.0.0/8"', '"10.1.1.1/32"', "true"],
+    ['"10.0.0.0/8"', '"10.1.2.3"', "true"],
+    ['"10.0.0.0/8"', '"11.1.2.3"', "false"],
+    ['"192.168.1.0/28"', '"192.168.1.15"', "true"],
+    ['"192.168.1.0/28"', '"192.168.1.16"', "false"],
+    ['"2001:4860:4860::8888/32"', '"2001:4860:4860:1234::8888/40"', "true"],
+    ['"2001:4860::/96"', '"2001:4860::/32"', "false"],
+    ['"2001:4860::/32"', '"fd1e:5bfe:8af3:9ddc::/64"', "false"],
+    ['"::/0"', '"::1"', "true"],
+    ['"::ffff:0:0/96"', '"1.2.3.4"', "true"],
+    ['"0.0.0.0/0"', '"::ffff:1.2.3.4"', "true"],
+    ['"192.168.1.0/28"', '"not-a-cidr"', undefined],
+    ['"10.0.0.0"', '"10.0.0.1"', undefined],
+    ['"010.0.0.0/8"', '"10.0.0.1"', undefined],
+    ['"1::2::3/64"', '"1::"', undefined],
+  ])("cidr_contains(%s, %s) = %s", (a, b, want) => {
+    expect(call("tg_net_cidr_contains", a, b)).toBe(want);
+  });
+
+  it("raises a builtin error for malformed input under strict errors", () => {
+    expect(strictError("tg_net_cidr_contains", '"192.168.1.0/28"', '"not-a-cidr"')).toContain("eval_builtin_error: net.cidr_contains:");
+  });
+});

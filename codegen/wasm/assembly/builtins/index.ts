@@ -8,3 +8,4 @@ export * from "./types";
 export * from "./encoding";
 export * from "./units";
 export * from "./sprintf";
+export * from "./net";
