@@ -13,6 +13,7 @@ import { discoverTests, type PolicyTest } from "./discover.js";
 import { buildCoverage, type CoveragePoint, type CoverageReport } from "./coverage.js";
 import { todoRanges } from "./todo-ranges.js";
 import { explainFailure, type Explanation } from "./explain.js";
+import { carrier, carrierAvailable, coverageBuiltins, instrument } from "./instrument.js";
 
 export type TestStatus = "pass" | "fail" | "error" | "skip";
 
@@ -97,14 +98,42 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
 
   const base: RunReport = { results: [...results, ...skipped], errors: [] };
   if (opts.coverage !== true) return base;
+  const todo = todoRanges(modules);
   const points = compiled.coverage?.points;
   const ptr = ((policy.wasmInstance as WebAssembly.Instance).exports as Record<string, unknown>)["toolgate_coverage_ptr"];
-  if (points === undefined || typeof ptr !== "function") {
-    return { ...base, coverageError: "the compiler does not emit coverage instrumentation yet (codegen/compiler/REQUESTS-from-tooling.md)" };
+  if (points !== undefined && typeof ptr === "function") {
+    // The compiler's own instrumentation, when it has it.
+    const hits = new Uint8Array(policy.mem.buffer, (ptr as () => number)(), points.length).slice();
+    return { ...base, coverage: buildCoverage(points, hits, todo) };
   }
-  const hits = new Uint8Array(policy.mem.buffer, (ptr as () => number)(), points.length).slice();
-  const todo = todoRanges(modules);
-  return { ...base, coverage: buildCoverage(points, hits, todo) };
+  const measured = await coverageByInstrumentation(modules, toRun, opts.data ?? {}, compilePolicy);
+  return typeof measured === "string" ? { ...base, coverageError: measured } : { ...base, coverage: buildCoverage(measured.points, measured.hits, todo) };
+}
+
+/** Second build with marker expressions (instrument.ts); runs every test once to record hits. */
+async function coverageByInstrumentation(
+  modules: readonly Module[],
+  tests: readonly PolicyTest[],
+  data: Readonly<Record<string, unknown>>,
+  compilePolicy: CompilerModule["compilePolicy"],
+): Promise<{ points: CoveragePoint[]; hits: Uint8Array } | string> {
+  if (!carrierAvailable()) return `coverage needs ${carrier} to run on the host, or the compiler's coverage option`;
+  const { sources, points } = instrument(modules, (r) => r.head.ref[0]?.type === "var" && r.head.ref[0].name.startsWith("todo_"));
+  const out = compilePolicy({ modules: sources, entrypoints: tests.map((t) => t.entrypoint), optimize: false });
+  if (out.wasm === null) return `instrumented build failed: ${out.errors.map((e) => e.message).join("; ")}`;
+  const hits = new Uint8Array(points.length);
+  const host = createHostBuiltins();
+  const policy = await loadPolicy(out.wasm, undefined, coverageBuiltins(host.builtins, hits));
+  policy.setData(data);
+  for (const t of tests) {
+    host.startEvaluation();
+    try {
+      policy.evaluate(undefined, t.entrypoint);
+    } catch {
+      // Errors were reported by the test run; coverage keeps what was reached.
+    }
+  }
+  return { points, hits };
 }
 
 // The specifier is a variable so this file type-checks against the contract in
