@@ -32,6 +32,7 @@ const table: readonly HostBuiltin[] = [
   { name: "regex.find_all_string_submatch_n", arity: 3 },
   { name: "regex.split", arity: 2 },
   { name: "regex.replace", arity: 3 },
+  { name: "regex.globs_match", arity: 2 },
   { name: "glob.match", arity: 3 },
   { name: "glob.quote_meta", arity: 1 },
   { name: "time.now_ns", arity: 0 },

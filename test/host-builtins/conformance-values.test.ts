@@ -2,7 +2,7 @@
  * The expected values and errors of OPA's conformance cases for the host builtins
  * (../shared/conformance/opa-v1/{time,units,netcidrcontains,regexmatch,sprintf}),
  * applied to the functions directly, by case note. Cases that need other parts
- * (time caching, test.sleep, regex.globs_match) are covered elsewhere or not here.
+ * (time caching needs test.sleep) are not here.
  */
 import { describe, expect, it } from "vitest";
 import { call, type Row } from "./helpers.js";
@@ -33,6 +33,10 @@ const rows: Row[] = [
   { note: "netcidrcontains/cidr does not contain subnet ipv6", fn: "net.cidr_contains", args: ["2001:4860::/32", "fd1e:5bfe:8af3:9ddc::/64"], want: false },
   { note: "netcidrcontains/cidr subnet overlap malformed cidr b", fn: "net.cidr_contains", args: ["192.168.1.0/28", "not-a-cidr"], want: { error: "eval_builtin_error: not a valid textual representation" } },
   { note: "netcidrcontains/cidr contains ip", fn: "net.cidr_contains", args: ["10.0.0.0/8", "10.1.2.3"], want: true },
+  { note: "globsmatch/regex.globs_match", fn: "regex.globs_match", args: ["a.a.[0-9]+z", ".b.b2359825792*594823z"], want: true },
+  { note: "globsmatch/regex.globs_match (no common non-empty string)", fn: "regex.globs_match", args: ["[a-z]+", "[0-9]*"], want: false },
+  { note: "globsmatch/regex.globs_match: ref bar", fn: "regex.globs_match", args: ["b.*", "bar"], want: true },
+  { note: "globsmatch/regex.globs_match: raw", fn: "regex.globs_match", args: ["[a-z]+\\[[0-9]+\\]", "foo\\[1\\]"], want: true },
   { note: "regexmatch/regex.match", fn: "regex.match", args: ["^[a-z]+\\[[0-9]+\\]$", "foo[1]"], want: true },
   { note: "units_parse/exact comparison - regression case 1", fn: "units.parse", args: ["500m"], want: 0.5 },
   { note: "units_parse/exact comparison - regression case 2", fn: "units.parse", args: ["0.0005K"], want: 0.5 },

@@ -35,6 +35,11 @@ const rows: Row[] = [
   T("replace with ${name}", "regex.replace", ["ab", "(?P<x>a)", "[${x}]"], "[a]b"),
   T("replace: $1x is group '1x' (empty)", "regex.replace", ["ab", "(a)", "$1x"], "b"),
   T("submatches", "regex.find_all_string_submatch_n", ["a(x*)b", "-ab-axxb-", -1], [["ab", ""], ["axxb", "xx"]]),
+  T("globs_match: both match 'abab'", "regex.globs_match", ["a.a.", ".b.b"], true),
+  T("globs_match: empty string does not count", "regex.globs_match", ["a*", "b*"], false),
+  T("globs_match: sets intersect", "regex.globs_match", ["[a-c]x", "[c-e]x"], true),
+  T("globs_match: ? is a literal", "regex.globs_match", ["a?", "ab"], false),
+  E("globs_match: unclosed set", "regex.globs_match", ["[ab", "a"], "eval_builtin_error: the input provided is invalid"),
   // glob (gobwas)
   T("* stops at the default delimiter", "glob.match", ["*.github.com", [], "api.cdn.github.com"], false),
   T("* within one segment", "glob.match", ["*.github.com", [], "api.github.com"], true),

@@ -1,5 +1,6 @@
 /** OPA's regex builtins over RE2 patterns translated by re2.ts, with Go's match iteration. */
 import { intOperand, stringOperand } from "./operands.js";
+import { globsMatch } from "./globs-match.js";
 import { compileRe2 } from "./re2.js";
 
 /** Go's `allMatches`: non-overlapping, and an empty match right after a match is skipped. */
@@ -124,4 +125,5 @@ export const regexBuiltins = {
   "regex.find_all_string_submatch_n": regexFindAllStringSubmatchN,
   "regex.split": regexSplit,
   "regex.replace": regexReplace,
+  "regex.globs_match": globsMatch,
 };
