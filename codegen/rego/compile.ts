@@ -4,21 +4,19 @@
  * can stop after any stage (`stopAfter`).
  */
 import type { Diagnostic } from "../diagnostics.js";
-import type { Body, Module } from "./ast.js";
+import type { Module } from "./ast.js";
 import { lookupBuiltin } from "./builtins.js";
-import { Flattener } from "./flatten.js";
 import { comparePaths, groupRules, placeRule, type GroupDraft, type PlacedRule } from "./groups.js";
 import { LocalVarGenerator } from "./locals.js";
 import { parseModule } from "./parser.js";
-import { pathKey, type CompiledQuery, type CompiledRule, type Program, type RuleGroup } from "./program.js";
+import { pathKey, type CompiledRule, type Program, type RuleGroup } from "./program.js";
 import { checkRecursion } from "./recursion.js";
-import { SafetyChecker } from "./safety.js";
-import { Scoper, type ScopeContext } from "./scope.js";
+import type { ScopeContext } from "./scope.js";
 import { TypeChecker } from "./typecheck.js";
 import { RuleCompiler } from "./rule.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
 
-function arityWith(functionArity: (path: readonly string[]) => number | null): (op: readonly string[]) => number | null {
+export function arityWith(functionArity: (path: readonly string[]) => number | null): (op: readonly string[]) => number | null {
   return (op) => {
     if (op[0] === "data") return functionArity(op);
     const b = lookupBuiltin(op.join("."));
@@ -228,7 +226,7 @@ function moduleContexts(
   return out;
 }
 
-function capErrors(errors: readonly Diagnostic[], cap: number): Diagnostic[] {
+export function capErrors(errors: readonly Diagnostic[], cap: number): Diagnostic[] {
   const byFile = new Map<string, Diagnostic[]>();
   const seen = new Set<string>();
   for (const e of errors) {
@@ -247,48 +245,4 @@ function capErrors(errors: readonly Diagnostic[], cap: number): Diagnostic[] {
   return out.sort((a, b) =>
     a.location.file === b.location.file ? a.location.row - b.location.row || a.location.col - b.location.col : a.location.file < b.location.file ? -1 : 1,
   );
-}
-
-/**
- * Compiles a query against a compiled program. Top-level variables keep their
- * names (they are the query's results); nested locals get `__localqN__`-free
- * generated names distinct from the program's.
- */
-export function compileQuery(program: Program, body: Body, file = "query"): { query: CompiledQuery | null; errors: Diagnostic[] } {
-  try {
-    return compileQueryUnsafe(program, body, file);
-  } catch (e) {
-    const message = e instanceof RangeError ? "query too deeply nested to compile" : `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
-    return { query: null, errors: [{ code: "rego_compile_error", message, location: { file, row: 1, col: 1 } }] };
-  }
-}
-
-function compileQueryUnsafe(program: Program, body: Body, file: string): { query: CompiledQuery | null; errors: Diagnostic[] } {
-  const errors: Diagnostic[] = [];
-  const groups = new Map(program.groups.map((g) => [pathKey(g.path), g]));
-  const functionArity = (path: readonly string[]): number | null => {
-    const g = groups.get(pathKey(path));
-    return g !== undefined && g.kind === "function" ? g.arity : null;
-  };
-  const reserved = new Set<string>();
-  forEachVarInBody(body, (n) => reserved.add(n));
-  const gen = new LocalVarGenerator(reserved, "__localq");
-  const arityOf = arityWith(functionArity);
-  const ctx: ScopeContext = { file, pkg: null, ruleNames: new Set(), imports: new Map(), functionArity, keepTopLevelNames: true };
-  const scoper = new Scoper(ctx, gen, errors);
-  const resolved = scoper.resolveBody(scoper.newScope(null, body), body);
-  const fatal = (): boolean => errors.some((e) => e.code !== "rego_type_error");
-  const flat = fatal() ? [] : new Flattener(gen, arityOf, errors).body(resolved);
-  const ordered = errors.length > 0 ? { body: [] } : new SafetyChecker(gen, errors, arityOf).order(flat, new Set());
-  if (errors.length === 0) new TypeChecker(functionArity, errors).body(ordered.body);
-  const vars: string[] = [];
-  const seen = new Set<string>();
-  forEachVarInBody(resolved, (n) => {
-    if (!seen.has(n) && !gen.temps.has(n) && !gen.sourceNames.has(n) && n !== "data" && n !== "input") {
-      seen.add(n);
-      vars.push(n);
-    }
-  });
-  if (errors.length > 0) return { query: null, errors: capErrors(errors, 10) };
-  return { query: { body: ordered.body, vars }, errors: [] };
 }

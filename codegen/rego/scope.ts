@@ -13,6 +13,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { Body, Expr, Location, RefTerm, Term, VarTerm, WithModifier } from "./ast.js";
 import { lookupBuiltin } from "./builtins.js";
 import type { LocalVarGenerator } from "./locals.js";
+import { directFreeNames } from "./free-names.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
 
 /** What the scoper needs to know about the program outside the rule. */
@@ -309,70 +310,5 @@ export class Scoper {
         if (how === "assigned") this.err("rego_compile_error", `cannot assign to ${t.type}`, t.location);
         return this.resolveTerm(scope, t);
     }
-  }
-}
-
-/** Var names used directly in `body` (not in nested comprehension/every bodies), minus those it declares. */
-function directFreeNames(body: Body, extra: readonly Term[]): Set<string> {
-  const names = new Set<string>();
-  const declared = new Set<string>();
-  const add = (t: Term): void => collectDirect(t, names);
-  for (const t of extra) add(t);
-  for (const e of body) {
-    for (const w of e.with) add(w.value);
-    switch (e.type) {
-      case "termexpr":
-        add(e.term);
-        break;
-      case "callexpr":
-        if (e.operator[0] === "assign" && e.operator.length === 1) {
-          collectDirect(e.args[0] as Term, declared);
-          add(e.args[1] as Term);
-        } else e.args.forEach(add);
-        break;
-      case "some":
-        for (const v of e.vars) declared.add(v.name);
-        break;
-      case "somein":
-        if (e.key !== null) collectDirect(e.key, declared);
-        collectDirect(e.value, declared);
-        add(e.domain);
-        break;
-      case "every":
-        add(e.domain);
-        break;
-      case "not":
-        break;
-    }
-  }
-  for (const d of declared) names.delete(d);
-  names.delete("_");
-  return names;
-}
-
-function collectDirect(t: Term, out: Set<string>): void {
-  switch (t.type) {
-    case "var":
-      out.add(t.name);
-      return;
-    case "ref":
-      collectDirect(t.head, out);
-      t.path.forEach((p) => collectDirect(p, out));
-      return;
-    case "array":
-    case "set":
-      t.items.forEach((i) => collectDirect(i, out));
-      return;
-    case "object":
-      for (const [k, v] of t.items) {
-        collectDirect(k, out);
-        collectDirect(v, out);
-      }
-      return;
-    case "call":
-      t.args.forEach((a) => collectDirect(a, out));
-      return;
-    default:
-      return;
   }
 }
