@@ -19,7 +19,7 @@ export function opa_strings_concat(delim: usize, coll: usize): usize {
   let total: usize = 0;
   for (let i = 0; i < n; i++) {
     const s = arrGet(coll, i);
-    if (!isStr(s)) return typeError("concat", 2, "one of {array, set} of strings", coll);
+    if (!isStr(s)) return typeErrorContaining("concat", 2, isSet(coll) ? "set of strings" : "array of strings", coll, s);
     total += strLen(s);
   }
   if (n > 1) total += dn * <usize>(n - 1);
@@ -331,9 +331,9 @@ export function opa_strings_format_int(num: usize, base: usize): usize {
   if (numRepr(num) == N_BIG) {
     if (b == 10) return copyString(bigPtr(num), bigLen(num));
   }
-  let f = Math.floor(toF64(num));
+  // fractions truncate toward zero, as OPA: format_int(-15.9, 16) == "-f"
   let v = toI64(num);
-  if (!okInt) v = <i64>f;
+  if (!okInt) v = <i64>Math.trunc(toF64(num));
   const neg = v < 0;
   let u: u64 = neg ? <u64>(0 - v) : <u64>v;
   const buf = alloc(66);
@@ -353,7 +353,7 @@ function stringsOperand(name: string, i: i32, v: usize): bool {
   const n = colLen(v);
   for (let k = 0; k < n; k++) {
     const x = arrGet(v, k);
-    if (!isStr(x)) { typeErrorContaining(name, i, "array of strings", v, x); return false; }
+    if (!isStr(x)) { typeErrorContaining(name, i, isSet(v) ? "set of strings" : "array of strings", v, x); return false; }
   }
   return true;
 }
