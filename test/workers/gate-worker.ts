@@ -1,7 +1,8 @@
 /**
  * One runtime worker process: opens the PostgreSQL store on the test schema,
  * builds the gate (gate.ts) and answers "call" messages from the parent test.
- * "decide" messages record an approval decision (e.g. a revocation) from this worker.
+ * "decide" messages record an approval decision (e.g. a revocation) from this worker,
+ * "interrupt" messages set a run's interrupt flag.
  * Per-call hooks let the parent line workers up at an instant, stop one right
  * after its effect (to SIGKILL or SIGSTOP it), or pause one between authorize and invoke.
  *
@@ -68,7 +69,12 @@ interface DecideMessage {
   readonly approver: string;
 }
 
-await serve(["call", "decide"], async (raw) => {
+await serve(["call", "decide", "interrupt"], async (raw) => {
+  if (raw.type === "interrupt") {
+    await gate.interrupt({ tenant: String(raw["tenant"]), run_id: String(raw["run_id"]) }, String(raw["reason"]));
+    tell({ type: "interrupt_set" });
+    return;
+  }
   if (raw.type === "decide") {
     const d = raw as unknown as DecideMessage;
     const out = await gate.approvals.decide(d.approval_id, { decision: d.decision, approver: d.approver });

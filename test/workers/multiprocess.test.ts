@@ -181,4 +181,19 @@ describe.skipIf(skip)("multi-process workers on PostgreSQL", () => {
     expect((await result(revoker)).envelope).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
     expect(await effectsOf(env.pool, "t1", "op-revoke")).toHaveLength(0);
   });
+  it("an interrupt set by one worker between authorize and invoke in another stops the effect", async () => {
+    const req = await approved("op-interrupt", 505);
+    const [caller, other] = [workers[0]!, workers[1]!];
+    const run = { ...ctx, run_id: "run-interrupt" };
+    send(caller, req, { ctx: run, pause_after_allow: true });
+    await caller.next("allowed");
+
+    other.send({ type: "interrupt", tenant: run.tenant, run_id: run.run_id, reason: "user pressed stop" });
+    await other.next("interrupt_set");
+
+    caller.send({ type: "continue" });
+    expect((await result(caller)).envelope).toMatchObject({ outcome: "terminal_failure", reason: "interrupted" });
+    expect(await effectsOf(env.pool, "t1", "op-interrupt")).toHaveLength(0);
+    expect(await store.getOperation("t1", "op-interrupt", Date.now())).toBeNull();
+  });
 });
