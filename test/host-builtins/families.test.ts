@@ -122,6 +122,8 @@ const rows: Row[] = [
   // strings
   T("any_prefix_match", "strings.any_prefix_match", [["a/b", "c/d"], ["c/"]], true),
   T("any_prefix_match string operands", "strings.any_prefix_match", ["a/b", "x"], false),
+  E("any_prefix_match element type", "strings.any_prefix_match", [["a", 1], "a"], "eval_type_error: operand 1 must be array of strings but got array containing number"),
+  E("any_prefix_match operand type", "strings.any_prefix_match", ["a", 2], "eval_type_error: operand 2 must be one of {string, set, array} but got number"),
   T("any_suffix_match", "strings.any_suffix_match", ["file.rego", [".json", ".rego"]], true),
 ];
 

@@ -1,5 +1,5 @@
 /** Operand readers that raise OPA's operand type errors. */
-import { operandError, operandTypeError } from "./errors.js";
+import { operandError, operandTypeError, typeName } from "./errors.js";
 
 export function stringOperand(v: unknown, pos: number): string {
   if (typeof v !== "string") throw operandTypeError(pos, v, "string");
@@ -28,7 +28,8 @@ export function stringsOperand(v: unknown, pos: number): string[] {
   if (typeof v === "string") return [v];
   if (!Array.isArray(v)) throw operandTypeError(pos, v, "string", "set", "array");
   return v.map((x) => {
-    if (typeof x !== "string") throw operandTypeError(pos, x, "string");
+    // OPA's NewOperandElementErr (sets arrive as arrays, so they are named arrays here).
+    if (typeof x !== "string") throw operandError(pos, `must be array of strings but got array containing ${typeName(x)}`);
     return x;
   });
 }
