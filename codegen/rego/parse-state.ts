@@ -26,6 +26,8 @@ export class ParseState {
   readonly errors: Diagnostic[] = [];
   pos = 0;
   depth = 0;
+  /** A hint for the next error reported. */
+  hintNext: string | undefined = undefined;
 
   constructor(readonly source: string, readonly file: string) {
     const r = lex(source, file);
@@ -71,7 +73,9 @@ export class ParseState {
   error(message: string, t: Token = this.tok): void {
     // The lexer already reported this illegal token.
     if (t.kind === "illegal" && this.errors.some((e) => e.location.row === t.row && e.location.col === t.col)) return;
-    this.errors.push({ code: "rego_parse_error", message, location: this.loc(t) });
+    const hint = this.hintNext;
+    this.hintNext = undefined;
+    this.errors.push(hint === undefined ? { code: "rego_parse_error", message, location: this.loc(t) } : { code: "rego_parse_error", message, location: this.loc(t), hint });
   }
   describe(t: Token = this.tok): string {
     if (t.kind === "eof") return "unexpected eof token";

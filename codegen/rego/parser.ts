@@ -159,6 +159,7 @@ class ModuleParser extends ExprParser {
       return [this.parseLiteral()];
     }
     if (this.isPunct("{") && !this.tok.nl) {
+      this.hintNext = "Rego v1 writes `p if { ... }`";
       this.fail("`if` keyword is required before rule body");
     }
     return null;

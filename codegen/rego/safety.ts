@@ -85,7 +85,12 @@ export class SafetyChecker {
       const name = this.gen.display(v);
       if (seen.has(name)) continue;
       seen.add(name);
-      this.errors.push({ code: "rego_unsafe_var_error", message: `var ${name} is unsafe`, location: where.get(v) ?? fallback });
+      this.errors.push({
+        code: "rego_unsafe_var_error",
+        message: `var ${name} is unsafe`,
+        location: where.get(v) ?? fallback,
+        hint: name === "_" ? "a wildcard cannot be an input here; use a bound value" : `bind ${name} in the body before this use (${name} := ..., some ${name} in ..., or as a ref key like xs[${name}])`,
+      });
     }
   }
 

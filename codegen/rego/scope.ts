@@ -52,8 +52,8 @@ export class Scoper {
     private readonly errors: Diagnostic[],
   ) {}
 
-  private err(code: string, message: string, location: Location): void {
-    this.errors.push({ code, message, location });
+  private err(code: string, message: string, location: Location, hint?: string): void {
+    this.errors.push(hint === undefined ? { code, message, location } : { code, message, location, hint });
   }
 
   newScope(parent: Scope | null, body: Body, extra: readonly Term[] = []): Scope {
@@ -81,8 +81,8 @@ export class Scoper {
     if (v.name === "input" || v.name === "data") this.err("rego_compile_error", `variables must not shadow ${v.name} (reserved name)`, v.location);
     const existing = scope.declared.get(v.name);
     if (how === "param" && existing !== undefined) return existing;
-    if (scope.declared.has(v.name)) this.err("rego_compile_error", `var ${v.name} ${how} above`, v.location);
-    else if (scope.free.has(v.name)) this.err("rego_compile_error", `var ${v.name} referenced above`, v.location);
+    if (scope.declared.has(v.name)) this.err("rego_compile_error", `var ${v.name} ${how} above`, v.location, `use a new name, or \`${v.name} == ...\` to compare`);
+    else if (scope.free.has(v.name)) this.err("rego_compile_error", `var ${v.name} referenced above`, v.location, `declare ${v.name} before its first use, or use \`=\` instead of \`:=\``);
     const g = scope.depth === 0 && this.ctx.keepTopLevelNames ? this.gen.keep(v.name) : this.gen.fresh("user", v.name);
     scope.declared.set(v.name, g);
     this.owner.set(g, scope.depth);
@@ -192,7 +192,7 @@ export class Scoper {
     }
     const name = op.join(".");
     const b = lookupBuiltin(name);
-    if (b === undefined) this.err("rego_type_error", `undefined function ${name}`, location);
+    if (b === undefined) this.err("rego_type_error", `undefined function ${name}`, location, "not a builtin, nor a function of this package or an import");
     else if (b.deprecated === true) this.err("rego_type_error", `deprecated built-in function calls in expression: ${name}`, location);
     return op;
   }

@@ -36,6 +36,7 @@ describe("toolgate check", () => {
     expect(r.code).toBe(1);
     expect(r.err.split("\n")).toEqual([
       `${join(dir, "a.rego")}:3:6 rego_unsafe_var_error: var x is unsafe`,
+      "  hint: bind x in the body before this use (x := ..., some x in ..., or as a ref key like xs[x])",
       "1 problem in 2 files",
     ]);
     writeFileSync(join(dir, "a.rego"), "package a\n\np := 1\n");
@@ -52,7 +53,11 @@ describe("toolgate check", () => {
     writeFileSync(join(dir, "a.rego"), "package a\np := x\n");
     writeFileSync(join(dir, "b.rego"), "package b\nq { true }\n");
     const r = await run(["check", dir]);
-    expect(r.err.split("\n")).toEqual([`${join(dir, "b.rego")}:2:3 rego_parse_error: \`if\` keyword is required before rule body`, "1 problem in 2 files"]);
+    expect(r.err.split("\n")).toEqual([
+      `${join(dir, "b.rego")}:2:3 rego_parse_error: \`if\` keyword is required before rule body`,
+      "  hint: Rego v1 writes `p if { ... }`",
+      "1 problem in 2 files",
+    ]);
   });
 
   it("checks files together, so one may use another's rules", async () => {
