@@ -2,7 +2,7 @@
 // (Go/OPA style) or in Rego syntax. Invalid input yields 0, never a guess.
 import { alloc, bBegin, bByte, bBytes, bEnd, bLen } from "./memory";
 import {
-  tag, boolVal, strLen, strPtr, colLen, colData, setColLen, arrGet, objKey, objVal, setGet,
+  mkInt, tag, boolVal, strLen, strPtr, colLen, colData, setColLen, arrGet, objKey, objVal, setGet,
   mkString, mkArray, mkObject, arrPush, objPushSorted, NULL_CELL, TRUE_CELL, FALSE_CELL,
   T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET,
 } from "./value";
@@ -63,6 +63,24 @@ function parseValue(): usize {
       return fail();
     }
     case 110: return expectWord(110, 117, 108, 108, 4) ? NULL_CELL : fail();
+  }
+  // fast path: a plain integer of at most 18 digits, read in one pass
+  let q = pos;
+  const neg = c == 45;
+  if (neg) q++;
+  const ds = q;
+  let iv: i64 = 0;
+  let d: u32 = 0;
+  while (q < end) {
+    d = <u32>load<u8>(q) - 48;
+    if (d >= 10) break;
+    iv = iv * 10 + <i64>d;
+    q++;
+  }
+  const nd = q - ds;
+  if (nd > 0 && nd <= 18 && (nd == 1 || load<u8>(ds) != 48)) {
+    const next = q < end ? <u32>load<u8>(q) : 0;
+    if (next != 46 && (next | 32) != 101) { pos = q; return mkInt(neg ? -iv : iv); }
   }
   const n = scanNumber(pos, end - pos);
   if (n == 0) return fail();
@@ -133,7 +151,19 @@ export function sortObjectPairs(obj: usize): void {
     if (compare(load<u32>(d + (<usize>(i - 1) << 3)), load<u32>(d + (<usize>i << 3))) >= 0) { sorted = false; break; }
   }
   if (sorted) return;
-  mergeSort(d, n, 8);
+  if (n <= 16) {
+    // small objects: stable insertion sort in place, no temporary buffer
+    for (let i = 1; i < n; i++) {
+      const pair = load<u64>(d + (<usize>i << 3));
+      const key = <usize>(<u32>pair);
+      let j = i - 1;
+      while (j >= 0 && compare(load<u32>(d + (<usize>j << 3)), key) > 0) {
+        store<u64>(d + (<usize>(j + 1) << 3), load<u64>(d + (<usize>j << 3)));
+        j--;
+      }
+      store<u64>(d + (<usize>(j + 1) << 3), pair);
+    }
+  } else mergeSort(d, n, 8);
   // dedupe: keep the last pair of each run of equal keys
   let w = 0;
   for (let i = 0; i < n; i++) {

@@ -3,7 +3,7 @@ import { mkInt, mkArray, mkBool, colLen, colData, setColLen, arrGet, strLen, str
 import { numAdd, numMul } from "../number";
 import { compare } from "../compare";
 import { mergeSort } from "../json";
-import { typeError } from "../errors";
+import { typeError, typeErrorContaining } from "../errors";
 import { isNum, isStr, isArr, isSet, isObj, runeCount } from "./util";
 
 export function opa_agg_count(v: usize): usize {
@@ -15,7 +15,8 @@ export function opa_agg_count(v: usize): usize {
 function numbersOnly(name: string, v: usize): bool {
   const n = colLen(v);
   for (let i = 0; i < n; i++) {
-    if (!isNum(arrGet(v, i))) { typeError(name, 1, "collection of numbers", v); return false; }
+    const x = arrGet(v, i);
+    if (!isNum(x)) { typeErrorContaining(name, 1, isSet(v) ? "set of numbers" : "array of numbers", v, x); return false; }
   }
   return true;
 }
