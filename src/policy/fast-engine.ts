@@ -66,6 +66,7 @@ export class FastPolicy {
     const module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, { env: p.imports() as WebAssembly.ModuleImports });
     p.exports = instance.exports as unknown as Exports;
+    p.host.attach({ exports: instance.exports, memory: p.memory });
     p.init();
     return p;
   }

@@ -1,7 +1,7 @@
 /** The emitter's table and the host implementations agree; the lenient/strict/probe wrappers behave. */
 import { describe, expect, it } from "vitest";
 import { HOST_BUILTINS, hostBuiltinName, parseHostBuiltinName } from "../../codegen/wasm/host-builtins.js";
-import { hostBuiltins, implementations, isHostBuiltinError, missingHostBuiltins } from "../../src/policy/host-builtins/index.js";
+import { createHostBuiltins, hostBuiltins, implementations, isHostBuiltinError, missingHostBuiltins } from "../../src/policy/host-builtins/index.js";
 
 describe("host builtin table", () => {
   it("lists exactly the implemented builtins, with the implementations' arity", () => {
@@ -52,6 +52,31 @@ describe("wrappers", () => {
   it("values pass through unchanged in both modes", () => {
     expect(hostBuiltins["toolgate/glob.match"]!("*.a", [], "x.a")).toBe(true);
     expect(hostBuiltins["toolgate/strict/glob.match"]!("*.a", [], "x.a")).toBe(true);
+  });
+
+  it("attached to a module exporting tg_location, strict errors carry the call's location", () => {
+    const set = createHostBuiltins();
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    const text = new TextEncoder().encode("policy.rego:7:3\0");
+    new Uint8Array(memory.buffer).set(text, 64);
+    set.attach({ exports: { tg_location: () => 64 }, memory });
+    expect(() => set.builtins["toolgate/strict/net.cidr_contains"]!("x", "y")).toThrow(
+      /^policy\.rego:7:3: eval_builtin_error: net\.cidr_contains: invalid CIDR address: x$/,
+    );
+    set.attach({ exports: { tg_location: () => 0 }, memory });
+    expect(() => set.builtins["toolgate/strict/net.cidr_contains"]!("x", "y")).toThrow(/^eval_builtin_error: /);
+    set.attach({ exports: {}, memory });
+    expect(() => set.builtins["toolgate/strict/net.cidr_contains"]!("x", "y")).toThrow(/^eval_builtin_error: /);
+  });
+
+  it("time.now_ns is fixed between startEvaluation calls", async () => {
+    const set = createHostBuiltins();
+    set.startEvaluation();
+    const a = set.builtins["toolgate/time.now_ns"]!();
+    await new Promise((r) => setTimeout(r, 2));
+    expect(set.builtins["toolgate/time.now_ns"]!()).toBe(a);
+    set.startEvaluation();
+    expect(set.builtins["toolgate/time.now_ns"]!()).not.toBe(a);
   });
 
   it("missingHostBuiltins lists names the provided object cannot serve", () => {

@@ -43,14 +43,19 @@ export class HostBuiltinError extends Error {
     readonly code: string,
     readonly builtin: string,
     detail: string,
+    /** "file:row:col" of the call, when the module tells (see HostBuiltinSet.attach). */
+    readonly location: string | null = null,
   ) {
-    super(`${code}: ${builtin}: ${detail}`);
+    super(`${location === null ? "" : `${location}: `}${code}: ${builtin}: ${detail}`);
   }
 }
 export const isHostBuiltinError = (e: unknown): e is HostBuiltinError =>
   typeof e === "object" && e !== null && (e as { name?: unknown }).name === "HostBuiltinError";
 
-function wrap(name: string, fn: HostBuiltinFn, strict: boolean): HostBuiltinFn {
+type Locate = () => string | null;
+const nowhere: Locate = () => null;
+
+function wrap(name: string, fn: HostBuiltinFn, strict: boolean, locate: Locate): HostBuiltinFn {
   const probeAnswer = fn.length > 0; // arity >= 1: zero arguments can only be the probe
   return (...args: unknown[]): unknown => {
     if (args.length === 0 && probeAnswer) return undefined;
@@ -59,16 +64,16 @@ function wrap(name: string, fn: HostBuiltinFn, strict: boolean): HostBuiltinFn {
     } catch (e) {
       if (!isBuiltinError(e)) throw e;
       if (!strict) return undefined;
-      throw new HostBuiltinError(e.code, name, e.message);
+      throw new HostBuiltinError(e.code, name, e.message, locate());
     }
   };
 }
 
-function build(impls: Readonly<Record<string, HostBuiltinFn>>): Record<string, HostBuiltinFn> {
+function build(impls: Readonly<Record<string, HostBuiltinFn>>, locate: Locate = nowhere): Record<string, HostBuiltinFn> {
   const out: Record<string, HostBuiltinFn> = {};
   for (const [name, fn] of Object.entries(impls)) {
-    out[HOST_PREFIX + name] = wrap(name, fn, false);
-    out[HOST_STRICT_PREFIX + name] = wrap(name, fn, true);
+    out[HOST_PREFIX + name] = wrap(name, fn, false, locate);
+    out[HOST_STRICT_PREFIX + name] = wrap(name, fn, true, locate);
   }
   return out;
 }
@@ -76,18 +81,44 @@ function build(impls: Readonly<Record<string, HostBuiltinFn>>): Record<string, H
 /** Pass as `loadPolicy`'s third argument (custom builtins). time.now_ns reads the clock on every call. */
 export const hostBuiltins: Readonly<Record<string, HostBuiltinFn>> = Object.freeze(build(implementations));
 
+/** What attach() reads: the runtime's `tg_location() -> cstr` ("file:row:col" of the last builtin call). */
+export interface LocationSource {
+  readonly exports: WebAssembly.Exports;
+  readonly memory: WebAssembly.Memory;
+}
+
 export interface HostBuiltinSet {
   readonly builtins: Readonly<Record<string, HostBuiltinFn>>;
   /** Call before each evaluation: time.now_ns then reads the clock once until the next call (OPA's rule). */
   readonly startEvaluation: () => void;
+  /**
+   * After loading (e.g. `attach({ exports: policy.wasmInstance.exports, memory: policy.mem })`):
+   * strict errors then start with the call's `file:row:col`, as native builtin errors do.
+   * A module without the `tg_location` export leaves messages without a location.
+   */
+  readonly attach: (source: LocationSource) => void;
 }
 
 /** Host builtins for one engine, with time.now_ns fixed per evaluation by the engine. */
 export function createHostBuiltins(): HostBuiltinSet {
   let now: unknown;
+  let source: LocationSource | null = null;
   const readNow = implementations["time.now_ns"]!;
   const impls = { ...implementations, "time.now_ns": () => (now ??= readNow()) };
-  return { builtins: Object.freeze(build(impls)), startEvaluation: () => (now = undefined) };
+  const locate: Locate = () => {
+    const fn = source?.exports["tg_location"];
+    if (typeof fn !== "function") return null;
+    const addr = (fn as () => number)();
+    if (addr === 0) return null;
+    const u8 = new Uint8Array(source!.memory.buffer);
+    const end = u8.indexOf(0, addr);
+    return new TextDecoder().decode(u8.subarray(addr, end < 0 ? addr : end)) || null;
+  };
+  return {
+    builtins: Object.freeze(build(impls, locate)),
+    startEvaluation: () => (now = undefined),
+    attach: (s) => (source = s),
+  };
 }
 
 /** Names in a module's `builtins()` map that `provided` cannot serve (for a load error listing all of them). */
