@@ -94,7 +94,30 @@ export function groupRules(placed: readonly PlacedRule[], errors: Diagnostic[]):
       g.default = p;
     } else g.rules.push(p);
   }
-  return [...byPath.values()].sort((a, b) => comparePaths(a.path, b.path));
+  const groups = [...byPath.values()].sort((a, b) => comparePaths(a.path, b.path));
+  checkPrefixConflicts(groups, errors);
+  return groups;
+}
+
+/**
+ * A rule whose whole value is fixed (complete, set, function) cannot have
+ * rules below it: `p := 1` and `p.q := 2` conflict. Groups are sorted, so the
+ * rules below a path follow it directly.
+ */
+function checkPrefixConflicts(groups: readonly GroupDraft[], errors: Diagnostic[]): void {
+  groups.forEach((g, i) => {
+    if (g.kind !== "complete" && g.kind !== "partial_set" && g.kind !== "function") return;
+    const below: string[] = [];
+    for (let j = i + 1; j < groups.length; j++) {
+      const h = groups[j] as GroupDraft;
+      if (h.path.length <= g.path.length || !g.path.every((seg, k) => h.path[k] === seg)) break;
+      below.push(h.path.join("."));
+    }
+    const first = g.rules[0] ?? g.default;
+    if (below.length > 0 && first !== undefined && first !== null) {
+      errors.push({ code: "rego_type_error", message: `rule ${g.path.join(".")} conflicts with [${below.join(" ")}]`, location: first.rule.location });
+    }
+  });
 }
 
 function isObjectLike(k: RuleKind): boolean {

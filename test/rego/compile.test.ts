@@ -44,6 +44,7 @@ describe("compile: errors (code, message, row:col)", () => {
     { note: "input as a parameter", src: "f(input) := 1", want: [["rego_compile_error", "variables must not shadow input (reserved name)", 2, 3]] },
     { note: "data as a some var", src: "q if { some data; data = 1 }", want: [["rego_compile_error", "variables must not shadow data (reserved name)", 2, 13]] },
     { note: "conflicting kinds", src: "p := 1\np contains 2", want: [["rego_type_error", "conflicting rules data.t.p found (single-value and multi-value rules)", 3, 1]] },
+    { note: "rule below a complete rule", src: "p := 1\np.q := 2\nr.s := 1\nr.t := 2", want: [["rego_type_error", "rule data.t.p conflicts with [data.t.p.q]", 2, 1]] },
     { note: "multiple defaults", src: "default p := 1\ndefault p := 2", want: [["rego_type_error", "multiple default rules data.t.p found", 3, 1]] },
     { note: "self recursion", src: "p if p", want: [["rego_recursion_error", "rule data.t.p is recursive: data.t.p -> data.t.p", 2, 1]] },
     {
