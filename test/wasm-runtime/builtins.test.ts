@@ -317,3 +317,27 @@ describe("net.cidr_contains", () => {
     expect(strictError("tg_net_cidr_contains", '"192.168.1.0/28"', '"not-a-cidr"')).toContain("eval_builtin_error: net.cidr_contains:");
   });
 });
+
+describe("walk and print helpers", () => {
+  it("walks pre-order with sorted keys", () => {
+    expect(call("tg_walk", '{"b":[true],"a":1}')).toBe(
+      '[[[],{"a":1,"b":[true]}],[["a"],1],[["b"],[true]],[["b",0],true]]',
+    );
+    expect(call("tg_walk", "1")).toBe("[[[],1]]");
+  });
+
+  it("formats print lines as OPA does", () => {
+    const line = (args: number): string => {
+      const addr = rt.call("tg_print_format", args);
+      const bytes = new Uint8Array(rt.memory.buffer);
+      let end = addr;
+      while (bytes[end] !== 0) end++;
+      return new TextDecoder().decode(bytes.subarray(addr, end));
+    };
+    const args = rt.call("opa_array");
+    rt.call("opa_array_append", args, operand('set:["hi"]'));
+    rt.call("opa_array_append", args, operand("set:[]"));
+    rt.call("opa_array_append", args, operand('set:[{"a":[1,"x"]},2]'));
+    expect(line(args)).toBe('hi <undefined> 2, {"a": [1, "x"]}');
+  });
+});

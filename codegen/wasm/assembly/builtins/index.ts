@@ -9,3 +9,4 @@ export * from "./encoding";
 export * from "./units";
 export * from "./sprintf";
 export * from "./net";
+export * from "./relations";
