@@ -48,3 +48,15 @@ describe.each(paths)("runtime.wasm in the unmodified SDK ($name)", ({ legacy }) 
     );
   });
 });
+
+describe("large documents", () => {
+  it("grows memory for data and input beyond the initial 5 pages", async () => {
+    const policy = await loadPolicy(buildFixture());
+    const data = { items: Array.from({ length: 20_000 }, (_, i) => ({ id: `item-${i}`, n: i, f: i / 7 })) };
+    policy.setData(data);
+    const input = { blob: "z".repeat(1_000_000) };
+    expect(policy.evaluate(input, "test/echo")).toEqual([{ result: input }]);
+    expect(policy.evaluate({}, "test/data")).toEqual([{ result: data }]);
+    expect(policy.mem.buffer.byteLength).toBeGreaterThan(5 * 65536);
+  });
+});
