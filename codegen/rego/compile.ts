@@ -170,7 +170,7 @@ function toGroup(d: GroupDraft, compiled: ReadonlyMap<PlacedRule, CompiledRule>)
 /** Source names that look like generated locals (`__local0__` in OPA's own test modules). */
 function collectReserved(m: Module, out: Set<string>): void {
   const visit = (n: string): void => {
-    if (LOCAL_RE.test(n)) out.add(n);
+    if (n.startsWith("__local") && LOCAL_RE.test(n)) out.add(n);
   };
   for (const r of m.rules) {
     forEachVarInBody(r.body, visit);

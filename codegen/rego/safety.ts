@@ -33,6 +33,8 @@ export class SafetyChecker {
   order(body: Body, initial: Bound): { body: Expr[]; bound: Set<string> } {
     const bound = new Set(initial);
     let remaining = [...body];
+    // An expression's vars do not change between passes (except a negation's, see vars()).
+    const varsCache = new Map<Expr, Set<string>>();
     const out: Expr[] = [];
     // OPA's reordering: passes over the body in source order, taking every
     // expression whose vars are bound (or bindable by it), until no progress.
@@ -41,7 +43,7 @@ export class SafetyChecker {
       const later: Expr[] = [];
       for (const e of remaining) {
         const gives = this.outputs(e, bound);
-        if (!this.readyWith(e, bound, gives)) {
+        if (!this.readyWith(e, bound, gives, varsCache)) {
           later.push(e);
           continue;
         }
@@ -199,8 +201,13 @@ export class SafetyChecker {
     }
   }
 
-  private readyWith(e: Expr, bound: Bound, gives: ReadonlySet<string>): boolean {
-    for (const v of this.vars(e, bound)) if (!bound.has(v) && !gives.has(v)) return false;
+  private readyWith(e: Expr, bound: Bound, gives: ReadonlySet<string>, cache: Map<Expr, Set<string>>): boolean {
+    let vars = cache.get(e);
+    if (vars === undefined) {
+      vars = this.vars(e, bound);
+      if (e.type !== "not") cache.set(e, vars);
+    }
+    for (const v of vars) if (!bound.has(v) && !gives.has(v)) return false;
     return true;
   }
 
