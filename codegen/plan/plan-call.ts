@@ -90,38 +90,38 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       c.module = saved;
     });
   }
+  // `with f as g`: the arguments are planned under the current mocks; the
+  // replacement runs without the function mocks in force ("a mock will not call
+  // another mock", OPA); replaced documents stay.
+  let target = callee;
+  let calleeMocks = c.mocks;
   if (mock !== undefined && mock.kind === "func") {
     const op = operatorOf(mock.target);
     const saved = c.module;
     c.module = mock.module;
-    const target = op === null ? null : resolveCallee(c, op);
+    const resolved = op === null ? null : resolveCallee(c, op);
     c.module = saved;
-    if (target !== null && target.key !== callee.key) {
-      const inner = new Map(c.mocks);
-      inner.delete(callee.key);
-      const savedMocks = c.mocks;
-      c.mocks = inner;
-      planResolvedCall(c, target, args, at, (r) => {
-        c.mocks = savedMocks;
-        k(r);
-      });
-      c.mocks = savedMocks;
-      return;
+    if (resolved !== null && resolved.key !== callee.key) {
+      target = resolved;
+      calleeMocks = new Map([...c.mocks].filter(([, m]) => m.kind === "data"));
     }
   }
   planArgs(c, args.slice(0, callee.arity), [], (ops) => {
     c.w.loc = locOf(c, at);
     const result = c.w.newLocal();
-    if (callee.kind === "func") {
-      const name = c.s.ops.ruleFunc(c, callee.node);
+    if (target.kind === "func") {
+      const saved = c.mocks;
+      c.mocks = calleeMocks;
+      const name = c.s.ops.ruleFunc(c, target.node);
+      c.mocks = saved;
       c.w.emit({ type: "CallStmt", func: name, args: [local(c.input), local(c.data), ...ops], result });
     } else {
-      if (!c.s.builtins.has(callee.name)) {
-        c.s.errors.push({ code: "rego_type_error", message: `unsupported builtin ${callee.name} (not implemented by the WebAssembly backend)`, location: at });
+      if (!c.s.builtins.has(target.name)) {
+        c.s.errors.push({ code: "rego_type_error", message: `unsupported builtin ${target.name} (not implemented by the WebAssembly backend)`, location: at });
         return;
       }
-      c.s.statics.builtin(callee.name, callee.arity);
-      c.w.emit({ type: "CallStmt", func: callee.name, args: ops, result });
+      c.s.statics.builtin(target.name, target.arity);
+      c.w.emit({ type: "CallStmt", func: target.name, args: ops, result });
     }
     k(result);
   });

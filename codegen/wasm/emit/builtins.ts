@@ -36,8 +36,14 @@ const NATIVE_EXPORTS: Readonly<Record<string, string>> = {
   "internal.member_2": "tg_member_2", "internal.member_3": "tg_member_3",
 };
 
+/** Builtins the opa-wasm SDK itself ships in JavaScript that toolgate does not replace. */
+const SDK_BUILTINS: Readonly<Record<string, number>> = {
+  "yaml.is_valid": 1, "yaml.marshal": 1, "yaml.unmarshal": 1, "json.is_valid": 1,
+};
+
 export interface BuiltinImpl {
-  readonly kind: "native" | "host";
+  /** native: runtime export; host: toolgate's host builtins; sdk: the SDK's own, by its plain name. */
+  readonly kind: "native" | "host" | "sdk";
   /** Export name for natives. */
   readonly exportName: string;
   readonly arity: number;
@@ -63,6 +69,9 @@ export function builtinTable(): ReadonlyMap<string, BuiltinImpl> {
   }
   for (const b of HOST_BUILTINS.values()) {
     if (!t.has(b.name)) t.set(b.name, { kind: "host", exportName: "", arity: b.arity });
+  }
+  for (const [name, arity] of Object.entries(SDK_BUILTINS)) {
+    if (!t.has(name)) t.set(name, { kind: "sdk", exportName: "", arity });
   }
   table = t;
   return t;

@@ -47,6 +47,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   const hostImports = new Map<number, string>();
   const rtCache = new Map<string, string>();
   let usesNow = false;
+  const sdkNames = new Set<string>();
   const env: EmitEnv = {
     m,
     data,
@@ -70,6 +71,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
       if (id === undefined) {
         id = hostIds.size;
         hostIds.set(name, id);
+        if (b.kind === "sdk") sdkNames.add(name);
       }
       return { kind: "host", id, arity: b.arity };
     },
@@ -91,6 +93,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
 
   for (const f of policy.funcs) addFunc(env, f);
   const planNames = policy.plans.map((p, i) => addPlan(env, p, i));
+  const generated = [...policy.funcs.map((f) => f.name), ...planNames];
 
   // toolgate.eval(ctx, entrypoint, input, data) -> result set
   const abort = importedFunction(m, "env", "opa_abort");
@@ -111,10 +114,10 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
 
   // Probe every host builtin at load time (the SDK calls entrypoints() in its
   // constructor), so a module fails in loadPolicy when the host lacks one.
-  const probes = [...hostIds.values()].map((id) => m.drop(m.call(env.hostImport(0), [m.i32.const(id), m.i32.const(0)], i32)));
+  const probes = [...hostIds].filter(([n]) => !sdkNames.has(n)).map(([, id]) => m.drop(m.call(env.hostImport(0), [m.i32.const(id), m.i32.const(0)], i32)));
   replaceImport(m, "toolgate", "entrypoints", binaryen.none, i32, [i32], nameMap(env, policy.plans.map((p, i) => [p.name, i]), probes));
   const strict = opts.strictBuiltinErrors === true;
-  replaceImport(m, "toolgate", "builtins", binaryen.none, i32, [i32], nameMap(env, [...hostIds].map(([n, id]) => [hostBuiltinName(n, strict), id])));
+  replaceImport(m, "toolgate", "builtins", binaryen.none, i32, [i32], nameMap(env, [...hostIds].map(([n, id]) => [sdkNames.has(n) ? n : hostBuiltinName(n, strict), id])));
 
   const end = appendStaticData(m, data.blob());
   replaceImport(m, "toolgate", "heap_base", binaryen.none, i32, [], m.i32.const(end));
@@ -126,9 +129,11 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
 
   if (!m.validate()) throw new EmitError("generated module does not validate");
   if (opts.optimize !== false) {
+    // The runtime is already optimised by asc; optimising only the generated
+    // functions keeps compile time low (whole-module -O2 costs about a second).
     binaryen.setOptimizeLevel(2);
     binaryen.setShrinkLevel(1);
-    m.optimize();
+    for (const name of generated) m.optimizeFunction(name);
   }
   return m.emitBinary();
 }
