@@ -1,7 +1,8 @@
 // The OPA wasm ABI (1.2 and the legacy context path) on top of the generated
 // functions imported from module `toolgate`.
 import { alloc, heapGet, heapSet } from "./memory";
-import { parseJSON, dumpJSON, dumpRego } from "./json";
+import { parseJSON } from "./json-parse";
+import { dumpJSON, dumpRego } from "./json-print";
 import { mkArray } from "./value";
 import { internalError } from "./errors";
 

@@ -2,7 +2,7 @@
 import { mkInt, mkArray, mkBool, colLen, colData, setColLen, arrGet, strLen, strPtr, boolVal, tag, T_BOOLEAN } from "../value";
 import { numAdd, numMul } from "../number";
 import { compare } from "../compare";
-import { mergeSort } from "../json";
+import { mergeSort } from "../json-parse";
 import { typeError, typeErrorContaining } from "../errors";
 import { isNum, isStr, isArr, isSet, isObj, runeCount } from "./util";
 

@@ -1,7 +1,8 @@
 // json.* and base64 builtins.
 import { alloc } from "../memory";
 import { mkString, mkBool, strLen, strPtr, colLen, objKey, objVal, boolVal, tag, T_BOOLEAN } from "../value";
-import { parseJSON, jsonString, jsonStringIndented } from "../json";
+import { parseJSON } from "../json-parse";
+import { jsonString, jsonStringIndented } from "../json-print";
 import { typeError, typeErrorQuoting, builtinError } from "../errors";
 import { isStr, isObj, litString } from "./util";
 

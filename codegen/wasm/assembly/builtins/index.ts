@@ -10,3 +10,4 @@ export * from "./units";
 export * from "./sprintf";
 export * from "./net";
 export * from "./relations";
+export * from "./trim";

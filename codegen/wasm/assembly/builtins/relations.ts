@@ -5,7 +5,7 @@ import {
   tag, mkArray, arrPush, arrGet, colLen, colData, setColLen, objKey, objVal, setGet, strLen, strPtr,
   T_ARRAY, T_OBJECT, T_SET, T_STRING, mkInt,
 } from "../value";
-import { writeRego } from "../json";
+import { writeRego } from "../json-print";
 import { typeError } from "../errors";
 import { isArr, isSet } from "./util";
 

@@ -3,7 +3,7 @@
 // strings, and the Rego text of any other value (as a Go string).
 import { bBegin, bByte, bBytes, bLit, bEnd, bLen, bMark, bPadAt } from "../memory";
 import { tag, mkString, strLen, strPtr, colLen, arrGet, numRepr, intVal, floatVal, bigPtr, bigLen, T_NUMBER, T_STRING, N_INT, N_FLOAT } from "../value";
-import { writeRego } from "../json";
+import { writeRego } from "../json-print";
 import { exactDigits, shortestDigits, roundDigits, zeroDigits, nDigits, decExp, DIGIT_BUF } from "../float";
 import { typeError } from "../errors";
 import { isStr, isArr, utf8Len, decodeRune, decodedLen } from "./util";
