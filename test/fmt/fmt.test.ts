@@ -26,6 +26,27 @@ describe("fmt over every conformance module", () => {
   });
 });
 
+describe("fmt with comments everywhere", () => {
+  // Every conformance module again, with an own-line comment before and a trailing
+  // comment after each line (modules with raw strings left out: a comment could land inside one).
+  const modules = loadCases(defaultCaseDir).flatMap((c) => c.modules.map((m, i) => ({ id: `${c.id}/${i}`, m })));
+  it("keeps every comment, keeps the AST, and is idempotent", () => {
+    const broken: string[] = [];
+    let checked = 0;
+    for (const { id, m } of modules) {
+      if (m.includes("`")) continue;
+      const src = m.split("\n").map((l, k) => (l.trim() === "" ? l : `# own ${k}\n${l} # tail ${k}`)).join("\n");
+      const r = roundTrip(src, `${id}.rego`);
+      if (r.kind === "skipped") continue;
+      checked++;
+      const count = (t: string): number => (t.match(/# (own|tail) \d+/g) ?? []).length;
+      if (!r.sameAst || r.first !== r.second || count(r.first) !== count(src)) broken.push(id);
+    }
+    expect(broken).toEqual([]);
+    expect(checked).toBeGreaterThan(modules.length * 0.9);
+  });
+});
+
 describe("fmt output", () => {
   it("formats a messy module to the expected canonical text", () => {
     const r = formatSource(fixture("messy.rego"), "messy.rego");
