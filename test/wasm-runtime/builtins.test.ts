@@ -341,3 +341,13 @@ describe("walk and print helpers", () => {
     expect(line(args)).toBe('hi <undefined> 2, {"a": [1, "x"]}');
   });
 });
+
+describe("invalid UTF-8", () => {
+  it("counts each invalid byte as one rune, as Go does", () => {
+    const bytes = rt.call("opa_base64_decode", rt.parse('"2E84ZuPUd7zfvCZSNEchVpDEIj6PL7JfLpIqyxVG16k="'));
+    expect(rt.dump(rt.call("opa_agg_count", bytes))).toBe("30");
+    // "\xe2\x82" truncated, "\xed\xa0\x80" surrogate, "\xc0\xaf" overlong: every byte is its own rune
+    const s = rt.call("opa_base64_decode", rt.parse(`"${Buffer.from([0xe2, 0x82, 0x61, 0xed, 0xa0, 0x80, 0xc0, 0xaf]).toString("base64")}"`));
+    expect(rt.dump(rt.call("opa_agg_count", s))).toBe("8");
+  });
+});

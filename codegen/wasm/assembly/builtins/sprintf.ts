@@ -6,7 +6,7 @@ import { tag, mkString, strLen, strPtr, colLen, arrGet, numRepr, intVal, floatVa
 import { writeRego } from "../json-print";
 import { exactDigits, shortestDigits, roundDigits, zeroDigits, nDigits, decExp, DIGIT_BUF } from "../float";
 import { typeError } from "../errors";
-import { isStr, isArr, utf8Len, decodeRune, decodedLen } from "./util";
+import { isStr, isArr, runeWidth, decodeRune, decodedLen } from "./util";
 
 const K_STR = 0;
 const K_INT = 1;
@@ -146,7 +146,7 @@ function writeString(p: usize, n: usize): void {
   if (prec >= 0) {
     // precision truncates to that many runes
     let i: usize = 0, r = 0;
-    while (i < n && r < prec) { i += utf8Len(load<u8>(p + i)); r++; }
+    while (i < n && r < prec) { i += runeWidth(p + i, n - i); r++; }
     len = i < n ? i : n;
   }
   bBytes(p, len);
@@ -164,8 +164,8 @@ function writeGoQuoted(p: usize, n: usize): void {
     if (c == 9) { bByte(92); bByte(116); i++; continue; }
     if (c == 13) { bByte(92); bByte(114); i++; continue; }
     if (c < 32 || c == 127) { bByte(92); bByte(120); bByte(load<u16>(changetype<usize>(HEXL) + ((c >> 4) << 1))); bByte(load<u16>(changetype<usize>(HEXL) + ((c & 15) << 1))); i++; continue; }
-    const l = utf8Len(c);
-    bBytes(p + i, l <= n - i ? l : n - i);
+    const l = runeWidth(p + i, n - i);
+    bBytes(p + i, l);
     i += l;
   }
   bByte(34);

@@ -8,7 +8,7 @@ import { toI64, okInt, toF64 } from "../number";
 import { putUtf8 } from "../json-parse";
 import { typeError, typeErrorMsg, typeErrorContaining, builtinError } from "../errors";
 import {
-  isNum, isStr, isArr, isSet, isObj, utf8Len, runeCount, runeOffset, decodeRune, decodedLen, indexOfBytes, copyString,
+  isNum, isStr, isArr, isSet, isObj, runeWidth, runeCount, runeOffset, decodeRune, decodedLen, indexOfBytes, copyString,
 } from "./util";
 
 export function opa_strings_concat(delim: usize, coll: usize): usize {
@@ -113,7 +113,7 @@ export function opa_strings_split(s: usize, d: usize): usize {
   const r = mkArray(0);
   if (dn == 0) {
     let i: usize = 0;
-    while (i < n) { const l = utf8Len(load<u8>(p + i)); arrPush(r, mkString(p + i, l < n - i ? l : n - i)); i += l; }
+    while (i < n) { const l = runeWidth(p + i, n - i); arrPush(r, mkString(p + i, l)); i += l; }
     return r;
   }
   let start: usize = 0;
@@ -145,7 +145,7 @@ function replaceN(s: usize, old: usize, nw: usize, limit: i64): usize {
   let i: usize = 0;
   for (let k: i64 = 0; k < count; k++) {
     let at: usize;
-    if (on == 0) at = k == 0 ? 0 : i + utf8Len(load<u8>(p + i));
+    if (on == 0) at = k == 0 ? 0 : i + runeWidth(p + i, n - i);
     else at = <usize>indexOfBytes(p, n, op, on, i);
     memory.copy(o, p + i, at - i); o += at - i;
     memory.copy(o, np, nn); o += nn;
@@ -232,8 +232,7 @@ export function opa_strings_reverse(s: usize): usize {
   const out = alloc(n);
   let i: usize = 0;
   while (i < n) {
-    let l = utf8Len(load<u8>(p + i));
-    if (l > n - i) l = n - i;
+    const l = runeWidth(p + i, n - i);
     memory.copy(out + n - i - l, p + i, l);
     i += l;
   }

@@ -8,38 +8,47 @@ import { tag, mkString, strLen, strPtr, T_NUMBER, T_STRING, T_ARRAY, T_SET, T_OB
 @inline export function isSet(v: usize): bool { return v != 0 && tag(v) == T_SET; }
 @inline export function isObj(v: usize): bool { return v != 0 && tag(v) == T_OBJECT; }
 
-/** Byte length of the UTF-8 sequence starting with byte b (1 for invalid bytes). */
-@inline export function utf8Len(b: u32): usize {
-  if (b < 0x80) return 1;
-  if (b >= 0xf0) return 4;
-  if (b >= 0xe0) return 3;
-  if (b >= 0xc0) return 2;
-  return 1;
+@inline function isCont(p: usize): bool { return (load<u8>(p) & 0xc0) == 0x80; }
+
+/**
+ * Byte width of the rune at p (at most n bytes), validating as Go does: an invalid
+ * or truncated sequence is one byte wide (and decodes to U+FFFD).
+ */
+export function runeWidth(p: usize, n: usize): usize {
+  const b0 = <u32>load<u8>(p);
+  if (b0 < 0x80) return 1;
+  if (b0 < 0xc2 || b0 > 0xf4 || n < 2) return 1;
+  if (b0 < 0xe0) return isCont(p + 1) ? 2 : 1;
+  let lo: u32 = 0x80, hi: u32 = 0xbf;
+  if (b0 == 0xe0) lo = 0xa0; else if (b0 == 0xed) hi = 0x9f; else if (b0 == 0xf0) lo = 0x90; else if (b0 == 0xf4) hi = 0x8f;
+  const b1 = <u32>load<u8>(p + 1);
+  if (b1 < lo || b1 > hi) return 1;
+  if (b0 < 0xf0) return n >= 3 && isCont(p + 2) ? 3 : 1;
+  return n >= 4 && isCont(p + 2) && isCont(p + 3) ? 4 : 1;
 }
 
-/** Number of code points (runes) in [p, p+n). */
+/** Number of code points (runes) in [p, p+n); invalid bytes count one each. */
 export function runeCount(p: usize, n: usize): i32 {
   let c = 0;
   let i: usize = 0;
-  while (i < n) { i += utf8Len(load<u8>(p + i)); c++; }
+  while (i < n) { i += runeWidth(p + i, n - i); c++; }
   return c;
 }
 
 /** Byte offset of rune index `r` (n when past the end). */
 export function runeOffset(p: usize, n: usize, r: i32): usize {
   let i: usize = 0;
-  while (r > 0 && i < n) { i += utf8Len(load<u8>(p + i)); r--; }
+  while (r > 0 && i < n) { i += runeWidth(p + i, n - i); r--; }
   return i < n ? i : n;
 }
 
 export let decodedLen: usize = 0;
-/** Decodes the code point at p (max n bytes); sets decodedLen. */
+/** Decodes the code point at p (max n bytes); sets decodedLen. Invalid bytes give U+FFFD. */
 export function decodeRune(p: usize, n: usize): u32 {
   const b0 = <u32>load<u8>(p);
-  let len = utf8Len(b0);
-  if (len > n) len = 1;
+  const len = runeWidth(p, n);
   decodedLen = len;
-  if (len == 1) return b0;
+  if (len == 1) return b0 < 0x80 ? b0 : 0xfffd;
   if (len == 2) return ((b0 & 0x1f) << 6) | (load<u8>(p + 1) & 0x3f);
   if (len == 3) return ((b0 & 0x0f) << 12) | ((<u32>load<u8>(p + 1) & 0x3f) << 6) | (load<u8>(p + 2) & 0x3f);
   return ((b0 & 0x07) << 18) | ((<u32>load<u8>(p + 1) & 0x3f) << 12) | ((<u32>load<u8>(p + 2) & 0x3f) << 6) | (load<u8>(p + 3) & 0x3f);
