@@ -22,7 +22,20 @@ export async function runCasesIsolated(cases: readonly ConformanceCase[], opts: 
   try {
     for (let seq = 0; seq < cases.length; seq++) {
       const c = cases[seq]!;
-      worker ??= await startWorker();
+      if (worker === undefined) {
+        try {
+          worker = await startWorker();
+        } catch (err) {
+          // Without a worker nothing can run: report the rest as failed, do not crash.
+          const reason = `worker did not start: ${(err as Error).message.split("\n")[0]}`;
+          for (const rest of cases.slice(seq)) {
+            const o: CaseOutcome = { id: rest.id, note: rest.note, topic: rest.topic, status: "failed", reason, ms: 0 };
+            outcomes.push(o);
+            opts.onOutcome?.(o);
+          }
+          break;
+        }
+      }
       const started = performance.now();
       const reply = await runOne(worker, { seq, testCase: c, options: { optimize: opts.optimize === true } }, opts.timeoutMs);
       const ms = Math.round(performance.now() - started);
