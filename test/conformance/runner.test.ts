@@ -8,6 +8,10 @@ import { formatReport, summarize, summaryLine } from "./report.js";
 import { pickFastSubset } from "./fast-subset.js";
 import { loadSkips } from "./skips.js";
 import type { CaseOutcome } from "./run-case.js";
+import { raiseFloor, readFloor } from "./floor.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const newLayout = `cases:
     - note: t/one
@@ -123,5 +127,16 @@ describe("report", () => {
   });
   it("every checked-in skip has a reason", () => {
     for (const reason of loadSkips().values()) expect(reason.length).toBeGreaterThan(20);
+  });
+});
+
+describe("floor ratchet", () => {
+  it("raises to the rate rounded down, and never lowers", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "floor-")), "floor.json");
+    writeFileSync(file, JSON.stringify({ passRate: 50 }));
+    expect(raiseFloor(73.68, file)).toBe(73.6);
+    expect(readFloor(file)).toBe(73.6);
+    expect(raiseFloor(60, file)).toBe(73.6);
+    expect(readFloor(file)).toBe(73.6);
   });
 });
