@@ -35,6 +35,7 @@ export const NATIVE_BUILTINS: Readonly<Record<string, string>> = {
   is_number: "opa_types_is_number", is_string: "opa_types_is_string", is_boolean: "opa_types_is_boolean",
   is_array: "opa_types_is_array", is_set: "opa_types_is_set", is_object: "opa_types_is_object",
   is_null: "opa_types_is_null", type_name: "opa_types_name", to_number: "opa_to_number",
+  "opa.runtime": "tg_opa_runtime",
   // encodings
   sprintf: "opa_strings_sprintf",
   "json.marshal": "opa_json_marshal", "json.marshal_with_options": "tg_json_marshal_with_options", "json.unmarshal": "opa_json_unmarshal", "json.is_valid": "tg_json_is_valid",

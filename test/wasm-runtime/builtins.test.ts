@@ -140,6 +140,7 @@ const cases: [string, string[], string | undefined][] = [
   ["opa_types_is_set", ["set:[]"], "true"],
   ["opa_types_name", ["set:[]"], '"set"'],
   ["opa_types_name", ["null"], '"null"'],
+  ["tg_opa_runtime", [], "{}"],
   ["opa_to_number", ['"10"'], "10"],
   ["opa_to_number", ['"-0.5e1"'], "-5"],
   ["opa_to_number", ['"+007"'], "7"],

@@ -14,7 +14,7 @@ describe("runtime-builtins.ts", () => {
   it("lists every builtin-shaped export of the runtime", () => {
     const listed = new Set(Object.values(NATIVE_BUILTINS));
     const builtinLike = [...exported].filter((n) =>
-      /^(opa_(arith|cmp|agg|strings|sets?_(union|intersection)|types|numbers|array_(concat|slice)|base64|json_(marshal|unmarshal)|to_number)|tg_(object_(get|keys|remove|union|union_n|filter)$|strings_|units_|member_|array_reverse|json_is_valid|base64))/.test(n));
+      /^(opa_(arith|cmp|agg|strings|sets?_(union|intersection)|types|numbers|array_(concat|slice)|base64|json_(marshal|unmarshal)|to_number)|tg_(object_(get|keys|remove|union|union_n|filter)$|strings_|units_|member_|array_reverse|json_|base64|net_|opa_))/.test(n));
     expect(builtinLike.filter((n) => !listed.has(n))).toEqual([]);
   });
 });
