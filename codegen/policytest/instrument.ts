@@ -4,7 +4,7 @@
  * expression of a rule body, and at the end of the body (the rule produced a
  * value), a marker expression is inserted:
  *
- *     glob.quote_meta("\u0000toolgate-cover:17") != ""
+ *     glob.quote_meta("\u0000toolgate-cover:17") != ""      (see `carrier`)
  *
  * It is ground (so safety ordering leaves it in place), always true, and calls a
  * builtin that runs on the host, where `coverageBuiltins` records point 17 and
@@ -17,19 +17,23 @@ import { isHostBuiltin } from "../wasm/host-builtins.js";
 import { NATIVE_BUILTINS } from "../wasm/runtime-builtins.js";
 import type { CoveragePoint } from "./coverage.js";
 
-/** A host builtin of arity 1 that returns a string. */
-export const carrier = "glob.quote_meta";
+/**
+ * Host builtins of arity 1 that take a string; the first one that still runs on
+ * the host carries the markers (the host wrapper answers before the real
+ * implementation, so what the builtin does does not matter).
+ */
+const candidates = ["glob.quote_meta", "regex.is_valid", "net.cidr_is_valid", "time.parse_duration_ns", "time.parse_rfc3339_ns"];
+const onHost = (name: string): boolean => isHostBuiltin(name) && NATIVE_BUILTINS[name] === undefined;
+/** The builtin that carries the markers, or undefined when none runs on the host. */
+export const carrier: string | undefined = candidates.find(onHost);
 const marker = "\u0000toolgate-cover:";
-
-/** False when the carrier stopped being a host builtin (it then never reaches the host). */
-export const carrierAvailable = (): boolean => isHostBuiltin(carrier) && NATIVE_BUILTINS[carrier] === undefined;
 
 export interface Instrumented {
   readonly sources: { file: string; source: string }[];
   readonly points: CoveragePoint[];
 }
 
-export function instrument(modules: readonly Module[], skip: (rule: Rule) => boolean): Instrumented {
+export function instrument(modules: readonly Module[], skip: (rule: Rule) => boolean, via: string): Instrumented {
   const points: CoveragePoint[] = [];
   const mark = (file: string, row: number, kind: CoveragePoint["kind"], location: Location): Expr => {
     const id = points.push({ file, row, kind }) - 1;
@@ -37,7 +41,7 @@ export function instrument(modules: readonly Module[], skip: (rule: Rule) => boo
       type: "callexpr",
       operator: ["neq"],
       args: [
-        { type: "call", operator: carrier.split("."), args: [{ type: "string", value: `${marker}${id}`, location }], location },
+        { type: "call", operator: via.split("."), args: [{ type: "string", value: `${marker}${id}`, location }], location },
         { type: "string", value: "", location },
       ],
       negated: false,
@@ -80,9 +84,10 @@ function isAbsent(b: Body): boolean {
 export function coverageBuiltins(
   builtins: Readonly<Record<string, (...args: unknown[]) => unknown>>,
   hits: Uint8Array,
+  via: string,
 ): Record<string, (...args: unknown[]) => unknown> {
   const out = { ...builtins };
-  for (const name of [`toolgate/${carrier}`, `toolgate/strict/${carrier}`]) {
+  for (const name of [`toolgate/${via}`, `toolgate/strict/${via}`]) {
     const real = builtins[name];
     if (real === undefined) continue;
     out[name] = (...args: unknown[]) => {

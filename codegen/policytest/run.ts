@@ -6,14 +6,14 @@ import { readFileSync } from "node:fs";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { createHostBuiltins } from "../../src/policy/host-builtins/index.js";
 import type { Diagnostic } from "../diagnostics.js";
-import type { Module } from "../rego/ast.js";
+import type { Module, Rule } from "../rego/ast.js";
 import { parseModule } from "../rego/index.js";
 import type { CompileOptions, CompileResult } from "../compiler/types.js";
 import { discoverTests, type PolicyTest } from "./discover.js";
 import { buildCoverage, type CoveragePoint, type CoverageReport } from "./coverage.js";
 import { todoRanges } from "./todo-ranges.js";
 import { explainFailure, type Explanation } from "./explain.js";
-import { carrier, carrierAvailable, coverageBuiltins, instrument } from "./instrument.js";
+import { carrier, coverageBuiltins, instrument } from "./instrument.js";
 
 export type TestStatus = "pass" | "fail" | "error" | "skip";
 
@@ -117,13 +117,14 @@ async function coverageByInstrumentation(
   data: Readonly<Record<string, unknown>>,
   compilePolicy: CompilerModule["compilePolicy"],
 ): Promise<{ points: CoveragePoint[]; hits: Uint8Array } | string> {
-  if (!carrierAvailable()) return `coverage needs ${carrier} to run on the host, or the compiler's coverage option`;
-  const { sources, points } = instrument(modules, (r) => r.head.ref[0]?.type === "var" && r.head.ref[0].name.startsWith("todo_"));
+  if (carrier === undefined) return "coverage needs a string builtin that runs on the host, or the compiler's coverage option";
+  const isTodo = (r: Rule): boolean => r.head.ref[0]?.type === "var" && r.head.ref[0].name.startsWith("todo_");
+  const { sources, points } = instrument(modules, isTodo, carrier);
   const out = compilePolicy({ modules: sources, entrypoints: tests.map((t) => t.entrypoint), optimize: false });
   if (out.wasm === null) return `instrumented build failed: ${out.errors.map((e) => e.message).join("; ")}`;
   const hits = new Uint8Array(points.length);
   const host = createHostBuiltins();
-  const policy = await loadPolicy(out.wasm, undefined, coverageBuiltins(host.builtins, hits));
+  const policy = await loadPolicy(out.wasm, undefined, coverageBuiltins(host.builtins, hits, carrier));
   policy.setData(data);
   for (const t of tests) {
     host.startEvaluation();
