@@ -1,18 +1,23 @@
 /**
  * toolgate's fast policy host: the same PolicyEngine contract as the SDK engine
  * (opa-wasm-engine.ts), calling the module's exports directly. Per decision it
- * does what the SDK's evaluate() does minus the repeated work: one reused
- * TextEncoder writes the input JSON straight at the saved heap pointer
- * (`encodeInto`, no intermediate buffer), `opa_eval` parses and evaluates, and
- * the NUL-terminated result is decoded from a cached view of memory. Data is
- * loaded once. Host builtins are dispatched to `src/policy/host-builtins` with the
- * SDK's exact JSON round trip, so both engines decide identically.
+ * does what the SDK's evaluate() does minus the repeated work:
+ *  - the input goes into memory as value cells written by the host (fast-input.ts:
+ *    no JSON.stringify, no JSON parse in the module; checked against the module's
+ *    own parser at load), followed by the legacy `eval(ctx)`;
+ *  - inputs the writer declines (floats, unusual strings) take the SDK's route
+ *    with less overhead: one reused TextEncoder `encodeInto`s the JSON straight at
+ *    the saved heap pointer and `opa_eval` parses it;
+ *  - the NUL-terminated result is decoded from a cached view of memory.
+ * Data is loaded once. Host builtins are dispatched to `src/policy/host-builtins`
+ * with the SDK's exact JSON round trip, so both engines decide identically.
  */
 import { createHostBuiltins } from "./host-builtins/index.js";
 import type { HostBuiltinFn, HostBuiltinSet } from "./host-builtins/index.js";
 import type { JsonObject } from "../manifest.js";
 import { deny, toDecision } from "./engine.js";
 import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
+import { ValueWriter } from "./fast-input.js";
 import { PolicyLoadError, policyVersion } from "./opa-wasm-engine.js";
 
 export interface FastEngineOptions {
@@ -33,7 +38,14 @@ interface Exports {
   readonly opa_eval: (r: number, ep: number, data: number, input: number, len: number, heap: number, fmt: number) => number;
   readonly builtins: () => number;
   readonly entrypoints: () => number;
+  // The legacy entry and the shared cells, used by the direct input writer.
+  readonly eval?: (ctx: number) => number;
+  readonly opa_null?: () => number;
+  readonly opa_boolean?: (b: number) => number;
 }
+
+/** Checked at load: the writer must build what the module's parser builds. */
+const PROBE = { b: [1, -2, 4294967297, -9007199254740991, true, false, null, "", "xé😀"], a: { "": {}, z: [] }, "é": "k" };
 
 const PAGE = 65536;
 
@@ -50,6 +62,8 @@ export class FastPolicy {
   private baseHeapPtr = 0;
   private builtinNames: string[] = [];
   entrypoints: Record<string, number> = {};
+  /** Null when the module lacks what direct writing needs or fails the load-time check. */
+  private writer: ValueWriter | null = null;
 
   private constructor(
     initialPages: number,
@@ -100,6 +114,27 @@ export class FastPolicy {
     this.dataHeapPtr = this.baseHeapPtr;
     this.inputView = this.view().subarray(this.dataHeapPtr);
     this.entrypoints = this.dumpValue(this.exports.entrypoints()) as Record<string, number>;
+    this.writer = this.checkedWriter();
+  }
+
+  private checkedWriter(): ValueWriter | null {
+    const ex = this.exports;
+    if (ex.eval === undefined || ex.opa_null === undefined || ex.opa_boolean === undefined) return null;
+    const w = new ValueWriter(this.memory, { nullCell: ex.opa_null(), trueCell: ex.opa_boolean(1), falseCell: ex.opa_boolean(0) });
+    const start = (this.exports.opa_heap_ptr_get() + 7) & ~7;
+    const cells = w.write(PROBE, start);
+    if (cells === null) return null;
+    this.exports.opa_heap_ptr_set(cells.end);
+    const direct = this.cString(ex.opa_json_dump(cells.addr));
+    const text = new TextEncoder().encode(JSON.stringify(PROBE));
+    const parsed = this.cString(ex.opa_json_dump(this.loadJson(text)));
+    this.exports.opa_heap_ptr_set(this.dataHeapPtr);
+    return direct === parsed ? w : null;
+  }
+
+  /** Whether inputs go in as value cells (else as JSON text). */
+  get writesValuesDirectly(): boolean {
+    return this.writer !== null;
   }
 
   setData(data: unknown): void {
@@ -114,6 +149,24 @@ export class FastPolicy {
     let inputLen = 0;
     let inputAddr = 0;
     // The SDK passes a falsy input as "no input"; do the same.
+    if (input && this.writer !== null) {
+      // Cells at the saved heap pointer, then a 16-byte ctx (+0 input, +4 data,
+      // +8 result, +12 entrypoint), then the legacy eval: no JSON either way.
+      const cells = this.writer.write(input, (this.dataHeapPtr + 7) & ~7);
+      if (cells !== null) {
+        const ctx = cells.end;
+        this.exports.opa_heap_ptr_set(ctx + 16);
+        const dv = new DataView(this.memory.buffer, ctx, 16);
+        dv.setUint32(0, cells.addr, true);
+        dv.setUint32(4, this.dataAddr, true);
+        dv.setUint32(8, 0, true);
+        dv.setInt32(12, entrypoint, true);
+        this.host.startEvaluation();
+        this.exports.eval!(ctx);
+        const rs = new DataView(this.memory.buffer).getUint32(ctx + 8, true);
+        return rs === 0 ? [] : JSON.parse(this.cString(this.exports.opa_json_dump(rs)));
+      }
+    }
     if (input) {
       const text = JSON.stringify(input);
       inputAddr = this.dataHeapPtr;

@@ -37,6 +37,8 @@ describe("fast engine vs SDK on policies/authz.rego", () => {
     const fast = await FastPolicy.load(wasm);
     fast.setData(data);
     const ep = fast.entrypoints[ENTRY]!;
+    // Inputs go in as value cells written by the host (fast-input.ts), checked here against the SDK's JSON path.
+    expect(fast.writesValuesDirectly).toBe(true);
     const all = inputs();
     for (const input of all) expect([input, fast.evaluate(input, ep)]).toEqual([input, sdk.evaluate(input, ep)]);
     // Interleaved again: neither path may leak state from one evaluation into the next.
@@ -95,6 +97,11 @@ now_twice if time.now_ns() == time.now_ns()
       "",
       { host: "x".repeat(1_000_000), list: [] },
       { host: "a.example.com", list: [] },
+      // The writer gives up on these; they take the JSON path.
+      { host: "f.example.com", list: [1.5, 2 ** 60, -0.25] },
+      { host: "s.example.com", list: ["\ud800"] },
+      { host: "k.example.com", list: [{ "\uffff": 1, "\ud83d\ude00": 2, a: 3 }] },
+      { host: "e.example.com", list: [], extra: [undefined] },
     ];
     for (const c of cases) expect(fast.evaluate(c, 0)).toEqual(sdk.evaluate(c, 0));
   });

@@ -1,0 +1,200 @@
+/**
+ * Writes a JSON-compatible JS value straight into the policy module's memory as
+ * runtime value cells (codegen/wasm/RUNTIME-API.md section 2), so the fast engine
+ * skips both JSON.stringify on the host and the JSON parse in the module.
+ *
+ * It produces exactly what `opa_json_parse(JSON.stringify(v))` would, and gives up
+ * (returns null; the caller takes the JSON path) on anything where that is not
+ * obviously true: non-integer or unsafe numbers (float text parsing is the
+ * module's), lone surrogates, keys whose UTF-16 order may differ from UTF-8 order,
+ * undefined members, non-plain objects, toJSON. The engine also checks the writer
+ * against the module's own parser at load and disables it on any difference.
+ */
+
+class GiveUp extends Error {}
+const giveUp = new GiveUp();
+
+const T_NUMBER = 3;
+const T_STRING = 4;
+const T_ARRAY = 5;
+const T_OBJECT = 6;
+const N_INT = 1;
+const TWO32 = 4294967296;
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const NON_BMP_ORDER = /[\uD800-\uFFFF]/;
+
+export interface SharedCells {
+  readonly nullCell: number;
+  readonly trueCell: number;
+  readonly falseCell: number;
+}
+
+/** A key list as seen (insertion order) and its sorted order; inputs repeat a few shapes. */
+interface Shape {
+  readonly keys: readonly string[];
+  readonly sorted: readonly string[];
+}
+const SHAPES_MAX = 32;
+
+export class ValueWriter {
+  private readonly shapes: Shape[] = [];
+  private u8: Uint8Array;
+  private u32: Uint32Array;
+  private i32: Int32Array;
+  private ptr = 0;
+  private readonly encoder = new TextEncoder();
+
+  constructor(
+    private readonly memory: WebAssembly.Memory,
+    private readonly cells: SharedCells,
+  ) {
+    this.u8 = new Uint8Array(memory.buffer);
+    this.u32 = new Uint32Array(memory.buffer);
+    this.i32 = new Int32Array(memory.buffer);
+  }
+
+  /** Cells of `value` from `start` on: the value's address and the first free byte, or null. */
+  write(value: unknown, start: number): { addr: number; end: number } | null {
+    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    this.ptr = start;
+    try {
+      const addr = this.value(value);
+      return { addr, end: (this.ptr + 7) & ~7 };
+    } catch (e) {
+      if (e === giveUp) return null;
+      throw e;
+    }
+  }
+
+  private refresh(): void {
+    this.u8 = new Uint8Array(this.memory.buffer);
+    this.u32 = new Uint32Array(this.memory.buffer);
+    this.i32 = new Int32Array(this.memory.buffer);
+  }
+
+  /** Four little-endian words of a 16-byte cell (wasm memory is little-endian, as are the hosts Node runs on). */
+  private cell(c: number, w0: number, w1: number, w2: number, w3: number): void {
+    const i = c >>> 2;
+    const u32 = this.u32;
+    u32[i] = w0;
+    u32[i + 1] = w1;
+    u32[i + 2] = w2;
+    u32[i + 3] = w3;
+  }
+
+  private alloc(n: number): number {
+    const a = (this.ptr + 7) & ~7;
+    this.ptr = a + n;
+    if (this.ptr > this.u8.byteLength) {
+      this.memory.grow(Math.ceil((this.ptr - this.u8.byteLength) / 65536) + 1);
+      this.refresh();
+    }
+    return a;
+  }
+
+  private value(v: unknown): number {
+    switch (typeof v) {
+      case "string":
+        return this.string(v);
+      case "number":
+        return this.number(v);
+      case "boolean":
+        return v ? this.cells.trueCell : this.cells.falseCell;
+      case "object":
+        if (v === null) return this.cells.nullCell;
+        if (Array.isArray(v)) return this.array(v);
+        return this.object(v as Record<string, unknown>);
+      default:
+        throw giveUp;
+    }
+  }
+
+  private number(n: number): number {
+    if (!Number.isSafeInteger(n)) throw giveUp;
+    const c = this.alloc(16);
+    const hi = Math.floor(n / TWO32);
+    this.cell(c, T_NUMBER | (N_INT << 8), 0, n - hi * TWO32, 0);
+    this.i32[(c >>> 2) + 3] = hi;
+    return c;
+  }
+
+  /** `key`: object keys must sort the same in UTF-16 and UTF-8 (no code unit >= U+D800). */
+  private string(s: string, key = false): number {
+    const c = this.alloc(16);
+    const len = s.length;
+    const bytes = this.ptr;
+    let ascii = true;
+    if (bytes + len * 3 > this.u8.byteLength) {
+      this.alloc(len * 3);
+      this.ptr = bytes;
+    }
+    const u8 = this.u8;
+    for (let i = 0; i < len; i++) {
+      const ch = s.charCodeAt(i);
+      if (ch >= 0x80) {
+        ascii = false;
+        break;
+      }
+      u8[bytes + i] = ch;
+    }
+    let written = len;
+    if (!ascii) {
+      if (key ? NON_BMP_ORDER.test(s) : LONE_SURROGATE.test(s)) throw giveUp;
+      written = this.encoder.encodeInto(s, u8.subarray(bytes, bytes + len * 3)).written;
+    }
+    this.ptr += written;
+    this.cell(c, T_STRING, written, bytes, 0);
+    return c;
+  }
+
+  private array(a: readonly unknown[]): number {
+    const n = a.length;
+    const c = this.alloc(16);
+    const data = n > 0 ? this.alloc(4 * n) : 0;
+    this.cell(c, T_ARRAY, n, n, data);
+    for (let i = 0; i < n; i++) {
+      const x = a[i];
+      if (x === undefined) throw giveUp;
+      const addr = this.value(x);
+      this.u32[(data >>> 2) + i] = addr;
+    }
+    return c;
+  }
+
+  /** Code-unit order equals UTF-8 byte order below U+D800, which string(k, true) ensures. */
+  private sortedKeys(keys: string[]): readonly string[] {
+    const n = keys.length;
+    if (n < 2) return keys;
+    outer: for (const shape of this.shapes) {
+      const k = shape.keys;
+      if (k.length !== n) continue;
+      for (let i = 0; i < n; i++) if (k[i] !== keys[i]) continue outer;
+      return shape.sorted;
+    }
+    const sorted = [...keys].sort();
+    if (this.shapes.length >= SHAPES_MAX) this.shapes.shift();
+    this.shapes.push({ keys, sorted });
+    return sorted;
+  }
+
+  private object(o: Record<string, unknown>): number {
+    const proto: unknown = Object.getPrototypeOf(o);
+    if ((proto !== Object.prototype && proto !== null) || typeof (o as { toJSON?: unknown }).toJSON === "function") throw giveUp;
+    const keys = this.sortedKeys(Object.keys(o));
+    const n = keys.length;
+    const c = this.alloc(16);
+    const data = n > 0 ? this.alloc(8 * n) : 0;
+    this.cell(c, T_OBJECT, n, n, data);
+    for (let i = 0; i < n; i++) {
+      const k = keys[i]!;
+      const x = o[k];
+      if (x === undefined) throw giveUp;
+      const ka = this.string(k, true);
+      const va = this.value(x);
+      const j = (data >>> 2) + 2 * i;
+      this.u32[j] = ka;
+      this.u32[j + 1] = va;
+    }
+    return c;
+  }
+}
