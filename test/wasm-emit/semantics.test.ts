@@ -141,3 +141,22 @@ describe("semantics through the opa-wasm SDK", () => {
     });
   }
 });
+
+describe("builtin errors and ABI paths", () => {
+  it("strict builtin errors abort with eval_builtin_error; lenient ones are undefined", async () => {
+    const modules = ["package t\np := x if x := 1 / input.d"];
+    await expect(evaluate({ modules, entrypoint: "t/p", input: { d: 0 }, strict: true })).rejects.toThrow("eval_builtin_error");
+    expect(await evaluate({ modules, entrypoint: "t/p", input: { d: 0 } })).toEqual([]);
+    expect(await evaluate({ modules, entrypoint: "t/p", input: { d: 2 } })).toEqual([{ result: 0.5 }]);
+  });
+
+  it("the legacy (ABI 1.1) evaluation path gives the same results", async () => {
+    const { compilePolicy } = await import("../../codegen/compiler/index.js");
+    const { emitPolicy } = await import("../../codegen/wasm/emit/index.js");
+    const { loadPolicy } = await import("@open-policy-agent/opa-wasm");
+    const out = compilePolicy({ modules: [{ file: "a.rego", source: "package t\ns contains x if { some x in input.xs }" }], entrypoints: ["t/s"], stopAfter: "plan" });
+    const wasm = emitPolicy(out.plan!, { legacyAbi: true });
+    const policy = await loadPolicy(wasm);
+    expect(policy.evaluate({ xs: [3, 1, 3] }, "t/s")).toEqual([{ result: [1, 3] }]);
+  });
+});

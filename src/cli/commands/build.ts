@@ -19,7 +19,7 @@ export const registerBuild: RegisterCommand = (program, setExitCode) => {
     .description("compile the Rego policies to WebAssembly (policy.wasm and an OPA-style bundle.tar.gz)")
     .option("--policies <dir>", "folder of .rego files (*_test.rego excluded) and data.json", "policies")
     .option("--out <dir>", "output folder", "generated")
-    .option("-e, --entrypoint <path...>", "rule path to expose, e.g. toolgate/authz/decision (default: tools.yaml policy.entrypoint)")
+    .option("-e, --entrypoint <path>", "rule path to expose, e.g. toolgate/authz/decision; repeatable (default: tools.yaml policy.entrypoint)", (v: string, acc: string[] | undefined) => [...(acc ?? []), v])
     .option("--check", "write nothing; exit 1 naming the stale files")
     .action((opts: { policies: string; out: string; entrypoint?: string[]; check?: boolean }) => {
       const entrypoints = opts.entrypoint ?? [defaultEntrypoint()];

@@ -35,14 +35,16 @@ function merge(a: unknown, b: unknown): unknown {
   return out;
 }
 
+const collect = (v: string, acc: string[]): string[] => [...acc, v];
+
 export const registerEval: RegisterCommand = (program, setExitCode) => {
   program
     .command("eval")
     .description("evaluate a Rego query against policies, compiled to WebAssembly; prints JSON like `opa eval --format json`")
     .argument("<query>", "Rego query, e.g. data.toolgate.authz.decision")
-    .option("-d, --data-path <path...>", "policy files or folders (.rego, data.json)", [])
+    .option("-d, --data-path <path>", "policy file or folder (.rego, data.json); repeatable", collect, [])
     .option("--input <file>", "input document (JSON file)")
-    .option("--data <file...>", "base data documents (JSON files), merged at the root")
+    .option("--data <file>", "base data document (JSON file), merged at the root; repeatable", collect, [])
     .action(async (query: string, opts: { dataPath: string[]; input?: string; data?: string[] }) => {
       const { rego, data, missing } = load(opts.dataPath);
       if (missing.length > 0) {
