@@ -60,3 +60,21 @@ describe("large documents", () => {
     expect(policy.mem.buffer.byteLength).toBeGreaterThan(5 * 65536);
   });
 });
+
+describe("native builtins through the SDK", () => {
+  const builtin = { exportName: "opa_agg_count", arity: 1 } as const;
+
+  it("returns results and undefined without strict errors", async () => {
+    const policy = await loadPolicy(buildFixture({ builtin }));
+    expect(policy.evaluate({ args: [["a", "b"]] }, "test/builtin")).toEqual([{ result: 2 }]);
+    expect(policy.evaluate({ args: [5] }, "test/builtin")).toEqual([]);
+  });
+
+  it("aborts with eval_type_error when the module sets strict builtin errors", async () => {
+    const policy = await loadPolicy(buildFixture({ builtin, strict: true }));
+    expect(policy.evaluate({ args: ["héllo"] }, "test/builtin")).toEqual([{ result: 5 }]);
+    expect(() => policy.evaluate({ args: [5] }, "test/builtin")).toThrow(
+      "eval_type_error: count: operand 1 must be one of {array, object, set, string} but got number",
+    );
+  });
+});
