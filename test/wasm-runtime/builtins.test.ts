@@ -94,6 +94,8 @@ const cases: [string, string[], string | undefined][] = [
   ["opa_strings_endswith", ['"abc"', '"bc"'], "true"],
   ["opa_strings_lower", ['"AbC ÄÖ"'], '"abc äö"'],
   ["opa_strings_upper", ['"abc äö ж"'], '"ABC ÄÖ Ж"'],
+  ["opa_strings_upper", ['"łódź ščř"'], '"ŁÓDŹ ŠČŘ"'],
+  ["opa_strings_lower", ['"ŁÓDŹ ŠČŘ Ĳ"'], '"łódź ščř ĳ"'],
   ["opa_strings_split", ['"a,b,,c"', '","'], '["a","b","","c"]'],
   ["opa_strings_split", ['"héj"', '""'], '["h","é","j"]'],
   ["opa_strings_split", ['""', '","'], '[""]'],

@@ -57,8 +57,21 @@ export function opa_strings_endswith(s: usize, suf: usize): usize {
   return mkBool(n <= m && memory.compare(strPtr(s) + m - n, strPtr(suf), n) == 0);
 }
 
-/** Simple case mapping: ASCII, Latin-1, Greek and Cyrillic basic letters. */
+/** Latin Extended-A pairs: upper/lower alternate, upper on even (or odd) code points. */
+function latinExtA(cp: u32, upper: bool): u32 {
+  let evenUpper: bool;
+  if ((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14a && cp <= 0x177)) evenUpper = true;
+  else if ((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17e)) evenUpper = false;
+  else return cp;
+  const isUpper = ((cp & 1) == 0) == evenUpper;
+  if (upper && !isUpper) return cp - 1; // each pair is (upper, lower)
+  if (!upper && isUpper) return cp + 1;
+  return cp;
+}
+
+/** Simple case mapping: ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic basic letters. */
 function mapCase(cp: u32, upper: bool): u32 {
+  if (cp >= 0x100 && cp <= 0x17f) return latinExtA(cp, upper);
   if (upper) {
     if (cp >= 97 && cp <= 122) return cp - 32;
     if (cp < 128) return cp;
