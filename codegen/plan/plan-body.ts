@@ -7,11 +7,13 @@ import type { Ctx, Mock } from "./context.js";
 import { bool, local } from "./ir.js";
 import { operatorOf, planResolvedCall, resolveCallee } from "./plan-call.js";
 import { asLocal, declare, locOf, nested } from "./scope.js";
+import { nextReady } from "./order.js";
 import { findNode, hasValueRules } from "./rule-index.js";
 
-export function planBody(c: Ctx, body: Body, k: () => void, i = 0): void {
-  if (i === body.length) return k();
-  planExpr(c, body[i]!, () => planBody(c, body, k, i + 1));
+export function planBody(c: Ctx, body: Body, k: () => void): void {
+  if (body.length === 0) return k();
+  const j = body.length === 1 ? 0 : nextReady(c, body);
+  planExpr(c, body[j]!, () => planBody(c, [...body.slice(0, j), ...body.slice(j + 1)], k));
 }
 
 function planExpr(c: Ctx, e: Expr, k: () => void): void {

@@ -160,3 +160,12 @@ describe("builtin errors and ABI paths", () => {
     expect(policy.evaluate({ xs: [3, 1, 3] }, "t/s")).toEqual([{ result: [1, 3] }]);
   });
 });
+
+describe("safety ordering", () => {
+  it("plans an expression after the one that binds what it reads, as OPA reorders", async () => {
+    const modules = ["package t\nallow if {\n  input.amount < limit\n  limit = data.limits[input.tool]\n}\np := y if { y = x + 1; x = 2 }\nq contains v if { v > 1; v = [1, 2, 3][_] }"];
+    expect(await evaluate({ modules, entrypoint: "t", input: { amount: 5, tool: "a" }, data: { limits: { a: 10 } } })).toEqual([
+      { result: { allow: true, p: 3, q: [2, 3] } },
+    ]);
+  });
+});
