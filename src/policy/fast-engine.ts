@@ -17,7 +17,7 @@ import type { HostBuiltinFn, HostBuiltinSet } from "./host-builtins/index.js";
 import type { JsonObject } from "../manifest.js";
 import { deny, toDecision } from "./engine.js";
 import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
-import { ValueWriter } from "./fast-input.js";
+import { DECLINED, ValueReader, ValueWriter } from "./fast-input.js";
 import { PolicyLoadError, policyVersion } from "./opa-wasm-engine.js";
 
 export interface FastEngineOptions {
@@ -64,6 +64,7 @@ export class FastPolicy {
   entrypoints: Record<string, number> = {};
   /** Null when the module lacks what direct writing needs or fails the load-time check. */
   private writer: ValueWriter | null = null;
+  private reader: ValueReader | null = null;
 
   private constructor(
     initialPages: number,
@@ -115,6 +116,7 @@ export class FastPolicy {
     this.inputView = this.view().subarray(this.dataHeapPtr);
     this.entrypoints = this.dumpValue(this.exports.entrypoints()) as Record<string, number>;
     this.writer = this.checkedWriter();
+    this.reader = this.writer === null ? null : new ValueReader(this.memory);
   }
 
   private checkedWriter(): ValueWriter | null {
@@ -127,9 +129,12 @@ export class FastPolicy {
     this.exports.opa_heap_ptr_set(cells.end);
     const direct = this.cString(ex.opa_json_dump(cells.addr));
     const text = new TextEncoder().encode(JSON.stringify(PROBE));
-    const parsed = this.cString(ex.opa_json_dump(this.loadJson(text)));
+    const parsedAddr = this.loadJson(text);
+    const parsed = this.cString(ex.opa_json_dump(parsedAddr));
+    // The reader must give back what JSON.parse of the module's dump gives.
+    const back = new ValueReader(this.memory).read(parsedAddr);
     this.exports.opa_heap_ptr_set(this.dataHeapPtr);
-    return direct === parsed ? w : null;
+    return direct === parsed && JSON.stringify(back) === JSON.stringify(JSON.parse(parsed)) ? w : null;
   }
 
   /** Whether inputs go in as value cells (else as JSON text). */
@@ -164,7 +169,9 @@ export class FastPolicy {
         this.host.startEvaluation();
         this.exports.eval!(ctx);
         const rs = new DataView(this.memory.buffer).getUint32(ctx + 8, true);
-        return rs === 0 ? [] : JSON.parse(this.cString(this.exports.opa_json_dump(rs)));
+        if (rs === 0) return [];
+        const value = this.reader!.read(rs);
+        return value !== DECLINED ? value : JSON.parse(this.cString(this.exports.opa_json_dump(rs)));
       }
     }
     if (input) {

@@ -198,3 +198,80 @@ export class ValueWriter {
     return c;
   }
 }
+
+/** Returned by ValueReader when a value must go through opa_json_dump instead. */
+export const DECLINED: unique symbol = Symbol("declined");
+
+/**
+ * Reads value cells back as the JS value `JSON.parse(opa_json_dump(addr))` would
+ * give, declining (DECLINED) where the module's printing decides the result:
+ * floats and big numbers, non-string object keys, `__proto__` keys.
+ */
+export class ValueReader {
+  private readonly decoder = new TextDecoder();
+
+  constructor(private readonly memory: WebAssembly.Memory) {}
+
+  read(addr: number): unknown {
+    try {
+      return this.value(new Uint8Array(this.memory.buffer), new Uint32Array(this.memory.buffer), new Int32Array(this.memory.buffer), addr);
+    } catch (e) {
+      if (e === giveUp) return DECLINED;
+      throw e;
+    }
+  }
+
+  private value(u8: Uint8Array, u32: Uint32Array, i32: Int32Array, a: number): unknown {
+    const w = a >>> 2;
+    switch (u8[a]) {
+      case 1:
+        return null;
+      case 2:
+        return u8[a + 1] !== 0;
+      case 3: {
+        if (u8[a + 1] !== N_INT) throw giveUp;
+        const n = i32[w + 3]! * TWO32 + u32[w + 2]!;
+        if (!Number.isSafeInteger(n)) throw giveUp;
+        return n;
+      }
+      case T_STRING:
+        return this.string(u8, u32[w + 2]!, u32[w + 1]!);
+      case T_ARRAY:
+      case 7: {
+        const n = u32[w + 1]!;
+        const data = u32[w + 3]! >>> 2;
+        const out = new Array<unknown>(n);
+        for (let i = 0; i < n; i++) out[i] = this.value(u8, u32, i32, u32[data + i]!);
+        return out;
+      }
+      case T_OBJECT: {
+        const n = u32[w + 1]!;
+        const data = u32[w + 3]! >>> 2;
+        const out: Record<string, unknown> = {};
+        for (let i = 0; i < n; i++) {
+          const k = u32[data + 2 * i]!;
+          if (u8[k] !== T_STRING) throw giveUp;
+          const key = this.string(u8, u32[(k >>> 2) + 2]!, u32[(k >>> 2) + 1]!);
+          if (key === "__proto__") throw giveUp;
+          out[key] = this.value(u8, u32, i32, u32[data + 2 * i + 1]!);
+        }
+        return out;
+      }
+      default:
+        throw giveUp;
+    }
+  }
+
+  private string(u8: Uint8Array, ptr: number, len: number): string {
+    if (len < 64) {
+      let s = "";
+      for (let i = 0; i < len; i++) {
+        const c = u8[ptr + i]!;
+        if (c >= 0x80) return this.decoder.decode(u8.subarray(ptr, ptr + len));
+        s += String.fromCharCode(c);
+      }
+      return s;
+    }
+    return this.decoder.decode(u8.subarray(ptr, ptr + len));
+  }
+}

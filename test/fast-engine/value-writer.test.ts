@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compilePolicy } from "../../codegen/compiler/index.js";
-import { ValueWriter } from "../../src/policy/fast-input.js";
+import { DECLINED, ValueReader, ValueWriter } from "../../src/policy/fast-input.js";
 
 interface Ex {
   opa_malloc(n: number): number;
@@ -56,6 +56,42 @@ function both(value: unknown): [string | null, string] {
   ex.opa_heap_ptr_set(base);
   return [direct, parsed];
 }
+
+/** [the reader's value or DECLINED, JSON.parse of the module's dump] for the parsed JSON of `value`. */
+function readBack(value: unknown): [unknown, unknown] {
+  const base = ex.opa_heap_ptr_get();
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  const at = ex.opa_malloc(bytes.length);
+  new Uint8Array(memory.buffer).set(bytes, at);
+  const v = ex.opa_json_parse(at, bytes.length);
+  const read = new ValueReader(memory).read(v);
+  const dumped: unknown = JSON.parse(cstring(ex.opa_json_dump(v)));
+  ex.opa_heap_ptr_set(base);
+  return [read, dumped];
+}
+
+describe("ValueReader", () => {
+  it("reads what JSON.parse of the module's dump gives, or declines", () => {
+    let read = 0;
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (v) => {
+        const [got, want] = readBack(v);
+        if (got !== DECLINED) {
+          read++;
+          expect(got).toStrictEqual(want);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(read).toBeGreaterThan(100);
+  });
+
+  it("declines floats and big integers (their printing is the module's)", () => {
+    expect(readBack([1.5])[0]).toBe(DECLINED);
+    expect(readBack([2 ** 60])[0]).toBe(DECLINED);
+    expect(readBack({ a: [1, "x", null, true] })).toEqual([{ a: [1, "x", null, true] }, { a: [1, "x", null, true] }]);
+  });
+});
 
 describe("ValueWriter", () => {
   it.each([
