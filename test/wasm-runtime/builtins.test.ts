@@ -206,7 +206,13 @@ describe("strict builtin errors", () => {
     new Uint8Array(rt.memory.buffer).set(new TextEncoder().encode("p.rego\0"), file);
     rt.call("tg_set_location", file, 7, 3);
     expect(strictError("opa_agg_count", "1")).toMatch(/^p\.rego:7:3: eval_type_error: count: /);
+    const loc = rt.call("tg_location");
+    const bytes = new Uint8Array(rt.memory.buffer);
+    let end = loc;
+    while (bytes[end] !== 0) end++;
+    expect(new TextDecoder().decode(bytes.subarray(loc, end))).toBe("p.rego:7:3");
     rt.call("tg_set_location", 0, 0, 0);
+    expect(rt.call("tg_location")).toBe(0);
   });
 });
 

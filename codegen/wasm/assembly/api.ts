@@ -9,7 +9,7 @@ import {
   objInsert, objInsertOnce, setAdd, valueGet, valueLength, valueIter, keyAt, valueAt, shallowCopy, merge, upsert,
   removePath,
 } from "./collections";
-import { runtimeError, setLocation } from "./errors";
+import { runtimeError, setLocation, currentLocation } from "./errors";
 
 export function opa_null(): usize { return NULL_CELL; }
 export function opa_boolean(b: i32): usize { return mkBool(b != 0); }
@@ -53,3 +53,4 @@ export function tg_number_to_i32(v: usize): i32 {
 export function tg_is_true(v: usize): i32 { return v != 0 && tag(v) == T_BOOLEAN && boolVal(v) ? 1 : 0; }
 export function opa_runtime_error(file: usize, row: i32, col: i32, msg: usize): void { runtimeError(file, row, col, msg); }
 export function tg_set_location(file: usize, row: i32, col: i32): void { setLocation(file, row, col); }
+export function tg_location(): usize { return currentLocation(); }

@@ -17,6 +17,16 @@ export function setLocation(file: usize, row: i32, col: i32): void {
   locCol = col;
 }
 
+/** NUL-terminated "<file>:<row>:<col>" of the last tg_set_location, or 0 when none (for host builtins' errors). */
+export function currentLocation(): usize {
+  if (locFile == 0) return 0;
+  bBegin();
+  bBytes(locFile, cstrLen(locFile));
+  bByte(58); writeI64(locRow); bByte(58); writeI64(locCol);
+  bByte(0);
+  return bEnd();
+}
+
 function cstrLen(p: usize): usize {
   let n: usize = 0;
   while (load<u8>(p + n) != 0) n++;
