@@ -188,10 +188,10 @@ export class FuncEmitter {
         this.setOrFail(s.result, m.global.get(g, i32)),
       ]);
     }
-    if (target.kind === "host") {
-      return this.setOrFail(s.result, m.call(this.env.hostImport(target.arity), [m.i32.const(target.id), m.i32.const(0), ...args], i32));
-    }
-    const call = this.setOrFail(s.result, m.call(target.name, args, i32));
+    const call = target.kind === "host"
+      ? this.setOrFail(s.result, m.call(this.env.hostImport(target.arity), [m.i32.const(target.id), m.i32.const(0), ...args], i32))
+      : this.setOrFail(s.result, m.call(target.name, args, i32));
+    // Strict mode: builtin errors (native, or host ones reading tg_location) carry this call's location.
     if (!this.env.strict) return call;
     const d = this.env.data;
     const loc = s.loc;
