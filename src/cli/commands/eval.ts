@@ -5,6 +5,8 @@ import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { captureQuery, formatEvalResult } from "../../../codegen/compiler/eval-query.js";
 import { compilePolicy } from "../../../codegen/compiler/index.js";
 import { hostBuiltins } from "../../policy/host-builtins/index.js";
+import { parseExplainFormat, printExplained } from "../explain-output.js";
+import type { ExplainFormat } from "../explain-output.js";
 import type { RegisterCommand } from "./index.js";
 
 /** .rego files and data.json files under the -d paths. */
@@ -45,7 +47,9 @@ export const registerEval: RegisterCommand = (program, setExitCode) => {
     .option("-d, --data-path <path>", "policy file or folder (.rego, data.json); repeatable", collect, [])
     .option("--input <file>", "input document (JSON file)")
     .option("--data <file>", "base data document (JSON file), merged at the root; repeatable", collect, [])
-    .action(async (query: string, opts: { dataPath: string[]; input?: string; data?: string[] }) => {
+    .option("--explain", "after the result, show every rule of the policy with its value for this input (rules the query depends on first; functions are not evaluated)")
+    .option("--format <format>", "with --explain: pretty (result, then a table) or json (one document with an `explanation` field)", parseExplainFormat, "pretty")
+    .action(async (query: string, opts: { dataPath: string[]; input?: string; data?: string[]; explain?: boolean; format: ExplainFormat }) => {
       const { rego, data, missing } = load(opts.dataPath);
       if (missing.length > 0) {
         for (const m of missing) console.error(`${m}: no such file or folder`);
@@ -56,8 +60,9 @@ export const registerEval: RegisterCommand = (program, setExitCode) => {
         for (const e of captured.errors) console.error(formatDiagnostic(e));
         return setExitCode(1);
       }
+      const modules = rego.map((file) => ({ file, source: readFileSync(file, "utf8") }));
       const out = compilePolicy({
-        modules: rego.map((file) => ({ file, source: readFileSync(file, "utf8") })),
+        modules,
         entrypoints: [],
         queries: [{ name: "eval", body: captured.query.body }],
       });
@@ -76,12 +81,16 @@ export const registerEval: RegisterCommand = (program, setExitCode) => {
       }
       const policy = await loadPolicy(out.wasm, undefined, hostBuiltins);
       policy.setData(base as object);
+      let result: unknown = null;
       try {
         const rs = policy.evaluate(input === undefined ? undefined : new TextEncoder().encode(JSON.stringify(input)).buffer, "eval") as Record<string, unknown>[];
-        console.log(JSON.stringify(formatEvalResult(captured.query, rs), null, 2));
+        result = formatEvalResult(captured.query, rs);
+        if (opts.explain !== true) console.log(JSON.stringify(result, null, 2));
       } catch (e) {
         console.error(String(e instanceof Error ? e.message : e));
         setExitCode(1);
       }
+      // Also after a failed query: the rules' values show where it went wrong.
+      if (opts.explain === true && !(await printExplained(result, { modules, query, data: base, input }, opts.format))) setExitCode(1);
     });
 };
