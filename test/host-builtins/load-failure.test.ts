@@ -7,12 +7,12 @@
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { describe, expect, it } from "vitest";
 import { compilePolicy } from "../../codegen/compiler/index.js";
-import { hostBuiltins } from "../../src/policy/host-builtins/index.js";
+import { createHostBuiltins, hostBuiltins } from "../../src/policy/host-builtins/index.js";
 
 const source = `package t
 import rego.v1
 glob_ok := glob.match("*.example.com", [], input.host)
-in_net := net.cidr_contains("10.0.0.0/8", input.ip)
+in_net := net.cidr_intersects("10.0.0.0/8", input.ip)
 `;
 
 const compiled = new Map<boolean, Uint8Array>();
@@ -35,24 +35,24 @@ describe("load-time failure without toolgate's host builtins", () => {
       (e: unknown) => e,
     );
     expect(err).not.toBeNull();
-    expect(message(err)).toMatch(new RegExp(`^not implemented: built-in function \\d+: toolgate/${strict ? "strict/" : ""}(glob\\.match|net\\.cidr_contains)$`));
+    expect(message(err)).toMatch(new RegExp(`^not implemented: built-in function \\d+: toolgate/${strict ? "strict/" : ""}(glob\\.match|net\\.cidr_intersects)$`));
   });
 
   it("a host object lacking one builtin fails at load naming that one", async () => {
     const partial = { ...hostBuiltins };
-    delete partial["toolgate/net.cidr_contains"];
+    delete partial["toolgate/net.cidr_intersects"];
     const err = await loadPolicy(compile(false), undefined, partial).then(
       () => null,
       (e: unknown) => e,
     );
-    expect(message(err)).toMatch(/^not implemented: built-in function \d+: toolgate\/net\.cidr_contains$/);
+    expect(message(err)).toMatch(/^not implemented: built-in function \d+: toolgate\/net\.cidr_intersects$/);
   });
 
   it("loads and decides with hostBuiltins", async () => {
     const p = await loadPolicy(compile(false), undefined, hostBuiltins);
     expect(p.evaluate({ host: "api.example.com", ip: "10.1.2.3" }, "t/glob_ok")).toEqual([{ result: true }]);
     expect(p.evaluate({ host: "a.b.example.com", ip: "10.1.2.3" }, "t/glob_ok")).toEqual([{ result: false }]);
-    expect(p.evaluate({ host: "x", ip: "10.1.2.3" }, "t/in_net")).toEqual([{ result: true }]);
+    expect(p.evaluate({ host: "x", ip: "10.1.2.0/24" }, "t/in_net")).toEqual([{ result: true }]);
   });
 
   it("a module without host builtins still loads in the plain SDK", async () => {
@@ -68,8 +68,13 @@ describe("load-time failure without toolgate's host builtins", () => {
 
   it("strict: a host builtin error aborts the evaluation with OPA's text", async () => {
     const p = await loadPolicy(compile(true), undefined, hostBuiltins);
-    expect(() => p.evaluate({ ip: "not-an-ip" }, "t/in_net")).toThrow(
-      "eval_builtin_error: net.cidr_contains: not a valid textual representation of an IP address or CIDR: not-an-ip",
-    );
+    expect(() => p.evaluate({ ip: "not-an-ip" }, "t/in_net")).toThrow(/^eval_builtin_error: net\.cidr_intersects: invalid CIDR address: not-an-ip$/);
+  });
+
+  it("strict, attached: the error starts with the call's location, as native errors do", async () => {
+    const host = createHostBuiltins();
+    const p = await loadPolicy(compile(true), undefined, host.builtins);
+    host.attach({ exports: (p.wasmInstance as WebAssembly.Instance).exports, memory: p.mem });
+    expect(() => p.evaluate({ ip: "not-an-ip" }, "t/in_net")).toThrow(/^t\.rego:4:\d+: eval_builtin_error: net\.cidr_intersects: invalid CIDR address: not-an-ip$/);
   });
 });
