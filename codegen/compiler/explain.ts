@@ -13,13 +13,10 @@ import { dataReads, groupEdges, groupsRead, reachable } from "./explain-deps.js"
 import { compilePolicy } from "./index.js";
 import type { SourceFile } from "./types.js";
 
-export interface ExplainOptions {
+export interface ExplainOptions extends ExplainSubject {
   readonly modules: readonly SourceFile[];
   /** A Rego query (`data.toolgate.authz.decision`) or an entrypoint path (`toolgate/authz/decision`). */
   readonly query: string;
-  /** Base data document (an object); `{}` when absent. */
-  readonly data?: unknown;
-  readonly input?: unknown;
 }
 
 export type RuleOutcome =
@@ -55,19 +52,31 @@ export function queryText(query: string): string {
 
 const ROLE_ORDER: Record<RuleRole, number> = { query: 0, dependency: 1, other: 2 };
 
-export async function explainPolicy(opts: ExplainOptions): Promise<Explanation> {
+export interface ExplainSubject {
+  /** Base data document (an object); `{}` when absent. */
+  readonly data?: unknown;
+  readonly input?: unknown;
+}
+
+/** A policy compiled for explanations: evaluate every rule for one input and data, as often as needed. */
+export interface Explainer {
+  explain(subject: ExplainSubject): Explanation;
+}
+
+/** Compiles once (parse, dependency walk, one module with every rule group as an entrypoint). */
+export async function compileExplainer(opts: { readonly modules: readonly SourceFile[]; readonly query: string }): Promise<Explainer | { readonly errors: Diagnostic[] }> {
   const q = parseQuery(queryText(opts.query), "query");
-  if (q.body === null) return { rules: [], errors: q.errors };
+  if (q.body === null) return { errors: q.errors };
   const front = compileModules(opts.modules);
-  if (front.program === null) return { rules: [], errors: front.errors };
+  if (front.program === null) return { errors: front.errors };
   const groups = front.program.groups;
 
   const roots = new Set(dataReads(q.body).flatMap((p) => groupsRead(groups, p)));
   const deps = reachable(roots, groupEdges(groups));
   const role = (i: number): RuleRole => (roots.has(i) ? "query" : deps.has(i) ? "dependency" : "other");
 
-  const outcomes = await evaluateGroups(opts, groups);
-  if (!Array.isArray(outcomes)) return { rules: [], errors: outcomes.errors };
+  const evaluate = await compileGroups(opts.modules, groups);
+  if (!(evaluate instanceof Function)) return evaluate;
 
   const fileOrder = new Map(opts.modules.map((m, i) => [m.file, i]));
   const byPosition = (a: SourceLocation, b: SourceLocation): number =>
@@ -77,31 +86,48 @@ export async function explainPolicy(opts: ExplainOptions): Promise<Explanation> 
     kind: g.kind,
     locations: [...(g.default === null ? [] : [g.default]), ...g.rules].map((r) => r.location).sort(byPosition),
     role: role(i),
-    outcome: outcomes[i] as RuleOutcome,
   }));
-  rules.sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || byPosition(a.locations[0] as SourceLocation, b.locations[0] as SourceLocation));
-  return { rules, errors: [] };
+  const order = rules
+    .map((_, i) => i)
+    .sort((a, b) => ROLE_ORDER[rules[a]!.role] - ROLE_ORDER[rules[b]!.role] || byPosition(rules[a]!.locations[0]!, rules[b]!.locations[0]!));
+  return {
+    explain(subject) {
+      const outcomes = evaluate(subject);
+      return { rules: order.map((i) => ({ ...rules[i]!, outcome: outcomes[i]! })), errors: [] };
+    },
+  };
 }
 
-/** One outcome per group: each non-function group is an entrypoint of one compiled module. */
-async function evaluateGroups(opts: ExplainOptions, groups: readonly RuleGroup[]): Promise<RuleOutcome[] | { errors: Diagnostic[] }> {
+/** Compiles and explains once; compile errors come back in `errors` with no rules. */
+export async function explainPolicy(opts: ExplainOptions): Promise<Explanation> {
+  const ex = await compileExplainer(opts);
+  if ("errors" in ex) return { rules: [], errors: ex.errors };
+  return ex.explain(opts);
+}
+
+type Evaluate = (subject: ExplainSubject) => RuleOutcome[];
+
+/** One module with each non-function group as an entrypoint; the function returns one outcome per group. */
+async function compileGroups(modules: readonly SourceFile[], groups: readonly RuleGroup[]): Promise<Evaluate | { errors: Diagnostic[] }> {
   const entry = (g: RuleGroup): string => g.path.slice(1).join("/");
   const evaluable = groups.filter((g) => g.kind !== "function");
-  // Unoptimised: the module is used once, and binaryen would dominate the run time.
-  const out = compilePolicy({ modules: opts.modules, entrypoints: evaluable.map(entry), optimize: false });
+  // Unoptimised: the module is used for a few evaluations, and binaryen would dominate the run time.
+  const out = compilePolicy({ modules, entrypoints: evaluable.map(entry), optimize: false });
   if (out.wasm === null) return { errors: out.errors };
   const policy = await loadPolicy(out.wasm, undefined, hostBuiltins);
-  policy.setData((opts.data ?? {}) as object);
-  const input = opts.input === undefined ? undefined : new TextEncoder().encode(JSON.stringify(opts.input)).buffer;
-  return groups.map((g): RuleOutcome => {
-    if (g.kind === "function") return { status: "not_evaluated", why: `function of ${g.arity} argument${g.arity === 1 ? "" : "s"}` };
-    const id = out.entrypointIds[entry(g)];
-    if (id === undefined) return { status: "not_evaluated", why: "no entrypoint" };
-    try {
-      const rs = policy.evaluate(input, id) as readonly { result?: unknown }[];
-      return rs.length === 0 ? { status: "undefined" } : { status: "value", value: rs[0]?.result };
-    } catch (e) {
-      return { status: "error", message: e instanceof Error ? e.message : String(e) };
-    }
-  });
+  return (subject) => {
+    policy.setData((subject.data ?? {}) as object);
+    const input = subject.input === undefined ? undefined : new TextEncoder().encode(JSON.stringify(subject.input)).buffer;
+    return groups.map((g): RuleOutcome => {
+      if (g.kind === "function") return { status: "not_evaluated", why: `function of ${g.arity} argument${g.arity === 1 ? "" : "s"}` };
+      const id = out.entrypointIds[entry(g)];
+      if (id === undefined) return { status: "not_evaluated", why: "no entrypoint" };
+      try {
+        const rs = policy.evaluate(input, id) as readonly { result?: unknown }[];
+        return rs.length === 0 ? { status: "undefined" } : { status: "value", value: rs[0]?.result };
+      } catch (e) {
+        return { status: "error", message: e instanceof Error ? e.message : String(e) };
+      }
+    });
+  };
 }
