@@ -1,0 +1,55 @@
+/** `toolgate eval --explain`: real CLI runs (pretty and json), including a query that errors. */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const bin = join(process.cwd(), "bin", "toolgate.js");
+
+function run(args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function inputFile(input: unknown): string {
+  const f = join(mkdtempSync(join(tmpdir(), "tg-explain-")), "input.json");
+  writeFileSync(f, JSON.stringify(input));
+  return f;
+}
+
+describe("toolgate eval --explain", () => {
+  it("prints the result, then a table of the shipped policy's rules with their values for the input", () => {
+    const input = inputFile({
+      tool: "reserve_funds", effect: "reversible_write", args: { amount: 10 }, fingerprint: "fp", operation_id: "op-1",
+      principal: { tenant: "t1", user: "alice", roles: ["agent"] }, approval: null, now_ms: 1, policy_version: "v1",
+    });
+    const r = run(["eval", "--explain", "-d", "policies/authz.rego", "-d", "policies/data.json", "--input", input, "data.toolgate.authz.decision"]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    const [json, table] = r.out.split("\n\n  RULE");
+    expect(JSON.parse(json ?? "")).toMatchObject({ result: [{ expressions: [{ value: { allow: false, reason: "approval_required", requires_approval: true } }] }] });
+    const lines = (table ?? "").split("\n");
+    expect(lines[1]).toMatch(/^\* data\.toolgate\.authz\.decision +complete +policies\/authz\.rego:40,42 +\{"allow":false,"reason":"approval_required","requires_approval":true\}$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^\+ data\.toolgate\.authz\.well_formed +complete +policies\/authz\.rego:80 +true$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\+ data\.toolgate\.authz\.approval_mismatch +complete +policies\/authz\.rego:111 +undefined$/));
+  }, 180_000);
+
+  it("--format json: one document; a query that errors exits 1 but still explains, with the error on the rule", () => {
+    const input = inputFile({ a: 1, b: 2, users: ["x"] });
+    const r = run(["eval", "--explain", "--format", "json", "-d", "test/explain/fixture", "--input", input, "data.fx.conflict"]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/eval_conflict_error/);
+    const doc = JSON.parse(r.out) as { result?: unknown; explanation: { rules: { path: string; role: string; outcome: { status: string } }[] } };
+    expect(doc.result).toBeUndefined();
+    expect(doc.explanation.rules[0]).toMatchObject({ path: "data.fx.conflict", role: "query", outcome: { status: "error" } });
+    expect(doc.explanation.rules.find((x) => x.path === "data.fx.allow")).toMatchObject({ role: "other", outcome: { status: "value", value: true } });
+  }, 180_000);
+
+  it("rejects an unknown --format as a usage error and documents --explain in --help", () => {
+    expect(run(["eval", "--explain", "--format", "xml", "data.x"]).code).toBe(2);
+    const help = run(["eval", "--help"]).out;
+    expect(help).toContain("--explain");
+    expect(help).toMatch(/--format <format> +with --explain/);
+  }, 60_000);
+});
