@@ -65,6 +65,8 @@ function planCallExpr(c: Ctx, e: CallExpr, k: () => void): void {
       }),
     );
   }
+  if (op === "print" && !c.mocks.has(op)) return planPrint(c, e, k);
+  if (op === "walk" && e.args.length === 2 && !c.mocks.has(op)) return planWalk(c, e, k);
   const callee = resolveCallee(c, e.operator);
   if (callee === null) {
     c.s.errors.push({ code: "rego_type_error", message: `undefined function ${op}`, location: e.location });
@@ -87,6 +89,38 @@ function planCallExpr(c: Ctx, e: CallExpr, k: () => void): void {
 }
 
 /** Scans `source`, matching each key/value against the pattern terms, then `k` inside. */
+/**
+ * `print(a, b)`: each operand is collected into a set (undefined -> empty, as OPA's
+ * rewriting does); the runtime formats the line and the host prints it. Always true.
+ */
+function planPrint(c: Ctx, e: CallExpr, k: () => void): void {
+  const arr = c.w.newLocal();
+  c.w.emit({ type: "MakeArrayStmt", capacity: e.args.length, target: arr });
+  for (const a of e.args) {
+    const set = c.w.newLocal();
+    c.w.emit({ type: "MakeSetStmt", target: set });
+    const block = nested(c, () => c.s.ops.term(c, a, (o) => c.w.emit({ type: "SetAddStmt", set, value: o })));
+    c.w.emit({ type: "BlockStmt", blocks: [block] });
+    c.w.emit({ type: "ArrayAppendStmt", array: arr, value: local(set) });
+  }
+  c.w.emit({ type: "CallStmt", func: "print", args: [local(arr)], result: c.w.newLocal() });
+  k();
+}
+
+/** `walk(x, [path, value])` is a relation: a scan over the runtime's list of pairs. */
+function planWalk(c: Ctx, e: CallExpr, k: () => void): void {
+  if (!c.s.builtins.has("walk")) {
+    c.s.errors.push({ code: "rego_type_error", message: "unsupported builtin walk (not implemented by the WebAssembly backend)", location: e.location });
+    return;
+  }
+  c.s.ops.term(c, e.args[0]!, (x) => {
+    const pairs = c.w.newLocal();
+    c.s.statics.builtin("walk", 1);
+    c.w.emit({ type: "CallStmt", func: "walk", args: [x], result: pairs });
+    scanInto(c, pairs, null, e.args[1]!, k);
+  });
+}
+
 function scanInto(c: Ctx, source: number, keyT: Term | null, valueT: Term, k: () => void): void {
   const key = c.w.newLocal();
   const value = c.w.newLocal();

@@ -169,3 +169,15 @@ describe("safety ordering", () => {
     ]);
   });
 });
+
+describe("walk and print", () => {
+  it("walk is a relation over [path, value] pairs", async () => {
+    const modules = ["package t\npaths contains p if { walk(input, [p, v]); v == 1 }"];
+    expect(await evaluate({ modules, entrypoint: "t/paths", input: { x: 1, y: { z: 1 }, w: 2 } })).toEqual([{ result: [["x"], ["y", "z"]] }]);
+  });
+
+  it("print is always true, even with undefined operands", async () => {
+    const modules = ["package t\nok if { print(\"debug\", input.nope) }"];
+    expect(await evaluate({ modules, entrypoint: "t/ok", input: {} })).toEqual([{ result: true }]);
+  });
+});

@@ -15,7 +15,7 @@ const SDK_BUILTINS: Readonly<Record<string, number>> = {
 
 export interface BuiltinImpl {
   /** native: runtime export; host: toolgate's host builtins; sdk: the SDK's own, by its plain name. */
-  readonly kind: "native" | "host" | "sdk";
+  readonly kind: "native" | "host" | "sdk" | "print";
   /** Export name for natives. */
   readonly exportName: string;
   readonly arity: number;
@@ -36,6 +36,9 @@ export function builtinTable(): ReadonlyMap<string, BuiltinImpl> {
       const arity = binaryen.expandType(binaryen.getFunctionInfo(fn).params).length;
       t.set(name, { kind: "native", exportName, arity });
     }
+    // Relations and statements the planner special-cases (RUNTIME-API.md section 5).
+    if (m.getExport("tg_walk") !== 0) t.set("walk", { kind: "native", exportName: "tg_walk", arity: 1 });
+    if (m.getExport("tg_print_format") !== 0) t.set("print", { kind: "print", exportName: "tg_print_format", arity: 1 });
   } finally {
     m.dispose();
   }

@@ -20,7 +20,11 @@ export interface EmitEnv {
   /** Runtime export name -> internal function name. */
   rt(name: string): string;
   /** Call target for a CallStmt: a generated function or a builtin. */
-  callee(name: string): { kind: "func"; name: string } | { kind: "native"; name: string } | { kind: "host"; id: number; arity: number };
+  callee(name: string):
+    | { kind: "func"; name: string }
+    | { kind: "native"; name: string }
+    | { kind: "host"; id: number; arity: number }
+    | { kind: "print"; format: string; println: string };
   hostImport(arity: number): string;
   /** The global caching time.now_ns for one evaluation. */
   nowGlobal(): string;
@@ -179,6 +183,12 @@ export class FuncEmitter {
     const args = s.args.map((a) => this.operand(a));
     const target = this.env.callee(s.func);
     if (target.kind === "func") return this.setOrFail(s.result, m.call(target.name, args, i32));
+    if (target.kind === "print") {
+      return m.block(null, [
+        m.call(target.println, [m.call(target.format, args, i32)], binaryen.none),
+        this.set(s.result, this.call("opa_boolean", [m.i32.const(1)])),
+      ]);
+    }
     if (target.kind === "host" && s.func === "time.now_ns") {
       // One clock reading per evaluation, as OPA: cached in a global that eval resets.
       const g = this.env.nowGlobal();

@@ -47,6 +47,14 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   const hostImports = new Map<number, string>();
   const rtCache = new Map<string, string>();
   let usesNow = false;
+  let println: string | undefined;
+  const printlnImport = (): string => {
+    if (println === undefined) {
+      println = "opa_println";
+      m.addFunctionImport(println, "env", "opa_println", i32, binaryen.none);
+    }
+    return println;
+  };
   const sdkNames = new Set<string>();
   const env: EmitEnv = {
     m,
@@ -67,6 +75,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
       const b = builtins.get(name);
       if (b === undefined) throw new EmitError(`no implementation of builtin ${name}`);
       if (b.kind === "native") return { kind: "native", name: env.rt(b.exportName) };
+      if (b.kind === "print") return { kind: "print", format: env.rt(b.exportName), println: printlnImport() };
       let id = hostIds.get(name);
       if (id === undefined) {
         id = hostIds.size;
