@@ -4,6 +4,7 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import { compareDiagnostics } from "../diagnostics.js";
+import type { CoveragePoint } from "../plan/coverage.js";
 import type { Policy } from "../plan/ir.js";
 import type { PlanQuery } from "../plan/planner.js";
 import { planPolicy } from "../plan/planner.js";
@@ -20,6 +21,7 @@ interface State {
   modules: Module[];
   queries: PlanQuery[];
   plan?: Policy;
+  coverage?: CoveragePoint[];
   entrypointIds: Record<string, number>;
   wasm: Uint8Array | null;
   errors: Diagnostic[];
@@ -55,6 +57,7 @@ export function compilePolicy(opts: CompileOptions): CompileResult {
     errors,
     entrypointIds: st.entrypointIds,
     ...(st.plan === undefined ? {} : { plan: st.plan }),
+    ...(st.coverage === undefined ? {} : { coverage: { points: st.coverage } }),
   };
   return out;
 }
@@ -100,8 +103,11 @@ function planStage(st: State, opts: CompileOptions): void {
       return;
     }
   }
-  const r = planPolicy({ modules: st.modules, entrypoints: opts.entrypoints, queries: st.queries, builtins: builtinArities() });
+  const r = planPolicy({
+    modules: st.modules, entrypoints: opts.entrypoints, queries: st.queries, builtins: builtinArities(), coverage: opts.coverage === true,
+  });
   st.plan = r.policy;
+  if (r.coverage !== undefined) st.coverage = r.coverage;
   st.entrypointIds = r.entrypointIds;
   st.errors.push(...r.errors);
 }

@@ -1,5 +1,6 @@
 /** The public contract of the Rego -> WebAssembly compiler (see README.md). */
 import type { Diagnostic } from "../diagnostics.js";
+import type { CoveragePoint } from "../plan/coverage.js";
 import type { Policy } from "../plan/ir.js";
 
 /** Stage names in pipeline order; `stopAfter` ends the pipeline after the named one. */
@@ -30,6 +31,8 @@ export interface CompileOptions {
   /** Run binaryen's optimiser (default true). */
   readonly optimize?: boolean;
   readonly stopAfter?: StageName;
+  /** Record coverage points (see README): result `coverage`, export `toolgate_coverage_ptr`. */
+  readonly coverage?: boolean;
 }
 
 export interface CompileResult {
@@ -39,4 +42,6 @@ export interface CompileResult {
   readonly plan?: Policy;
   /** Entrypoint name (rule path or query name) -> id passed to `evaluate`. */
   readonly entrypointIds: Record<string, number>;
+  /** With `coverage: true`: point i is the byte at `toolgate_coverage_ptr() + i`. */
+  readonly coverage?: { readonly points: CoveragePoint[] };
 }

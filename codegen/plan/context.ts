@@ -8,6 +8,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { Body, Module, RefTerm, Term } from "../rego/ast.js";
 import type { BlockWriter, StaticTable } from "./builder.js";
 import type { Func, Local, Operand } from "./ir.js";
+import type { CoverageMap } from "./coverage.js";
 import type { RuleIndex, RuleNode } from "./rule-index.js";
 
 /** A `with` replacement of a rule or function, active while planning under it. */
@@ -40,6 +41,8 @@ export interface Shared {
   readonly ops: PlannerOps;
   /** Builtins known to the backend: name -> arity. */
   readonly builtins: ReadonlyMap<string, number>;
+  /** Coverage points when coverage is on. */
+  readonly coverage: CoverageMap | null;
 }
 
 /** Per function (or plan) state; `vars`, `input`, `data`, `mocks` change while planning. */

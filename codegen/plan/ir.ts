@@ -36,6 +36,8 @@ export interface Policy {
   readonly plans: Plan[];
   /** Rules and functions, planned once and shared between plans. */
   readonly funcs: Func[];
+  /** Number of coverage points (`CoverStmt`), 0 when coverage is off. */
+  readonly coveragePoints?: number;
 }
 
 export interface Static {
@@ -170,6 +172,8 @@ export interface WithStmt extends At {
   readonly target: Local;
 }
 export interface NopStmt extends At { readonly type: "NopStmt" }
+/** toolgate addition: mark coverage point `point` as hit (a byte in static data). */
+export interface CoverStmt extends At { readonly type: "CoverStmt"; readonly point: number }
 /** Add `value` to the plan's result set. */
 export interface ResultSetAddStmt extends At { readonly type: "ResultSetAddStmt"; readonly value: Local }
 
@@ -206,6 +210,7 @@ export type Stmt =
   | SetAddStmt
   | WithStmt
   | NopStmt
+  | CoverStmt
   | ResultSetAddStmt;
 
 export type StmtType = Stmt["type"];

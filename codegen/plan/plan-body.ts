@@ -18,6 +18,8 @@ export function planBody(c: Ctx, body: Body, k: () => void): void {
 
 function planExpr(c: Ctx, e: Expr, k: () => void): void {
   c.w.loc = locOf(c, e.location);
+  const point = c.s.coverage?.exprs.get(e);
+  if (point !== undefined) c.w.emit({ type: "CoverStmt", point });
   if (e.with.length > 0) return planWith(c, e, e.with, k);
   if (e.negated) {
     const block = nested(c, () => planExprInner(c, e, () => {}));

@@ -3,7 +3,7 @@
  * first use and shared. Under `with` mocks a node is planned again under another
  * name, because the functions it calls may be replaced.
  */
-import type { Body, ElseClause, Term } from "../rego/ast.js";
+import type { Body, ElseClause, Rule, Term } from "../rego/ast.js";
 import { BlockWriter } from "./builder.js";
 import type { Ctx } from "./context.js";
 import type { Block, Local } from "./ir.js";
@@ -62,6 +62,8 @@ export function ruleFunc(c: Ctx, node: RuleNode): string {
     w.loc = locOf(fc, entry.rule.location);
     top(() => {
       w.emit({ type: "IsUndefinedStmt", source: ret });
+      const point = fc.s.coverage?.heads.get(entry.rule);
+      if (point !== undefined) w.emit({ type: "CoverStmt", point });
       fc.s.ops.term(fc, valueOf(entry), (o) => w.emit({ type: "AssignVarStmt", source: o, target: ret }));
     });
   }
@@ -111,24 +113,32 @@ function planDefinition(c: Ctx, node: RuleNode, entry: RuleEntry, args: readonly
     };
     go(0);
   };
+  const cover = (n: Rule | ElseClause): void => {
+    const point = c.s.coverage?.heads.get(n);
+    if (point !== undefined) c.w.emit({ type: "CoverStmt", point });
+  };
   if (rule.else === null) {
-    return bindArgs(() => c.s.ops.body(c, rule.body, () => produce(c, node, entry, ret)));
+    return bindArgs(() => c.s.ops.body(c, rule.body, () => {
+      cover(rule);
+      produce(c, node, entry, ret);
+    }));
   }
   // else chain: the first alternative whose body succeeds gives the value.
   bindArgs(() => {
     const chosen = c.w.newLocal();
     c.w.emit({ type: "ResetLocalStmt", target: chosen });
-    const alts: { body: Body; value: Term }[] = [{ body: rule.body, value: valueOf(entry) }];
-    for (let e: ElseClause | null = rule.else; e !== null; e = e.else) alts.push({ body: e.body, value: e.value });
+    const alts: { body: Body; value: Term; node: Rule | ElseClause }[] = [{ body: rule.body, value: valueOf(entry), node: rule }];
+    for (let e: ElseClause | null = rule.else; e !== null; e = e.else) alts.push({ body: e.body, value: e.value, node: e });
     const wrapperDepth = c.depth + 1;
     const conflict = head.kind === "function" ? FUNC_CONFLICT : COMPLETE_CONFLICT;
     const wrapper = nested(c, () => {
       const inner = alts.map((alt) =>
         nested(c, () => {
           // Every solution of the chosen alternative must agree (OPA reports a conflict).
-          c.s.ops.body(c, alt.body, () =>
-            c.s.ops.term(c, alt.value, (o) => c.w.emit({ type: "AssignVarOnceStmt", source: o, target: chosen, message: conflict })),
-          );
+          c.s.ops.body(c, alt.body, () => {
+            cover(alt.node);
+            c.s.ops.term(c, alt.value, (o) => c.w.emit({ type: "AssignVarOnceStmt", source: o, target: chosen, message: conflict }));
+          });
           // Reached only when the body had a solution: skip the remaining alternatives.
           c.w.emit({ type: "BreakStmt", index: c.depth - wrapperDepth });
         }),

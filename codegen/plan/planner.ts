@@ -13,6 +13,8 @@ import { planBody } from "./plan-body.js";
 import { planData, planRef } from "./plan-ref.js";
 import { ruleFunc } from "./plan-rules.js";
 import { planTerm, unify, unifyOperand } from "./plan-term.js";
+import type { CoveragePoint } from "./coverage.js";
+import { coverageMap } from "./coverage.js";
 import { buildRuleIndex } from "./rule-index.js";
 import { isWildcard, nested } from "./scope.js";
 
@@ -28,10 +30,13 @@ export interface PlanOptions {
   readonly queries: readonly PlanQuery[];
   /** Builtins the backend can call: name -> arity. */
   readonly builtins: ReadonlyMap<string, number>;
+  /** Emit coverage points (CoverStmt) for the modules' expressions and heads. */
+  readonly coverage?: boolean;
 }
 
 export interface PlanResult {
   readonly policy: Policy;
+  readonly coverage?: CoveragePoint[];
   readonly errors: Diagnostic[];
   readonly entrypointIds: Record<string, number>;
 }
@@ -47,6 +52,7 @@ export function planPolicy(opts: PlanOptions): PlanResult {
     errors: [],
     ops,
     builtins: opts.builtins,
+    coverage: opts.coverage === true ? coverageMap(opts.modules) : null,
   };
   const plans: Plan[] = [];
   const entrypointIds: Record<string, number> = {};
@@ -98,8 +104,9 @@ export function planPolicy(opts: PlanOptions): PlanResult {
     static: { strings: s.statics.strings, builtinFuncs: s.statics.builtins, files: s.statics.files },
     plans,
     funcs: s.funcs,
+    ...(s.coverage === null ? {} : { coveragePoints: s.coverage.points.length }),
   };
-  return { policy, errors: s.errors, entrypointIds };
+  return { policy, errors: s.errors, entrypointIds, ...(s.coverage === null ? {} : { coverage: s.coverage.points }) };
 }
 
 /** User variables of a query, in order of appearance (not those inside nested bodies). */

@@ -79,6 +79,7 @@ export function printStmt(s: Stmt, strings: readonly string[], depth = 0): strin
       return line(`${l(s.target)} = with ${l(s.local)}${path === "" ? "" : `.${path}`} as ${o(s.value)}`);
     }
     case "NopStmt": return line("nop");
+    case "CoverStmt": return line(`cover ${s.point}`);
     case "ResultSetAddStmt": return line(`result ${l(s.value)}`);
   }
 }

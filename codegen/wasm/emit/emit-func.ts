@@ -26,6 +26,8 @@ export interface EmitEnv {
     | { kind: "host"; id: number; arity: number }
     | { kind: "print"; format: string; println: string };
   hostImport(arity: number): string;
+  /** Address of coverage byte 0 (static data, below the heap base). */
+  coverageBase(): number;
   /** The global caching time.now_ns for one evaluation. */
   nowGlobal(): string;
   readonly strict: boolean;
@@ -167,6 +169,7 @@ export class FuncEmitter {
       case "SetAddStmt": return this.call("opa_set_add", [this.get(s.set), o(s.value)], binaryen.none);
       case "WithStmt": return this.withStmt(s.local, s.path, o(s.value), s.target);
       case "NopStmt": return m.nop();
+      case "CoverStmt": return m.i32.store8(0, 1, m.i32.const(this.env.coverageBase() + s.point), m.i32.const(1));
       case "ResultSetAddStmt":
         if (this.resultSet === null) throw new Error("ResultSetAddStmt outside a plan");
         return this.call("opa_set_add", [this.get(this.resultSet), this.get(s.value)], binaryen.none);

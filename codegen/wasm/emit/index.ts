@@ -41,6 +41,8 @@ export function emitPolicy(policy: Policy, opts: EmitOptions = {}): Uint8Array {
 
 function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Array {
   const data = new StaticData(staticDataStart(m));
+  const coverage = policy.coveragePoints ?? 0;
+  const coverageAt = coverage > 0 ? data.zeros(coverage) : 0;
   const builtins = builtinTable();
   const funcNames = new Set(policy.funcs.map((f) => f.name));
   const hostIds = new Map<string, number>();
@@ -83,6 +85,9 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
         if (b.kind === "sdk") sdkNames.add(name);
       }
       return { kind: "host", id, arity: b.arity };
+    },
+    coverageBase() {
+      return coverageAt;
     },
     nowGlobal() {
       if (!usesNow) m.addGlobal(NOW_GLOBAL, i32, true, m.i32.const(0));
@@ -128,6 +133,11 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   const strict = opts.strictBuiltinErrors === true;
   replaceImport(m, "toolgate", "builtins", binaryen.none, i32, [i32], nameMap(env, [...hostIds].map(([n, id]) => [sdkNames.has(n) ? n : hostBuiltinName(n, strict), id])));
 
+  if (coverage > 0) {
+    // One byte per coverage point; the caller reads and clears them (toolgate test --coverage).
+    m.addFunction("toolgate_coverage_ptr", binaryen.none, i32, [], m.i32.const(coverageAt));
+    m.addFunctionExport("toolgate_coverage_ptr", "toolgate_coverage_ptr");
+  }
   const end = appendStaticData(m, data.blob());
   replaceImport(m, "toolgate", "heap_base", binaryen.none, i32, [], m.i32.const(end));
   if (opts.legacyAbi === true) {

@@ -84,6 +84,13 @@ export class StaticData {
     return [addr, utf8.length];
   }
 
+  /** `n` zero bytes (coverage flags): returns their address. */
+  zeros(n: number): number {
+    const addr = this.base + this.bytes.length;
+    for (let i = 0; i < n; i++) this.bytes.push(0);
+    return addr;
+  }
+
   blob(): Uint8Array {
     this.align(16);
     return new Uint8Array(this.bytes);
