@@ -6,14 +6,13 @@ import { readFileSync } from "node:fs";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { createHostBuiltins } from "../../src/policy/host-builtins/index.js";
 import type { Diagnostic } from "../diagnostics.js";
-import type { Module, Rule } from "../rego/ast.js";
+import type { Module } from "../rego/ast.js";
 import { parseModule } from "../rego/index.js";
 import type { CompileOptions, CompileResult } from "../compiler/types.js";
 import { discoverTests, type PolicyTest } from "./discover.js";
-import { buildCoverage, type CoveragePoint, type CoverageReport } from "./coverage.js";
+import { buildCoverage, type CoverageReport } from "./coverage.js";
 import { todoRanges } from "./todo-ranges.js";
 import { explainFailure, type Explanation } from "./explain.js";
-import { carrier, coverageBuiltins, instrument } from "./instrument.js";
 
 export type TestStatus = "pass" | "fail" | "error" | "skip";
 
@@ -46,10 +45,6 @@ export interface RunReport {
   readonly coverageError?: string;
 }
 
-interface CoverageOutput {
-  readonly coverage?: { readonly points: readonly CoveragePoint[] };
-}
-
 export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   const sources = opts.files.map((file) => ({ file, source: readFileSync(file, "utf8") }));
   const modules: Module[] = [];
@@ -66,7 +61,7 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   const skipped = all.filter((t) => t.todo).map((test): TestResult => ({ test, status: "skip", ms: 0 }));
   if (toRun.length === 0) return { results: skipped, errors: [] };
 
-  // `coverage` is the instrumentation option requested in codegen/compiler/REQUESTS-from-tooling.md.
+  // With `coverage`, the compiler instruments the module (off by default, so production modules stay lean).
   // Unoptimised: the optimiser costs seconds and tests check semantics, not size.
   const options = {
     modules: sources,
@@ -82,7 +77,7 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
     const location = { file: "codegen/compiler/index.ts", row: 1, col: 1 };
     return { results: skipped, errors: [{ code: "compiler_unavailable", message: errorText(err), location }] };
   }
-  const compiled = compilePolicy(options as CompileOptions) as CompileResult & CoverageOutput;
+  const compiled = compilePolicy(options as CompileOptions);
   if (compiled.errors.length > 0 || compiled.wasm === null) return { results: skipped, errors: compiled.errors };
 
   const host = createHostBuiltins();
@@ -101,40 +96,11 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   const todo = todoRanges(modules);
   const points = compiled.coverage?.points;
   const ptr = ((policy.wasmInstance as WebAssembly.Instance).exports as Record<string, unknown>)["toolgate_coverage_ptr"];
-  if (points !== undefined && typeof ptr === "function") {
-    // The compiler's own instrumentation, when it has it.
-    const hits = new Uint8Array(policy.mem.buffer, (ptr as () => number)(), points.length).slice();
-    return { ...base, coverage: buildCoverage(points, hits, todo) };
+  if (points === undefined || typeof ptr !== "function") {
+    return { ...base, coverageError: "the compiled module carries no coverage instrumentation (compiler option `coverage`)" };
   }
-  const measured = await coverageByInstrumentation(modules, toRun, opts.data ?? {}, compilePolicy);
-  return typeof measured === "string" ? { ...base, coverageError: measured } : { ...base, coverage: buildCoverage(measured.points, measured.hits, todo) };
-}
-
-/** Second build with marker expressions (instrument.ts); runs every test once to record hits. */
-async function coverageByInstrumentation(
-  modules: readonly Module[],
-  tests: readonly PolicyTest[],
-  data: Readonly<Record<string, unknown>>,
-  compilePolicy: CompilerModule["compilePolicy"],
-): Promise<{ points: CoveragePoint[]; hits: Uint8Array } | string> {
-  if (carrier === undefined) return "coverage needs a string builtin that runs on the host, or the compiler's coverage option";
-  const isTodo = (r: Rule): boolean => r.head.ref[0]?.type === "var" && r.head.ref[0].name.startsWith("todo_");
-  const { sources, points } = instrument(modules, isTodo, carrier);
-  const out = compilePolicy({ modules: sources, entrypoints: tests.map((t) => t.entrypoint), optimize: false });
-  if (out.wasm === null) return `instrumented build failed: ${out.errors.map((e) => e.message).join("; ")}`;
-  const hits = new Uint8Array(points.length);
-  const host = createHostBuiltins();
-  const policy = await loadPolicy(out.wasm, undefined, coverageBuiltins(host.builtins, hits, carrier));
-  policy.setData(data);
-  for (const t of tests) {
-    host.startEvaluation();
-    try {
-      policy.evaluate(undefined, t.entrypoint);
-    } catch {
-      // Errors were reported by the test run; coverage keeps what was reached.
-    }
-  }
-  return { points, hits };
+  const hits = new Uint8Array(policy.mem.buffer, (ptr as () => number)(), points.length).slice();
+  return { ...base, coverage: buildCoverage(points, hits, todo) };
 }
 
 // The specifier is a variable so this file type-checks against the contract in
