@@ -9,7 +9,7 @@ import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import canonicalize from "canonicalize";
 import type { JsonObject } from "../manifest.js";
 import { deny, toDecision } from "./engine.js";
-import { hostBuiltins } from "./host-builtins/index.js";
+import { createHostBuiltins } from "./host-builtins/index.js";
 import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 
 export interface OpaWasmEngineOptions {
@@ -35,9 +35,12 @@ export function policyVersion(wasm: Uint8Array, data: JsonObject | undefined): s
 
 export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<PolicyEngine> {
   let policy: Awaited<ReturnType<typeof loadPolicy>>;
+  // Builtins the compiler delegates to the host (regex, glob, time, ...) are answered in JavaScript;
+  // this set reads the clock once per evaluation and locates strict builtin errors.
+  const host = createHostBuiltins();
   try {
-    // Builtins the compiler delegates to the host (regex, time, sprintf, ...) are answered in JavaScript.
-    policy = await loadPolicy(opts.wasm, undefined, hostBuiltins);
+    policy = await loadPolicy(opts.wasm, undefined, host.builtins);
+    host.attach({ exports: (policy.wasmInstance as WebAssembly.Instance).exports, memory: policy.mem });
   } catch (err) {
     throw new PolicyLoadError(`policy.wasm does not load: ${String(err)}`);
   }
@@ -52,6 +55,7 @@ export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<Pol
     version,
     async evaluate(input: PolicyInput): Promise<PolicyDecision> {
       try {
+        host.startEvaluation();
         const results: unknown = policy.evaluate(input, entrypoint);
         // One result for a defined rule; an empty set means the decision is undefined.
         if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");

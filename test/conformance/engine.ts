@@ -87,6 +87,8 @@ export async function evaluateWasm(
     // toolgate's host builtins, as the product loads them (time.now_ns fixed per evaluation).
     const host = createHostBuiltins();
     const policy = await loadPolicy(wasm, undefined, host.builtins);
+    // Strict host-builtin errors then carry the call's file:row:col, as OPA's do.
+    host.attach({ exports: (policy.wasmInstance as WebAssembly.Instance).exports, memory: policy.mem });
     policy.setData(data ?? {});
     const input = inputJson === undefined ? undefined : new TextEncoder().encode(inputJson).buffer;
     host.startEvaluation();
