@@ -44,8 +44,10 @@ function segmentApi(m: binaryen.Module): DataSegmentApi {
  */
 const MEMORY_NAME = "mimport$0";
 
-/** Reads the runtime library into a fresh binaryen module with its features set. */
-export function readRuntime(bytes: Uint8Array = readFileSync(RUNTIME_WASM_FILE)): binaryen.Module {
+let runtimeBytes: Uint8Array | undefined;
+
+/** Reads the runtime library (the file once per process) into a fresh binaryen module with its features set. */
+export function readRuntime(bytes: Uint8Array = (runtimeBytes ??= new Uint8Array(readFileSync(RUNTIME_WASM_FILE)))): binaryen.Module {
   const m = binaryen.readBinary(bytes);
   m.setFeatures(RUNTIME_FEATURES);
   return m;
@@ -96,6 +98,11 @@ export function dataEnd(m: binaryen.Module): number {
   return end;
 }
 
+/** Where appended static data starts: after the last segment, 16-byte aligned. */
+export function staticDataStart(m: binaryen.Module): number {
+  return align16(dataEnd(m));
+}
+
 /**
  * Appends `bytes` as a new active data segment after all existing data (16-byte
  * aligned) and returns its address. Re-creates the memory with every segment and
@@ -103,7 +110,7 @@ export function dataEnd(m: binaryen.Module): number {
  */
 export function appendStaticData(m: binaryen.Module, bytes: Uint8Array): number {
   const api = segmentApi(m);
-  const addr = align16(dataEnd(m));
+  const addr = staticDataStart(m);
   const segments: binaryen.MemorySegment[] = [];
   for (let i = 0; i < api.getNumDataSegments(); i++) {
     const info = api.getDataSegmentInfo(api.getDataSegmentByIndex(i));
@@ -124,7 +131,7 @@ export function appendStaticData(m: binaryen.Module, bytes: Uint8Array): number 
 
 /** Makes `toolgate.heap_base` return the first free address after all data. */
 export function finishHeapBase(m: binaryen.Module): number {
-  const base = align16(dataEnd(m));
+  const base = staticDataStart(m);
   replaceImport(m, "heap_base", [], m.i32.const(base));
   return base;
 }

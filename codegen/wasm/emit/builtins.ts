@@ -6,7 +6,7 @@
 import binaryen from "binaryen";
 import { HOST_BUILTINS } from "../host-builtins.js";
 import { NATIVE_BUILTINS } from "../runtime-builtins.js";
-import { loadRuntimeModule } from "./link.js";
+import { readRuntime } from "../runtime-link.js";
 
 /** Builtins the opa-wasm SDK itself ships in JavaScript that toolgate does not replace. */
 const SDK_BUILTINS: Readonly<Record<string, number>> = {
@@ -26,7 +26,7 @@ let table: Map<string, BuiltinImpl> | undefined;
 /** Every builtin the backend can call, natives first; computed once from runtime.wasm. */
 export function builtinTable(): ReadonlyMap<string, BuiltinImpl> {
   if (table !== undefined) return table;
-  const m = loadRuntimeModule();
+  const m = readRuntime();
   const t = new Map<string, BuiltinImpl>();
   try {
     for (const [name, exportName] of Object.entries(NATIVE_BUILTINS)) {

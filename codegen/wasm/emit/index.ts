@@ -10,7 +10,7 @@ import { hostBuiltinName } from "../host-builtins.js";
 import { builtinTable } from "./builtins.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
-import { appendStaticData, exportedFunction, importedFunction, loadRuntimeModule, replaceImport, staticDataStart } from "./link.js";
+import { appendStaticData, exportedName, finishHeapBase, importedFunction, readRuntime, replaceImport, staticDataStart } from "../runtime-link.js";
 import { StaticData } from "./static-data.js";
 
 export interface EmitOptions {
@@ -31,7 +31,7 @@ const i32 = binaryen.i32;
 const NOW_GLOBAL = "tg_now_ns";
 
 export function emitPolicy(policy: Policy, opts: EmitOptions = {}): Uint8Array {
-  const m = loadRuntimeModule();
+  const m = readRuntime();
   try {
     return build(m, policy, opts);
   } finally {
@@ -67,7 +67,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     rt(name) {
       let n = rtCache.get(name);
       if (n === undefined) {
-        n = exportedFunction(m, name);
+        n = exportedName(m, name);
         rtCache.set(name, n);
       }
       return n;
@@ -124,22 +124,22 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     );
   });
   dispatch.push(m.call(abort, [m.i32.const(data.cstring("internal: illegal entrypoint id"))], binaryen.none), m.unreachable());
-  replaceImport(m, "toolgate", "eval", binaryen.createType([i32, i32, i32, i32]), i32, [], m.block(null, dispatch));
+  replaceImport(m, "eval", [], m.block(null, dispatch));
 
   // Probe every host builtin at load time (the SDK calls entrypoints() in its
   // constructor), so a module fails in loadPolicy when the host lacks one.
   const probes = [...hostIds].filter(([n]) => !sdkNames.has(n)).map(([, id]) => m.drop(m.call(env.hostImport(0), [m.i32.const(id), m.i32.const(0)], i32)));
-  replaceImport(m, "toolgate", "entrypoints", binaryen.none, i32, [i32], nameMap(env, policy.plans.map((p, i) => [p.name, i]), probes));
+  replaceImport(m, "entrypoints", [i32], nameMap(env, policy.plans.map((p, i) => [p.name, i]), probes));
   const strict = opts.strictBuiltinErrors === true;
-  replaceImport(m, "toolgate", "builtins", binaryen.none, i32, [i32], nameMap(env, [...hostIds].map(([n, id]) => [sdkNames.has(n) ? n : hostBuiltinName(n, strict), id])));
+  replaceImport(m, "builtins", [i32], nameMap(env, [...hostIds].map(([n, id]) => [sdkNames.has(n) ? n : hostBuiltinName(n, strict), id])));
 
   if (coverage > 0) {
     // One byte per coverage point; the caller reads and clears them (toolgate test --coverage).
     m.addFunction("toolgate_coverage_ptr", binaryen.none, i32, [], m.i32.const(coverageAt));
     m.addFunctionExport("toolgate_coverage_ptr", "toolgate_coverage_ptr");
   }
-  const end = appendStaticData(m, data.blob());
-  replaceImport(m, "toolgate", "heap_base", binaryen.none, i32, [], m.i32.const(end));
+  appendStaticData(m, data.blob());
+  finishHeapBase(m);
   if (opts.legacyAbi === true) {
     const g = binaryen.getExportInfo(m.getExport("opa_wasm_abi_minor_version")).value;
     m.removeGlobal(g);
