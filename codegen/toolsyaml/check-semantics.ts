@@ -1,21 +1,22 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { isIdentityField } from "./identity-fields.js";
 import type { JsonSchemaObject, RawTool, RawToolsFile } from "./raw-types.js";
+import { schemaId } from "./schema-compiler.js";
 import type { YamlSource } from "./yaml-source.js";
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => unknown;
 
 const toolNamePattern = /^[a-z][a-z0-9_]{0,63}$/;
 
-/** Checks that need more than the file schema: cross-references, identity, schema compilation. */
-export function checkSemantics(file: RawToolsFile, source: YamlSource): Diagnostic[] {
+/**
+ * Checks that need more than the file schema: cross-references, identity, schema compilation.
+ * Tool schemas are compiled into `schemas` (see schema-compiler.ts) under `schemaId`.
+ */
+export function checkSemantics(file: RawToolsFile, source: YamlSource, schemas: Ajv2020): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
-  addFormats(ajv);
-  for (const [name, tool] of Object.entries(file.tools)) {
+  const ajv = schemas;
+  // Sorted, so compiled schema functions (and generated/validators.js) do not depend on YAML key order.
+  for (const name of Object.keys(file.tools).sort()) {
+    const tool = file.tools[name] as RawTool;
     const at = (path: readonly (string | number)[], key = false) => source.locate(["tools", name, ...path], { key });
     if (!toolNamePattern.test(name)) {
       out.push({
@@ -109,7 +110,9 @@ function checkSchemas(ajv: Ajv2020, name: string, tool: RawTool, at: Locate): Di
       continue;
     }
     try {
-      ajv.compile(tool[part]);
+      const id = schemaId(name, part);
+      ajv.addSchema(tool[part], id);
+      ajv.getSchema(id);
     } catch (err) {
       out.push({
         code: "invalid_json_schema",

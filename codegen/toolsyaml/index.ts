@@ -1,13 +1,16 @@
 import { readFileSync } from "node:fs";
 import type { Manifest } from "../../src/manifest.js";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import { checkSemantics } from "./check-semantics.js";
+import { createSchemaCompiler } from "./schema-compiler.js";
 import type { RawToolsFile } from "./raw-types.js";
 import { toManifest } from "./to-manifest.js";
 import { validateShape } from "./validate-shape.js";
 import { parseYamlSource } from "./yaml-source.js";
 
 export type { RawTool, RawToolsFile } from "./raw-types.js";
+export { schemaId } from "./schema-compiler.js";
 
 /** At most this many problems are reported for one file. */
 export const maxDiagnostics = 50;
@@ -15,6 +18,8 @@ export const maxDiagnostics = 50;
 export interface LoadedToolsFile {
   readonly raw: RawToolsFile;
   readonly manifest: Manifest;
+  /** Every tool's input and output schema, compiled under `schemaId(tool, part)`. */
+  readonly schemas: Ajv2020;
 }
 
 /**
@@ -28,10 +33,11 @@ export function loadToolsSource(source: string, file: string): { loaded: LoadedT
   const shapeErrors = validateShape(parsed.source);
   if (shapeErrors.length > 0) return fail(shapeErrors);
   const raw = parsed.source.value as RawToolsFile;
-  const semanticErrors = checkSemantics(raw, parsed.source);
+  const schemas = createSchemaCompiler();
+  const semanticErrors = checkSemantics(raw, parsed.source, schemas);
   const { manifest, errors } = toManifest(raw, parsed.source);
   if (semanticErrors.length + errors.length > 0) return fail([...semanticErrors, ...errors]);
-  return { loaded: { raw, manifest }, errors: [] };
+  return { loaded: { raw, manifest, schemas }, errors: [] };
 }
 
 export function loadToolsFile(path: string, displayName = path): { loaded: LoadedToolsFile | null; errors: Diagnostic[] } {

@@ -1,16 +1,11 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
-import { _ } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneModule from "ajv/dist/standalone/index.js";
-import type { RawToolsFile } from "../toolsyaml/index.js";
+import { schemaId, type LoadedToolsFile } from "../toolsyaml/index.js";
 import { GeneratedFile } from "./generated-file.js";
 
-// Both packages are CommonJS with a `default` export; under NodeNext the default import is the module object.
+// ajv's standalone module is CommonJS with a `default` export; under NodeNext the default import is the module object.
 type StandaloneCode = (ajv: Ajv2020, refsOrFunc: Record<string, string>) => string;
-type AddFormats = (ajv: Ajv2020) => unknown;
-const interopDefault = <T>(mod: unknown): T => ((mod as { default?: T }).default ?? mod) as T;
-const standaloneCode = interopDefault<StandaloneCode>(standaloneModule);
-const addFormats = interopDefault<AddFormats>(addFormatsModule);
+const standaloneCode = ((standaloneModule as unknown as { default?: StandaloneCode }).default ?? standaloneModule) as StandaloneCode;
 
 const exportName = (tool: string, part: string) => `${tool}__${part}`;
 
@@ -18,26 +13,15 @@ const exportName = (tool: string, part: string) => `${tool}__${part}`;
  * generated/validators.js (+ .d.ts): ajv standalone validators as an ES module, so no
  * schema is compiled at start-up.
  */
-export function emitValidators(file: RawToolsFile, source: string): GeneratedFile[] {
-  const ajv = new Ajv2020({
-    strict: true,
-    allErrors: true,
-    code: { source: true, esm: true, lines: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
-  });
-  addFormats(ajv);
-  const tools = Object.keys(file.tools).sort();
+export function emitValidators(loaded: LoadedToolsFile, source: string): GeneratedFile[] {
+  // The loader already compiled every schema into `loaded.schemas`; standalone output reuses them.
+  const tools = Object.keys(loaded.raw.tools).sort();
   const mapping: Record<string, string> = {};
   for (const name of tools) {
-    const tool = file.tools[name];
-    if (tool === undefined) continue;
-    for (const part of ["input", "output"] as const) {
-      const id = `toolgate:${name}/${part}`;
-      ajv.addSchema(tool[part] as object, id);
-      mapping[exportName(name, part)] = id;
-    }
+    for (const part of ["input", "output"] as const) mapping[exportName(name, part)] = schemaId(name, part);
   }
   const js = new GeneratedFile("validators.js", source);
-  js.print(esmRequires(standaloneCode(ajv, mapping)).replace(/^"use strict";\n/m, ""), "");
+  js.print(esmRequires(standaloneCode(loaded.schemas, mapping)).replace(/^"use strict";\n/m, ""), "");
   js.print(
     "/** Input and output validator of every tool. */",
     "export const validators = {",

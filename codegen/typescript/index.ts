@@ -12,7 +12,7 @@ export async function generateTypeScript(loaded: LoadedToolsFile, source = "tool
   const files = [
     await emitTypes(loaded.raw, source),
     emitHandlers(loaded.raw, source),
-    ...emitValidators(loaded.raw, source),
+    ...emitValidators(loaded, source),
     emitManifest(loaded.manifest, source),
     emitIndex(source),
   ];
