@@ -1,6 +1,7 @@
 export { createRuntime, isRuntimeConfigError, RuntimeConfigError } from "./runtime.js";
 export type { Runtime } from "./runtime.js";
 export type { Approvals, DecideOutcome, DecideRequest } from "./approvals.js";
+export type { ApproverContext } from "./approver.js";
 export { isEnvelope, normalizeEnvelope, reasons, retryableReasons } from "./envelope.js";
 export type { Envelope, Reason, RetryableFailureEnvelope, SuccessEnvelope, TerminalFailureEnvelope } from "./envelope.js";
 export { envelopeJsonSchema } from "./envelope-schema.js";
