@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TrustedContext } from "../generated-runtime.js";
+import type { Manifest, ToolManifestEntry } from "../manifest.js";
 import { createApprovals } from "./approvals.js";
 import type { Approvals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
@@ -12,6 +13,8 @@ import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
+import { listTools } from "./list-tools.js";
+import { preflight } from "./preflight.js";
 import type { LogNote } from "./phase.js";
 import { prepare } from "./prepare.js";
 import { systemClock } from "./types.js";
@@ -26,6 +29,15 @@ export interface Runtime {
   /** Clears the run's interrupt flag. */
   resume(run: { readonly tenant: string; readonly run_id: string }): Promise<void>;
   readonly policyVersion: string;
+  /** The tool manifest this runtime gates. */
+  readonly manifest: Manifest;
+  /** The tools to offer this principal, in name order: those the policy does not deny before any argument (`list-tools.ts`). */
+  listTools(ctx: TrustedContext): Promise<ToolManifestEntry[]>;
+  /**
+   * Prepares and authorizes a call without invoking it: null when the gate would let it
+   * through now, else the envelope the call would get (approval_required creates the pending approval).
+   */
+  preflight(ctx: TrustedContext, request: CallRequest): Promise<Envelope | null>;
 }
 
 export class RuntimeConfigError extends Error {
@@ -129,6 +141,19 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     },
     get policyVersion() {
       return deps.policy.version;
+    },
+    manifest: deps.manifest,
+    listTools: (ctx) => listTools(deps, ctx),
+    async preflight(ctx, req) {
+      try {
+        const r = await preflight(deps, ctx, req);
+        // An answer is logged like a call's: it may have created a pending approval.
+        if (r.envelope !== null && r.note !== null) await log(ctx, req, r.prepared, r.note, r.envelope);
+        return r.envelope;
+      } catch (err) {
+        deps.onError(err);
+        return terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
+      }
     },
   };
 }
