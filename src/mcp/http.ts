@@ -9,6 +9,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { principalFromAuth, verifyBearerToken } from "./bearer.js";
+import { hostProblem, localHosts } from "./host-check.js";
 import { createMcpServer } from "./server.js";
 import type { ApprovalLink } from "./tool-result.js";
 
@@ -18,6 +19,11 @@ export interface McpHttpOptions {
   readonly approvalLink?: ApprovalLink;
   /** Endpoint path. Default "/mcp". */
   readonly path?: string;
+  /**
+   * Host names the endpoint answers to (Host and Origin headers), against DNS rebinding.
+   * Default: localhost, 127.0.0.1 and ::1; add the public name when serving behind one.
+   */
+  readonly allowedHosts?: readonly string[];
   /** Largest request body accepted. Default 1 MiB. */
   readonly maxBodyBytes?: number;
 }
@@ -42,9 +48,12 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | n
 export function createMcpHttpHandler(runtime: Runtime, options: McpHttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const path = options.path ?? "/mcp";
   const limit = options.maxBodyBytes ?? 1024 * 1024;
+  const allowedHosts = options.allowedHosts ?? localHosts;
   return async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
+      const badHost = hostProblem(req, allowedHosts);
+      if (badHost !== null) return jsonError(res, 403, -32000, `forbidden: ${badHost}`);
       if (url.pathname !== path) return jsonError(res, 404, -32601, `not found: the MCP endpoint is ${path}`);
       if (req.method !== "POST") return jsonError(res, 405, -32000, "method not allowed: this stateless endpoint takes POST only", { allow: "POST" });
       const header = req.headers.authorization ?? "";

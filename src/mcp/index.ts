@@ -8,3 +8,4 @@ export type { VerifiedPrincipal } from "./bearer.js";
 export { approvalUrl, toToolResult } from "./tool-result.js";
 export type { ApprovalLink } from "./tool-result.js";
 export { toMcpTool, toolAnnotations } from "./tool-listing.js";
+export { hostProblem, localHosts } from "./host-check.js";

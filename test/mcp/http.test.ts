@@ -93,6 +93,24 @@ for (const kind of storeKinds) {
       expect((await post({ authorization: `Bearer ${noneAlg}` })).status).toBe(401);
     });
 
+    it("refuses a foreign Host or Origin (DNS rebinding) with 403, even with a valid token", async () => {
+      const { request } = await import("node:http");
+      const status = (headers: Record<string, string>) =>
+        new Promise<number>(async (done, fail) => {
+          const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+          const auth = `Bearer ${await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] })}`;
+          const r = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: auth, ...headers } }, (res) => {
+            res.resume();
+            done(res.statusCode ?? 0);
+          });
+          r.on("error", fail);
+          r.end(body);
+        });
+      expect(await status({ host: "evil.example.com" })).toBe(403);
+      expect(await status({ origin: "http://evil.example.com" })).toBe(403);
+      expect(await status({})).toBe(200);
+    });
+
     it("a token of another tenant cannot use this tenant's approval", async () => {
       const first = await c.client.callTool({ name: "reserve_funds", arguments: { account_id: "acc_alice", amount: 7, currency: "EUR", recipient: "acc_bob", operation_id: `op-x-${kind}` } });
       const approvalId = (first.structuredContent as { approval_id: string }).approval_id;

@@ -9,7 +9,7 @@ import type { ToolValidators } from "../../runtime/types.js";
 import { createRuntime } from "../../runtime/index.js";
 import { isPolicyLoadError, loadOpaWasmEngineFromFiles } from "../../policy/index.js";
 import { openStore, storeConfigFromEnv } from "../../store/index.js";
-import { createMcpServer, hs256Secret, serveMcpHttp } from "../../mcp/index.js";
+import { createMcpServer, hs256Secret, localHosts, serveMcpHttp } from "../../mcp/index.js";
 
 interface McpOptions {
   stdio?: boolean;
@@ -28,6 +28,7 @@ interface McpOptions {
   host: string;
   tokenSecretEnv: string;
   approvalLink?: string;
+  allowedHost: string[];
 }
 
 class UsageError extends Error {}
@@ -125,7 +126,13 @@ async function run(opts: McpOptions): Promise<void> {
       } catch (err) {
         throw new InputError(`${opts.tokenSecretEnv}: ${err instanceof Error ? err.message : String(err)}`);
       }
-      const http = await serveMcpHttp(runtime, { port: Number(opts.http), host: opts.host, secret, ...approvalLink });
+      const http = await serveMcpHttp(runtime, {
+        port: Number(opts.http),
+        host: opts.host,
+        secret,
+        allowedHosts: [...localHosts, ...opts.allowedHost],
+        ...approvalLink,
+      });
       const address = http.address();
       const port = typeof address === "object" && address !== null ? address.port : Number(opts.http);
       process.stderr.write(`toolgate mcp: serving http://${opts.host}:${port}/mcp (bearer tokens verified with ${opts.tokenSecretEnv})\n`);
@@ -158,6 +165,7 @@ export const registerMcp: RegisterCommand = (program, setExitCode) => {
     .option("--roles <roles>", "stdio: comma-separated roles", "")
     .option("--run-id <id>", "stdio: the agent run id (interrupts apply per run)")
     .option("--host <host>", "http: address to listen on", "127.0.0.1")
+    .option("--allowed-host <name...>", "http: host names to answer besides localhost (against DNS rebinding)", [])
     .option("--token-secret-env <var>", "http: environment variable holding the HS256 token secret", "TOOLGATE_TOKEN_SECRET")
     .option("--approval-link <base>", "approvals inbox base URL: approval_required answers link to <base>/approvals/<id>")
     .action(async (opts: McpOptions) => {
