@@ -20,7 +20,9 @@ export const manifest: Manifest = {
         "preview": [
           "account_id"
         ],
-        "ttl_ms": 900000
+        "ttl_ms": 900000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": null,
       "postcondition": null,
@@ -55,7 +57,9 @@ export const manifest: Manifest = {
           "amount",
           "currency"
         ],
-        "ttl_ms": 600000
+        "ttl_ms": 600000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": null,
       "postcondition": {
@@ -96,7 +100,9 @@ export const manifest: Manifest = {
         "preview": [
           "account_id"
         ],
-        "ttl_ms": 900000
+        "ttl_ms": 900000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": null,
       "postcondition": {
@@ -211,7 +217,9 @@ export const manifest: Manifest = {
           "reservation_id",
           "reason"
         ],
-        "ttl_ms": 900000
+        "ttl_ms": 900000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": null,
       "postcondition": {
@@ -254,7 +262,9 @@ export const manifest: Manifest = {
           "currency",
           "recipient"
         ],
-        "ttl_ms": 900000
+        "ttl_ms": 900000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": "release_funds",
       "postcondition": {
@@ -306,7 +316,9 @@ export const manifest: Manifest = {
           "channel",
           "message"
         ],
-        "ttl_ms": 900000
+        "ttl_ms": 900000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": null,
       "postcondition": null,

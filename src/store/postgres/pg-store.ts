@@ -9,6 +9,8 @@ import type {
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
+  ConsumeApprovalRequest,
+  ConsumeApprovalResult,
   DecideResult,
   DecisionLogEntry,
   DecisionQuery,
@@ -47,26 +49,30 @@ export async function openPgStore(opts: PgStoreOptions = {}): Promise<Store> {
 }
 
 async function checkSchemaVersion(pool: pg.Pool, schema: string): Promise<void> {
-  const latest = loadMigrations().at(-1)?.version ?? 0;
+  const known = loadMigrations().map((m) => m.version);
+  const latest = known.at(-1) ?? 0;
   const res = await pool.query<{ version: number | null }>(
     "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN NULL ELSE 0 END AS version",
   );
-  let version = 0;
+  let applied: number[] = [];
   if (res.rows[0]?.version !== null) {
-    const v = await pool.query<{ version: number | null }>("SELECT max(version) AS version FROM schema_migrations");
-    version = v.rows[0]?.version ?? 0;
+    const v = await pool.query<{ version: number }>("SELECT version FROM schema_migrations ORDER BY version");
+    applied = v.rows.map((r) => Number(r.version));
   }
-  if (version < latest) {
-    throw new PgStoreError(
-      "schema_not_migrated",
-      `schema ${schema} is at migration ${version}, this toolgate needs ${latest}: run \`toolgate migrate --schema ${schema}\``,
-    );
-  }
-  if (version > latest) {
+  const newer = applied.find((v) => !known.includes(v));
+  if (newer !== undefined) {
     throw new PgStoreError(
       "migration_unknown_version",
-      `schema ${schema} is at migration ${version}, newer than this toolgate (${latest})`,
-      { version },
+      `schema ${schema} is at migration ${Math.max(...applied)}, newer than this toolgate (${latest})`,
+      { version: newer },
+    );
+  }
+  // Versions may have gaps, so every known migration must be applied, not only the highest.
+  const missing = known.filter((v) => !applied.includes(v));
+  if (missing.length > 0) {
+    throw new PgStoreError(
+      "schema_not_migrated",
+      `schema ${schema} is at migration ${applied.length === 0 ? 0 : Math.max(...applied)} and lacks ${missing.join(", ")}; this toolgate needs ${latest}: run \`toolgate migrate --schema ${schema}\``,
     );
   }
 }
@@ -114,6 +120,10 @@ class PgStore implements Store {
 
   decideApproval(event: ApprovalEvent): Promise<DecideResult> {
     return approvals.decideApproval(this.#db, event);
+  }
+
+  consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
+    return approvals.consumeApproval(this.#db, req);
   }
 
   listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {

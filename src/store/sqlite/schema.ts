@@ -33,7 +33,12 @@ CREATE TABLE IF NOT EXISTS approvals (
   created_at_ms  INTEGER NOT NULL,
   expires_at_ms  INTEGER NOT NULL,
   policy_version TEXT    NOT NULL,
-  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked'))
+  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked')),
+  args_hash            TEXT    NOT NULL DEFAULT '',
+  policy_code_version  TEXT    NOT NULL DEFAULT '',
+  policy_data_version  TEXT    NOT NULL DEFAULT '',
+  consumed_by          TEXT,
+  consumed_at_ms       INTEGER
 );
 CREATE INDEX IF NOT EXISTS approvals_pending ON approvals (tenant, fingerprint, status);
 
@@ -45,7 +50,10 @@ CREATE TABLE IF NOT EXISTS approval_events (
   reason         TEXT,
   edited_args    TEXT,
   decided_at_ms  INTEGER NOT NULL,
-  policy_version TEXT    NOT NULL
+  policy_version TEXT    NOT NULL,
+  approver_roles       TEXT    NOT NULL DEFAULT '[]',
+  policy_code_version  TEXT    NOT NULL DEFAULT '',
+  policy_data_version  TEXT    NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS approval_events_by_approval ON approval_events (approval_id, seq);
 
@@ -74,3 +82,18 @@ CREATE TABLE IF NOT EXISTS decision_log (
 );
 CREATE INDEX IF NOT EXISTS decision_log_by_tenant ON decision_log (tenant, seq);
 `;
+
+/**
+ * Columns added after the first release, for files created before them (CREATE TABLE IF NOT
+ * EXISTS leaves an existing table alone). Each is added only when missing, so this is idempotent.
+ */
+export const sqliteAddedColumns: readonly { readonly table: string; readonly column: string; readonly ddl: string }[] = [
+  { table: "approvals", column: "args_hash", ddl: "TEXT NOT NULL DEFAULT ''" },
+  { table: "approvals", column: "policy_code_version", ddl: "TEXT NOT NULL DEFAULT ''" },
+  { table: "approvals", column: "policy_data_version", ddl: "TEXT NOT NULL DEFAULT ''" },
+  { table: "approvals", column: "consumed_by", ddl: "TEXT" },
+  { table: "approvals", column: "consumed_at_ms", ddl: "INTEGER" },
+  { table: "approval_events", column: "approver_roles", ddl: "TEXT NOT NULL DEFAULT '[]'" },
+  { table: "approval_events", column: "policy_code_version", ddl: "TEXT NOT NULL DEFAULT ''" },
+  { table: "approval_events", column: "policy_data_version", ddl: "TEXT NOT NULL DEFAULT ''" },
+];
