@@ -74,3 +74,29 @@ CREATE TABLE IF NOT EXISTS decision_log (
 );
 CREATE INDEX IF NOT EXISTS decision_log_by_tenant ON decision_log (tenant, seq);
 `;
+
+/**
+ * Columns added to tables of existing files (SQLite has no ADD COLUMN IF NOT EXISTS):
+ * `ensureSqliteColumns` adds the missing ones, then the indexes over them are created.
+ */
+export const sqliteAddedColumns: Readonly<Record<string, readonly (readonly [name: string, type: string])[]>> = {
+  decision_log: [
+    // OPA decision-log event fields; input/result/erased/shadow are JSON text.
+    ["decision_id", "TEXT"],
+    ["path", "TEXT"],
+    ["input", "TEXT"],
+    ["result", "TEXT"],
+    ["erased", "TEXT"],
+    ["eval_ns", "INTEGER"],
+    ["shadow", "TEXT"],
+    ["shadow_disagrees", "INTEGER"],
+    // NULL (entries written before retention existed) is never purged.
+    ["expires_at_ms", "INTEGER"],
+  ],
+};
+
+export const sqliteIndexesAfterColumns = `
+CREATE UNIQUE INDEX IF NOT EXISTS decision_log_by_id ON decision_log (decision_id);
+CREATE INDEX IF NOT EXISTS decision_log_by_time ON decision_log (at_ms);
+CREATE INDEX IF NOT EXISTS decision_log_expiry ON decision_log (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
+`;
