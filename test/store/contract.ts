@@ -285,7 +285,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         await store.appendDecision({ ...base, at_ms: T0 + 2, tenant: "t1", operation_id: null, fingerprint: null, policy_version: null, decision: "not_evaluated", outcome: "terminal_failure", outcome_reason: "unknown_tool" });
         const all = await store.listDecisions();
         expect(all.map((d) => d.at_ms)).toEqual([T0 + 2, T0 + 1, T0]);
-        expect(all[1]).toEqual({ ...base, at_ms: T0 + 1, tenant: "t2", operation_id: "op-1", decision: "deny", reason: "nope", outcome: "terminal_failure", outcome_reason: "policy_denied" });
+        expect(all[1]).toMatchObject({ ...base, at_ms: T0 + 1, tenant: "t2", operation_id: "op-1", decision: "deny", reason: "nope", outcome: "terminal_failure", outcome_reason: "policy_denied" });
         expect((await store.listDecisions({ tenant: "t1" })).map((d) => d.at_ms)).toEqual([T0 + 2, T0]);
         expect((await store.listDecisions({ tenant: "t1", operation_id: "op-1" })).map((d) => d.at_ms)).toEqual([T0]);
         expect(await store.listDecisions({ limit: 1 })).toHaveLength(1);

@@ -84,16 +84,39 @@ CREATE INDEX IF NOT EXISTS decision_log_by_tenant ON decision_log (tenant, seq);
 `;
 
 /**
- * Columns added after the first release, for files created before them (CREATE TABLE IF NOT
- * EXISTS leaves an existing table alone). Each is added only when missing, so this is idempotent.
+ * Columns added to tables of existing files (SQLite has no ADD COLUMN IF NOT EXISTS):
+ * `ensureSqliteColumns` adds the missing ones, then the indexes over them are created.
  */
-export const sqliteAddedColumns: readonly { readonly table: string; readonly column: string; readonly ddl: string }[] = [
-  { table: "approvals", column: "args_hash", ddl: "TEXT NOT NULL DEFAULT ''" },
-  { table: "approvals", column: "policy_code_version", ddl: "TEXT NOT NULL DEFAULT ''" },
-  { table: "approvals", column: "policy_data_version", ddl: "TEXT NOT NULL DEFAULT ''" },
-  { table: "approvals", column: "consumed_by", ddl: "TEXT" },
-  { table: "approvals", column: "consumed_at_ms", ddl: "INTEGER" },
-  { table: "approval_events", column: "approver_roles", ddl: "TEXT NOT NULL DEFAULT '[]'" },
-  { table: "approval_events", column: "policy_code_version", ddl: "TEXT NOT NULL DEFAULT ''" },
-  { table: "approval_events", column: "policy_data_version", ddl: "TEXT NOT NULL DEFAULT ''" },
-];
+export const sqliteAddedColumns: Readonly<Record<string, readonly (readonly [name: string, type: string])[]>> = {
+  approvals: [
+    ["args_hash", "TEXT NOT NULL DEFAULT ''"],
+    ["policy_code_version", "TEXT NOT NULL DEFAULT ''"],
+    ["policy_data_version", "TEXT NOT NULL DEFAULT ''"],
+    ["consumed_by", "TEXT"],
+    ["consumed_at_ms", "INTEGER"],
+  ],
+  approval_events: [
+    ["approver_roles", "TEXT NOT NULL DEFAULT '[]'"],
+    ["policy_code_version", "TEXT NOT NULL DEFAULT ''"],
+    ["policy_data_version", "TEXT NOT NULL DEFAULT ''"],
+  ],
+  decision_log: [
+    // OPA decision-log event fields; input/result/erased/shadow are JSON text.
+    ["decision_id", "TEXT"],
+    ["path", "TEXT"],
+    ["input", "TEXT"],
+    ["result", "TEXT"],
+    ["erased", "TEXT"],
+    ["eval_ns", "INTEGER"],
+    ["shadow", "TEXT"],
+    ["shadow_disagrees", "INTEGER"],
+    // NULL (entries written before retention existed) is never purged.
+    ["expires_at_ms", "INTEGER"],
+  ],
+};
+
+export const sqliteIndexesAfterColumns = `
+CREATE UNIQUE INDEX IF NOT EXISTS decision_log_by_id ON decision_log (decision_id);
+CREATE INDEX IF NOT EXISTS decision_log_by_time ON decision_log (at_ms);
+CREATE INDEX IF NOT EXISTS decision_log_expiry ON decision_log (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
+`;
