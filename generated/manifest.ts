@@ -50,7 +50,9 @@ export const manifest: Manifest = {
         "preview": [
           "account_id"
         ],
-        "ttl_ms": 900000
+        "ttl_ms": 900000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": null,
       "postcondition": null,
@@ -132,7 +134,9 @@ export const manifest: Manifest = {
           "amount",
           "currency"
         ],
-        "ttl_ms": 600000
+        "ttl_ms": 600000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": null,
       "postcondition": {
@@ -209,7 +213,9 @@ export const manifest: Manifest = {
         "preview": [
           "account_id"
         ],
-        "ttl_ms": 900000
+        "ttl_ms": 900000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": null,
       "postcondition": {
@@ -508,7 +514,9 @@ export const manifest: Manifest = {
           "reservation_id",
           "reason"
         ],
-        "ttl_ms": 900000
+        "ttl_ms": 900000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": null,
       "postcondition": {
@@ -605,7 +613,9 @@ export const manifest: Manifest = {
           "currency",
           "recipient"
         ],
-        "ttl_ms": 900000
+        "ttl_ms": 900000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": "release_funds",
       "postcondition": {
@@ -696,7 +706,9 @@ export const manifest: Manifest = {
           "channel",
           "message"
         ],
-        "ttl_ms": 900000
+        "ttl_ms": 900000,
+        "self_approve": false,
+        "approver_roles": []
       },
       "compensation": null,
       "postcondition": null,

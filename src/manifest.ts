@@ -27,9 +27,13 @@ export interface RetrySpec {
 }
 
 export interface ApprovalSpec {
-  /** Argument fields shown to the approver and bound by the approval. */
+  /** Argument fields shown to the approver first (the approval binds the complete arguments). */
   readonly preview: readonly string[];
   readonly ttl_ms: number;
+  /** May the user who requested the call approve it too? Default false (separation of duties). */
+  readonly self_approve: boolean;
+  /** When non-empty, only approvers holding one of these roles may decide. */
+  readonly approver_roles: readonly string[];
 }
 
 /** What a successful handler result must satisfy, or the call is a silent failure. */

@@ -46,6 +46,8 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
           : {
               preview: [...(tool.approval?.preview ?? fingerprint)],
               ttl_ms: duration(tool.approval?.ttl ?? defaults.approvalTtl, p("approval", "ttl")),
+              self_approve: tool.approval?.self_approve ?? false,
+              approver_roles: [...(tool.approval?.approver_roles ?? [])],
             },
       compensation: tool.compensation ?? null,
       postcondition: toPostcondition(tool.postcondition),
