@@ -76,8 +76,10 @@ export async function makeTestGate(store: Store, override?: (base: ToolHandlers)
 }
 
 /** Approves as an authenticated approver other than the requester. */
+export const bob = { tenant: "t_acme", user: "bob", roles: ["approver"] } as const;
+
 export async function approveAsBob(runtime: Runtime, approvalId: string): Promise<void> {
-  const d = await runtime.approvals.decide(approvalId, { decision: "approve", approver: "bob" });
+  const d = await runtime.approvals.decide(approvalId, { decision: "approve" }, bob);
   if (!d.ok) throw new Error(`approval failed: ${d.message}`);
 }
 

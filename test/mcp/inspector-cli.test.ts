@@ -20,7 +20,12 @@ const project = resolve(".");
 const inspectorBuild = dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector-cli/build/index.js"));
 
 async function inspector(args: string[]): Promise<unknown> {
-  const { stdout } = await run(process.execPath, [resolve(inspectorBuild, "index.js"), ...args], { cwd: inspectorBuild, timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [resolve(inspectorBuild, "index.js"), ...args], {
+    cwd: inspectorBuild,
+    timeout: 60_000,
+    // The launched server inherits this: it uses its SQLite file even when the run has TOOLGATE_PG_URL set.
+    env: { ...process.env, TOOLGATE_PG_URL: "" },
+  });
   return JSON.parse(stdout) as unknown;
 }
 
