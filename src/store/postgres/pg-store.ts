@@ -17,8 +17,10 @@ import type {
   OperationRecord,
   RecordOutcomeRequest,
   RecordOutcomeResult,
+  RefundAttemptRequest,
   Store,
 } from "../store.js";
+import { isExpired } from "../claim.js";
 import * as approvals from "./approvals.js";
 import { PgStoreError } from "./errors.js";
 import { loadMigrations, migrate } from "./migrations.js";
@@ -89,7 +91,7 @@ class PgStore implements Store {
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
     const rec = await ops.readOperation(this.#db, tenant, operationId);
-    return rec !== null && rec.expires_at_ms > nowMs ? rec : null;
+    return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
   claimOperation(req: ClaimRequest): Promise<ClaimResult> {
@@ -98,6 +100,10 @@ class PgStore implements Store {
 
   recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
     return ops.recordOutcome(this.#db, req);
+  }
+
+  refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
+    return ops.refundAttempt(this.#db, req);
   }
 
   createApproval(approval: NewApproval): Promise<ApprovalRecord> {

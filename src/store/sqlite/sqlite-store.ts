@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
-import { planClaim, planRecord } from "../claim.js";
+import { isExpired, planClaim, planRecord, planRefund } from "../claim.js";
 import type {
   ApprovalEvent,
   ApprovalRecord,
@@ -20,6 +20,7 @@ import type {
   OperationRecord,
   RecordOutcomeRequest,
   RecordOutcomeResult,
+  RefundAttemptRequest,
   Store,
 } from "../store.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
@@ -82,7 +83,8 @@ class SqliteStore implements Store {
          VALUES (@at_ms, @tenant, @run_id, @user, @tool, @operation_id, @fingerprint, @decision, @reason,
            @policy_version, @outcome, @outcome_reason)`,
       ),
-      purgeOps: db.prepare<[number]>("DELETE FROM operations WHERE expires_at_ms <= ?"),
+      purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
+      purgeApprovals: db.prepare<[number]>("DELETE FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= ?)"),
     };
   }
 
@@ -105,7 +107,7 @@ class SqliteStore implements Store {
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
     const rec = this.#readOp(tenant, operationId);
-    return rec !== null && rec.expires_at_ms > nowMs ? rec : null;
+    return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
@@ -122,6 +124,15 @@ class SqliteStore implements Store {
       const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
       if (plan.write !== null) this.#writeOp(plan.write);
       return plan.result;
+    });
+    return run.immediate();
+  }
+
+  async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
+    const run = this.#db.transaction((): boolean => {
+      const next = planRefund(this.#readOp(req.tenant, req.operation_id), req);
+      if (next !== null) this.#writeOp(next);
+      return next !== null;
     });
     return run.immediate();
   }
@@ -190,7 +201,11 @@ class SqliteStore implements Store {
   }
 
   async purgeExpired(nowMs: number): Promise<number> {
-    return this.#q.purgeOps.run(nowMs).changes;
+    const run = this.#db.transaction((): number => {
+      const ops = this.#q.purgeOps.run(nowMs, nowMs).changes;
+      return ops + this.#q.purgeApprovals.run(nowMs).changes;
+    });
+    return run.immediate();
   }
 
   async close(): Promise<void> {
