@@ -12,6 +12,7 @@ import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
+import { defaultLeaseMarginMs, retentionProblems } from "./lease.js";
 import type { LogNote } from "./phase.js";
 import { prepare } from "./prepare.js";
 import { systemClock } from "./types.js";
@@ -44,6 +45,9 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     if (opts.validators[name]?.input === undefined || opts.validators[name]?.output === undefined) missing.push(`validators for ${name}`);
   }
   if (missing.length > 0) throw new RuntimeConfigError(`createRuntime: missing ${missing.join(", ")}`);
+  const leaseMarginMs = opts.leaseMarginMs ?? defaultLeaseMarginMs;
+  const short = Object.values(opts.manifest.tools).flatMap((t) => retentionProblems(t, leaseMarginMs).map((p) => `${t.name}: ${p}`));
+  if (short.length > 0) throw new RuntimeConfigError(`createRuntime: ${short.join("; ")}`);
 
   const deps: RuntimeDeps = {
     manifest: opts.manifest,
@@ -53,7 +57,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     policy: opts.policy,
     store: opts.store,
     clock: opts.clock ?? systemClock,
-    leaseMarginMs: opts.leaseMarginMs ?? 5_000,
+    leaseMarginMs,
     ownerId: opts.ownerId ?? `rt_${randomUUID()}`,
     pollIntervalMs: opts.pollIntervalMs ?? 10,
     inProgressWaitMs: opts.inProgressWaitMs ?? 2_000,

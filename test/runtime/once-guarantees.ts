@@ -3,6 +3,8 @@
  * one test per guarantee, run by describeGuarantees on every store.
  */
 import { describe, expect, it } from "vitest";
+import { manifest as shipped } from "../../generated/index.js";
+import { fingerprint, isRuntimeConfigError } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Manifest } from "../../src/manifest.js";
 import { alice, approved, until, withTool } from "./harness.js";
@@ -79,6 +81,99 @@ export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Ga
 
     it("a late success is recorded and wins over the unknown: 100 immediate retries (max_attempts 1), never retry_exhausted over a landed effect", async () => {
       expect(await timeoutRace(100, budget(1))).toEqual(exactlyOnce(100));
+    });
+  });
+
+  describe("retention vs approval TTL vs running handler", () => {
+    it("the runtime refuses a tool whose retention is shorter than its approval TTL or than timeout + lease margin", () => {
+      const refused = (over: Partial<GateOptions>): string => {
+        try {
+          gate(over);
+          return "accepted";
+        } catch (err) {
+          return isRuntimeConfigError(err) ? err.message : `threw ${String(err)}`;
+        }
+      };
+      expect(refused({ manifest: withTool("reserve_funds", { retention_ms: 500 }) })).toMatch(/reserve_funds: retention \(500 ms\) is shorter than approval\.ttl \(900000 ms\).*timeout_ms \+ lease margin/);
+      expect(refused({ manifest: withTool("reserve_funds", { retention_ms: 60_000 }) })).toMatch(/shorter than approval\.ttl/);
+      expect(refused({ manifest: withTool("get_account", { retention_ms: 3_000, timeout_ms: 2_000 }), leaseMarginMs: 1_000 })).toBe("accepted");
+      expect(refused({ manifest: withTool("get_account", { retention_ms: 3_000, timeout_ms: 2_000 }), leaseMarginMs: 1_001 })).toMatch(/get_account: .*timeout_ms \+ lease margin \(2000 \+ 1001 ms\)/);
+    });
+  });
+
+  describe("crash before the effect", () => {
+    it("a claim that provably did not apply its effect does not consume the retry budget: 20 crashes between claim and handler, 20 successes", async () => {
+      const g = gate({ manifest: withTool("reserve_funds", { retry: { max_attempts: 1, backoff: { initial_ms: 10, multiplier: 2, max_ms: 100 } } }) });
+      const tool = shipped.tools["reserve_funds"]!;
+      const ids = Array.from({ length: 20 }, (_, i) => i);
+      const approvals: string[] = [];
+      for (const i of ids) {
+        approvals.push(await approved(g, alice, "reserve_funds", reserveArgs(i), `op-cr-${i}`));
+        // What a worker SIGKILLed right after its claim leaves behind: in_progress, fence 1, no effect.
+        const claim = await g.store.claimOperation({
+          tenant: alice.tenant, operation_id: `op-cr-${i}`, tool: "reserve_funds", fingerprint: fingerprint(alice.tenant, "reserve_funds", reserveArgs(i), tool.fingerprint),
+          owner: "killed-worker", now_ms: g.clock.now(), lease_ms: tool.timeout_ms + 1_000, retention_ms: tool.retention_ms,
+        });
+        expect(claim.kind).toBe("claimed");
+      }
+      g.clock.advance(tool.timeout_ms + 1_000); // the dead worker's lease runs out
+      const tally: Record<string, number> = {};
+      for (const i of ids) {
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-cr-${i}`, approval_id: approvals[i]! });
+        const k = `${reasonOf(e)}, ${g.ledger.effectsOf(`op-cr-${i}`).length} effect(s)`;
+        tally[k] = (tally[k] ?? 0) + 1;
+        expect(await g.store.getOperation(alice.tenant, `op-cr-${i}`, g.clock.now())).toMatchObject({ status: "final", fence_token: 2, attempts: 1 });
+      }
+      expect(tally).toEqual({ "success, 1 effect(s)": 20 });
+    });
+  });
+
+  describe("retryable means retryable", () => {
+    const args = (i: number) => ({ account_id: "acc_bob", channel: "sms", message: `code ${i}` });
+
+    it("a declared retryable failure under the default budget is answered retryable_failure and retried, never a final outcome: 20 trials", async () => {
+      const failFirst = new Set<string>();
+      const g = gate({
+        handlers: (base) => ({
+          send_notification: async (a, ctx) => {
+            if (!failFirst.has(a.message)) {
+              failFirst.add(a.message);
+              return { ok: false, failure: "channel_unavailable" };
+            }
+            return base.send_notification(a, ctx);
+          },
+        }),
+      });
+      expect(shipped.tools["send_notification"]?.retry.max_attempts).toBe(3); // tools.yaml sets no retry block: the default
+      const tally: Record<string, number> = {};
+      const count = (k: string) => (tally[k] = (tally[k] ?? 0) + 1);
+      for (let i = 0; i < 20; i++) {
+        const approval_id = await approved(g, alice, "send_notification", args(i), `op-sms-${i}`);
+        const req = { tool: "send_notification", args: args(i), operation_id: `op-sms-${i}`, approval_id };
+        const first = await g.runtime.call(alice, req);
+        count(`first ${reasonOf(first)}${first.outcome === "retryable_failure" ? ` after ${first.retry_after_ms} ms` : ""}`);
+        count(`recorded ${(await g.store.getOperation(alice.tenant, `op-sms-${i}`, g.clock.now()))?.status}`);
+        count(`retry ${reasonOf(await g.runtime.call(alice, req))}`);
+      }
+      expect(tally).toEqual({ "first retryable_failure:retryable_error after 30000 ms": 20, "recorded retryable": 20, "retry success": 20 });
+      expect(g.ledger.effects).toHaveLength(20);
+    });
+
+    it("a retryable failure is recorded final only when the budget is spent", async () => {
+      const g = gate({ handlers: () => ({ send_notification: async () => ({ ok: false, failure: "channel_unavailable" }) }) });
+      const approval_id = await approved(g, alice, "send_notification", args(0), "op-spent");
+      const req = { tool: "send_notification", args: args(0), operation_id: "op-spent", approval_id };
+      const seen: string[] = [];
+      for (let attempt = 1; attempt <= 4; attempt++) {
+        const e = await g.runtime.call(alice, req);
+        seen.push(`${reasonOf(e)} / ${(await g.store.getOperation(alice.tenant, "op-spent", g.clock.now()))?.status}`);
+      }
+      expect(seen).toEqual([
+        "retryable_failure:retryable_error / retryable",
+        "retryable_failure:retryable_error / retryable",
+        "terminal_failure:retry_exhausted / final",
+        "terminal_failure:retry_exhausted / final",
+      ]);
     });
   });
 }
