@@ -9,10 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import type { Store } from "../../src/store/store.js";
-import { envelopeJsonSchema, fingerprint, isEnvelope } from "../../src/runtime/index.js";
+import { argsHash, envelopeJsonSchema, fingerprint, isEnvelope } from "../../src/runtime/index.js";
+import { versionsOf } from "../../src/policy/version.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import { lostResponse, partialSuccess, silentFailure, slowSuccess, staleSuccess } from "../../src/testing/index.js";
-import { alice, approved, makeGate, mallory, reserveArgs, until, withTool } from "./harness.js";
+import { alice, approved, bob, makeGate, mallory, reserveArgs, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
 import { describeOnceGuarantees } from "./once-guarantees.js";
 import type { StoreFactory } from "./stores.js";
@@ -28,6 +29,11 @@ function env(e: Envelope): Envelope {
   expect(matchesSchema(e), JSON.stringify(matchesSchema.errors)).toBe(true);
   return e;
 }
+
+const policyVersions = (p: PolicyEngine) => {
+  const v = versionsOf(p);
+  return { policy_code_version: v.code_version, policy_data_version: v.data_version };
+};
 
 const terminalReason = (e: Envelope): string | null => (e.outcome === "terminal_failure" ? e.reason : null);
 
@@ -121,8 +127,8 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader, store
           expires_at_ms: g.clock.now() + 15 * 60_000,
         });
         expect(g.ledger.effects).toHaveLength(0);
-        // Asking again does not pile up approvals.
-        const again = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-a" }));
+        // Asking again with identical arguments does not pile up approvals.
+        const again = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_000, { memo: "rent" }), operation_id: "op-a" }));
         expect(again).toMatchObject({ approval_id: id });
       });
 
@@ -213,7 +219,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader, store
         const g = gate();
         const first = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-r" }));
         const approval_id = first.outcome === "terminal_failure" ? (first.approval_id ?? "") : "";
-        expect(await g.runtime.approvals.decide(approval_id, { decision: "reject", approver: "bob", reason: "wrong recipient" })).toMatchObject({ ok: true });
+        expect(await g.runtime.approvals.decide(approval_id, { decision: "reject", reason: "wrong recipient" }, bob)).toMatchObject({ ok: true });
         const e = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-r", approval_id }));
         expect(e).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied", message: expect.stringContaining("approval_rejected") });
         expect(g.ledger.effects).toHaveLength(0);
@@ -224,7 +230,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader, store
         const first = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_000), operation_id: "op-e" }));
         const approval_id = first.outcome === "terminal_failure" ? (first.approval_id ?? "") : "";
         const edited = reserveArgs(500);
-        const d = await g.runtime.approvals.decide(approval_id, { decision: "edit", approver: "bob", edited_args: edited, reason: "half is enough" });
+        const d = await g.runtime.approvals.decide(approval_id, { decision: "edit", edited_args: edited, reason: "half is enough" }, bob);
         expect(d.ok).toBe(true);
         if (!d.ok || d.edited === undefined) return;
         expect(d.edited.approval.fingerprint).not.toBe((await g.store.getApproval(approval_id))?.fingerprint);
@@ -245,9 +251,11 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader, store
           id: "apr_forced", tenant: alice.tenant, run_id: alice.run_id, requested_by: "alice", tool: "close_account",
           args: { account_id: "acc_bob" }, preview: { account_id: "acc_bob" },
           fingerprint: fingerprint(alice.tenant, "close_account", { account_id: "acc_bob" }, ["account_id"]),
+          args_hash: argsHash(alice.tenant, "close_account", { account_id: "acc_bob" }),
           operation_id: "op-d", created_at_ms: g.clock.now(), expires_at_ms: g.clock.now() + 60_000, policy_version: policy.version,
+          ...policyVersions(policy),
         });
-        expect((await g.runtime.approvals.decide("apr_forced", { decision: "approve", approver: "bob" })).ok).toBe(true);
+        expect((await g.runtime.approvals.decide("apr_forced", { decision: "approve" }, bob)).ok).toBe(true);
         const e = env(await g.runtime.call(alice, { tool: "close_account", args: { account_id: "acc_bob" }, operation_id: "op-d", approval_id: "apr_forced" }));
         expect(e).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("destructive_denied") });
         expect(g.ledger.accounts.get("acc_bob")?.status).toBe("open");
@@ -259,9 +267,9 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader, store
         const record = await g.runtime.approvals.get(approval_id);
         expect(record).toMatchObject({ status: "approved", tenant: "t_acme", run_id: "run_1", tool: "reserve_funds", operation_id: "op-ev" });
         expect(await g.runtime.approvals.events(approval_id)).toEqual([
-          { approval_id, decision: "approve", approver: "carol", reason: null, edited_args: null, decided_at_ms: g.clock.now(), policy_version: policy.version },
+          { approval_id, decision: "approve", approver: "carol", approver_roles: ["approver"], reason: null, edited_args: null, decided_at_ms: g.clock.now(), policy_version: policy.version, ...policyVersions(policy) },
         ]);
-        expect(await g.runtime.approvals.decide(approval_id, { decision: "reject", approver: "mallory" })).toMatchObject({ ok: false, why: "already_decided" });
+        expect(await g.runtime.approvals.decide(approval_id, { decision: "reject" }, { ...bob, user: "mallory" })).toMatchObject({ ok: false, why: "already_decided" });
       });
     });
 
@@ -285,7 +293,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader, store
           version: policy.version,
           async evaluate(input) {
             const d = await policy.evaluate(input);
-            if (revokeId !== null) await store.decideApproval({ approval_id: revokeId, decision: "revoke", approver: "carol", reason: "customer called", edited_args: null, decided_at_ms: 0, policy_version: policy.version });
+            if (revokeId !== null) await store.decideApproval({ approval_id: revokeId, decision: "revoke", approver: "carol", approver_roles: [], reason: "customer called", edited_args: null, decided_at_ms: 0, policy_version: policy.version, ...policyVersions(policy) });
             return d;
           },
         };
