@@ -9,6 +9,7 @@ import type { Database as Db } from "better-sqlite3";
 import { planClaim, planRecord } from "../claim.js";
 import type {
   ApprovalEvent,
+  ApprovalListQuery,
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
@@ -17,11 +18,14 @@ import type {
   DecisionQuery,
   InterruptRecord,
   NewApproval,
+  NewPendingCall,
   OperationRecord,
+  PendingCall,
   RecordOutcomeRequest,
   RecordOutcomeResult,
   Store,
 } from "../store.js";
+import { SqliteInbox } from "./inbox.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
 import { toApproval, toApprovalEvent, toDecision, toOperation } from "./rows.js";
 import type { ApprovalEventRow, ApprovalRow, DecisionRow, OperationRow } from "./rows.js";
@@ -49,9 +53,11 @@ class SqliteStore implements Store {
   readonly kind = "sqlite";
   readonly #db: Db;
   readonly #q;
+  readonly #inbox: SqliteInbox;
 
   constructor(db: Db) {
     this.#db = db;
+    this.#inbox = new SqliteInbox(db);
     this.#q = {
       getOp: db.prepare<[string, string], OperationRow>("SELECT * FROM operations WHERE tenant = ? AND operation_id = ?"),
       putOp: db.prepare(
@@ -159,6 +165,30 @@ class SqliteStore implements Store {
 
   async listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return this.#q.events.all(approvalId).map(toApprovalEvent);
+  }
+
+  async listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
+    return this.#inbox.list(query);
+  }
+
+  async savePendingCall(call: NewPendingCall): Promise<boolean> {
+    return this.#inbox.save(call);
+  }
+
+  async getPendingCall(approvalId: string): Promise<PendingCall | null> {
+    return this.#inbox.get(approvalId);
+  }
+
+  async replacePendingCall(approvalId: string, replacement: NewPendingCall): Promise<void> {
+    this.#inbox.replace(approvalId, replacement);
+  }
+
+  async claimAnnouncements(nowMs: number, limit: number): Promise<PendingCall[]> {
+    return this.#inbox.claimAnnouncements(nowMs, limit);
+  }
+
+  async unmarkAnnouncement(approvalId: string): Promise<void> {
+    this.#inbox.unmark(approvalId);
   }
 
   async setInterrupt(rec: InterruptRecord): Promise<void> {
