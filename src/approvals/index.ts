@@ -6,3 +6,5 @@ export type { ApprovalsErrorCode } from "./errors.js";
 export { approvalPageUrl } from "./link.js";
 export type { OnPendingApproval } from "./pending.js";
 export type { ApprovalDetail, ApprovalPage, ListApprovalsRequest, ResumeOutcome } from "./types.js";
+export { decideAsApprover, decisionKinds, parseDecision } from "./decide-as.js";
+export type { DecisionKind, HumanDecision } from "./decide-as.js";
