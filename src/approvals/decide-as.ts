@@ -47,20 +47,15 @@ export function parseDecision(body: unknown): HumanDecision {
   return { decision, ...(reason === undefined ? {} : { reason }) };
 }
 
-/** Decides as `approver`; an approval of another tenant is refused before anything is recorded. */
-export async function decideAsApprover(
-  approvals: InboxApprovals,
-  approvalId: string,
-  req: HumanDecision,
-  approver: ApproverContext,
-): Promise<DecideOutcome> {
-  const current = await approvals.get(approvalId);
-  if (current === null) return { ok: false, why: "not_found", message: `approval ${approvalId} does not exist` };
-  if (current.tenant !== approver.tenant) throw new ApprovalsError("forbidden", `approval ${approvalId} belongs to another tenant`);
-  return approvals.decide(approvalId, {
-    decision: req.decision,
-    approver: approver.user,
-    ...(req.reason === undefined ? {} : { reason: req.reason }),
-    ...(req.edited_args === undefined ? {} : { edited_args: req.edited_args }),
-  });
+/** Decides as `approver`; the approvals API enforces tenant and separation of duties. */
+export function decideAsApprover(approvals: InboxApprovals, approvalId: string, req: HumanDecision, approver: ApproverContext): Promise<DecideOutcome> {
+  return approvals.decide(
+    approvalId,
+    {
+      decision: req.decision,
+      ...(req.reason === undefined ? {} : { reason: req.reason }),
+      ...(req.edited_args === undefined ? {} : { edited_args: req.edited_args }),
+    },
+    approver,
+  );
 }

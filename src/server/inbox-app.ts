@@ -45,7 +45,13 @@ const canResume = (a: InboxApprovals | RuntimeApprovals): a is RuntimeApprovals 
 const subject = (who: ApproverContext | null): string => (who === null ? "" : `${who.tenant}\u0000${who.user}`);
 
 const statusOf = (why: string): ContentfulStatusCode =>
-  why === "not_found" ? 404 : why === "already_decided" || why === "expired" ? 409 : why === "invalid_edit" || why === "invalid_request" || why === "invalid_cursor" ? 400 : 403;
+  why === "not_found"
+    ? 404
+    : why === "already_decided" || why === "expired"
+      ? 409
+      : why === "invalid_edit" || why === "invalid_decision" || why === "invalid_request" || why === "invalid_cursor"
+        ? 400
+        : 403;
 
 export function createInboxApp(opts: InboxAppOptions): Hono {
   if (new TextEncoder().encode(opts.csrfSecret).length < 32) throw new Error("createInboxApp: csrfSecret must be at least 32 bytes");

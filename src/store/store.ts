@@ -15,7 +15,7 @@
  * Every method is async so that a networked database fits. Time is always passed
  * in (`now_ms`): stores never read a clock, which keeps expiry testable.
  */
-import type { JsonObject } from "../manifest.js";
+import type { JsonObject, JsonValue } from "../manifest.js";
 
 // ---------------------------------------------------------------- operations
 
@@ -112,28 +112,60 @@ export interface ApprovalRecord {
   /** The tool's declared preview fields of `args`: what the approver sees and signs. */
   readonly preview: JsonObject;
   readonly fingerprint: string;
+  /**
+   * Hex SHA-256 of the RFC 8785 JSON of tenant, tool and the complete arguments: what the
+   * approval is bound to (the preview is only what the approver is shown first).
+   */
+  readonly args_hash: string;
   readonly operation_id: string | null;
   readonly created_at_ms: number;
   readonly expires_at_ms: number;
-  /** Policy version under which the approval was requested; a decision binds to it too. */
+  /** Policy version (code and data together) under which the approval was requested. */
   readonly policy_version: string;
+  /** Hash of the compiled policy code alone, and of its data alone, at request time. */
+  readonly policy_code_version: string;
+  readonly policy_data_version: string;
   readonly status: ApprovalStatus;
   /** The deciding event, once decided. */
   readonly decision: ApprovalEvent | null;
+  /** The operation whose final outcome was recorded under this approval (single use), or null. */
+  readonly consumed_by: string | null;
+  readonly consumed_at_ms: number | null;
 }
 
-export type NewApproval = Omit<ApprovalRecord, "status" | "decision">;
+export type NewApproval = Omit<ApprovalRecord, "status" | "decision" | "consumed_by" | "consumed_at_ms">;
+
+/** Marks an approved approval as used by the operation that committed under it. */
+export interface ConsumeApprovalRequest {
+  readonly approval_id: string;
+  readonly tenant: string;
+  readonly operation_id: string;
+  readonly now_ms: number;
+}
+
+/**
+ * `ok` also when the same operation consumed it before (recording is idempotent);
+ * `already_consumed`: another operation did; `not_approved`: missing, other tenant, or not approved.
+ */
+export type ConsumeApprovalResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly why: "already_consumed" | "not_approved" };
 
 /** One decision about an approval: who, what, when, why, under which policy. */
 export interface ApprovalEvent {
   readonly approval_id: string;
   readonly decision: ApprovalDecisionKind;
+  /** The approver's user id (trusted, from the host's authentication), in the approval's tenant. */
   readonly approver: string;
+  /** The approver's roles when deciding. */
+  readonly approver_roles: readonly string[];
   readonly reason: string | null;
   /** For `edit`: the arguments the approver wants instead (a new call with its own fingerprint). */
   readonly edited_args: JsonObject | null;
   readonly decided_at_ms: number;
   readonly policy_version: string;
+  readonly policy_code_version: string;
+  readonly policy_data_version: string;
 }
 
 export type DecideResult =
@@ -193,6 +225,9 @@ export interface InterruptRecord {
 export type PolicyDecisionKind = "allow" | "deny" | "approval_required" | "not_evaluated";
 
 export interface DecisionLogEntry {
+  /** Unique id of the decision (OPA's `decision_id`); the store assigns a random UUID when absent. */
+  readonly decision_id?: string;
+  /** OPA's `timestamp`, epoch ms. */
   readonly at_ms: number;
   readonly tenant: string;
   readonly run_id: string;
@@ -203,15 +238,61 @@ export interface DecisionLogEntry {
   readonly decision: PolicyDecisionKind;
   /** The policy's or the runtime's reason. */
   readonly reason: string | null;
+  /** The enforced policy's version (OPA's bundle revision). */
   readonly policy_version: string | null;
   /** The envelope's outcome and reason. */
   readonly outcome: string;
   readonly outcome_reason: string | null;
+  /** OPA's `path`: the entrypoint evaluated, e.g. "toolgate/authz/decision"; null when the policy was not asked. */
+  readonly path?: string | null;
+  /** The policy input exactly as evaluated, with sensitive fields erased; null when the policy was not asked. */
+  readonly input?: JsonObject | null;
+  /** The policy's result (the decision object); null when the policy was not asked. */
+  readonly result?: JsonValue | null;
+  /** OPA's `erased`: JSON pointers of the input fields removed before logging ("/input/args/card"). */
+  readonly erased?: readonly string[];
+  /** OPA's `metrics.timer_rego_query_eval_ns`: the policy evaluation time. */
+  readonly eval_ns?: number | null;
+  /** A shadow policy's answer for the same input, when one ran. */
+  readonly shadow?: ShadowDecision | null;
+  /** After this the entry is purged (the runtime's decision-log retention); null keeps it. */
+  readonly expires_at_ms?: number | null;
+}
+
+/** What a shadow (candidate) policy would have decided; it is logged, never enforced. */
+export interface ShadowDecision {
+  readonly policy_version: string;
+  readonly decision: PolicyDecisionKind;
+  readonly reason: string;
+  readonly result: JsonValue | null;
+  readonly eval_ns: number;
+  /** True when the shadow's allow / deny / approval differs from the enforced decision. */
+  readonly disagrees: boolean;
+}
+
+/** A logged decision as read back: every field present. */
+export interface DecisionLogRecord extends DecisionLogEntry {
+  readonly decision_id: string;
+  readonly path: string | null;
+  readonly input: JsonObject | null;
+  readonly result: JsonValue | null;
+  readonly erased: readonly string[];
+  readonly eval_ns: number | null;
+  readonly shadow: ShadowDecision | null;
+  readonly expires_at_ms: number | null;
 }
 
 export interface DecisionQuery {
   readonly tenant?: string;
   readonly operation_id?: string;
+  readonly tool?: string;
+  /** Matches the policy's reason or the envelope's reason. */
+  readonly reason?: string;
+  /** Only entries at or after this time (epoch ms). */
+  readonly since_ms?: number;
+  /** Only entries whose shadow policy disagreed. */
+  readonly shadow_disagrees?: boolean;
+  /** Default 1000. */
   readonly limit?: number;
 }
 
@@ -237,6 +318,8 @@ export interface Store {
    * while pending and unexpired; revoke while pending or approved.
    */
   decideApproval(event: ApprovalEvent): Promise<DecideResult>;
+  /** Single use: records the operation that committed under an approved approval (see ConsumeApprovalResult). */
+  consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult>;
   /** Every recorded decision event of an approval, oldest first. */
   listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;
 
@@ -259,11 +342,21 @@ export interface Store {
   getInterrupt(tenant: string, run_id: string): Promise<InterruptRecord | null>;
   clearInterrupt(tenant: string, run_id: string): Promise<void>;
 
+  /**
+   * Logs one decision. By default entries are group-committed (see `DecisionLogOptions`):
+   * the promise settles once the entry is queued, and reads of the log flush first.
+   */
   appendDecision(entry: DecisionLogEntry): Promise<void>;
+  /** Writes queued decision-log entries now (also done on close and at process exit). */
+  flushDecisions(): Promise<void>;
   /** Newest first. */
-  listDecisions(query?: DecisionQuery): Promise<DecisionLogEntry[]>;
+  listDecisions(query?: DecisionQuery): Promise<DecisionLogRecord[]>;
+  getDecision(decision_id: string): Promise<DecisionLogRecord | null>;
 
-  /** Deletes operation records past their retention (approvals and the log are kept for audit); returns the count. */
+  /**
+   * Deletes operation records past their tool's retention and decision-log entries past
+   * theirs (approvals are kept for audit); returns the number of rows deleted.
+   */
   purgeExpired(now_ms: number): Promise<number>;
   close(): Promise<void>;
 }

@@ -12,5 +12,5 @@ export async function decideAs(
   approver: ApproverContext = bob,
   extra: { reason?: string; edited_args?: JsonObject } = {},
 ) {
-  return approvals.decide(id, { decision, approver: approver.user, ...extra });
+  return approvals.decide(id, { decision, ...extra }, approver);
 }

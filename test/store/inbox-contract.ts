@@ -4,7 +4,7 @@
  * runs it (test/store/inbox-*.test.ts); `makeStore` returns an empty, isolated store.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { NewApproval, NewPendingCall, Store } from "../../src/store/store.js";
+import type { ApprovalEvent, NewApproval, NewPendingCall, Store } from "../../src/store/store.js";
 
 const T0 = 1_700_000_000_000;
 
@@ -17,11 +17,27 @@ const approval = (id: string, over: Partial<NewApproval> = {}): NewApproval => (
   args: { account_id: "acc_1", amount: 10, currency: "EUR", recipient: "acc_2" },
   preview: { account_id: "acc_1", amount: 10 },
   fingerprint: `fp-${id}`,
+  args_hash: `ah-${id}`,
   operation_id: `op-${id}`,
   created_at_ms: T0,
   expires_at_ms: T0 + 900_000,
   policy_version: "pv-1",
+  policy_code_version: "pc-1",
+  policy_data_version: "pd-1",
   ...over,
+});
+
+const decision = (approval_id: string, decision: ApprovalEvent["decision"], approver: string, reason: string | null, at: number): ApprovalEvent => ({
+  approval_id,
+  decision,
+  approver,
+  approver_roles: ["approver"],
+  reason,
+  edited_args: null,
+  decided_at_ms: at,
+  policy_version: "pv-1",
+  policy_code_version: "pc-1",
+  policy_data_version: "pd-1",
 });
 
 const pendingCall = (approvalId: string, over: Partial<NewPendingCall> = {}): NewPendingCall => ({
@@ -53,7 +69,7 @@ export function runInboxStoreContract(name: string, makeStore: () => Promise<{ s
       await store.createApproval(approval("a1", { created_at_ms: T0 }));
       await store.createApproval(approval("a2", { created_at_ms: T0 + 10 }));
       await store.createApproval(approval("b1", { tenant: "t2", created_at_ms: T0 + 20 }));
-      await store.decideApproval({ approval_id: "a1", decision: "reject", approver: "bob", reason: "no", edited_args: null, decided_at_ms: T0 + 30, policy_version: "pv-1" });
+      await store.decideApproval(decision("a1", "reject", "bob", "no", T0 + 30));
       const rows = await store.listApprovals({ tenant: "t1", limit: 10 });
       expect(rows.map((r) => r.id)).toEqual(["a2", "a1"]);
       expect(rows[1]).toMatchObject({ status: "rejected", decision: { approver: "bob", reason: "no", decision: "reject" } });
@@ -65,7 +81,7 @@ export function runInboxStoreContract(name: string, makeStore: () => Promise<{ s
       await store.createApproval(approval("a1", { tool: "confirm_transfer", created_at_ms: T0 }));
       await store.createApproval(approval("a2", { requested_by: "carol", created_at_ms: T0 + 10 }));
       await store.createApproval(approval("a3", { created_at_ms: T0 + 20 }));
-      await store.decideApproval({ approval_id: "a3", decision: "approve", approver: "bob", reason: null, edited_args: null, decided_at_ms: T0 + 30, policy_version: "pv-1" });
+      await store.decideApproval(decision("a3", "approve", "bob", null, T0 + 30));
       const ids = async (q: Partial<Parameters<Store["listApprovals"]>[0]>) => (await store.listApprovals({ tenant: "t1", limit: 10, ...q })).map((r) => r.id);
       expect(await ids({ tool: "confirm_transfer" })).toEqual(["a1"]);
       expect(await ids({ status: "pending" })).toEqual(["a2", "a1"]);
@@ -117,7 +133,7 @@ export function runInboxStoreContract(name: string, makeStore: () => Promise<{ s
         await store.createApproval(approval(id, { created_at_ms: T0 + i }));
         await store.savePendingCall(pendingCall(id, { created_at_ms: T0 + i }));
       }
-      await store.decideApproval({ approval_id: "a2", decision: "reject", approver: "bob", reason: null, edited_args: null, decided_at_ms: T0 + 5, policy_version: "pv-1" });
+      await store.decideApproval(decision("a2", "reject", "bob", null, T0 + 5));
       const first = await store.claimAnnouncements(T0 + 100, 10);
       expect(first.map((c) => c.approval_id)).toEqual(["a1", "a3"]);
       expect(first[0]).toMatchObject({ announced_at_ms: T0 + 100 });

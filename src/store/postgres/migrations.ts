@@ -49,7 +49,7 @@ export function loadMigrations(dir: string = defaultMigrationsDir): Migration[] 
     if (mig.version <= prev) {
       throw new PgStoreError(
         "migration_file_invalid",
-        `migration ${mig.version}_${mig.name}: version ${mig.version} is ${mig.version === prev ? "used twice" : "not above the previous one"} (each migration needs its own number, starting at 1)`,
+        `migration ${mig.version}_${mig.name}: version ${mig.version} is ${i > 0 && mig.version === prev ? "used twice" : "not above the previous one"} (each migration needs its own number, starting at 1)`,
       );
     }
   });
@@ -114,7 +114,7 @@ export async function migrate(
   }
 }
 
-/** Applied rows must be a prefix of the known migrations with unchanged SQL. */
+/** Applied rows must be known migrations with unchanged SQL; returns the applied versions. */
 function checkApplied(
   rows: ReadonlyArray<{ version: number; name: string; checksum: string }>,
   migrations: readonly Migration[],
