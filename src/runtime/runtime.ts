@@ -9,6 +9,7 @@ import { extendApprovals } from "../approvals/approvals-api.js";
 import type { RuntimeApprovals } from "../approvals/approvals-api.js";
 import { pausePendingCall } from "../approvals/pending.js";
 import { resumeApproval } from "../approvals/resume.js";
+import type { Manifest, ToolManifestEntry } from "../manifest.js";
 import { createApprovals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
 import { terminal } from "./envelope.js";
@@ -16,6 +17,8 @@ import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
 import { defaultLeaseMarginMs, retentionProblems } from "./lease.js";
+import { listTools } from "./list-tools.js";
+import { preflight } from "./preflight.js";
 import type { LogNote } from "./phase.js";
 import { prepare } from "./prepare.js";
 import { systemClock } from "./types.js";
@@ -31,6 +34,15 @@ export interface Runtime {
   /** Clears the run's interrupt flag (unrelated to `approvals.resume`, which runs an approved call). */
   resume(run: { readonly tenant: string; readonly run_id: string }): Promise<void>;
   readonly policyVersion: string;
+  /** The tool manifest this runtime gates. */
+  readonly manifest: Manifest;
+  /** The tools to offer this principal, in name order: those the policy does not deny before any argument (`list-tools.ts`). */
+  listTools(ctx: TrustedContext): Promise<ToolManifestEntry[]>;
+  /**
+   * Prepares and authorizes a call without invoking it: null when the gate would let it
+   * through now, else the envelope the call would get (approval_required creates the pending approval).
+   */
+  preflight(ctx: TrustedContext, request: CallRequest): Promise<Envelope | null>;
 }
 
 export class RuntimeConfigError extends Error {
@@ -141,6 +153,19 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     },
     get policyVersion() {
       return deps.policy.version;
+    },
+    manifest: deps.manifest,
+    listTools: (ctx) => listTools(deps, ctx),
+    async preflight(ctx, req) {
+      try {
+        const r = await preflight(deps, ctx, req);
+        // An answer is logged like a call's: it may have created a pending approval.
+        if (r.envelope !== null && r.note !== null) await log(ctx, req, r.prepared, r.note, r.envelope);
+        return r.envelope;
+      } catch (err) {
+        deps.onError(err);
+        return terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
+      }
     },
   };
 }
