@@ -16,4 +16,5 @@ export const commandLoaders: Readonly<Record<string, () => Promise<RegisterComma
   fmt: async () => (await import("./fmt.js")).registerFmt,
   migrate: async () => (await import("./migrate.js")).registerMigrate,
   demo: async () => (await import("./demo.js")).registerDemo,
+  "agent-eval": async () => (await import("./agent-eval.js")).registerAgentEval,
 };
