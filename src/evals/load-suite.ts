@@ -102,7 +102,7 @@ function shapeProblems(errors: readonly ErrorObject[], yaml: LocatedYaml): Suite
   // A response is either a shorthand string or an object: keep only the branch of the value's own type.
   const relevant = errors.filter((e) => {
     if (e.keyword === "anyOf" || e.keyword === "oneOf") return false;
-    const branch = /\/response\/anyOf\/(\d)/.exec(e.schemaPath);
+    const branch = /\/anyOf\/(\d)(?:\/|$)/.exec(e.schemaPath);
     if (branch === null) return true;
     const isString = typeof valueAt(yaml.value, pathOf(e.instancePath).slice(0, responseDepth(e.instancePath))) === "string";
     return branch[1] === "0" ? isString : !isString;
