@@ -20,6 +20,7 @@ export interface RawTool {
   readonly idempotency?: { readonly fingerprint: readonly string[]; readonly retention?: string };
   readonly approval?: { readonly preview?: readonly string[]; readonly ttl?: string };
   readonly compensation?: string;
+  readonly sensitive?: readonly string[];
   readonly postcondition?: "resource_id" | { readonly resource_id?: boolean; readonly observed?: Readonly<Record<string, JsonValue>> };
   readonly timeout_ms?: number;
   readonly retry?: {
