@@ -1,4 +1,4 @@
-import type { FailureSpec, JsonValue, Manifest, PostconditionSpec, ToolManifestEntry } from "../../src/manifest.js";
+import type { FailureSpec, JsonObject, JsonValue, Manifest, PostconditionSpec, ToolManifestEntry } from "../../src/manifest.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { parseDuration } from "./duration.js";
 import type { RawFailure, RawTool, RawToolsFile } from "./raw-types.js";
@@ -35,6 +35,9 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       name,
       description: tool.description,
       effect: tool.effect,
+      // Copied as data so agents' adapters advertise the schemas without tools.yaml at run time.
+      input_schema: structuredClone(tool.input) as JsonObject,
+      output_schema: structuredClone(tool.output) as JsonObject,
       fingerprint: [...fingerprint],
       retention_ms: duration(tool.idempotency?.retention ?? defaults.retention, p("idempotency", "retention")),
       approval:
@@ -43,6 +46,8 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
           : {
               preview: [...(tool.approval?.preview ?? fingerprint)],
               ttl_ms: duration(tool.approval?.ttl ?? defaults.approvalTtl, p("approval", "ttl")),
+              self_approve: tool.approval?.self_approve ?? false,
+              approver_roles: [...(tool.approval?.approver_roles ?? [])],
             },
       compensation: tool.compensation ?? null,
       postcondition: toPostcondition(tool.postcondition),

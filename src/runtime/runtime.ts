@@ -164,8 +164,8 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     call,
     approvals: {
       ...approvals,
-      async decide(approvalId, req) {
-        const out = await approvals.decide(approvalId, req);
+      async decide(approvalId, req, approver) {
+        const out = await approvals.decide(approvalId, req, approver);
         if (out.ok && pending.delete(approvalId)) telemetry.approvalsPending(-1);
         return out;
       },

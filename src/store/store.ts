@@ -112,28 +112,60 @@ export interface ApprovalRecord {
   /** The tool's declared preview fields of `args`: what the approver sees and signs. */
   readonly preview: JsonObject;
   readonly fingerprint: string;
+  /**
+   * Hex SHA-256 of the RFC 8785 JSON of tenant, tool and the complete arguments: what the
+   * approval is bound to (the preview is only what the approver is shown first).
+   */
+  readonly args_hash: string;
   readonly operation_id: string | null;
   readonly created_at_ms: number;
   readonly expires_at_ms: number;
-  /** Policy version under which the approval was requested; a decision binds to it too. */
+  /** Policy version (code and data together) under which the approval was requested. */
   readonly policy_version: string;
+  /** Hash of the compiled policy code alone, and of its data alone, at request time. */
+  readonly policy_code_version: string;
+  readonly policy_data_version: string;
   readonly status: ApprovalStatus;
   /** The deciding event, once decided. */
   readonly decision: ApprovalEvent | null;
+  /** The operation whose final outcome was recorded under this approval (single use), or null. */
+  readonly consumed_by: string | null;
+  readonly consumed_at_ms: number | null;
 }
 
-export type NewApproval = Omit<ApprovalRecord, "status" | "decision">;
+export type NewApproval = Omit<ApprovalRecord, "status" | "decision" | "consumed_by" | "consumed_at_ms">;
+
+/** Marks an approved approval as used by the operation that committed under it. */
+export interface ConsumeApprovalRequest {
+  readonly approval_id: string;
+  readonly tenant: string;
+  readonly operation_id: string;
+  readonly now_ms: number;
+}
+
+/**
+ * `ok` also when the same operation consumed it before (recording is idempotent);
+ * `already_consumed`: another operation did; `not_approved`: missing, other tenant, or not approved.
+ */
+export type ConsumeApprovalResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly why: "already_consumed" | "not_approved" };
 
 /** One decision about an approval: who, what, when, why, under which policy. */
 export interface ApprovalEvent {
   readonly approval_id: string;
   readonly decision: ApprovalDecisionKind;
+  /** The approver's user id (trusted, from the host's authentication), in the approval's tenant. */
   readonly approver: string;
+  /** The approver's roles when deciding. */
+  readonly approver_roles: readonly string[];
   readonly reason: string | null;
   /** For `edit`: the arguments the approver wants instead (a new call with its own fingerprint). */
   readonly edited_args: JsonObject | null;
   readonly decided_at_ms: number;
   readonly policy_version: string;
+  readonly policy_code_version: string;
+  readonly policy_data_version: string;
 }
 
 export type DecideResult =
@@ -246,6 +278,8 @@ export interface Store {
    * while pending and unexpired; revoke while pending or approved.
    */
   decideApproval(event: ApprovalEvent): Promise<DecideResult>;
+  /** Single use: records the operation that committed under an approved approval (see ConsumeApprovalResult). */
+  consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult>;
   /** Every recorded decision event of an approval, oldest first. */
   listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;
 

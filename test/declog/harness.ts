@@ -9,6 +9,7 @@ import type { JsonObject, Manifest } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 import { createRuntime } from "../../src/runtime/index.js";
+import type { ApproverContext } from "../../src/runtime/index.js";
 import type { Runtime, RuntimeOptions } from "../../src/runtime/index.js";
 import { openPgStore } from "../../src/store/postgres/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
@@ -35,6 +36,7 @@ export function changedData(patch: (config: Record<string, unknown>) => void): J
 }
 
 export const alice: TrustedContext = { tenant: "t_acme", user: "alice", roles: ["agent"], run_id: "run_1" };
+export const bob: ApproverContext = { tenant: "t_acme", user: "bob", roles: ["approver"] };
 export const victor: TrustedContext = { tenant: "t_acme", user: "victor", roles: ["viewer"], run_id: "run_2" };
 
 export interface OpenedStore {
@@ -106,7 +108,7 @@ export const reserve = (amount: number, extra: JsonObject = {}): JsonObject => (
 export async function approvedWrite(g: DeclogGate, ctx: TrustedContext, args: JsonObject, operation_id: string) {
   const ask = await g.runtime.call(ctx, { tool: "reserve_funds", args, operation_id });
   if (ask.outcome !== "terminal_failure" || ask.approval_id === undefined) throw new Error(`expected approval_required: ${JSON.stringify(ask)}`);
-  const d = await g.runtime.approvals.decide(ask.approval_id, { decision: "approve", approver: "bob" });
+  const d = await g.runtime.approvals.decide(ask.approval_id, { decision: "approve" }, bob);
   if (!d.ok) throw new Error(d.message);
   return g.runtime.call(ctx, { tool: "reserve_funds", args, operation_id, approval_id: ask.approval_id });
 }

@@ -15,7 +15,7 @@ import type { ReloadResult } from "../../src/runtime/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
 import { until } from "../runtime/harness.js";
-import { alice, approvedWrite, changedData, ENTRYPOINT, gate, loadGeneratedPolicy, POLICY_WASM, reserve, shippedData, victor } from "./harness.js";
+import { alice, bob, approvedWrite, changedData, ENTRYPOINT, gate, loadGeneratedPolicy, POLICY_WASM, reserve, shippedData, victor } from "./harness.js";
 
 const readOnlyViewersRemoved = () => changedData((c) => void ((c["roles"] as Record<string, unknown>)["viewer"] = { effects: [] }));
 
@@ -101,7 +101,7 @@ describe("setPolicy", () => {
     // Swapped between the policy's answer and the commit: the approval was given under v1 and the call commits under v1.
     const ask = await g.runtime.call(alice, { tool: "reserve_funds", args: reserve(500), operation_id: "op-swap" });
     const approvalId = ask.outcome === "terminal_failure" ? ask.approval_id! : "";
-    expect((await g.runtime.approvals.decide(approvalId, { decision: "approve", approver: "bob" })).ok).toBe(true);
+    expect((await g.runtime.approvals.decide(approvalId, { decision: "approve" }, bob)).ok).toBe(true);
     const swapping: PolicyEngine = {
       version: v1.version,
       async evaluate(input) {
@@ -150,7 +150,7 @@ describe("setPolicy", () => {
     const ask = await g.runtime.call(alice, { tool: "reserve_funds", args: reserve(5), operation_id: "op-a" });
     g.runtime.setPolicy(v2);
     const id = ask.outcome === "terminal_failure" ? ask.approval_id! : "";
-    const d = await g.runtime.approvals.decide(id, { decision: "approve", approver: "bob" });
+    const d = await g.runtime.approvals.decide(id, { decision: "approve" }, bob);
     expect(d.ok && d.approval.decision?.policy_version).toBe(v2.version);
     expect((await approvedWrite(g, alice, reserve(6), "op-b")).outcome).toBe("success");
   });

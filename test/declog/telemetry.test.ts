@@ -19,7 +19,7 @@ import type { Runtime } from "../../src/runtime/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
 import { manualClock } from "../../src/testing/index.js";
-import { alice, loadGeneratedPolicy, reserve } from "./harness.js";
+import { alice, bob, loadGeneratedPolicy, reserve } from "./harness.js";
 
 class TestReader extends MetricReader {
   protected override async onForceFlush(): Promise<void> {}
@@ -206,10 +206,10 @@ describe("metrics", () => {
     await runtime.call(alice, { tool: "reserve_funds", args: reserve(20), operation_id: "op-q" });
     expect(await pendingNow()).toBe(2);
     const id = ask.outcome === "terminal_failure" ? ask.approval_id! : "";
-    expect((await runtime.approvals.decide(id, { decision: "approve", approver: "bob" })).ok).toBe(true);
+    expect((await runtime.approvals.decide(id, { decision: "approve" }, bob)).ok).toBe(true);
     expect(await pendingNow()).toBe(1);
     // Deciding twice does not count twice.
-    await runtime.approvals.decide(id, { decision: "reject", approver: "bob" });
+    await runtime.approvals.decide(id, { decision: "reject" }, bob);
     expect(await pendingNow()).toBe(1);
   });
 });

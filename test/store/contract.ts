@@ -36,10 +36,13 @@ const approval = (over: Partial<NewApproval> = {}): NewApproval => ({
   args: { account_id: "acc_1", amount: 10, currency: "EUR", recipient: "acc_2", memo: "rent" },
   preview: { account_id: "acc_1", amount: 10, currency: "EUR", recipient: "acc_2" },
   fingerprint: "a".repeat(64),
+  args_hash: "b".repeat(64),
   operation_id: "op-1",
   created_at_ms: T0,
   expires_at_ms: T0 + 900_000,
   policy_version: "pv-1",
+  policy_code_version: "pc-1",
+  policy_data_version: "pd-1",
   ...over,
 });
 
@@ -47,10 +50,13 @@ const decision = (over: Partial<ApprovalEvent> = {}): ApprovalEvent => ({
   approval_id: "apr-1",
   decision: "approve",
   approver: "bob",
+  approver_roles: ["approver"],
   reason: "looks right",
   edited_args: null,
   decided_at_ms: T0 + 1_000,
   policy_version: "pv-1",
+  policy_code_version: "pc-1",
+  policy_data_version: "pd-1",
   ...over,
 });
 
@@ -196,7 +202,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
       it("a created approval is pending with its exact preview, fingerprint, tenant, expiry and policy version", async () => {
         const { store } = await open();
         await store.createApproval(approval());
-        expect(await store.getApproval("apr-1")).toEqual({ ...approval(), status: "pending", decision: null });
+        expect(await store.getApproval("apr-1")).toEqual({ ...approval(), status: "pending", decision: null, consumed_by: null, consumed_at_ms: null });
         expect(await store.getApproval("missing")).toBeNull();
       });
 

@@ -108,9 +108,13 @@ describe.skipIf(skip)("postgres", () => {
       try {
         await a.createApproval({
           id: "apr", tenant: "t1", run_id: "r", requested_by: "u", tool: "reserve_funds", args: {}, preview: {},
-          fingerprint: "a".repeat(64), operation_id: null, created_at_ms: T0, expires_at_ms: T0 + 60_000, policy_version: "pv",
+          fingerprint: "a".repeat(64), args_hash: "b".repeat(64), operation_id: null, created_at_ms: T0, expires_at_ms: T0 + 60_000,
+          policy_version: "pv", policy_code_version: "pc", policy_data_version: "pd",
         });
-        const ev = { approval_id: "apr", reason: null, edited_args: null, decided_at_ms: T0 + 1, policy_version: "pv" };
+        const ev = {
+          approval_id: "apr", approver_roles: [], reason: null, edited_args: null, decided_at_ms: T0 + 1,
+          policy_version: "pv", policy_code_version: "pc", policy_data_version: "pd",
+        };
         const [x, y] = await Promise.all([
           a.decideApproval({ ...ev, decision: "approve", approver: "bob" }),
           b.decideApproval({ ...ev, decision: "reject", approver: "carol" }),

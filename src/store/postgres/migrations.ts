@@ -29,7 +29,7 @@ const migrateLockClass = 0x7467; // "tg"
 
 export const defaultMigrationsDir = fileURLToPath(new URL("./migrations/", import.meta.url));
 
-/** Reads and orders the migration files; versions start at 1 and increase strictly. */
+/** Reads and orders the migration files; versions are unique and ascending (gaps allowed). */
 export function loadMigrations(dir: string = defaultMigrationsDir): Migration[] {
   const migrations: Migration[] = [];
   for (const file of readdirSync(dir).sort()) {
@@ -42,14 +42,14 @@ export function loadMigrations(dir: string = defaultMigrationsDir): Migration[] 
     const checksum = createHash("sha256").update(sql).digest("hex");
     migrations.push({ version: Number(m[1]), name: m[2]!, sql, checksum });
   }
-  // Numbers are reserved ahead for schema changes developed in parallel, so a gap is
-  // allowed (the lower one is applied whenever it arrives); a repeated number is not.
+  // Versions are reserved per change and may land in any order, so a gap is allowed (the
+  // missing number is simply not applied yet); a repeated or zero version is a mistake.
   migrations.forEach((mig, i) => {
-    const prev = migrations[i - 1];
-    if (mig.version < 1 || (prev !== undefined && mig.version <= prev.version)) {
+    const prev = i === 0 ? 0 : migrations[i - 1]!.version;
+    if (mig.version <= prev) {
       throw new PgStoreError(
         "migration_file_invalid",
-        `migration ${mig.version}_${mig.name}: versions start at 1 and each number is used once${prev === undefined ? "" : ` (after ${prev.version}_${prev.name})`}`,
+        `migration ${mig.version}_${mig.name}: version ${mig.version} is ${i > 0 && mig.version === prev ? "used twice" : "not above the previous one"} (each migration needs its own number, starting at 1)`,
       );
     }
   });

@@ -9,6 +9,8 @@ import type {
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
+  ConsumeApprovalRequest,
+  ConsumeApprovalResult,
   DecideResult,
   DecisionLogEntry,
   DecisionLogRecord,
@@ -53,28 +55,30 @@ export async function openPgStore(opts: PgStoreOptions = {}): Promise<Store> {
 }
 
 async function checkSchemaVersion(pool: pg.Pool, schema: string): Promise<void> {
-  const known = loadMigrations();
-  const res = await pool.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
-  const applied = new Set<number>();
-  if (res.rows[0]?.present === true) {
-    const v = await pool.query<{ version: number }>("SELECT version FROM schema_migrations");
-    for (const row of v.rows) applied.add(row.version);
+  const known = loadMigrations().map((m) => m.version);
+  const latest = known.at(-1) ?? 0;
+  const res = await pool.query<{ version: number | null }>(
+    "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN NULL ELSE 0 END AS version",
+  );
+  let applied: number[] = [];
+  if (res.rows[0]?.version !== null) {
+    const v = await pool.query<{ version: number }>("SELECT version FROM schema_migrations ORDER BY version");
+    applied = v.rows.map((r) => Number(r.version));
   }
-  const newer = [...applied].filter((v) => !known.some((m) => m.version === v));
-  if (newer.length > 0) {
-    const version = Math.max(...newer);
+  const newer = applied.find((v) => !known.includes(v));
+  if (newer !== undefined) {
     throw new PgStoreError(
       "migration_unknown_version",
-      `schema ${schema} is at migration ${version}, newer than this toolgate (${known.at(-1)?.version ?? 0})`,
-      { version },
+      `schema ${schema} is at migration ${Math.max(...applied)}, newer than this toolgate (${latest})`,
+      { version: newer },
     );
   }
-  const missing = known.filter((m) => !applied.has(m.version));
+  // Versions may have gaps, so every known migration must be applied, not only the highest.
+  const missing = known.filter((v) => !applied.includes(v));
   if (missing.length > 0) {
-    const version = applied.size === 0 ? 0 : Math.max(...applied);
     throw new PgStoreError(
       "schema_not_migrated",
-      `schema ${schema} is at migration ${version}, this toolgate needs ${missing.map((m) => m.version).join(", ")}: run \`toolgate migrate --schema ${schema}\``,
+      `schema ${schema} is at migration ${applied.length === 0 ? 0 : Math.max(...applied)} and lacks ${missing.join(", ")}; this toolgate needs ${latest}: run \`toolgate migrate --schema ${schema}\``,
     );
   }
 }
@@ -124,6 +128,10 @@ class PgStore implements Store {
 
   decideApproval(event: ApprovalEvent): Promise<DecideResult> {
     return approvals.decideApproval(this.#db, event);
+  }
+
+  consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
+    return approvals.consumeApproval(this.#db, req);
   }
 
   listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {

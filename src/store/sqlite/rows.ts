@@ -39,6 +39,11 @@ export interface ApprovalRow {
   expires_at_ms: number;
   policy_version: string;
   status: string;
+  args_hash: string;
+  policy_code_version: string;
+  policy_data_version: string;
+  consumed_by: string | null;
+  consumed_at_ms: number | null;
 }
 
 export interface ApprovalEventRow {
@@ -49,6 +54,9 @@ export interface ApprovalEventRow {
   edited_args: string | null;
   decided_at_ms: number;
   policy_version: string;
+  approver_roles: string;
+  policy_code_version: string;
+  policy_data_version: string;
 }
 
 
@@ -77,10 +85,13 @@ export function toApprovalEvent(row: ApprovalEventRow): ApprovalEvent {
     approval_id: row.approval_id,
     decision: row.decision as ApprovalDecisionKind,
     approver: row.approver,
+    approver_roles: JSON.parse(row.approver_roles) as string[],
     reason: row.reason,
     edited_args: row.edited_args === null ? null : parseObject(row.edited_args),
     decided_at_ms: Number(row.decided_at_ms),
     policy_version: row.policy_version,
+    policy_code_version: row.policy_code_version,
+    policy_data_version: row.policy_data_version,
   };
 }
 
@@ -94,12 +105,17 @@ export function toApproval(row: ApprovalRow, decision: ApprovalEvent | null): Ap
     args: parseObject(row.args),
     preview: parseObject(row.preview),
     fingerprint: row.fingerprint,
+    args_hash: row.args_hash,
     operation_id: row.operation_id,
     created_at_ms: Number(row.created_at_ms),
     expires_at_ms: Number(row.expires_at_ms),
     policy_version: row.policy_version,
+    policy_code_version: row.policy_code_version,
+    policy_data_version: row.policy_data_version,
     status: row.status as ApprovalStatus,
     decision,
+    consumed_by: row.consumed_by,
+    consumed_at_ms: row.consumed_at_ms === null ? null : Number(row.consumed_at_ms),
   };
 }
 

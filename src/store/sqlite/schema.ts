@@ -33,7 +33,12 @@ CREATE TABLE IF NOT EXISTS approvals (
   created_at_ms  INTEGER NOT NULL,
   expires_at_ms  INTEGER NOT NULL,
   policy_version TEXT    NOT NULL,
-  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked'))
+  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked')),
+  args_hash            TEXT    NOT NULL DEFAULT '',
+  policy_code_version  TEXT    NOT NULL DEFAULT '',
+  policy_data_version  TEXT    NOT NULL DEFAULT '',
+  consumed_by          TEXT,
+  consumed_at_ms       INTEGER
 );
 CREATE INDEX IF NOT EXISTS approvals_pending ON approvals (tenant, fingerprint, status);
 
@@ -45,7 +50,10 @@ CREATE TABLE IF NOT EXISTS approval_events (
   reason         TEXT,
   edited_args    TEXT,
   decided_at_ms  INTEGER NOT NULL,
-  policy_version TEXT    NOT NULL
+  policy_version TEXT    NOT NULL,
+  approver_roles       TEXT    NOT NULL DEFAULT '[]',
+  policy_code_version  TEXT    NOT NULL DEFAULT '',
+  policy_data_version  TEXT    NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS approval_events_by_approval ON approval_events (approval_id, seq);
 
@@ -80,6 +88,18 @@ CREATE INDEX IF NOT EXISTS decision_log_by_tenant ON decision_log (tenant, seq);
  * `ensureSqliteColumns` adds the missing ones, then the indexes over them are created.
  */
 export const sqliteAddedColumns: Readonly<Record<string, readonly (readonly [name: string, type: string])[]>> = {
+  approvals: [
+    ["args_hash", "TEXT NOT NULL DEFAULT ''"],
+    ["policy_code_version", "TEXT NOT NULL DEFAULT ''"],
+    ["policy_data_version", "TEXT NOT NULL DEFAULT ''"],
+    ["consumed_by", "TEXT"],
+    ["consumed_at_ms", "INTEGER"],
+  ],
+  approval_events: [
+    ["approver_roles", "TEXT NOT NULL DEFAULT '[]'"],
+    ["policy_code_version", "TEXT NOT NULL DEFAULT ''"],
+    ["policy_data_version", "TEXT NOT NULL DEFAULT ''"],
+  ],
   decision_log: [
     // OPA decision-log event fields; input/result/erased/shadow are JSON text.
     ["decision_id", "TEXT"],

@@ -12,6 +12,8 @@ import type {
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
+  ConsumeApprovalRequest,
+  ConsumeApprovalResult,
   DecideResult,
   DecisionLogEntry,
   DecisionLogRecord,
@@ -73,18 +75,27 @@ class SqliteStore implements Store {
            @lease_owner, @lease_expires_at_ms, @attempts, @envelope, @created_at_ms, @updated_at_ms, @expires_at_ms)`,
       ),
       insApproval: db.prepare(
-        `INSERT INTO approvals VALUES (@id, @tenant, @run_id, @requested_by, @tool, @args, @preview, @fingerprint,
-           @operation_id, @created_at_ms, @expires_at_ms, @policy_version, 'pending')`,
+        `INSERT INTO approvals (id, tenant, run_id, requested_by, tool, args, preview, fingerprint, operation_id,
+           created_at_ms, expires_at_ms, policy_version, status, args_hash, policy_code_version, policy_data_version)
+         VALUES (@id, @tenant, @run_id, @requested_by, @tool, @args, @preview, @fingerprint,
+           @operation_id, @created_at_ms, @expires_at_ms, @policy_version, 'pending', @args_hash,
+           @policy_code_version, @policy_data_version)`,
       ),
       getApproval: db.prepare<[string], ApprovalRow>("SELECT * FROM approvals WHERE id = ?"),
       findPending: db.prepare<[string, string, number], ApprovalRow>(
         `SELECT * FROM approvals WHERE tenant = ? AND fingerprint = ? AND status = 'pending' AND expires_at_ms > ?
          ORDER BY created_at_ms DESC LIMIT 1`,
       ),
+      consume: db.prepare<[string, number, string, string, string]>(
+        `UPDATE approvals SET consumed_by = ?, consumed_at_ms = ?
+          WHERE id = ? AND tenant = ? AND status = 'approved' AND consumed_by IS NULL AND operation_id IS ?`,
+      ),
       setApprovalStatus: db.prepare<[string, string]>("UPDATE approvals SET status = ? WHERE id = ?"),
       insEvent: db.prepare(
-        `INSERT INTO approval_events (approval_id, decision, approver, reason, edited_args, decided_at_ms, policy_version)
-         VALUES (@approval_id, @decision, @approver, @reason, @edited_args, @decided_at_ms, @policy_version)`,
+        `INSERT INTO approval_events (approval_id, decision, approver, reason, edited_args, decided_at_ms, policy_version,
+           approver_roles, policy_code_version, policy_data_version)
+         VALUES (@approval_id, @decision, @approver, @reason, @edited_args, @decided_at_ms, @policy_version,
+           @approver_roles, @policy_code_version, @policy_data_version)`,
       ),
       events: db.prepare<[string], ApprovalEventRow>("SELECT * FROM approval_events WHERE approval_id = ? ORDER BY seq"),
       putInterrupt: db.prepare("INSERT OR REPLACE INTO interrupts VALUES (@tenant, @run_id, @reason, @at_ms)"),
@@ -136,7 +147,7 @@ class SqliteStore implements Store {
 
   async createApproval(a: NewApproval): Promise<ApprovalRecord> {
     this.#q.insApproval.run({ ...a, args: JSON.stringify(a.args), preview: JSON.stringify(a.preview) });
-    return { ...a, status: "pending", decision: null };
+    return { ...a, status: "pending", decision: null, consumed_by: null, consumed_at_ms: null };
   }
 
   async getApproval(id: string): Promise<ApprovalRecord | null> {
@@ -158,9 +169,25 @@ class SqliteStore implements Store {
         if (current.status !== "pending") return { ok: false, why: "already_decided", approval: current };
         if (current.expires_at_ms <= event.decided_at_ms) return { ok: false, why: "expired", approval: current };
       }
-      this.#q.insEvent.run({ ...event, edited_args: event.edited_args === null ? null : JSON.stringify(event.edited_args) });
+      this.#q.insEvent.run({
+        ...event,
+        approver_roles: JSON.stringify(event.approver_roles),
+        edited_args: event.edited_args === null ? null : JSON.stringify(event.edited_args),
+      });
       this.#q.setApprovalStatus.run(decisionStatus[event.decision], event.approval_id);
       return { ok: true, approval: { ...current, status: decisionStatus[event.decision], decision: event } };
+    });
+    return run.immediate();
+  }
+
+  async consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
+    const run = this.#db.transaction((): ConsumeApprovalResult => {
+      const changed = this.#q.consume.run(req.operation_id, req.now_ms, req.approval_id, req.tenant, req.operation_id).changes;
+      if (changed === 1) return { ok: true };
+      const current = this.#approval(req.approval_id);
+      if (current === null || current.tenant !== req.tenant || current.status !== "approved") return { ok: false, why: "not_approved" };
+      if (current.consumed_by === req.operation_id) return { ok: true };
+      return { ok: false, why: current.consumed_by === null ? "not_approved" : "already_consumed" };
     });
     return run.immediate();
   }
