@@ -46,7 +46,7 @@ export interface OperationRecord {
   readonly envelope: JsonObject | null;
   readonly created_at_ms: number;
   readonly updated_at_ms: number;
-  /** After this the record is gone for every purpose (the tool's retention). */
+  /** After this the record is gone for every purpose (the tool's retention), unless its lease is still live. */
   readonly expires_at_ms: number;
 }
 
@@ -86,6 +86,19 @@ export interface RecordOutcomeRequest {
   readonly status: Exclude<OperationStatus, "in_progress">;
   readonly envelope: JsonObject;
   readonly now_ms: number;
+  /**
+   * Keep the lease instead of releasing it: the attempt timed out but its handler may
+   * still land, so no retry may reconcile before it settles or the lease runs out.
+   */
+  readonly keep_lease?: boolean;
+}
+
+/** The attempt under `fence_token` is not counted against the retry budget. */
+export interface RefundAttemptRequest {
+  readonly tenant: string;
+  readonly operation_id: string;
+  readonly fence_token: number;
+  readonly now_ms: number;
 }
 
 export type RecordOutcomeResult =
@@ -97,7 +110,8 @@ export type RecordOutcomeResult =
 
 /** `revoke` withdraws a pending or given approval (allowed even after expiry); the others settle a pending one. */
 export type ApprovalDecisionKind = "approve" | "edit" | "reject" | "revoke";
-export type ApprovalStatus = "pending" | "approved" | "edited" | "rejected" | "revoked";
+/** `expired`: never decided before its expiry; such approvals are deleted by purgeExpired. */
+export type ApprovalStatus = "pending" | "approved" | "edited" | "rejected" | "revoked" | "expired";
 
 /** A durable request for a human decision about one exact call. */
 export interface ApprovalRecord {
@@ -302,12 +316,18 @@ export interface Store {
   /** Short name for diagnostics ("sqlite", "postgres"). */
   readonly kind: string;
 
-  /** The live record, or null when absent or past its retention. */
+  /** The live record, or null when absent or past its retention (a record with a live lease is never past it). */
   getOperation(tenant: string, operation_id: string, now_ms: number): Promise<OperationRecord | null>;
   /** Atomically creates, takes over (expired lease or non-final status) or reports the record. See ClaimResult. */
   claimOperation(req: ClaimRequest): Promise<ClaimResult>;
   /** Writes an outcome only under the current fence token and only while not final. */
   recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult>;
+  /**
+   * The previous attempt provably did not apply its effect (its reconciler answered
+   * not_applied): takes one attempt back, only under the current fence token while the
+   * caller holds the claim. Returns whether it did.
+   */
+  refundAttempt(req: RefundAttemptRequest): Promise<boolean>;
 
   createApproval(approval: NewApproval): Promise<ApprovalRecord>;
   getApproval(id: string): Promise<ApprovalRecord | null>;
@@ -354,8 +374,10 @@ export interface Store {
   getDecision(decision_id: string): Promise<DecisionLogRecord | null>;
 
   /**
-   * Deletes operation records past their tool's retention and decision-log entries past
-   * theirs (approvals are kept for audit); returns the number of rows deleted.
+   * Deletes operation records past their retention whose lease is not live, approvals
+   * that expired undecided (`expired`, or `pending` past `expires_at_ms`: they hold
+   * model-sent arguments and no decision), and decision-log entries past their retention.
+   * Decided approvals are kept for audit. Returns the number of rows deleted.
    */
   purgeExpired(now_ms: number): Promise<number>;
   close(): Promise<void>;

@@ -19,4 +19,6 @@ export const commandLoaders: Readonly<Record<string, () => Promise<RegisterComma
   approvals: async () => (await import("./approvals.js")).registerApprovals,
   serve: async () => (await import("./serve.js")).registerServe,
   token: async () => (await import("./token.js")).registerToken,
+  mcp: async () => (await import("./mcp.js")).registerMcp,
+  "agent-eval": async () => (await import("./agent-eval.js")).registerAgentEval,
 };

@@ -23,8 +23,10 @@ import type {
   PendingCall,
   RecordOutcomeRequest,
   RecordOutcomeResult,
+  RefundAttemptRequest,
   Store,
 } from "../store.js";
+import { isExpired } from "../claim.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import * as approvals from "./approvals.js";
@@ -107,7 +109,7 @@ class PgStore implements Store {
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
     const rec = await ops.readOperation(this.#db, tenant, operationId);
-    return rec !== null && rec.expires_at_ms > nowMs ? rec : null;
+    return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
   claimOperation(req: ClaimRequest): Promise<ClaimResult> {
@@ -116,6 +118,10 @@ class PgStore implements Store {
 
   recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
     return ops.recordOutcome(this.#db, req);
+  }
+
+  refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
+    return ops.refundAttempt(this.#db, req);
   }
 
   createApproval(approval: NewApproval): Promise<ApprovalRecord> {

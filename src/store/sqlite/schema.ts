@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS approvals (
   created_at_ms  INTEGER NOT NULL,
   expires_at_ms  INTEGER NOT NULL,
   policy_version TEXT    NOT NULL,
-  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked')),
+  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked','expired')),
   args_hash            TEXT    NOT NULL DEFAULT '',
   policy_code_version  TEXT    NOT NULL DEFAULT '',
   policy_data_version  TEXT    NOT NULL DEFAULT '',

@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
-import { planClaim, planRecord } from "../claim.js";
+import { isExpired, planClaim, planRecord, planRefund } from "../claim.js";
 import type {
   ApprovalEvent,
   ApprovalListQuery,
@@ -26,6 +26,7 @@ import type {
   PendingCall,
   RecordOutcomeRequest,
   RecordOutcomeResult,
+  RefundAttemptRequest,
   Store,
 } from "../store.js";
 import { SqliteInbox } from "./inbox.js";
@@ -107,7 +108,8 @@ class SqliteStore implements Store {
       putInterrupt: db.prepare("INSERT OR REPLACE INTO interrupts VALUES (@tenant, @run_id, @reason, @at_ms)"),
       getInterrupt: db.prepare<[string, string], InterruptRecord>("SELECT * FROM interrupts WHERE tenant = ? AND run_id = ?"),
       delInterrupt: db.prepare<[string, string]>("DELETE FROM interrupts WHERE tenant = ? AND run_id = ?"),
-      purgeOps: db.prepare<[number]>("DELETE FROM operations WHERE expires_at_ms <= ?"),
+      purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
+      purgeApprovals: db.prepare<[number]>("DELETE FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= ?)"),
     };
   }
 
@@ -130,7 +132,7 @@ class SqliteStore implements Store {
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
     const rec = this.#readOp(tenant, operationId);
-    return rec !== null && rec.expires_at_ms > nowMs ? rec : null;
+    return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
@@ -147,6 +149,15 @@ class SqliteStore implements Store {
       const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
       if (plan.write !== null) this.#writeOp(plan.write);
       return plan.result;
+    });
+    return run.immediate();
+  }
+
+  async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
+    const run = this.#db.transaction((): boolean => {
+      const next = planRefund(this.#readOp(req.tenant, req.operation_id), req);
+      if (next !== null) this.#writeOp(next);
+      return next !== null;
     });
     return run.immediate();
   }
@@ -259,7 +270,8 @@ class SqliteStore implements Store {
 
   async purgeExpired(nowMs: number): Promise<number> {
     await this.#batch.flush();
-    return this.#q.purgeOps.run(nowMs).changes + this.#log.purge(nowMs);
+    const run = this.#db.transaction((): number => this.#q.purgeOps.run(nowMs, nowMs).changes + this.#q.purgeApprovals.run(nowMs).changes);
+    return run.immediate() + this.#log.purge(nowMs);
   }
 
   async close(): Promise<void> {
