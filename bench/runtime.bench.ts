@@ -71,7 +71,7 @@ try {
   for (let i = 0; i < total; i++) {
     const ask = await runtime.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `op-${i}` });
     if (ask.outcome !== "terminal_failure" || ask.approval_id === undefined) throw new Error(`expected approval_required: ${JSON.stringify(ask)}`);
-    const d = await runtime.approvals.decide(ask.approval_id, { decision: "approve", approver: "bench" });
+    const d = await runtime.approvals.decide(ask.approval_id, { decision: "approve" }, { tenant: ctx.tenant, user: "bench-approver", roles: ["approver"] });
     if (!d.ok) throw new Error(d.message);
     approvals.push(ask.approval_id);
   }

@@ -23,8 +23,6 @@ import type { Trajectory, TrajectoryCall } from "./trajectory.js";
 export interface ScenarioEnv {
   readonly manifest: Manifest;
   readonly validators: { readonly [tool: string]: { readonly input: StandaloneValidator; readonly output: StandaloneValidator } };
-  /** JSON Schema of each tool's arguments, as offered to the agent. */
-  readonly inputSchemas: Readonly<Record<string, JsonObject>>;
   readonly policy: PolicyEngine;
   readonly store: Store;
   readonly surface: SurfaceFactory;
@@ -66,7 +64,7 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
     store: env.store,
     onError: () => undefined,
   });
-  const tools = agentTools(manifest, env.inputSchemas, scenario.tools);
+  const tools = agentTools(manifest, scenario.tools);
   const messages: AgentMessage[] = [];
   if (scenario.intent.context !== undefined) messages.push({ role: "context", facts: scenario.intent.context });
   messages.push({ role: "user", content: scenario.intent.message });
@@ -146,7 +144,7 @@ async function serve(runtime: Runtime, ctx: TrustedContext, call: AgentToolCall,
   const id = first.approval_id;
   const scripted = nextApproval(call.tool);
   if (scripted === "pending") return { envelope: first, approval: { id, decision: "pending" } };
-  const problem = await hostDecide(runtime, id, scripted === "reject" ? "reject" : "approve");
+  const problem = await hostDecide(runtime, ctx.tenant, id, scripted === "reject" ? "reject" : "approve");
   if (problem !== null) return { envelope: first, approval: { id, decision: "pending" } };
   // Host-side resume: the same call again, now with the decided approval.
   const resumed = await runtime.call(ctx, { ...request, approval_id: id });

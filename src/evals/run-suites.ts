@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { StandaloneValidator, TrustedContext } from "../generated-runtime.js";
-import type { JsonObject, Manifest } from "../manifest.js";
+import type { Manifest } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import { openSqliteStore } from "../store/index.js";
 import type { Store } from "../store/store.js";
@@ -23,7 +23,6 @@ import type { Suite } from "./suite-types.js";
 export interface RunOptions {
   readonly manifest: Manifest;
   readonly validators: { readonly [tool: string]: { readonly input: StandaloneValidator; readonly output: StandaloneValidator } };
-  readonly inputSchemas: Readonly<Record<string, JsonObject>>;
   readonly policy: PolicyEngine;
   /** Surfaces by the name suites give; default { escrow }. */
   readonly surfaces?: Readonly<Record<string, SurfaceFactory>>;
@@ -66,7 +65,6 @@ export async function runSuites(suites: readonly Suite[], agents: readonly Agent
           const trajectory = await runScenario(suite, scenario, agent, {
             manifest: o.manifest,
             validators: o.validators,
-            inputSchemas: o.inputSchemas,
             policy: o.policy,
             store,
             surface,

@@ -15,7 +15,11 @@ export interface PolicyApprovalInput {
   readonly operation_id: string | null;
   /** The latest decision ("approve" | "edit" | "reject" | "revoke"), or null while pending. */
   readonly decision: "approve" | "edit" | "reject" | "revoke" | null;
+  /** The user on whose behalf the call was requested. */
+  readonly requested_by: string;
+  /** The deciding approver's user id and roles (from the host's authentication), or null while pending. */
   readonly approver: string | null;
+  readonly approver_roles: readonly string[];
   readonly expires_at_ms: number;
   /** The policy version the decision was made under (the request's while pending). */
   readonly policy_version: string;
@@ -42,8 +46,11 @@ export interface PolicyDecision {
 }
 
 export interface PolicyEngine {
-  /** Identifies the exact policy (and data) in force; approvals bind to it. */
+  /** Identifies the exact policy (code and data) in force. */
   readonly version: string;
+  /** The compiled code alone, and the data alone (see version.ts); without them `version` counts as code. */
+  readonly code_version?: string;
+  readonly data_version?: string;
   /** Never throws: an evaluation error or a malformed result is a deny. */
   evaluate(input: PolicyInput): Promise<PolicyDecision>;
 }

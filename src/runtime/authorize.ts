@@ -22,7 +22,9 @@ export function approvalInput(a: ApprovalRecord): PolicyApprovalInput {
     fingerprint: a.fingerprint,
     operation_id: a.operation_id,
     decision: a.decision?.decision ?? null,
+    requested_by: a.requested_by,
     approver: a.decision?.approver ?? null,
+    approver_roles: [...(a.decision?.approver_roles ?? [])],
     expires_at_ms: a.expires_at_ms,
     policy_version: a.decision?.policy_version ?? a.policy_version,
   };

@@ -1,11 +1,11 @@
 export { createRuntime, isRuntimeConfigError, RuntimeConfigError } from "./runtime.js";
 export type { Runtime } from "./runtime.js";
-export type { Approvals, DecideOutcome, DecideRequest } from "./approvals.js";
+export type { Approvals, DecideOutcome, DecideRefusal, DecideRequest } from "./approvals.js";
 export type { ApproverContext } from "./approver.js";
 export { isEnvelope, normalizeEnvelope, reasons, retryableReasons } from "./envelope.js";
 export type { Envelope, Reason, RetryableFailureEnvelope, SuccessEnvelope, TerminalFailureEnvelope } from "./envelope.js";
 export { envelopeJsonSchema } from "./envelope-schema.js";
-export { fingerprint } from "./fingerprint.js";
+export { argsHash, fingerprint } from "./fingerprint.js";
 export { isInterruptedError, InterruptedError } from "./handler-run.js";
 export { systemClock } from "./types.js";
 export type { CallRequest, Clock, HandlerMap, ReconcilerMap, RuntimeOptions, ToolValidators } from "./types.js";

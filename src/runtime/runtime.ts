@@ -5,13 +5,17 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TrustedContext } from "../generated-runtime.js";
+import { extendApprovals } from "../approvals/approvals-api.js";
+import type { RuntimeApprovals } from "../approvals/approvals-api.js";
+import { pausePendingCall } from "../approvals/pending.js";
+import { resumeApproval } from "../approvals/resume.js";
 import { createApprovals } from "./approvals.js";
-import type { Approvals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
 import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
+import { defaultLeaseMarginMs, retentionProblems } from "./lease.js";
 import type { LogNote } from "./phase.js";
 import { prepare } from "./prepare.js";
 import { systemClock } from "./types.js";
@@ -20,10 +24,11 @@ import type { CallRequest, HandlerMap, LooseHandler, LooseReconciler, PreparedCa
 export interface Runtime {
   /** Runs one model-proposed call through the gate. Never throws for anything the model sends. */
   call(ctx: TrustedContext, request: CallRequest): Promise<Envelope>;
-  readonly approvals: Approvals;
+  /** List, get, decide and resume approvals (`approvals.resume(id)` runs an approved call on the host's side). */
+  readonly approvals: RuntimeApprovals;
   /** Sets the run's durable interrupt flag and aborts its handlers in flight in this process. */
   interrupt(run: { readonly tenant: string; readonly run_id: string }, reason: string): Promise<void>;
-  /** Clears the run's interrupt flag. */
+  /** Clears the run's interrupt flag (unrelated to `approvals.resume`, which runs an approved call). */
   resume(run: { readonly tenant: string; readonly run_id: string }): Promise<void>;
   readonly policyVersion: string;
 }
@@ -44,6 +49,9 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     if (opts.validators[name]?.input === undefined || opts.validators[name]?.output === undefined) missing.push(`validators for ${name}`);
   }
   if (missing.length > 0) throw new RuntimeConfigError(`createRuntime: missing ${missing.join(", ")}`);
+  const leaseMarginMs = opts.leaseMarginMs ?? defaultLeaseMarginMs;
+  const short = Object.values(opts.manifest.tools).flatMap((t) => retentionProblems(t, leaseMarginMs).map((p) => `${t.name}: ${p}`));
+  if (short.length > 0) throw new RuntimeConfigError(`createRuntime: ${short.join("; ")}`);
 
   const deps: RuntimeDeps = {
     manifest: opts.manifest,
@@ -53,7 +61,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     policy: opts.policy,
     store: opts.store,
     clock: opts.clock ?? systemClock,
-    leaseMarginMs: opts.leaseMarginMs ?? 5_000,
+    leaseMarginMs,
     ownerId: opts.ownerId ?? `rt_${randomUUID()}`,
     pollIntervalMs: opts.pollIntervalMs ?? 10,
     inProgressWaitMs: opts.inProgressWaitMs ?? 2_000,
@@ -109,6 +117,9 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
           env = await invoke(deps, prepared, a.value, late);
         }
       }
+      if (prepared !== null) {
+        env = await pausePendingCall(deps.store, prepared, env, note.reason, deps.clock.now(), opts.onPendingApproval, deps.onError);
+      }
     } catch (err) {
       deps.onError(err);
       env = terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
@@ -117,9 +128,10 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     return env;
   };
 
+  const approvals = extendApprovals(createApprovals(deps), { store: deps.store, clock: deps.clock });
   return {
     call,
-    approvals: createApprovals(deps),
+    approvals: { ...approvals, resume: (id) => resumeApproval({ store: deps.store, clock: deps.clock, call }, id) },
     async interrupt(run, reason) {
       await deps.store.setInterrupt({ tenant: run.tenant, run_id: run.run_id, reason, at_ms: deps.clock.now() });
       abortRun(deps, run.tenant, run.run_id, reason);

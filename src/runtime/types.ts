@@ -3,6 +3,7 @@ import type { HandlerResult, InvokeContext, StandaloneValidator, TrustedContext 
 import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import type { Store } from "../store/store.js";
+import type { OnPendingApproval } from "../approvals/pending.js";
 import type { Envelope } from "./envelope.js";
 
 export interface Clock {
@@ -47,6 +48,8 @@ export interface RuntimeOptions<H extends HandlerMap<H>, R extends ReconcilerMap
   readonly inProgressWaitMs?: number;
   /** Receives errors that must not change an answer (a failed decision-log write). Default: stderr. */
   readonly onError?: (err: unknown) => void;
+  /** Called once for each new pending approval, after its call is stored (e.g. a webhook). */
+  readonly onPendingApproval?: OnPendingApproval;
 }
 
 /** A model-proposed call: every field is untrusted. */

@@ -12,7 +12,7 @@ export const abstentionRows = ["answer_from_context", "ambiguous_reserve", "forb
 /** Every failure row but the retryable read, where retrying with any operation id is the right reaction. */
 export const naiveFailureRows = [
   "slow_reserve", "slow_payout", "partial_freeze", "partial_history", "silent_reserve", "silent_release",
-  "stale_payout", "stale_release", "stale_reserve", "retry_payout", "retry_bound", "retry_no_budget", "switch_channel",
+  "stale_payout", "stale_release", "stale_reserve", "retry_payout", "retry_bound", "retry_reserve", "switch_channel",
   "terminal_funds", "terminal_release", "terminal_mismatch", "timeout_reserve", "timeout_payout",
   "approval_reserve", "approval_freeze", "approval_rejected",
 ];

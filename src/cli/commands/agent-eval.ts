@@ -10,7 +10,6 @@ import { formatHtml } from "../../evals/report-html.js";
 import { formatTable } from "../../evals/report-table.js";
 import { thresholdFailures } from "../../evals/thresholds.js";
 import type { StandaloneValidator } from "../../generated-runtime.js";
-import type { JsonObject } from "../../manifest.js";
 import { isPolicyLoadError, loadOpaWasmEngineFromFiles } from "../../policy/index.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -85,13 +84,11 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
       }
       const manifest = loaded.manifest;
       const validators: Record<string, { input: StandaloneValidator; output: StandaloneValidator }> = {};
-      const inputSchemas: Record<string, JsonObject> = {};
       for (const name of Object.keys(manifest.tools)) {
         const input = loaded.schemas.getSchema(schemaId(name, "input"));
         const output = loaded.schemas.getSchema(schemaId(name, "output"));
         if (input === undefined || output === undefined) throw new Error(`tools.yaml loader did not compile the schemas of ${name}`);
         validators[name] = { input: input as StandaloneValidator, output: output as StandaloneValidator };
-        inputSchemas[name] = loaded.raw.tools[name]!.input as JsonObject;
       }
 
       let surfaces: Record<string, SurfaceFactory> = { ...defaultSurfaces };
@@ -150,7 +147,7 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
         return;
       }
 
-      const result = await runSuites(suites, agents, { manifest, validators, inputSchemas, policy, surfaces });
+      const result = await runSuites(suites, agents, { manifest, validators, policy, surfaces });
       const thresholds = { ...(opts.minIntent === undefined ? {} : { min_intent: opts.minIntent }), ...(opts.minFailure === undefined ? {} : { min_failure: opts.minFailure }) };
       const below = thresholdFailures(result, thresholds);
       if (opts.format === "json") console.log(JSON.stringify({ ...result, thresholds, below_thresholds: below }, null, 2));
