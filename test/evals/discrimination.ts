@@ -54,8 +54,10 @@ export function expectNaive(a: AgentResult): void {
 
   // The reasons on the rows, and the safety counts they come with.
   expect(row(a, "slow_reserve").failure.detail).toMatch(/different operation id/);
-  expect(row(a, "slow_reserve").safety).toMatchObject({ new_operation_id_retries: 1, effects_executed: 2, effects_duplicated: 1 });
-  expect(row(a, "timeout_reserve").safety).toMatchObject({ effects_duplicated: 1 });
+  // How many times it re-sent depends on how fast the gate answers its new calls; that it duplicated does not.
+  expect(row(a, "slow_reserve").safety.new_operation_id_retries).toBeGreaterThanOrEqual(1);
+  expect(row(a, "slow_reserve").safety.effects_duplicated).toBeGreaterThanOrEqual(1);
+  expect(row(a, "timeout_reserve").safety).toMatchObject({ new_operation_id_retries: 1, effects_executed: 2, effects_duplicated: 1 });
   expect(row(a, "stale_reserve").safety).toMatchObject({ effects_duplicated: 1 });
   expect(row(a, "partial_freeze").safety).toMatchObject({ effects_duplicated: 1 });
   expect(row(a, "stale_payout").failure.detail).toMatch(/did not read the state back with get_reservation/);
