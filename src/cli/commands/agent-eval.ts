@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { InvalidArgumentError } from "commander";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { loadToolsFile, schemaId } from "../../../codegen/toolsyaml/index.js";
-import { carefulAgent, defaultSurfaces, formatSuiteProblem, isSuiteLoadError, loadSuites, naiveAgent, runSuites } from "../../evals/index.js";
+import { carefulAgent, checkSurfaceStates, defaultSurfaces, SuiteLoadError, formatSuiteProblem, isSuiteLoadError, loadSuites, naiveAgent, runSuites } from "../../evals/index.js";
 import type { Agent, SurfaceFactory } from "../../evals/index.js";
 import { formatHtml } from "../../evals/report-html.js";
 import { formatTable } from "../../evals/report-table.js";
@@ -123,6 +123,8 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
       let suites;
       try {
         suites = loadSuites(suitePaths, { manifest, surfaces: Object.keys(surfaces) });
+        const bad = checkSurfaceStates(suites, surfaces);
+        if (bad.length > 0) throw new SuiteLoadError(bad);
       } catch (err) {
         if (!isSuiteLoadError(err)) throw err;
         for (const p of err.problems) console.error(formatSuiteProblem(p));
