@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Manifest } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import { createApprovals as createCoreApprovals } from "../runtime/approvals.js";
+import { Telemetry } from "../runtime/telemetry.js";
 import { systemClock } from "../runtime/types.js";
 import type { Clock, RuntimeDeps, ToolValidators } from "../runtime/types.js";
 import type { Store } from "../store/store.js";
@@ -31,6 +32,7 @@ export function createApprovals(opts: ApprovalsOptions): InboxApprovals {
     handlers: {},
     reconcilers: {},
     policy: opts.policy,
+    shadowPolicy: null,
     store: opts.store,
     clock,
     leaseMarginMs: 0,
@@ -39,6 +41,7 @@ export function createApprovals(opts: ApprovalsOptions): InboxApprovals {
     inProgressWaitMs: 0,
     inFlight: new Map(),
     flights: new Map(),
+    telemetry: new Telemetry({}),
     onError: opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate approvals: ${String(err)}\n`)),
   };
   return extendApprovals(createCoreApprovals(deps), { store: opts.store, clock });
