@@ -13,6 +13,8 @@ import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
 import { defaultLeaseMarginMs, retentionProblems } from "./lease.js";
+import { defaultMaxArgsBytes, loggableToolName, quote } from "./limits.js";
+import { maxIdLength } from "./prepare.js";
 import type { LogNote } from "./phase.js";
 import { prepare } from "./prepare.js";
 import { systemClock } from "./types.js";
@@ -58,6 +60,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     store: opts.store,
     clock: opts.clock ?? systemClock,
     leaseMarginMs,
+    maxArgsBytes: opts.maxArgsBytes ?? defaultMaxArgsBytes,
     ownerId: opts.ownerId ?? `rt_${randomUUID()}`,
     pollIntervalMs: opts.pollIntervalMs ?? 10,
     inProgressWaitMs: opts.inProgressWaitMs ?? 2_000,
@@ -73,8 +76,8 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
         tenant: ctx.tenant,
         run_id: ctx.run_id,
         user: ctx.user,
-        tool: call?.tool.name ?? String(req.tool),
-        operation_id: call?.operation_id ?? (typeof req.operation_id === "string" ? req.operation_id : null),
+        tool: call?.tool.name ?? loggableToolName(req.tool),
+        operation_id: call?.operation_id ?? (typeof req.operation_id === "string" ? quote(req.operation_id, maxIdLength) : null),
         fingerprint: call?.fingerprint ?? null,
         decision: note.decision,
         reason: note.reason,

@@ -176,6 +176,82 @@ export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Ga
       ]);
     });
   });
+
+  describe("storage cannot be grown by the model", () => {
+    const bytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v));
+    const MB = "x".repeat(1024 * 1024);
+
+    it("arguments over 64 KiB of canonical JSON are refused in prepare: 50 calls with a 1 MB argument store, log and echo under 100 KB", async () => {
+      const g = gate();
+      let echoed = 0;
+      for (let i = 0; i < 50; i++) {
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: { ...reserveArgs(i), recipient: `acc_${MB}` }, operation_id: `op-big-${i}` });
+        expect(e).toMatchObject({ outcome: "terminal_failure", reason: "invalid_arguments", problems: [expect.stringContaining("at most 65536 (max_args_bytes)")] });
+        echoed += bytes(e);
+      }
+      const log = await g.store.listDecisions({ tenant: alice.tenant });
+      expect(log).toHaveLength(50);
+      expect(log.every((d) => d.decision === "not_evaluated" && d.fingerprint === null)).toBe(true);
+      expect(await g.store.getOperation(alice.tenant, "op-big-0", g.clock.now())).toBeNull();
+      expect({ echoed: echoed < 100_000, logged: bytes(log) < 100_000 }).toEqual({ echoed: true, logged: true });
+      // Just under the cap is a normal call (it asks for an approval, which stores the arguments).
+      const fits = await g.runtime.call(alice, { tool: "reserve_funds", args: { ...reserveArgs(0), recipient: `acc_${"y".repeat(60_000)}` }, operation_id: "op-fits" });
+      expect(fits).toMatchObject({ reason: "approval_required" });
+      expect(fits.outcome === "terminal_failure" ? fits.message.length : 0).toBeLessThan(1_000);
+    });
+
+    it("a tool's max_args_bytes and the runtime's maxArgsBytes set the cap", async () => {
+      const small = gate({ manifest: withTool("reserve_funds", { max_args_bytes: 120 }) });
+      const args = reserveArgs(1);
+      expect(bytes(args)).toBeLessThan(120);
+      expect(await small.runtime.call(alice, { tool: "reserve_funds", args, operation_id: "op-s" })).toMatchObject({ reason: "approval_required" });
+      expect(await small.runtime.call(alice, { tool: "reserve_funds", args: { ...args, recipient: "acc_" + "b".repeat(60) }, operation_id: "op-s2" })).toMatchObject({
+        reason: "invalid_arguments",
+        problems: [expect.stringContaining("at most 120")],
+      });
+      const global = gate({ maxArgsBytes: 50 });
+      expect(await global.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_" + "a".repeat(60) } })).toMatchObject({ reason: "invalid_arguments", problems: [expect.stringContaining("at most 50")] });
+    });
+
+    it("a tool name longer than 64 characters is unknown_tool and is never echoed or logged: 50 calls with a 1 MB name", async () => {
+      const g = gate();
+      let echoed = 0;
+      for (let i = 0; i < 50; i++) {
+        const e = await g.runtime.call(alice, { tool: MB, args: {}, operation_id: MB });
+        expect(e).toMatchObject({ outcome: "terminal_failure", reason: "unknown_tool", message: expect.stringContaining("a name of 1048576 characters") });
+        echoed += bytes(e);
+      }
+      const log = await g.store.listDecisions({ tenant: alice.tenant });
+      expect(log).toHaveLength(50);
+      expect({ echoed: echoed < 50_000, logged: bytes(log) < 100_000 }).toEqual({ echoed: true, logged: true });
+      expect(log[0]).toMatchObject({ tool: "(a name of 1048576 characters)", outcome_reason: "unknown_tool" });
+      // A name of declarable length is still echoed, so the model sees its typo.
+      const typo = await g.runtime.call(alice, { tool: "reserve_fund", args: {} });
+      expect(typo).toMatchObject({ reason: "unknown_tool", message: expect.stringContaining('"reserve_fund"') });
+    });
+
+    it("a model-chosen property name is quoted bounded in invalid_arguments", async () => {
+      const g = gate({ maxArgsBytes: 4 * 1024 * 1024 });
+      const e = await g.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_a", [MB]: 1 } });
+      expect(e).toMatchObject({ reason: "invalid_arguments" });
+      expect(bytes(e)).toBeLessThan(2_000);
+    });
+
+    it("approvals that expire undecided are purged: 100 pending approvals, all deleted after their TTL", async () => {
+      const g = gate();
+      const ids: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-pend-${i}` });
+        if (e.outcome === "terminal_failure" && e.approval_id !== undefined) ids.push(e.approval_id);
+      }
+      expect(ids).toHaveLength(100);
+      expect(await g.store.purgeExpired(g.clock.now())).toBe(0);
+      g.clock.advance(15 * 60_000);
+      expect(await g.store.purgeExpired(g.clock.now())).toBeGreaterThanOrEqual(100);
+      const left = await Promise.all(ids.map((id) => g.store.getApproval(id)));
+      expect(left.filter((a) => a !== null)).toHaveLength(0);
+    });
+  });
 }
 
 const reserveArgs = (i: number) => ({ account_id: "acc_alice", amount: 100 + i, currency: "EUR", recipient: "acc_bob" });
