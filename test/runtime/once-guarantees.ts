@@ -7,6 +7,8 @@ import { manifest as shipped } from "../../generated/index.js";
 import { fingerprint, isRuntimeConfigError } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Manifest } from "../../src/manifest.js";
+import type { ClaimRequest, Store } from "../../src/store/store.js";
+import { escrowReconcilers } from "../../src/demo/escrow.js";
 import { alice, approved, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
 
@@ -16,35 +18,50 @@ const reasonOf = (e: Envelope): string => (e.outcome === "success" ? "success" :
 export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Gate): void {
   describe("exactly-once under timeouts", () => {
     const TIMEOUT_MS = 30;
-    const LANDS_AT_MS = 300;
 
     /**
-     * reserve_funds times out at TIMEOUT_MS while its handler ignores the signal and lands
-     * the effect at LANDS_AT_MS; the model retries at once with the same operation id.
+     * reserve_funds times out at TIMEOUT_MS while its handler ignores the signal; the model
+     * retries at once with the same operation id. The late effect lands exactly when the
+     * retry has acted: either a reconciler looked first (the race the guarantee forbids), or
+     * the retry found the operation still claimed and is waiting. No timer decides the order.
      * Even trials retry through the same gate, odd ones through a second gate on the same store.
      */
     async function timeoutRace(trials: number, manifest: Manifest): Promise<Record<string, number>> {
       let started = 0;
       let settled = 0;
+      const landings = new Map<string, { land: () => void; landed: Promise<void> }>();
+      const landing = (op: string) => {
+        const known = landings.get(op);
+        if (known !== undefined) return known;
+        let land!: () => void;
+        const made = { land: () => land(), landed: new Promise<void>((res) => (land = res)) };
+        landings.set(op, made);
+        return made;
+      };
       const lateLanding: Partial<GateOptions>["handlers"] = (base) => ({
         reserve_funds: async (a, ctx) => {
           started++;
           try {
-            await delay(LANDS_AT_MS);
+            await landing(ctx.operation_id ?? "").landed;
             return await base.reserve_funds(a, ctx);
           } finally {
             settled++;
           }
         },
       });
-      const a = gate({ manifest, handlers: lateLanding, leaseMarginMs: 60_000 });
-      const b = gate({ manifest, handlers: lateLanding, leaseMarginMs: 60_000, store: a.store, ledger: a.ledger, clock: a.clock });
+      const looking: Partial<GateOptions>["reconcilers"] = (ledger) => {
+        const real = escrowReconcilers(ledger);
+        return { ...real, reserve_funds: async (a, ctx) => { const r = await real.reserve_funds!(a, ctx); landing(ctx.operation_id ?? "").land(); return r; } };
+      };
+      const base = gate();
+      const store = watchClaims(base.store, (op, kind) => kind === "busy" && landing(op).land());
+      const a = gate({ manifest, store, handlers: lateLanding, reconcilers: looking, leaseMarginMs: 60_000, ledger: base.ledger, clock: base.clock });
+      const b = gate({ manifest, store, handlers: lateLanding, reconcilers: looking, leaseMarginMs: 60_000, ledger: base.ledger, clock: base.clock });
       const tally: Record<string, number> = {};
       const count = (k: string) => (tally[k] = (tally[k] ?? 0) + 1);
       const ids = Array.from({ length: trials }, (_, i) => i);
       // Distinct amounts, so every trial has its own approval.
-      const approvals: string[] = [];
-      for (const i of ids) approvals.push(await approved(a, alice, "reserve_funds", reserveArgs(i), `op-tr-${i}`));
+      const approvals = await Promise.all(ids.map((i) => approved(a, alice, "reserve_funds", reserveArgs(i), `op-tr-${i}`)));
       const answers = await Promise.all(
         ids.map(async (i) => {
           const req = { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-tr-${i}`, approval_id: approvals[i]! };
@@ -251,6 +268,23 @@ export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Ga
       const left = await Promise.all(ids.map((id) => g.store.getApproval(id)));
       expect(left.filter((a) => a !== null)).toHaveLength(0);
     });
+  });
+}
+
+/** The store, reporting every claim's answer (the store's own methods stay bound to it). */
+function watchClaims(store: Store, seen: (operationId: string, kind: string) => void): Store {
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === "claimOperation") {
+        return async (req: ClaimRequest) => {
+          const r = await target.claimOperation(req);
+          seen(req.operation_id, r.kind);
+          return r;
+        };
+      }
+      const v: unknown = Reflect.get(target, key, target);
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
   });
 }
 
