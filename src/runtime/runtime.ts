@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TrustedContext } from "../generated-runtime.js";
+import { consumeAfterInvoke } from "./approval-binding.js";
 import { createApprovals } from "./approvals.js";
 import type { Approvals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
@@ -107,6 +108,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
             return step;
           };
           env = await invoke(deps, prepared, a.value, late);
+          await consumeAfterInvoke(deps, prepared);
         }
       }
     } catch (err) {
