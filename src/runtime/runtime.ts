@@ -11,6 +11,7 @@ import type { RuntimeApprovals } from "../approvals/approvals-api.js";
 import { pausePendingCall } from "../approvals/pending.js";
 import { resumeApproval } from "../approvals/resume.js";
 import type { Manifest, ToolManifestEntry } from "../manifest.js";
+import { consumeAfterInvoke } from "./approval-binding.js";
 import { createApprovals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
 import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
@@ -166,6 +167,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
           };
           const authorized = a.value;
           env = await trace.phase("invoke", () => invoke(deps, call, authorized, late));
+          await consumeAfterInvoke(deps, call);
         }
       }
       if (prepared !== null) {
