@@ -16,4 +16,7 @@ export const commandLoaders: Readonly<Record<string, () => Promise<RegisterComma
   fmt: async () => (await import("./fmt.js")).registerFmt,
   migrate: async () => (await import("./migrate.js")).registerMigrate,
   demo: async () => (await import("./demo.js")).registerDemo,
+  log: async () => (await import("./log.js")).registerLog,
+  explain: async () => (await import("./explain.js")).registerExplain,
+  replay: async () => (await import("./replay.js")).registerReplay,
 };
