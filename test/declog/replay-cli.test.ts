@@ -150,7 +150,7 @@ for (const kind of storeKinds) {
       expect(r.out).toContain(`decision ${id}`);
       expect(r.out).toContain("is the version it was made under");
       expect(r.out).toContain("reproduced yes");
-      expect(r.out).toMatch(/\* data\.toolgate\.authz\.decision\s+complete\s+policies\/authz\.rego:[\d,]+\s+\{"allow":false,"reason":"destructive_denied","requires_approval":false\}/);
+      expect(r.out).toMatch(/\* data\.toolgate\.authz\.decision\s+complete\s+policies\/authz\.rego:[\d,]+\s+\{"allow":false,"reason":"destructive_denied","requires_approval":false\}  <- else #2 \(policies\/authz\.rego:\d+\)/);
       const json = JSON.parse((await cli(["explain", id, ...opened.args, "--format", "json"])).out) as { reproduced: boolean; policy_on_disk: { same_version: boolean } };
       expect(json).toMatchObject({ reproduced: true, policy_on_disk: { same_version: true } });
     }, 120_000);

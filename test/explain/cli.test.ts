@@ -30,7 +30,7 @@ describe("toolgate eval --explain", () => {
     const [json, table] = r.out.split("\n\n  RULE");
     expect(JSON.parse(json ?? "")).toMatchObject({ result: [{ expressions: [{ value: { allow: false, reason: "approval_required", requires_approval: true } }] }] });
     const lines = (table ?? "").split("\n");
-    expect(lines[1]).toMatch(/^\* data\.toolgate\.authz\.decision +complete +policies\/authz\.rego:40,42 +\{"allow":false,"reason":"approval_required","requires_approval":true\}$/);
+    expect(lines[1]).toMatch(/^\* data\.toolgate\.authz\.decision +complete +policies\/authz\.rego:40,42 +\{"allow":false,"reason":"approval_required","requires_approval":true\}  <- else #6 \(policies\/authz\.rego:55\)$/);
     expect(lines).toContainEqual(expect.stringMatching(/^\+ data\.toolgate\.authz\.well_formed +complete +policies\/authz\.rego:80 +true$/));
     expect(lines).toContainEqual(expect.stringMatching(/^\+ data\.toolgate\.authz\.approval_mismatch +complete +policies\/authz\.rego:111 +undefined$/));
   }, 180_000);
