@@ -32,9 +32,14 @@ describe("toolgate eval --explain", () => {
     expect(JSON.parse(json ?? "")).toMatchObject({ result: [{ expressions: [{ value: { allow: false, reason: "approval_required", requires_approval: true } }] }] });
     const lines = (table ?? "").split("\n");
     // Rows of the rules' heads in the shipped policy, found in the file so policy edits do not break the test.
-    const rowOf = (head: string) => readFileSync("policies/authz.rego", "utf8").split("\n").findIndex((l) => l.startsWith(head)) + 1;
+    const policyLines = readFileSync("policies/authz.rego", "utf8").split("\n");
+    const rowOf = (head: string) => policyLines.findIndex((l) => l.startsWith(head)) + 1;
     const [d1, d2, wf, am] = [rowOf("default decision"), rowOf("decision := "), rowOf("well_formed if"), rowOf("approval_mismatch := ")];
-    expect(lines[1]).toMatch(new RegExp(`^\\* data\\.toolgate\\.authz\\.decision +complete +policies/authz\\.rego:${d1},${d2} +\\{"allow":false,"reason":"approval_required","requires_approval":true\\}$`));
+    const head = lines[1] ?? "";
+    expect(head).toMatch(new RegExp(`^\\* data\\.toolgate\\.authz\\.decision +complete +policies/authz\\.rego:${d1},${d2} +\\{"allow":false,"reason":"approval_required","requires_approval":true\\}  <- else #\\d+ \\(policies/authz\\.rego:\\d+\\)$`));
+    // The branch named is an `else` of the decision in the file.
+    const elseRow = Number(/authz\.rego:(\d+)\)$/.exec(head)?.[1]);
+    expect(policyLines[elseRow - 1]).toMatch(/\belse\b/);
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\+ data\\.toolgate\\.authz\\.well_formed +complete +policies/authz\\.rego:${wf} +true$`)));
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\+ data\\.toolgate\\.authz\\.approval_mismatch +complete +policies/authz\\.rego:${am} +undefined$`)));
   }, 180_000);

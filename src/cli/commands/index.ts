@@ -21,4 +21,7 @@ export const commandLoaders: Readonly<Record<string, () => Promise<RegisterComma
   token: async () => (await import("./token.js")).registerToken,
   mcp: async () => (await import("./mcp.js")).registerMcp,
   "agent-eval": async () => (await import("./agent-eval.js")).registerAgentEval,
+  log: async () => (await import("./log.js")).registerLog,
+  explain: async () => (await import("./explain.js")).registerExplain,
+  replay: async () => (await import("./replay.js")).registerReplay,
 };
