@@ -1,15 +1,13 @@
 /** `toolgate eval --explain`: real CLI runs (pretty and json), including a query that errors. */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const bin = join(process.cwd(), "bin", "toolgate.js");
+import { runCli } from "../helpers/cli.js";
 
 function run(args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runCli(args);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 function inputFile(input: unknown): string {
