@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Manifest } from "../../src/manifest.js";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import { retryWarnings } from "./check-retry.js";
 import { checkSemantics } from "./check-semantics.js";
 import { createSchemaCompiler } from "./schema-compiler.js";
 import type { RawTool, RawToolsFile } from "./raw-types.js";
@@ -22,6 +23,13 @@ export interface LoadedToolsFile {
   readonly schemas: Ajv2020;
 }
 
+export interface LoadResult {
+  readonly loaded: LoadedToolsFile | null;
+  readonly errors: Diagnostic[];
+  /** Problems that do not stop codegen but should be shown (sorted, capped like errors). */
+  readonly warnings: Diagnostic[];
+}
+
 /**
  * tools.yaml text -> checked manifest, or every problem found (capped, sorted by position).
  * Stages: YAML with positions -> file schema -> semantic checks -> normalisation. Each
@@ -30,20 +38,23 @@ export interface LoadedToolsFile {
  * other tool is still checked. Only problems outside `tools` (the file's own shape) stop
  * the later stages.
  */
-export function loadToolsSource(source: string, file: string): { loaded: LoadedToolsFile | null; errors: Diagnostic[] } {
-  const fail = (errors: Diagnostic[]) => ({ loaded: null, errors: [...errors].sort(compareDiagnostics).slice(0, maxDiagnostics) });
+export function loadToolsSource(source: string, file: string): LoadResult {
+  const sorted = (ds: Diagnostic[]) => [...ds].sort(compareDiagnostics).slice(0, maxDiagnostics);
+  let warnings: Diagnostic[] = [];
+  const fail = (errors: Diagnostic[]) => ({ loaded: null, errors: sorted(errors), warnings });
   const parsed = parseYamlSource(source, file);
   if (parsed.source === null) return fail(parsed.errors);
   const shape = validateShape(parsed.source);
   const errors = [...parsed.errors, ...shape.errors];
   if (shape.fileBroken) return fail(errors);
   const raw = withoutTools(parsed.source.value as RawToolsFile, shape.brokenTools);
+  warnings = sorted(retryWarnings(raw, parsed.source));
   const schemas = createSchemaCompiler();
   errors.push(...checkSemantics(raw, parsed.source, schemas));
   const normalised = toManifest(raw, parsed.source);
   errors.push(...normalised.errors);
   if (errors.length > 0) return fail(errors);
-  return { loaded: { raw, manifest: normalised.manifest, schemas }, errors: [] };
+  return { loaded: { raw, manifest: normalised.manifest, schemas }, errors: [], warnings };
 }
 
 /** The file without the named tools (a compensation naming one of them is not judged: its target is broken). */
@@ -62,7 +73,7 @@ function withoutCompensation(tool: RawTool): RawTool {
   return rest;
 }
 
-export function loadToolsFile(path: string, displayName = path): { loaded: LoadedToolsFile | null; errors: Diagnostic[] } {
+export function loadToolsFile(path: string, displayName = path): LoadResult {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -71,6 +82,7 @@ export function loadToolsFile(path: string, displayName = path): { loaded: Loade
     return {
       loaded: null,
       errors: [{ code: "file_unreadable", message: `cannot read ${displayName}: ${reason}`, location: { file: displayName, row: 1, col: 1 }, hint: "pass the path of your tools.yaml with --config" }],
+      warnings: [],
     };
   }
   return loadToolsSource(text, displayName);

@@ -40,7 +40,7 @@ describe("main", () => {
 
   it("suggests only close names", () => {
     expect(suggestCommand("buld", commands)).toBe("build");
-    expect(suggestCommand("deploy", commands)).toBe(null);
+    expect(suggestCommand("frobnicate", commands)).toBe(null);
     expect(editDistance("kitten", "sitting")).toBe(3);
   });
 });

@@ -28,4 +28,12 @@ export const commands: readonly CommandSpec[] = [
   { name: "fmt", usage: "[paths...]", summary: "format Rego files in canonical style", load: async () => (await import("./fmt.js")).registerFmt },
   { name: "migrate", usage: "[options]", summary: "apply the PostgreSQL store migrations", load: async () => (await import("./migrate.js")).registerMigrate },
   { name: "demo", usage: "[options]", summary: "run the example escrow tools through the gate", load: async () => (await import("./demo.js")).registerDemo },
+  { name: "approvals", usage: "<command>", summary: "list, show and decide approvals (approve, reject, edit, revoke)", load: async () => (await import("./approvals.js")).registerApprovals },
+  { name: "serve", usage: "[options]", summary: "serve the approvals inbox and JSON API", load: async () => (await import("./serve.js")).registerServe },
+  { name: "token", usage: "[options]", summary: "issue an approver token for toolgate serve", load: async () => (await import("./token.js")).registerToken },
+  { name: "mcp", usage: "[options]", summary: "serve the gated tools as an MCP server (stdio or HTTP)", load: async () => (await import("./mcp.js")).registerMcp },
+  { name: "agent-eval", usage: "[options]", summary: "run agents through scenario suites against the gate and score them", load: async () => (await import("./agent-eval.js")).registerAgentEval },
+  { name: "log", usage: "[options]", summary: "list logged decisions, newest first", load: async () => (await import("./log.js")).registerLog },
+  { name: "explain", usage: "[options]", summary: "re-evaluate a logged decision and show every rule's value", load: async () => (await import("./explain.js")).registerExplain },
+  { name: "replay", usage: "[options]", summary: "re-evaluate logged decisions under a candidate policy", load: async () => (await import("./replay.js")).registerReplay },
 ];
