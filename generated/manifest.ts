@@ -649,7 +649,10 @@ export const manifest: Manifest = {
           "class": "retryable",
           "retry_after_ms": 2000
         }
-      }
+      },
+      "sensitive": [
+        "memo"
+      ]
     },
     "send_notification": {
       "name": "send_notification",

@@ -65,6 +65,8 @@ export interface ToolManifestEntry {
   readonly max_args_bytes?: number;
   readonly retry: RetrySpec;
   readonly failures: Readonly<Record<string, FailureSpec>>;
+  /** Argument fields erased from the decision log's copy of the policy input (secrets, personal data). */
+  readonly sensitive?: readonly string[];
 }
 
 export interface Manifest {

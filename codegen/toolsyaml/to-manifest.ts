@@ -70,6 +70,8 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
           .sort()
           .map((f) => [f, toFailure((tool.failures ?? {})[f] as RawFailure)]),
       ),
+      // Only when declared, so manifests of catalogs without it stay as they were.
+      ...(tool.sensitive === undefined ? {} : { sensitive: [...tool.sensitive] }),
     };
   }
   return {

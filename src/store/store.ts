@@ -186,6 +186,46 @@ export type DecideResult =
   | { readonly ok: true; readonly approval: ApprovalRecord }
   | { readonly ok: false; readonly why: "not_found" | "already_decided" | "expired"; readonly approval: ApprovalRecord | null };
 
+// ---------------------------------------------------------------- the approvals inbox
+
+/**
+ * The call that got `approval_required`, kept so that the host can execute it after
+ * the decision without the model: the tool, the validated arguments, the operation id
+ * and the trusted context it was proposed under.
+ */
+export interface PendingCall {
+  readonly approval_id: string;
+  readonly tenant: string;
+  readonly run_id: string;
+  readonly user: string;
+  readonly roles: readonly string[];
+  readonly tool: string;
+  readonly args: JsonObject;
+  readonly operation_id: string | null;
+  /** The policy's reason for asking (what the approver is told). */
+  readonly policy_reason: string | null;
+  readonly created_at_ms: number;
+  /** For an edited approval: the approval of the edited call, which is what runs instead. */
+  readonly replaced_by: string | null;
+  /** When a webhook announced the approval (null: not yet). */
+  readonly announced_at_ms: number | null;
+}
+
+export type NewPendingCall = Omit<PendingCall, "replaced_by" | "announced_at_ms">;
+
+/** Approvals of one tenant, newest first (created_at_ms, then id, both descending). */
+export interface ApprovalListQuery {
+  readonly tenant: string;
+  readonly tool?: string;
+  readonly status?: ApprovalStatus;
+  readonly requested_by?: string;
+  /** Only approvals created strictly before this time. */
+  readonly created_before_ms?: number;
+  /** Only approvals strictly after this position in the order (the last row of the previous page). */
+  readonly after?: { readonly created_at_ms: number; readonly id: string };
+  readonly limit: number;
+}
+
 // ---------------------------------------------------------------- interrupts and the decision log
 
 export interface InterruptRecord {
@@ -302,6 +342,21 @@ export interface Store {
   consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult>;
   /** Every recorded decision event of an approval, oldest first. */
   listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;
+
+  /** One page of a tenant's approvals with their latest decision, in the order of ApprovalListQuery. */
+  listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]>;
+  /** Stores the pending call of an approval; returns false (and changes nothing) when one is already stored. */
+  savePendingCall(call: NewPendingCall): Promise<boolean>;
+  getPendingCall(approval_id: string): Promise<PendingCall | null>;
+  /** Links an edited approval to the approval of its edited call, storing that call, atomically. */
+  replacePendingCall(approval_id: string, replacement: NewPendingCall): Promise<void>;
+  /**
+   * Marks up to `limit` pending calls whose approval is still pending and not yet announced
+   * as announced at `now_ms` and returns them; concurrent callers never get the same one.
+   */
+  claimAnnouncements(now_ms: number, limit: number): Promise<PendingCall[]>;
+  /** Clears the announcement mark (the webhook failed; a later claim retries it). */
+  unmarkAnnouncement(approval_id: string): Promise<void>;
 
   setInterrupt(rec: InterruptRecord): Promise<void>;
   getInterrupt(tenant: string, run_id: string): Promise<InterruptRecord | null>;

@@ -6,6 +6,7 @@
 import pg from "pg";
 import type {
   ApprovalEvent,
+  ApprovalListQuery,
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
@@ -17,7 +18,9 @@ import type {
   DecisionQuery,
   InterruptRecord,
   NewApproval,
+  NewPendingCall,
   OperationRecord,
+  PendingCall,
   RecordOutcomeRequest,
   RecordOutcomeResult,
   RefundAttemptRequest,
@@ -29,6 +32,7 @@ import type { DecisionLogOptions } from "../decision-batch.js";
 import * as approvals from "./approvals.js";
 import * as decisionLog from "./decision-log.js";
 import { PgStoreError } from "./errors.js";
+import * as inbox from "./inbox.js";
 import { loadMigrations, migrate } from "./migrations.js";
 import * as ops from "./operations.js";
 import { createPgPool, type PgConnectionOptions } from "./pool.js";
@@ -142,6 +146,30 @@ class PgStore implements Store {
 
   listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return approvals.listApprovalEvents(this.#db, approvalId);
+  }
+
+  listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
+    return inbox.listApprovals(this.#db, query);
+  }
+
+  savePendingCall(call: NewPendingCall): Promise<boolean> {
+    return inbox.savePendingCall(this.#db, call);
+  }
+
+  getPendingCall(approvalId: string): Promise<PendingCall | null> {
+    return inbox.getPendingCall(this.#db, approvalId);
+  }
+
+  replacePendingCall(approvalId: string, replacement: NewPendingCall): Promise<void> {
+    return inbox.replacePendingCall(this.#db, approvalId, replacement);
+  }
+
+  claimAnnouncements(nowMs: number, limit: number): Promise<PendingCall[]> {
+    return inbox.claimAnnouncements(this.#db, nowMs, limit);
+  }
+
+  unmarkAnnouncement(approvalId: string): Promise<void> {
+    return inbox.unmarkAnnouncement(this.#db, approvalId);
   }
 
   setInterrupt(rec: InterruptRecord): Promise<void> {

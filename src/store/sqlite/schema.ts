@@ -42,6 +42,25 @@ CREATE TABLE IF NOT EXISTS approvals (
 );
 CREATE INDEX IF NOT EXISTS approvals_pending ON approvals (tenant, fingerprint, status);
 
+CREATE INDEX IF NOT EXISTS approvals_by_tenant ON approvals (tenant, created_at_ms DESC, id DESC);
+
+-- The call behind an approval, so the host can run it after the decision (the inbox's resume).
+CREATE TABLE IF NOT EXISTS pending_calls (
+  approval_id     TEXT    PRIMARY KEY REFERENCES approvals (id),
+  tenant          TEXT    NOT NULL,
+  run_id          TEXT    NOT NULL,
+  user            TEXT    NOT NULL,
+  roles           TEXT    NOT NULL,
+  tool            TEXT    NOT NULL,
+  args            TEXT    NOT NULL,
+  operation_id    TEXT,
+  policy_reason   TEXT,
+  created_at_ms   INTEGER NOT NULL,
+  replaced_by     TEXT,
+  announced_at_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS pending_calls_unannounced ON pending_calls (created_at_ms) WHERE announced_at_ms IS NULL;
+
 CREATE TABLE IF NOT EXISTS approval_events (
   seq            INTEGER PRIMARY KEY AUTOINCREMENT,
   approval_id    TEXT    NOT NULL REFERENCES approvals (id),

@@ -9,6 +9,7 @@ import type { Database as Db } from "better-sqlite3";
 import { isExpired, planClaim, planRecord, planRefund } from "../claim.js";
 import type {
   ApprovalEvent,
+  ApprovalListQuery,
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
@@ -20,12 +21,15 @@ import type {
   DecisionQuery,
   InterruptRecord,
   NewApproval,
+  NewPendingCall,
   OperationRecord,
+  PendingCall,
   RecordOutcomeRequest,
   RecordOutcomeResult,
   RefundAttemptRequest,
   Store,
 } from "../store.js";
+import { SqliteInbox } from "./inbox.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
@@ -59,11 +63,13 @@ class SqliteStore implements Store {
   readonly kind = "sqlite";
   readonly #db: Db;
   readonly #q;
+  readonly #inbox: SqliteInbox;
   readonly #log: SqliteDecisionLog;
   readonly #batch: DecisionBatch;
 
   constructor(db: Db, logOptions: DecisionLogOptions) {
     this.#db = db;
+    this.#inbox = new SqliteInbox(db);
     this.#log = new SqliteDecisionLog(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
     this.#batch = new DecisionBatch(async (entries) => {
@@ -103,7 +109,13 @@ class SqliteStore implements Store {
       getInterrupt: db.prepare<[string, string], InterruptRecord>("SELECT * FROM interrupts WHERE tenant = ? AND run_id = ?"),
       delInterrupt: db.prepare<[string, string]>("DELETE FROM interrupts WHERE tenant = ? AND run_id = ?"),
       purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
-      purgeApprovals: db.prepare<[number]>("DELETE FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= ?)"),
+      // Rows that refer to a purged approval go with it (PostgreSQL: ON DELETE CASCADE / SET NULL).
+      purgeApprovalRefs: [
+        "DELETE FROM pending_calls WHERE approval_id IN (SELECT id FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= @now))",
+        "UPDATE pending_calls SET replaced_by = NULL WHERE replaced_by IN (SELECT id FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= @now))",
+        "DELETE FROM approval_events WHERE approval_id IN (SELECT id FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= @now))",
+      ].map((sql) => db.prepare<[{ now: number }]>(sql)),
+      purgeApprovals: db.prepare<[{ now: number }]>("DELETE FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= @now)"),
     };
   }
 
@@ -207,6 +219,30 @@ class SqliteStore implements Store {
     return this.#q.events.all(approvalId).map(toApprovalEvent);
   }
 
+  async listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
+    return this.#inbox.list(query);
+  }
+
+  async savePendingCall(call: NewPendingCall): Promise<boolean> {
+    return this.#inbox.save(call);
+  }
+
+  async getPendingCall(approvalId: string): Promise<PendingCall | null> {
+    return this.#inbox.get(approvalId);
+  }
+
+  async replacePendingCall(approvalId: string, replacement: NewPendingCall): Promise<void> {
+    this.#inbox.replace(approvalId, replacement);
+  }
+
+  async claimAnnouncements(nowMs: number, limit: number): Promise<PendingCall[]> {
+    return this.#inbox.claimAnnouncements(nowMs, limit);
+  }
+
+  async unmarkAnnouncement(approvalId: string): Promise<void> {
+    this.#inbox.unmark(approvalId);
+  }
+
   async setInterrupt(rec: InterruptRecord): Promise<void> {
     this.#q.putInterrupt.run(rec);
   }
@@ -240,7 +276,11 @@ class SqliteStore implements Store {
 
   async purgeExpired(nowMs: number): Promise<number> {
     await this.#batch.flush();
-    const run = this.#db.transaction((): number => this.#q.purgeOps.run(nowMs, nowMs).changes + this.#q.purgeApprovals.run(nowMs).changes);
+    const run = this.#db.transaction((): number => {
+      const ops = this.#q.purgeOps.run(nowMs, nowMs).changes;
+      for (const q of this.#q.purgeApprovalRefs) q.run({ now: nowMs });
+      return ops + this.#q.purgeApprovals.run({ now: nowMs }).changes;
+    });
     return run.immediate() + this.#log.purge(nowMs);
   }
 
