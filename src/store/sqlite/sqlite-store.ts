@@ -6,11 +6,12 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
-import { isExpired, planClaim, planRecord, planRefund } from "../claim.js";
+import { checkGuard, isExpired, planClaim, planRecord, planRefund } from "../claim.js";
 import type {
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
+  ApprovalStatus,
   ClaimRequest,
   ClaimResult,
   ConsumeApprovalRequest,
@@ -143,6 +144,12 @@ class SqliteStore implements Store {
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
     const run = this.#db.transaction((): ClaimResult => {
+      if (req.guard !== undefined) {
+        const interrupt = this.#q.getInterrupt.get(req.tenant, req.guard.run_id) ?? null;
+        const approval = req.guard.approval_id === null ? null : (this.#q.getApproval.get(req.guard.approval_id) ?? null);
+        const refused = checkGuard(req, { interrupt, approval: approval === null ? null : { tenant: approval.tenant, status: approval.status as ApprovalStatus, expires_at_ms: Number(approval.expires_at_ms) } });
+        if (refused !== null) return refused;
+      }
       const plan = planClaim(this.#readOp(req.tenant, req.operation_id), req);
       if (plan.write !== null) this.#writeOp(plan.write);
       return plan.result;
