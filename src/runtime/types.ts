@@ -91,7 +91,8 @@ export interface RuntimeDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly leaseMarginMs: number;
-  readonly maxArgsBytes: number;
+  /** Absent: the 64 KiB default (deps built outside createRuntime need not know it). */
+  readonly maxArgsBytes?: number;
   readonly ownerId: string;
   readonly pollIntervalMs: number;
   readonly inProgressWaitMs: number;
