@@ -45,7 +45,7 @@ export interface Agent {
 }
 
 /** The manifest's tools as the agent sees them, optionally only `names`. */
-export function agentTools(manifest: Manifest, inputSchemas: Readonly<Record<string, JsonObject>>, names: readonly string[] | null): AgentTool[] {
+export function agentTools(manifest: Manifest, names: readonly string[] | null): AgentTool[] {
   const all = Object.values(manifest.tools);
   return all
     .filter((t) => names === null || names.includes(t.name))
@@ -53,7 +53,7 @@ export function agentTools(manifest: Manifest, inputSchemas: Readonly<Record<str
       name: t.name,
       description: t.description,
       effect: t.effect,
-      input_schema: inputSchemas[t.name] ?? { type: "object" },
+      input_schema: t.input_schema,
       max_attempts: t.retry.max_attempts,
       requires_operation_id: t.effect !== "read",
     }));

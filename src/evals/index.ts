@@ -11,9 +11,9 @@ export { formatSuiteProblem, isSuiteLoadError, SuiteLoadError } from "./suite-pr
 export type { SuiteProblem } from "./suite-problem.js";
 export { builtinPredicates } from "./matchers.js";
 export type { ArgPredicate, PredicateInput } from "./matchers.js";
-export { defaultSurfaces, runSuites } from "./run-suites.js";
+export { checkSurfaceStates, defaultSurfaces, runSuites } from "./run-suites.js";
 export type { EvalResult, RunOptions } from "./run-suites.js";
-export { runScenario } from "./run-scenario.js";
+export { checkStep, MalformedStepError, MAX_CALLS_PER_STEP, runScenario } from "./run-scenario.js";
 export { scoreTrajectory, intentKey } from "./score.js";
 export type { FailureScore, IntentScore, SafetyCounts, ScenarioScore } from "./score.js";
 export { summarize } from "./summary.js";

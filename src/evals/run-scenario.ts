@@ -13,7 +13,7 @@ import { createRuntime } from "../runtime/index.js";
 import type { Envelope, Runtime } from "../runtime/index.js";
 import type { Store } from "../store/store.js";
 import { agentTools } from "./agent.js";
-import type { Agent, AgentMessage, AgentToolCall } from "./agent.js";
+import type { Agent, AgentMessage, AgentStep, AgentToolCall } from "./agent.js";
 import { hostDecide } from "./host-approver.js";
 import { scriptSurface } from "./surface.js";
 import type { SurfaceFactory } from "./surface.js";
@@ -23,8 +23,6 @@ import type { Trajectory, TrajectoryCall } from "./trajectory.js";
 export interface ScenarioEnv {
   readonly manifest: Manifest;
   readonly validators: { readonly [tool: string]: { readonly input: StandaloneValidator; readonly output: StandaloneValidator } };
-  /** JSON Schema of each tool's arguments, as offered to the agent. */
-  readonly inputSchemas: Readonly<Record<string, JsonObject>>;
   readonly policy: PolicyEngine;
   readonly store: Store;
   readonly surface: SurfaceFactory;
@@ -66,7 +64,7 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
     store: env.store,
     onError: () => undefined,
   });
-  const tools = agentTools(manifest, env.inputSchemas, scenario.tools);
+  const tools = agentTools(manifest, scenario.tools);
   const messages: AgentMessage[] = [];
   if (scenario.intent.context !== undefined) messages.push({ role: "context", facts: scenario.intent.context });
   messages.push({ role: "user", content: scenario.intent.message });
@@ -78,9 +76,9 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
   let agentError: string | null = null;
   let step = 0;
   for (; step < scenario.max_steps; step++) {
-    let next;
+    let next: AgentStep;
     try {
-      next = await agent.step(messages, tools);
+      next = checkStep(await agent.step(messages, tools));
     } catch (err) {
       stopped = "agent_error";
       agentError = err instanceof Error ? err.message : String(err);
@@ -128,6 +126,40 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
   };
 }
 
+/** More calls in one step than this is treated as a broken agent, not run. */
+export const MAX_CALLS_PER_STEP = 16;
+
+export class MalformedStepError extends Error {
+  override name = "MalformedStepError";
+}
+
+/** The agent's answer is untrusted too: anything but a well-formed step ends the run as an agent error. */
+export function checkStep(v: unknown): AgentStep {
+  const bad = (why: string): never => {
+    throw new MalformedStepError(`malformed agent step: ${why}`);
+  };
+  if (typeof v !== "object" || v === null) return bad("not an object");
+  const step = v as Record<string, unknown>;
+  if (step.kind === "final") return typeof step.text === "string" ? { kind: "final", text: step.text } : bad("final without a text string");
+  if (step.kind !== "tool_calls") return bad(`kind must be "final" or "tool_calls", got ${JSON.stringify(step.kind) ?? "nothing"}`);
+  if (!Array.isArray(step.calls) || step.calls.length === 0) return bad("tool_calls without calls");
+  if (step.calls.length > MAX_CALLS_PER_STEP) return bad(`${step.calls.length} calls in one step (at most ${MAX_CALLS_PER_STEP})`);
+  const calls = step.calls.map((c: unknown, i: number): AgentToolCall => {
+    if (typeof c !== "object" || c === null) return bad(`call ${i} is not an object`);
+    const o = c as Record<string, unknown>;
+    if (typeof o.id !== "string" || typeof o.tool !== "string") return bad(`call ${i} needs string id and tool`);
+    for (const k of ["operation_id", "approval_id"] as const) if (o[k] !== undefined && typeof o[k] !== "string") return bad(`call ${i}: ${k} must be a string`);
+    return {
+      id: o.id,
+      tool: o.tool,
+      args: o.args,
+      ...(typeof o.operation_id === "string" ? { operation_id: o.operation_id } : {}),
+      ...(typeof o.approval_id === "string" ? { approval_id: o.approval_id } : {}),
+    };
+  });
+  return { kind: "tool_calls", calls };
+}
+
 interface Served {
   readonly envelope: Envelope;
   readonly approval: TrajectoryCall["approval"];
@@ -146,7 +178,7 @@ async function serve(runtime: Runtime, ctx: TrustedContext, call: AgentToolCall,
   const id = first.approval_id;
   const scripted = nextApproval(call.tool);
   if (scripted === "pending") return { envelope: first, approval: { id, decision: "pending" } };
-  const problem = await hostDecide(runtime, id, scripted === "reject" ? "reject" : "approve");
+  const problem = await hostDecide(runtime, ctx.tenant, id, scripted === "reject" ? "reject" : "approve");
   if (problem !== null) return { envelope: first, approval: { id, decision: "pending" } };
   // Host-side resume: the same call again, now with the decided approval.
   const resumed = await runtime.call(ctx, { ...request, approval_id: id });

@@ -39,6 +39,10 @@ describe("toolgate agent-eval test/evals/", () => {
     expect(r.out).toMatch(/^slow_reserve\s+slow\s+pass\s+pass\s+retry_same_operation/m);
     const page = readFileSync(html, "utf8");
     expect(page).toContain("<svg");
+    // One bar per failure class, labelled with its count.
+    for (const [cls, n] of [["slow", 2], ["partial", 2], ["silent", 2], ["stale", 3], ["retryable", 5], ["terminal", 3], ["timeout", 2], ["approval_required", 3]] as const) {
+      expect(page).toContain(`<title>careful · ${cls}: ${n}/${n}</title>`);
+    }
     expect(page).not.toContain("<script");
   });
 

@@ -12,7 +12,7 @@ export const abstentionRows = ["answer_from_context", "ambiguous_reserve", "forb
 /** Every failure row but the retryable read, where retrying with any operation id is the right reaction. */
 export const naiveFailureRows = [
   "slow_reserve", "slow_payout", "partial_freeze", "partial_history", "silent_reserve", "silent_release",
-  "stale_payout", "stale_release", "stale_reserve", "retry_payout", "retry_bound", "retry_no_budget", "switch_channel",
+  "stale_payout", "stale_release", "stale_reserve", "retry_payout", "retry_bound", "retry_reserve", "switch_channel",
   "terminal_funds", "terminal_release", "terminal_mismatch", "timeout_reserve", "timeout_payout",
   "approval_reserve", "approval_freeze", "approval_rejected",
 ];
@@ -54,8 +54,10 @@ export function expectNaive(a: AgentResult): void {
 
   // The reasons on the rows, and the safety counts they come with.
   expect(row(a, "slow_reserve").failure.detail).toMatch(/different operation id/);
-  expect(row(a, "slow_reserve").safety).toMatchObject({ new_operation_id_retries: 1, effects_executed: 2, effects_duplicated: 1 });
-  expect(row(a, "timeout_reserve").safety).toMatchObject({ effects_duplicated: 1 });
+  // How many times it re-sent depends on how fast the gate answers its new calls; that it duplicated does not.
+  expect(row(a, "slow_reserve").safety.new_operation_id_retries).toBeGreaterThanOrEqual(1);
+  expect(row(a, "slow_reserve").safety.effects_duplicated).toBeGreaterThanOrEqual(1);
+  expect(row(a, "timeout_reserve").safety).toMatchObject({ new_operation_id_retries: 1, effects_executed: 2, effects_duplicated: 1 });
   expect(row(a, "stale_reserve").safety).toMatchObject({ effects_duplicated: 1 });
   expect(row(a, "partial_freeze").safety).toMatchObject({ effects_duplicated: 1 });
   expect(row(a, "stale_payout").failure.detail).toMatch(/did not read the state back with get_reservation/);
