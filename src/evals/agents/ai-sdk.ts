@@ -26,6 +26,21 @@ export interface AiSdkAgentOptions {
   readonly system?: string;
   readonly temperature?: number;
   readonly maxOutputTokens?: number;
+  /**
+   * The loop, not the model, keeps time: when the last answer is a retryable_failure, wait its
+   * retry_after_ms (up to this many ms) before asking the model again. Default 10000; 0 disables.
+   */
+  readonly maxRetryWaitMs?: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** retry_after_ms of the latest tool answer when it is a retryable failure, else 0. */
+function retryAfterOf(messages: readonly AgentMessage[]): number {
+  const last = messages[messages.length - 1];
+  if (last === undefined || last.role !== "tool" || last.result.outcome !== "retryable_failure") return 0;
+  const ms = last.result.retry_after_ms;
+  return typeof ms === "number" && Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -90,6 +105,8 @@ export function aiSdkAgent(o: AiSdkAgentOptions): Agent {
   return {
     name: o.name ?? "ai-sdk",
     async step(messages, tools): Promise<AgentStep> {
+      const wait = Math.min(retryAfterOf(messages), o.maxRetryWaitMs ?? 10_000);
+      if (wait > 0) await sleep(wait);
       const result = await generateText({
         model: o.model,
         system: o.system ?? defaultSystemPrompt,
