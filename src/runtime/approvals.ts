@@ -23,7 +23,7 @@ const DEFAULT_TTL_MS = 15 * 60_000;
 export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now: number): Promise<ApprovalRecord> {
   const hash = argsHash(call.ctx.tenant, call.tool.name, call.args);
   const versions = versionsOf(deps.policy);
-  const existing = await deps.store.findPendingApproval(call.ctx.tenant, call.fingerprint, now);
+  const existing = await deps.store.findPendingApproval(call.ctx.tenant, call.fingerprint, now, hash);
   if (
     existing !== null &&
     existing.tool === call.tool.name &&

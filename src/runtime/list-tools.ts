@@ -10,23 +10,28 @@
 import type { TrustedContext } from "../generated-runtime.js";
 import type { ToolManifestEntry } from "../manifest.js";
 import type { PolicyInput } from "../policy/engine.js";
-import { fingerprint } from "./fingerprint.js";
+import { versionsOf } from "../policy/version.js";
+import { argsHash, fingerprint } from "./fingerprint.js";
 import type { RuntimeDeps } from "./types.js";
 
 /** The operation id writes carry in the listing input: a real call of a write always has one. */
 export const LISTING_OPERATION_ID = "toolgate_listing";
 
 export function listingInput(deps: RuntimeDeps, ctx: TrustedContext, tool: ToolManifestEntry): PolicyInput {
+  const versions = versionsOf(deps.policy);
   return {
     tool: tool.name,
     effect: tool.effect,
     args: {},
     fingerprint: fingerprint(ctx.tenant, tool.name, {}, []),
+    args_hash: argsHash(ctx.tenant, tool.name, {}),
     operation_id: tool.effect === "read" ? null : LISTING_OPERATION_ID,
     principal: { tenant: ctx.tenant, user: ctx.user, roles: [...ctx.roles] },
     approval: null,
     now_ms: deps.clock.now(),
-    policy_version: deps.policy.version,
+    policy_version: versions.version,
+    policy_code_version: versions.code_version,
+    policy_data_version: versions.data_version,
   };
 }
 

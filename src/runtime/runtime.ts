@@ -11,6 +11,7 @@ import type { RuntimeApprovals } from "../approvals/approvals-api.js";
 import { pausePendingCall } from "../approvals/pending.js";
 import { resumeApproval } from "../approvals/resume.js";
 import type { Manifest, ToolManifestEntry } from "../manifest.js";
+import { consumeAfterInvoke } from "./approval-binding.js";
 import { createApprovals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
 import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
@@ -21,6 +22,7 @@ import { invoke } from "./invoke.js";
 import { defaultLeaseMarginMs, retentionProblems } from "./lease.js";
 import { listTools } from "./list-tools.js";
 import { preflight } from "./preflight.js";
+import { defaultMaxArgsBytes, loggableToolName } from "./limits.js";
 import type { LogNote } from "./phase.js";
 import { checkEngine, PolicyHolder } from "./policy-holder.js";
 import type { SharedDeps } from "./policy-holder.js";
@@ -90,6 +92,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     store: opts.store,
     clock: opts.clock ?? systemClock,
     leaseMarginMs,
+    maxArgsBytes: opts.maxArgsBytes ?? defaultMaxArgsBytes,
     ownerId: opts.ownerId ?? `rt_${randomUUID()}`,
     pollIntervalMs: opts.pollIntervalMs ?? 10,
     inProgressWaitMs: opts.inProgressWaitMs ?? 2_000,
@@ -107,7 +110,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
   /** Writes the call's decision-log entry; an answer given before the policy is logged too. */
   const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope) => {
     const deps = holder.snapshot;
-    const toolName = typeof req.tool === "string" ? req.tool.slice(0, 128) : "";
+    const toolName = loggableToolName(req.tool);
     const decisionId = randomUUID();
     const tool = prepared?.tool ?? (Object.prototype.hasOwnProperty.call(deps.manifest.tools, toolName) ? deps.manifest.tools[toolName] : undefined);
     try {
@@ -138,7 +141,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
   const call = async (ctx: TrustedContext, req: CallRequest, options?: CallOptions): Promise<Envelope> => {
     // One policy for the whole call, from authorize to commit, even if it is swapped meanwhile.
     const deps = holder.snapshot;
-    const toolName = typeof req.tool === "string" ? req.tool.slice(0, 128) : "";
+    const toolName = loggableToolName(req.tool);
     const trace = telemetry.startCall(toolName, options?.traceparent);
     let prepared: PreparedCall | null = null;
     let note: LogNote = { decision: "not_evaluated", reason: null, policy_version: null };
@@ -164,6 +167,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
           };
           const authorized = a.value;
           env = await trace.phase("invoke", () => invoke(deps, call, authorized, late));
+          await consumeAfterInvoke(deps, call);
         }
       }
       if (prepared !== null) {

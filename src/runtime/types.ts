@@ -39,6 +39,8 @@ export interface RuntimeOptions<H extends HandlerMap<H>, R extends ReconcilerMap
   readonly policy: PolicyEngine;
   readonly store: Store;
   readonly clock?: Clock;
+  /** Cap on a call's arguments in bytes of canonical JSON, unless the tool sets max_args_bytes. Default 65536. */
+  readonly maxArgsBytes?: number;
   /** Lease length beyond the tool's timeout, so a live handler is never taken over. Default 5000. */
   readonly leaseMarginMs?: number;
   /** Identifies this runtime instance as a lease owner. Default: random. */
@@ -89,6 +91,7 @@ export interface RuntimeDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly leaseMarginMs: number;
+  readonly maxArgsBytes: number;
   readonly ownerId: string;
   readonly pollIntervalMs: number;
   readonly inProgressWaitMs: number;

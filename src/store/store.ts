@@ -331,8 +331,11 @@ export interface Store {
 
   createApproval(approval: NewApproval): Promise<ApprovalRecord>;
   getApproval(id: string): Promise<ApprovalRecord | null>;
-  /** A pending, unexpired approval for the same tenant and fingerprint, if any (avoids duplicate requests). */
-  findPendingApproval(tenant: string, fingerprint: string, now_ms: number): Promise<ApprovalRecord | null>;
+  /**
+   * The newest pending, unexpired approval for the same tenant and fingerprint (and, when given,
+   * the same complete-argument hash), if any: avoids duplicate requests.
+   */
+  findPendingApproval(tenant: string, fingerprint: string, now_ms: number, args_hash?: string): Promise<ApprovalRecord | null>;
   /**
    * Appends the decision event and sets the status, atomically: approve/edit/reject only
    * while pending and unexpired; revoke while pending or approved.

@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
-import { buildPolicy } from "../../../codegen/compiler/build.js";
 import { loadToolsFile } from "../../../codegen/toolsyaml/index.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -21,7 +20,9 @@ export const registerBuild: RegisterCommand = (program, setExitCode) => {
     .option("--out <dir>", "output folder", "generated")
     .option("-e, --entrypoint <path>", "rule path to expose, e.g. toolgate/authz/decision; repeatable (default: tools.yaml policy.entrypoint)", (v: string, acc: string[] | undefined) => [...(acc ?? []), v])
     .option("--check", "write nothing; exit 1 naming the stale files")
-    .action((opts: { policies: string; out: string; entrypoint?: string[]; check?: boolean }) => {
+    .action(async (opts: { policies: string; out: string; entrypoint?: string[]; check?: boolean }) => {
+      // Loaded on run: the compiler pulls in binaryen, which `build --help` should not pay for.
+      const { buildPolicy } = await import("../../../codegen/compiler/build.js");
       const entrypoints = opts.entrypoint ?? [defaultEntrypoint()];
       const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true });
       switch (r.kind) {

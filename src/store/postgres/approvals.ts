@@ -44,6 +44,7 @@ const getSql = `SELECT ${approvalColumns} FROM approvals a ${latestEventJoin} WH
 const findPendingSql = `
 SELECT ${approvalColumns} FROM approvals a ${latestEventJoin}
  WHERE a.tenant = $1 AND a.fingerprint = $2 AND a.status = 'pending' AND a.expires_at > toolgate_ts($3::bigint)
+   AND ($4::text IS NULL OR a.args_hash = $4::text)
  ORDER BY a.created_at DESC LIMIT 1`;
 
 // $1 id, $2 decision, $3 new status, $4 approver, $5 reason, $6 edited_args, $7 decided_at_ms, $8 policy_version,
@@ -99,8 +100,9 @@ export async function findPendingApproval(
   tenant: string,
   fingerprint: string,
   nowMs: number,
+  argsHash?: string,
 ): Promise<ApprovalRecord | null> {
-  const row = (await runPrepared<ApprovalRow>(db, "apr_find_pending", findPendingSql, [tenant, fingerprint, nowMs])).rows[0];
+  const row = (await runPrepared<ApprovalRow>(db, "apr_find_pending", findPendingSql, [tenant, fingerprint, nowMs, argsHash ?? null])).rows[0];
   return row === undefined ? null : toApproval(row);
 }
 

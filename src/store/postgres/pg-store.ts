@@ -132,8 +132,8 @@ class PgStore implements Store {
     return approvals.getApproval(this.#db, id);
   }
 
-  findPendingApproval(tenant: string, fingerprint: string, nowMs: number): Promise<ApprovalRecord | null> {
-    return approvals.findPendingApproval(this.#db, tenant, fingerprint, nowMs);
+  findPendingApproval(tenant: string, fingerprint: string, nowMs: number, argsHash?: string): Promise<ApprovalRecord | null> {
+    return approvals.findPendingApproval(this.#db, tenant, fingerprint, nowMs, argsHash);
   }
 
   decideApproval(event: ApprovalEvent): Promise<DecideResult> {

@@ -89,9 +89,10 @@ class SqliteStore implements Store {
            @policy_code_version, @policy_data_version)`,
       ),
       getApproval: db.prepare<[string], ApprovalRow>("SELECT * FROM approvals WHERE id = ?"),
-      findPending: db.prepare<[string, string, number], ApprovalRow>(
+      findPending: db.prepare<[string, string, number, string | null, string | null], ApprovalRow>(
         `SELECT * FROM approvals WHERE tenant = ? AND fingerprint = ? AND status = 'pending' AND expires_at_ms > ?
-         ORDER BY created_at_ms DESC LIMIT 1`,
+           AND (? IS NULL OR args_hash = ?)
+         ORDER BY created_at_ms DESC, rowid DESC LIMIT 1`,
       ),
       consume: db.prepare<[string, number, string, string, string]>(
         `UPDATE approvals SET consumed_by = ?, consumed_at_ms = ?
@@ -171,8 +172,8 @@ class SqliteStore implements Store {
     return this.#approval(id);
   }
 
-  async findPendingApproval(tenant: string, fingerprint: string, nowMs: number): Promise<ApprovalRecord | null> {
-    const row = this.#q.findPending.get(tenant, fingerprint, nowMs);
+  async findPendingApproval(tenant: string, fingerprint: string, nowMs: number, argsHash?: string): Promise<ApprovalRecord | null> {
+    const row = this.#q.findPending.get(tenant, fingerprint, nowMs, argsHash ?? null, argsHash ?? null);
     return row === undefined ? null : toApproval(row, null);
   }
 
