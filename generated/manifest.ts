@@ -631,7 +631,7 @@ export const manifest: Manifest = {
       },
       "timeout_ms": 5000,
       "retry": {
-        "max_attempts": 1,
+        "max_attempts": 3,
         "backoff": {
           "initial_ms": 200,
           "multiplier": 2,
@@ -717,7 +717,7 @@ export const manifest: Manifest = {
       "postcondition": null,
       "timeout_ms": 10000,
       "retry": {
-        "max_attempts": 1,
+        "max_attempts": 3,
         "backoff": {
           "initial_ms": 200,
           "multiplier": 2,

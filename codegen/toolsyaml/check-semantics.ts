@@ -1,5 +1,6 @@
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { Diagnostic } from "../diagnostics.js";
+import { checkRetention } from "./check-retention.js";
 import { checkSensitive } from "./check-sensitive.js";
 import { isIdentityField } from "./identity-fields.js";
 import type { JsonSchemaObject, RawTool, RawToolsFile } from "./raw-types.js";
@@ -75,6 +76,7 @@ export function checkSemantics(file: RawToolsFile, source: YamlSource, schemas: 
       }
     }
   }
+  out.push(...checkRetention(file, source));
   return out;
 }
 

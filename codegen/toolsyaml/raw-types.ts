@@ -28,6 +28,7 @@ export interface RawTool {
   readonly sensitive?: readonly string[];
   readonly postcondition?: "resource_id" | { readonly resource_id?: boolean; readonly observed?: Readonly<Record<string, JsonValue>> };
   readonly timeout_ms?: number;
+  readonly max_args_bytes?: number;
   readonly retry?: {
     readonly max_attempts: number;
     readonly backoff?: { readonly initial?: string; readonly multiplier?: number; readonly max?: string };

@@ -6,6 +6,8 @@
  * renders a logged record as the OPA event JSON. Enters: the call and its answer.
  * Leaves: a DecisionLogEntry / an OPA event.
  */
+import { loggableToolName, quote } from "./limits.js";
+import { maxIdLength } from "./prepare.js";
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, JsonValue, ToolManifestEntry } from "../manifest.js";
 import type { PolicyInput } from "../policy/engine.js";
@@ -60,8 +62,8 @@ export function decisionEntry(p: DecisionEntryParts): DecisionLogEntry {
     tenant: p.ctx.tenant,
     run_id: p.ctx.run_id,
     user: p.ctx.user,
-    tool: call?.tool.name ?? String(p.request.tool),
-    operation_id: call?.operation_id ?? (typeof p.request.operation_id === "string" ? p.request.operation_id : null),
+    tool: call?.tool.name ?? loggableToolName(p.request.tool),
+    operation_id: call?.operation_id ?? (typeof p.request.operation_id === "string" ? quote(p.request.operation_id, maxIdLength) : null),
     fingerprint: call?.fingerprint ?? null,
     decision: note.decision,
     reason: note.reason,

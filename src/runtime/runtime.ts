@@ -6,14 +6,22 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TrustedContext } from "../generated-runtime.js";
+import { extendApprovals } from "../approvals/approvals-api.js";
+import type { RuntimeApprovals } from "../approvals/approvals-api.js";
+import { pausePendingCall } from "../approvals/pending.js";
+import { resumeApproval } from "../approvals/resume.js";
+import type { Manifest, ToolManifestEntry } from "../manifest.js";
 import { createApprovals } from "./approvals.js";
-import type { Approvals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
 import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
 import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
+import { defaultLeaseMarginMs, retentionProblems } from "./lease.js";
+import { listTools } from "./list-tools.js";
+import { preflight } from "./preflight.js";
+import { defaultMaxArgsBytes, loggableToolName } from "./limits.js";
 import type { LogNote } from "./phase.js";
 import { checkEngine, PolicyHolder } from "./policy-holder.js";
 import type { SharedDeps } from "./policy-holder.js";
@@ -28,13 +36,23 @@ import type { PolicyEngine } from "../policy/engine.js";
 export interface Runtime {
   /** Runs one model-proposed call through the gate. Never throws for anything the model sends. */
   call(ctx: TrustedContext, request: CallRequest, options?: CallOptions): Promise<Envelope>;
-  readonly approvals: Approvals;
+  /** List, get, decide and resume approvals (`approvals.resume(id)` runs an approved call on the host's side). */
+  readonly approvals: RuntimeApprovals;
   /** Sets the run's durable interrupt flag and aborts its handlers in flight in this process. */
   interrupt(run: { readonly tenant: string; readonly run_id: string }, reason: string): Promise<void>;
-  /** Clears the run's interrupt flag. */
+  /** Clears the run's interrupt flag (unrelated to `approvals.resume`, which runs an approved call). */
   resume(run: { readonly tenant: string; readonly run_id: string }): Promise<void>;
   /** Version of the policy in force now. */
   readonly policyVersion: string;
+  /** The tool manifest this runtime gates. */
+  readonly manifest: Manifest;
+  /** The tools to offer this principal, in name order: those the policy does not deny before any argument (`list-tools.ts`). */
+  listTools(ctx: TrustedContext): Promise<ToolManifestEntry[]>;
+  /**
+   * Prepares and authorizes a call without invoking it: null when the gate would let it
+   * through now, else the envelope the call would get (approval_required creates the pending approval).
+   */
+  preflight(ctx: TrustedContext, request: CallRequest): Promise<Envelope | null>;
   /** Version of the shadow policy, or null when none runs. */
   readonly shadowPolicyVersion: string | null;
   /** Swaps the enforced policy atomically: calls already started finish under the one they started with. */
@@ -61,6 +79,9 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     if (opts.validators[name]?.input === undefined || opts.validators[name]?.output === undefined) missing.push(`validators for ${name}`);
   }
   if (missing.length > 0) throw new RuntimeConfigError(`createRuntime: missing ${missing.join(", ")}`);
+  const leaseMarginMs = opts.leaseMarginMs ?? defaultLeaseMarginMs;
+  const short = Object.values(opts.manifest.tools).flatMap((t) => retentionProblems(t, leaseMarginMs).map((p) => `${t.name}: ${p}`));
+  if (short.length > 0) throw new RuntimeConfigError(`createRuntime: ${short.join("; ")}`);
 
   const shared: SharedDeps = {
     manifest: opts.manifest,
@@ -69,7 +90,8 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     reconcilers,
     store: opts.store,
     clock: opts.clock ?? systemClock,
-    leaseMarginMs: opts.leaseMarginMs ?? 5_000,
+    leaseMarginMs,
+    maxArgsBytes: opts.maxArgsBytes ?? defaultMaxArgsBytes,
     ownerId: opts.ownerId ?? `rt_${randomUUID()}`,
     pollIntervalMs: opts.pollIntervalMs ?? 10,
     inProgressWaitMs: opts.inProgressWaitMs ?? 2_000,
@@ -84,10 +106,41 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
   // Approvals this process announced as pending, so the pending gauge counts each once.
   const pending = new Set<string>();
 
+  /** Writes the call's decision-log entry; an answer given before the policy is logged too. */
+  const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope) => {
+    const deps = holder.snapshot;
+    const toolName = loggableToolName(req.tool);
+    const decisionId = randomUUID();
+    const tool = prepared?.tool ?? (Object.prototype.hasOwnProperty.call(deps.manifest.tools, toolName) ? deps.manifest.tools[toolName] : undefined);
+    try {
+      const entry = decisionEntry({
+        decision_id: decisionId,
+        at_ms: deps.clock.now(),
+        ctx,
+        request: req,
+        call: prepared,
+        tool,
+        note,
+        envelope: env,
+        path: deps.manifest.policy.entrypoint,
+        retention_ms: retentionMs,
+      });
+      await deps.store.appendDecision(entry);
+    } catch (err) {
+      deps.onError(err); // the audit write failing must not turn a recorded effect into an error
+    }
+    if (env.outcome === "terminal_failure" && env.reason === "approval_required" && env.approval_id !== undefined && !pending.has(env.approval_id)) {
+      if (pending.size >= 10_000) pending.clear();
+      pending.add(env.approval_id);
+      telemetry.approvalsPending(1);
+    }
+    return { decisionId, tool };
+  };
+
   const call = async (ctx: TrustedContext, req: CallRequest, options?: CallOptions): Promise<Envelope> => {
     // One policy for the whole call, from authorize to commit, even if it is swapped meanwhile.
     const deps = holder.snapshot;
-    const toolName = typeof req.tool === "string" ? req.tool.slice(0, 128) : "";
+    const toolName = loggableToolName(req.tool);
     const trace = telemetry.startCall(toolName, options?.traceparent);
     let prepared: PreparedCall | null = null;
     let note: LogNote = { decision: "not_evaluated", reason: null, policy_version: null };
@@ -115,34 +168,14 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
           env = await trace.phase("invoke", () => invoke(deps, call, authorized, late));
         }
       }
+      if (prepared !== null) {
+        env = await pausePendingCall(deps.store, prepared, env, note.reason, deps.clock.now(), opts.onPendingApproval, deps.onError);
+      }
     } catch (err) {
       deps.onError(err);
       env = terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const decisionId = randomUUID();
-    const tool = prepared?.tool ?? (Object.prototype.hasOwnProperty.call(deps.manifest.tools, toolName) ? deps.manifest.tools[toolName] : undefined);
-    try {
-      const entry = decisionEntry({
-        decision_id: decisionId,
-        at_ms: deps.clock.now(),
-        ctx,
-        request: req,
-        call: prepared,
-        tool,
-        note,
-        envelope: env,
-        path: deps.manifest.policy.entrypoint,
-        retention_ms: retentionMs,
-      });
-      await deps.store.appendDecision(entry);
-    } catch (err) {
-      deps.onError(err); // the audit write failing must not turn a recorded effect into an error
-    }
-    if (env.outcome === "terminal_failure" && env.reason === "approval_required" && env.approval_id !== undefined && !pending.has(env.approval_id)) {
-      if (pending.size >= 10_000) pending.clear();
-      pending.add(env.approval_id);
-      telemetry.approvalsPending(1);
-    }
+    const { decisionId, tool } = await log(ctx, req, prepared, note, env);
     trace.end({
       tool: tool?.name ?? toolName,
       effect: tool?.effect ?? null,
@@ -159,7 +192,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     return env;
   };
 
-  const approvals = createApprovals(holder.live);
+  const approvals = extendApprovals(createApprovals(holder.live), { store: shared.store, clock: shared.clock });
   const runtime: Runtime = {
     call,
     approvals: {
@@ -169,6 +202,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
         if (out.ok && pending.delete(approvalId)) telemetry.approvalsPending(-1);
         return out;
       },
+      resume: (id) => resumeApproval({ store: shared.store, clock: shared.clock, call }, id),
     },
     async interrupt(run, reason) {
       await shared.store.setInterrupt({ tenant: run.tenant, run_id: run.run_id, reason, at_ms: shared.clock.now() });
@@ -191,6 +225,20 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     },
     watchPolicy(path, options = {}) {
       return watchPolicyFile(runtime, path, { entrypoint: shared.manifest.policy.entrypoint, ...options });
+    },
+    manifest: shared.manifest,
+    listTools: (ctx) => listTools(holder.snapshot, ctx),
+    async preflight(ctx, req) {
+      const deps = holder.snapshot;
+      try {
+        const r = await preflight(deps, ctx, req);
+        // An answer is logged like a call's: it may have created a pending approval.
+        if (r.envelope !== null && r.note !== null) await log(ctx, req, r.prepared, r.note, r.envelope);
+        return r.envelope;
+      } catch (err) {
+        deps.onError(err);
+        return terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
+      }
     },
   };
   return runtime;

@@ -15,6 +15,7 @@ import type { Envelope } from "../../src/runtime/index.js";
 import { lostResponse, partialSuccess, silentFailure, slowSuccess, staleSuccess } from "../../src/testing/index.js";
 import { alice, approved, bob, makeGate, mallory, reserveArgs, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
+import { describeOnceGuarantees } from "./once-guarantees.js";
 import type { StoreFactory } from "./stores.js";
 
 export type PolicyLoader = (data?: JsonObject) => Promise<PolicyEngine>;
@@ -550,5 +551,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader, store
         expect(rec).toMatchObject({ status: "final", fence_token: 1, attempts: 1 });
       });
     });
+
+    describeOnceGuarantees(gate);
   });
 }

@@ -37,10 +37,13 @@ export function sqliteStores(): StoreFactory {
 export function postgresStores(suite: string): StoreFactory {
   const skip = skipWithoutPg(suite);
   let schema: TestSchema | null = null;
+  let current: Store | null = null;
   return {
     name: "postgres",
     skip,
     async fresh() {
+      // The previous test's store first writes what it still queues (the decision log), then the tables are emptied.
+      await current?.close();
       schema ??= await createTestSchema();
       // Every table but the migration ledger, so tables added by later migrations are emptied too.
       const tables = await schema.pool.query<{ tablename: string }>(
@@ -50,9 +53,12 @@ export function postgresStores(suite: string): StoreFactory {
       if (tables.rows.length > 0) {
         await schema.pool.query(`TRUNCATE ${tables.rows.map((r) => `"${r.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`);
       }
-      return openPgStore({ pool: schema.pool });
+      current = await openPgStore({ pool: schema.pool });
+      return current;
     },
     async dispose() {
+      await current?.close();
+      current = null;
       await schema?.drop();
       schema = null;
     },

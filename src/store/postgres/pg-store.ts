@@ -6,6 +6,7 @@
 import pg from "pg";
 import type {
   ApprovalEvent,
+  ApprovalListQuery,
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
@@ -17,16 +18,21 @@ import type {
   DecisionQuery,
   InterruptRecord,
   NewApproval,
+  NewPendingCall,
   OperationRecord,
+  PendingCall,
   RecordOutcomeRequest,
   RecordOutcomeResult,
+  RefundAttemptRequest,
   Store,
 } from "../store.js";
+import { isExpired } from "../claim.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import * as approvals from "./approvals.js";
 import * as decisionLog from "./decision-log.js";
 import { PgStoreError } from "./errors.js";
+import * as inbox from "./inbox.js";
 import { loadMigrations, migrate } from "./migrations.js";
 import * as ops from "./operations.js";
 import { createPgPool, type PgConnectionOptions } from "./pool.js";
@@ -103,7 +109,7 @@ class PgStore implements Store {
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
     const rec = await ops.readOperation(this.#db, tenant, operationId);
-    return rec !== null && rec.expires_at_ms > nowMs ? rec : null;
+    return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
   claimOperation(req: ClaimRequest): Promise<ClaimResult> {
@@ -112,6 +118,10 @@ class PgStore implements Store {
 
   recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
     return ops.recordOutcome(this.#db, req);
+  }
+
+  refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
+    return ops.refundAttempt(this.#db, req);
   }
 
   createApproval(approval: NewApproval): Promise<ApprovalRecord> {
@@ -136,6 +146,30 @@ class PgStore implements Store {
 
   listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return approvals.listApprovalEvents(this.#db, approvalId);
+  }
+
+  listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
+    return inbox.listApprovals(this.#db, query);
+  }
+
+  savePendingCall(call: NewPendingCall): Promise<boolean> {
+    return inbox.savePendingCall(this.#db, call);
+  }
+
+  getPendingCall(approvalId: string): Promise<PendingCall | null> {
+    return inbox.getPendingCall(this.#db, approvalId);
+  }
+
+  replacePendingCall(approvalId: string, replacement: NewPendingCall): Promise<void> {
+    return inbox.replacePendingCall(this.#db, approvalId, replacement);
+  }
+
+  claimAnnouncements(nowMs: number, limit: number): Promise<PendingCall[]> {
+    return inbox.claimAnnouncements(this.#db, nowMs, limit);
+  }
+
+  unmarkAnnouncement(approvalId: string): Promise<void> {
+    return inbox.unmarkAnnouncement(this.#db, approvalId);
   }
 
   setInterrupt(rec: InterruptRecord): Promise<void> {

@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS approvals (
   created_at_ms  INTEGER NOT NULL,
   expires_at_ms  INTEGER NOT NULL,
   policy_version TEXT    NOT NULL,
-  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked')),
+  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked','expired')),
   args_hash            TEXT    NOT NULL DEFAULT '',
   policy_code_version  TEXT    NOT NULL DEFAULT '',
   policy_data_version  TEXT    NOT NULL DEFAULT '',
@@ -41,6 +41,25 @@ CREATE TABLE IF NOT EXISTS approvals (
   consumed_at_ms       INTEGER
 );
 CREATE INDEX IF NOT EXISTS approvals_pending ON approvals (tenant, fingerprint, status);
+
+CREATE INDEX IF NOT EXISTS approvals_by_tenant ON approvals (tenant, created_at_ms DESC, id DESC);
+
+-- The call behind an approval, so the host can run it after the decision (the inbox's resume).
+CREATE TABLE IF NOT EXISTS pending_calls (
+  approval_id     TEXT    PRIMARY KEY REFERENCES approvals (id),
+  tenant          TEXT    NOT NULL,
+  run_id          TEXT    NOT NULL,
+  user            TEXT    NOT NULL,
+  roles           TEXT    NOT NULL,
+  tool            TEXT    NOT NULL,
+  args            TEXT    NOT NULL,
+  operation_id    TEXT,
+  policy_reason   TEXT,
+  created_at_ms   INTEGER NOT NULL,
+  replaced_by     TEXT,
+  announced_at_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS pending_calls_unannounced ON pending_calls (created_at_ms) WHERE announced_at_ms IS NULL;
 
 CREATE TABLE IF NOT EXISTS approval_events (
   seq            INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -6,9 +6,10 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
-import { planClaim, planRecord } from "../claim.js";
+import { isExpired, planClaim, planRecord, planRefund } from "../claim.js";
 import type {
   ApprovalEvent,
+  ApprovalListQuery,
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
@@ -20,11 +21,15 @@ import type {
   DecisionQuery,
   InterruptRecord,
   NewApproval,
+  NewPendingCall,
   OperationRecord,
+  PendingCall,
   RecordOutcomeRequest,
   RecordOutcomeResult,
+  RefundAttemptRequest,
   Store,
 } from "../store.js";
+import { SqliteInbox } from "./inbox.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
@@ -58,11 +63,13 @@ class SqliteStore implements Store {
   readonly kind = "sqlite";
   readonly #db: Db;
   readonly #q;
+  readonly #inbox: SqliteInbox;
   readonly #log: SqliteDecisionLog;
   readonly #batch: DecisionBatch;
 
   constructor(db: Db, logOptions: DecisionLogOptions) {
     this.#db = db;
+    this.#inbox = new SqliteInbox(db);
     this.#log = new SqliteDecisionLog(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
     this.#batch = new DecisionBatch(async (entries) => {
@@ -101,7 +108,8 @@ class SqliteStore implements Store {
       putInterrupt: db.prepare("INSERT OR REPLACE INTO interrupts VALUES (@tenant, @run_id, @reason, @at_ms)"),
       getInterrupt: db.prepare<[string, string], InterruptRecord>("SELECT * FROM interrupts WHERE tenant = ? AND run_id = ?"),
       delInterrupt: db.prepare<[string, string]>("DELETE FROM interrupts WHERE tenant = ? AND run_id = ?"),
-      purgeOps: db.prepare<[number]>("DELETE FROM operations WHERE expires_at_ms <= ?"),
+      purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
+      purgeApprovals: db.prepare<[number]>("DELETE FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= ?)"),
     };
   }
 
@@ -124,7 +132,7 @@ class SqliteStore implements Store {
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
     const rec = this.#readOp(tenant, operationId);
-    return rec !== null && rec.expires_at_ms > nowMs ? rec : null;
+    return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
@@ -141,6 +149,15 @@ class SqliteStore implements Store {
       const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
       if (plan.write !== null) this.#writeOp(plan.write);
       return plan.result;
+    });
+    return run.immediate();
+  }
+
+  async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
+    const run = this.#db.transaction((): boolean => {
+      const next = planRefund(this.#readOp(req.tenant, req.operation_id), req);
+      if (next !== null) this.#writeOp(next);
+      return next !== null;
     });
     return run.immediate();
   }
@@ -196,6 +213,30 @@ class SqliteStore implements Store {
     return this.#q.events.all(approvalId).map(toApprovalEvent);
   }
 
+  async listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
+    return this.#inbox.list(query);
+  }
+
+  async savePendingCall(call: NewPendingCall): Promise<boolean> {
+    return this.#inbox.save(call);
+  }
+
+  async getPendingCall(approvalId: string): Promise<PendingCall | null> {
+    return this.#inbox.get(approvalId);
+  }
+
+  async replacePendingCall(approvalId: string, replacement: NewPendingCall): Promise<void> {
+    this.#inbox.replace(approvalId, replacement);
+  }
+
+  async claimAnnouncements(nowMs: number, limit: number): Promise<PendingCall[]> {
+    return this.#inbox.claimAnnouncements(nowMs, limit);
+  }
+
+  async unmarkAnnouncement(approvalId: string): Promise<void> {
+    this.#inbox.unmark(approvalId);
+  }
+
   async setInterrupt(rec: InterruptRecord): Promise<void> {
     this.#q.putInterrupt.run(rec);
   }
@@ -229,7 +270,8 @@ class SqliteStore implements Store {
 
   async purgeExpired(nowMs: number): Promise<number> {
     await this.#batch.flush();
-    return this.#q.purgeOps.run(nowMs).changes + this.#log.purge(nowMs);
+    const run = this.#db.transaction((): number => this.#q.purgeOps.run(nowMs, nowMs).changes + this.#q.purgeApprovals.run(nowMs).changes);
+    return run.immediate() + this.#log.purge(nowMs);
   }
 
   async close(): Promise<void> {
