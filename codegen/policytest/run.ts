@@ -7,7 +7,7 @@ import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { createHostBuiltins } from "../../src/policy/host-builtins/index.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Module } from "../rego/ast.js";
-import { parseModule } from "../rego/index.js";
+import { parseModule, type RegoVersion } from "../rego/index.js";
 import type { CompileOptions, CompileResult } from "../compiler/types.js";
 import { discoverTests, type PolicyTest } from "./discover.js";
 import { buildCoverage, type CoverageReport } from "./coverage.js";
@@ -34,6 +34,8 @@ export interface RunOptions {
   readonly explain?: boolean;
   /** The data document (`loadDataFiles`); default `{}`. */
   readonly data?: Readonly<Record<string, unknown>>;
+  /** "v0": the files are pre-1.0 Rego (`--v0-compatible`). */
+  readonly regoVersion?: RegoVersion;
 }
 
 export interface RunReport {
@@ -46,11 +48,12 @@ export interface RunReport {
 }
 
 export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
-  const sources = opts.files.map((file) => ({ file, source: readFileSync(file, "utf8") }));
+  const version = opts.regoVersion === undefined ? {} : { regoVersion: opts.regoVersion };
+  const sources = opts.files.map((file) => ({ file, source: readFileSync(file, "utf8"), ...version }));
   const modules: Module[] = [];
   const parseErrors: Diagnostic[] = [];
   for (const s of sources) {
-    const r = parseModule(s.source, s.file);
+    const r = parseModule(s.source, s.file, version);
     parseErrors.push(...r.errors);
     if (r.module !== null) modules.push(r.module);
   }
