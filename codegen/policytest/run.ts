@@ -24,6 +24,8 @@ export interface TestResult {
   readonly message?: string;
   /** FAIL with `explain`: the expression that did not hold and the values before it. */
   readonly explanation?: Explanation;
+  /** Lines the test's `print()` calls wrote, in order (never mixed into a report). */
+  readonly output?: readonly string[];
 }
 
 export interface RunOptions {
@@ -89,7 +91,8 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   const results: TestResult[] = [];
   for (const test of toRun) {
     host.startEvaluation();
-    const r = evaluateTest(policy, test);
+    const { result: evaluated, lines } = capturePrints(() => evaluateTest(policy, test));
+    const r = lines.length === 0 ? evaluated : { ...evaluated, output: lines };
     const explanation = r.status === "fail" && opts.explain === true ? await explainFailure(test, modules, sources, compilePolicy) : null;
     results.push(explanation === null ? r : { ...r, explanation });
   }
@@ -114,6 +117,23 @@ interface CompilerModule {
 }
 
 type Loaded = Awaited<ReturnType<typeof loadPolicy>>;
+
+/**
+ * The SDK writes `print()` lines with console.log; while a test evaluates (synchronously)
+ * they are collected for its result instead, so a JSON report stays one document.
+ */
+function capturePrints<T>(run: () => T): { result: T; lines: string[] } {
+  const lines: string[] = [];
+  const original = console.log;
+  console.log = (...args: unknown[]): void => {
+    lines.push(args.map(String).join(" "));
+  };
+  try {
+    return { result: run(), lines };
+  } finally {
+    console.log = original;
+  }
+}
 
 function evaluateTest(policy: Loaded, test: PolicyTest): TestResult {
   const start = performance.now();

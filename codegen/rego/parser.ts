@@ -98,6 +98,7 @@ class ModuleParser extends ExprParser {
     if (!["data", "input", "future", "rego"].includes(root)) {
       this.fail(`invalid import path ${path.join(".")}: must begin with input, data, future or rego`, kw);
     }
+    if (root === "future") this.checkFutureImport(path, kw);
     let alias: string | null = null;
     if (this.isKeyword("as")) {
       this.next();
@@ -107,6 +108,22 @@ class ModuleParser extends ExprParser {
       alias = a.text;
     }
     return { type: "import", path, alias, location: this.loc(kw) };
+  }
+
+  /**
+   * `import future.keywords[.k]`: the keywords Rego v1 always has are accepted; the
+   * newer composite keywords are named as unsupported instead of being accepted silently.
+   */
+  private checkFutureImport(path: readonly string[], kw: import("./lexer.js").Token): void {
+    if (path.length === 1 || path[1] !== "keywords" || path.length > 3) this.fail(`invalid import ${path.join(".")}: must be future.keywords or future.keywords.<keyword>`, kw);
+    const k = path[2];
+    if (k === undefined || ["if", "contains", "in", "every"].includes(k)) return;
+    const newer: Record<string, string> = { not: "OPA 1.17", and: "OPA 1.20", or: "OPA 1.20" };
+    if (newer[k] !== undefined) {
+      this.hintNext = `rewrite the rule without \`${k}\` composite expressions and drop the import`;
+      this.fail(`import future.keywords.${k}: the \`${k}\` keyword (${newer[k]}) is not supported yet`, kw);
+    }
+    this.fail(`invalid import future.keywords.${k}: must be one of [contains every if in]`, kw);
   }
 
   parseRule(): Rule[] {
