@@ -6,21 +6,37 @@
 #   {
 #     "tool": "reserve_funds", "effect": "reversible_write",
 #     "args": {...}, "fingerprint": "<sha-256 hex of tenant, tool, fingerprint args>",
+#     "args_hash": "<sha-256 hex of tenant, tool and the complete args>",
 #     "operation_id": "op-1" | null (reads may omit it),
 #     "principal": {"tenant": "t1", "user": "alice", "roles": ["agent"]},
-#     "approval": null | {"id", "tenant", "tool", "fingerprint", "operation_id",
+#     "context": {...} (the tool's declared host facts, resolved right before this decision),
+#     "approval": null | {"id", "tenant", "tool", "fingerprint", "args_hash", "operation_id",
 #                         "decision": null | "approve" | "edit" | "reject" | "revoke",
-#                         "approver", "expires_at_ms", "policy_version"},
-#     "now_ms": 1700000000000, "policy_version": "sha256:..."
+#                         "requested_by", "approver", "approver_roles", "expires_at_ms",
+#                         "policy_version", "policy_code_version", "policy_data_version",
+#                         "consumed"},
+#     "now_ms": 1700000000000,
+#     "policy_version": "sha256:...", "policy_code_version": "sha256:...", "policy_data_version": "sha256:..."
 #   }
 #
 # and expects one decision object {allow, reason, requires_approval}:
 #   - read is allowed;
 #   - reversible_write and external_write need an approval for this exact call
-#     (same tenant, tool, fingerprint and operation id), decided "approve", unexpired, and given
-#     under the current policy version; without one the call requires approval;
+#     (same tenant, tool, fingerprint, complete arguments and operation id), decided "approve",
+#     unexpired, not yet consumed, and given under the current policy code; without one the
+#     call requires approval;
 #   - destructive is denied, even with an approval;
 #   - anything unexpected (malformed input, unknown effect) is denied.
+#
+# The runtime enforces the binding of an approval (tenant, tool, argument hash, operation,
+# decision, expiry, single use) itself whatever this policy says; the checks here say why.
+#
+# Which policy change voids an approval: a change of the policy CODE does (the rules the
+# approver relied on may now mean something else), a change of the DATA alone does not:
+# every data-driven rule (limits, roles) is evaluated again at commit time, before the
+# approval is looked at, so tightened data still denies an approved call, and the approval
+# binds the exact arguments, so loosened data cannot widen what was approved. Editing a
+# limit therefore leaves outstanding approvals usable instead of silently voiding them.
 #
 # Platform extensions read from data (policies/data.json), both optional:
 #
@@ -82,12 +98,15 @@ well_formed if {
 	is_string(input.effect)
 	is_object(input.args)
 	is_string(input.fingerprint)
+	is_string(input.args_hash)
 	string_or_null(input.operation_id)
 	is_string(input.principal.tenant)
 	is_string(input.principal.user)
 	is_array(input.principal.roles)
 	is_number(input.now_ms)
 	is_string(input.policy_version)
+	is_string(input.policy_code_version)
+	is_string(input.policy_data_version)
 	approval_well_formed
 }
 
@@ -98,9 +117,11 @@ approval_well_formed if {
 	is_string(input.approval.tenant)
 	is_string(input.approval.tool)
 	is_string(input.approval.fingerprint)
+	is_string(input.approval.args_hash)
 	string_or_null(input.approval.operation_id)
 	is_number(input.approval.expires_at_ms)
-	is_string(input.approval.policy_version)
+	is_string(input.approval.policy_code_version)
+	is_boolean(input.approval.consumed)
 }
 
 string_or_null(x) if is_string(x)
@@ -114,13 +135,19 @@ approval_mismatch := "approval_tenant_mismatch" if {
 	input.approval.tool != input.tool
 } else := "approval_fingerprint_mismatch" if {
 	input.approval.fingerprint != input.fingerprint
+} else := "approval_args_mismatch" if {
+	# The approver saw every argument: any difference, even outside the fingerprint, is another call.
+	input.approval.args_hash != input.args_hash
 } else := "approval_operation_mismatch" if {
 	# One approval, one operation: the same arguments under a new operation id need a new approval.
 	input.approval.operation_id != input.operation_id
 } else := "approval_policy_changed" if {
-	input.approval.policy_version != input.policy_version
+	# Only a code change voids an approval (see the header); data is re-checked on every call.
+	input.approval.policy_code_version != input.policy_code_version
 } else := "approval_expired" if {
 	input.now_ms >= input.approval.expires_at_ms
+} else := "approval_consumed" if {
+	input.approval.consumed
 }
 
 roles_enforced if data.toolgate.config.roles

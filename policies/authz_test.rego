@@ -8,11 +8,15 @@ base := {
 	"effect": "reversible_write",
 	"args": {"account_id": "acc_1", "amount": 10, "currency": "EUR", "recipient": "acc_2"},
 	"fingerprint": "fp10",
+	"args_hash": "ah10",
 	"operation_id": "op1",
 	"principal": {"tenant": "t1", "user": "alice", "roles": ["agent"]},
+	"context": {},
 	"approval": null,
 	"now_ms": 1000,
 	"policy_version": "pv1",
+	"policy_code_version": "pc1",
+	"policy_data_version": "pd1",
 }
 
 approved := {
@@ -20,11 +24,17 @@ approved := {
 	"tenant": "t1",
 	"tool": "reserve_funds",
 	"fingerprint": "fp10",
+	"args_hash": "ah10",
 	"operation_id": "op1",
 	"decision": "approve",
+	"requested_by": "alice",
 	"approver": "bob",
+	"approver_roles": ["approver"],
 	"expires_at_ms": 2000,
 	"policy_version": "pv1",
+	"policy_code_version": "pc1",
+	"policy_data_version": "pd1",
+	"consumed": false,
 }
 
 read_call := object.union(base, {"tool": "get_account", "effect": "read", "args": {"account_id": "acc_1"}, "operation_id": null})
@@ -69,9 +79,29 @@ test_expired_approval_is_denied if {
 	d.reason == "approval_expired"
 }
 
-test_approval_under_old_policy_is_denied if {
-	d := authz.decision with input as object.union(base, {"policy_version": "pv2", "approval": approved})
+test_approval_under_old_policy_code_is_denied if {
+	d := authz.decision with input as object.union(base, {"policy_version": "pv2", "policy_code_version": "pc2", "approval": approved})
 	d.reason == "approval_policy_changed"
+}
+
+# Data is re-checked on every call, so a data-only change leaves the approval usable.
+test_approval_survives_a_data_only_change if {
+	d := authz.decision with input as object.union(base, {"policy_version": "pv2", "policy_data_version": "pd2", "approval": approved})
+	d.allow
+	d.reason == "approved"
+}
+
+test_approval_for_other_arguments_is_denied if {
+	# Same fingerprint (the fingerprint fields agree), another argument differs.
+	d := authz.decision with input as object.union(base, {"args_hash": "ah_changed_reason", "approval": approved})
+	not d.allow
+	d.reason == "approval_args_mismatch"
+}
+
+test_consumed_approval_is_denied if {
+	d := authz.decision with input as object.union(base, {"approval": object.union(approved, {"consumed": true})})
+	not d.allow
+	d.reason == "approval_consumed"
 }
 
 test_pending_approval_still_requires_approval if {

@@ -27,9 +27,13 @@ export interface RetrySpec {
 }
 
 export interface ApprovalSpec {
-  /** Argument fields shown to the approver and bound by the approval. */
+  /** Argument fields shown to the approver first (the approval binds the complete arguments). */
   readonly preview: readonly string[];
   readonly ttl_ms: number;
+  /** May the user who requested the call approve it too? Default false (separation of duties). */
+  readonly self_approve: boolean;
+  /** When non-empty, only approvers holding one of these roles may decide. */
+  readonly approver_roles: readonly string[];
 }
 
 /** What a successful handler result must satisfy, or the call is a silent failure. */
@@ -44,6 +48,10 @@ export interface ToolManifestEntry {
   readonly name: string;
   readonly description: string;
   readonly effect: Effect;
+  /** JSON Schema 2020-12 of the arguments, as written in tools.yaml (what MCP servers and adapters advertise). */
+  readonly input_schema: JsonObject;
+  /** JSON Schema 2020-12 of the handler's success value. */
+  readonly output_schema: JsonObject;
   /** Argument fields whose canonical JSON (with tenant and tool) is the idempotency fingerprint. */
   readonly fingerprint: readonly string[];
   /** How long idempotency records are kept. */
@@ -53,8 +61,12 @@ export interface ToolManifestEntry {
   readonly compensation: string | null;
   readonly postcondition: PostconditionSpec | null;
   readonly timeout_ms: number;
+  /** Cap on the call's arguments in bytes of canonical JSON; absent: the runtime's default (64 KiB). */
+  readonly max_args_bytes?: number;
   readonly retry: RetrySpec;
   readonly failures: Readonly<Record<string, FailureSpec>>;
+  /** Argument fields erased from the decision log's copy of the policy input (secrets, personal data). */
+  readonly sensitive?: readonly string[];
 }
 
 export interface Manifest {

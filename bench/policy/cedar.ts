@@ -18,7 +18,8 @@ import type { AuthzConfig } from "./reference.js";
 export const REASON_ORDER = [
   "unknown_effect", "destructive_denied", "role_not_permitted", "limit_exceeded", "read_allowed",
   "approval_required", "approval_tenant_mismatch", "approval_tool_mismatch", "approval_fingerprint_mismatch",
-  "approval_operation_mismatch", "approval_policy_changed", "approval_expired", "approval_pending",
+  "approval_args_mismatch", "approval_operation_mismatch", "approval_policy_changed", "approval_expired", "approval_consumed",
+  "approval_pending",
   "approved", "approval_rejected", "approval_revoked", "approval_edited",
 ] as const;
 const ASK = new Set(["approval_required", "approval_pending"]);
@@ -46,8 +47,10 @@ export function cedarPolicies(config: AuthzConfig): Record<string, string> {
     approval_tool_mismatch: `${all} when { ${write} && ${a}.tool != context.tool };`,
     approval_fingerprint_mismatch: `${all} when { ${write} && ${a}.fingerprint != context.fingerprint };`,
     approval_operation_mismatch: `${all} when { ${write} && ((context has operation_id) != (${a} has operation_id) || (context has operation_id && ${a} has operation_id && ${a}.operation_id != context.operation_id)) };`,
-    approval_policy_changed: `${all} when { ${write} && ${a}.policy_version != context.policy_version };`,
+    approval_args_mismatch: `${all} when { ${write} && ${a}.args_hash != context.args_hash };`,
+    approval_policy_changed: `${all} when { ${write} && ${a}.policy_code_version != context.policy_code_version };`,
     approval_expired: `${all} when { ${write} && context.now_ms >= ${a}.expires_at_ms };`,
+    approval_consumed: `${all} when { ${write} && ${a}.consumed };`,
     approval_pending: `${all} when { ${write} && !(${a} has decision) };`,
     approved: `permit (principal, action, resource) when { context has approval && ${a} has decision && ${a}.decision == "approve" };`,
     approval_rejected: `${all} when { ${write} && ${a} has decision && ${a}.decision == "reject" };`,
@@ -72,10 +75,13 @@ export function cedarCall(input: PolicyInput, policySetId: string): cedar.Statef
     effect: input.effect,
     args: input.args as cedar.CedarValueJson,
     fingerprint: input.fingerprint,
+    args_hash: input.args_hash,
     operation_id: input.operation_id,
     tenant: input.principal.tenant,
     now_ms: input.now_ms,
     policy_version: input.policy_version,
+    policy_code_version: input.policy_code_version,
+    policy_data_version: input.policy_data_version,
   });
   if (input.approval !== null) context.approval = dropNulls({ ...input.approval });
   const user = { type: "User", id: input.principal.user };

@@ -26,10 +26,12 @@ const TOOLS: readonly [string, PolicyInput["effect"] | "unknown"][] = [
   ["mystery_tool", "unknown"],
 ];
 const ROLES: readonly (readonly string[])[] = [["agent"], ["agent"], ["agent"], ["viewer"], ["notifier"], [], ["auditor"], ["viewer", "notifier"]];
-const APPROVAL_KINDS = ["none", "pending", "approve", "reject", "revoke", "edit", "tenant", "tool", "fingerprint", "operation", "policy", "expired"] as const;
+const APPROVAL_KINDS = ["none", "pending", "approve", "reject", "revoke", "edit", "tenant", "tool", "fingerprint", "args", "operation", "policy", "data", "expired", "consumed"] as const;
 
 const NOW = 1_700_000_000_000;
 const VERSION = "sha256:0123456789abcdef0123456789abcdef";
+const CODE_VERSION = "sha256:c0de0000000000000000000000000000";
+const DATA_VERSION = "sha256:da7a0000000000000000000000000000";
 
 /** Well-formed inputs (what the runtime builds); `count` of them, seeded. */
 export function policyInputs(count = 512, seed = 42): PolicyInput[] {
@@ -41,6 +43,7 @@ export function policyInputs(count = 512, seed = 42): PolicyInput[] {
     const tenant = pick(["t1", "t2"]);
     const operation_id = r() < 0.2 ? null : `op_${Math.floor(r() * 1000)}`;
     const fingerprint = `fp_${Math.floor(r() * 1e6).toString(16)}`;
+    const args_hash = `ah_${Math.floor(r() * 1e6).toString(16)}`;
     const amount = pick([1, 500, 1_000_000, 1_000_001, 25_000_000]);
     const kind = pick(APPROVAL_KINDS);
     const approval =
@@ -51,22 +54,31 @@ export function policyInputs(count = 512, seed = 42): PolicyInput[] {
             tenant: kind === "tenant" ? "other" : tenant,
             tool: kind === "tool" ? "other_tool" : tool,
             fingerprint: kind === "fingerprint" ? "fp_other" : fingerprint,
+            args_hash: kind === "args" ? "ah_other" : args_hash,
             operation_id: kind === "operation" ? "op_other" : operation_id,
             decision: kind === "pending" ? null : kind === "approve" || kind === "reject" || kind === "revoke" || kind === "edit" ? kind : "approve",
+            requested_by: "alice",
             approver: kind === "pending" ? null : "bob",
+            approver_roles: kind === "pending" ? [] : ["approver"],
             expires_at_ms: kind === "expired" ? NOW - 1 : NOW + 60_000,
-            policy_version: kind === "policy" ? "sha256:old" : VERSION,
+            policy_version: kind === "policy" || kind === "data" ? "sha256:old" : VERSION,
+            policy_code_version: kind === "policy" ? "sha256:oldcode" : CODE_VERSION,
+            policy_data_version: kind === "data" ? "sha256:olddata" : DATA_VERSION,
+            consumed: kind === "consumed",
           };
     out.push({
       tool,
       effect: effect as PolicyInput["effect"],
       args: tool === "get_account" ? { account_id: "acc_1" } : { account_id: "acc_1", amount, currency: "EUR", recipient: "acc_2" },
       fingerprint,
+      args_hash,
       operation_id,
       principal: { tenant, user: pick(["alice", "carol"]), roles: pick(ROLES) },
       approval: approval as PolicyInput["approval"],
       now_ms: NOW,
       policy_version: VERSION,
+      policy_code_version: CODE_VERSION,
+      policy_data_version: DATA_VERSION,
     });
   }
   return out;

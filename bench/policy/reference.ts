@@ -22,12 +22,15 @@ const ask = (reason: string): PolicyDecision => ({ allow: false, reason, require
 
 function wellFormed(i: Obj): boolean {
   const p = i.principal;
-  if (!str(i.tool) || !str(i.effect) || !isObj(i.args) || !str(i.fingerprint) || !strOrNull(i.operation_id)) return false;
+  if (!str(i.tool) || !str(i.effect) || !isObj(i.args) || !str(i.fingerprint) || !str(i.args_hash) || !strOrNull(i.operation_id)) return false;
   if (!isObj(p) || !str(p.tenant) || !str(p.user) || !Array.isArray(p.roles)) return false;
-  if (typeof i.now_ms !== "number" || !str(i.policy_version)) return false;
+  if (typeof i.now_ms !== "number" || !str(i.policy_version) || !str(i.policy_code_version) || !str(i.policy_data_version)) return false;
   const a = i.approval;
   if (a === null) return true;
-  return isObj(a) && str(a.id) && str(a.tenant) && str(a.tool) && str(a.fingerprint) && strOrNull(a.operation_id) && typeof a.expires_at_ms === "number" && str(a.policy_version);
+  return (
+    isObj(a) && str(a.id) && str(a.tenant) && str(a.tool) && str(a.fingerprint) && str(a.args_hash) && strOrNull(a.operation_id) &&
+    typeof a.expires_at_ms === "number" && str(a.policy_code_version) && typeof a.consumed === "boolean"
+  );
 }
 
 /** Rego's cross-type order for `>` (null < boolean < number < string < array < object). */
@@ -66,9 +69,11 @@ export function makeReference(config: AuthzConfig): (input: unknown) => PolicyDe
     if (a.tenant !== principal.tenant) return deny("approval_tenant_mismatch");
     if (a.tool !== tool) return deny("approval_tool_mismatch");
     if (a.fingerprint !== input.fingerprint) return deny("approval_fingerprint_mismatch");
+    if (a.args_hash !== input.args_hash) return deny("approval_args_mismatch");
     if (a.operation_id !== input.operation_id) return deny("approval_operation_mismatch");
-    if (a.policy_version !== input.policy_version) return deny("approval_policy_changed");
+    if (a.policy_code_version !== input.policy_code_version) return deny("approval_policy_changed");
     if ((input.now_ms as number) >= (a.expires_at_ms as number)) return deny("approval_expired");
+    if (a.consumed === true) return deny("approval_consumed");
     switch (a.decision) {
       case null: return ask("approval_pending");
       case "approve": return allow("approved");

@@ -18,10 +18,17 @@ export interface RawTool {
   readonly output: JsonSchemaObject;
   readonly failures?: Readonly<Record<string, RawFailure>>;
   readonly idempotency?: { readonly fingerprint: readonly string[]; readonly retention?: string };
-  readonly approval?: { readonly preview?: readonly string[]; readonly ttl?: string };
+  readonly approval?: {
+    readonly preview?: readonly string[];
+    readonly ttl?: string;
+    readonly self_approve?: boolean;
+    readonly approver_roles?: readonly string[];
+  };
   readonly compensation?: string;
+  readonly sensitive?: readonly string[];
   readonly postcondition?: "resource_id" | { readonly resource_id?: boolean; readonly observed?: Readonly<Record<string, JsonValue>> };
   readonly timeout_ms?: number;
+  readonly max_args_bytes?: number;
   readonly retry?: {
     readonly max_attempts: number;
     readonly backoff?: { readonly initial?: string; readonly multiplier?: number; readonly max?: string };

@@ -10,7 +10,8 @@ import type { JsonObject, Manifest } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import { createRuntime } from "../runtime/index.js";
 import type { Envelope } from "../runtime/index.js";
-import { fingerprint } from "../runtime/fingerprint.js";
+import { argsHash, fingerprint } from "../runtime/fingerprint.js";
+import { versionsOf } from "../policy/version.js";
 import type { Store } from "../store/store.js";
 import { lostResponse } from "../testing/adversarial.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "./escrow.js";
@@ -50,7 +51,7 @@ export async function runDemo(policy: PolicyEngine, store: Store, print: (step: 
   const call = (tool: string, args: JsonObject, more: { operation_id?: string; approval_id?: string } = {}) => runtime.call(ctx, { tool, args, ...more });
   const approvalOf = (e: Envelope | null): string => (e !== null && e.outcome === "terminal_failure" ? (e.approval_id ?? "") : "");
   const approve = async (id: string, what: string): Promise<void> => {
-    const d = await runtime.approvals.decide(id, { decision: "approve", approver: "bob@ops", reason: "checked with the customer" });
+    const d = await runtime.approvals.decide(id, { decision: "approve", reason: "checked with the customer" }, { tenant: ctx.tenant, user: "bob@ops", roles: ["approver"] });
     show(`bob@ops approves ${id} (${what})`, null, d.ok ? `decision recorded under policy ${d.approval.decision?.policy_version ?? "?"}` : d.message);
   };
   const r1000 = { account_id: "acc_alice", amount: 1_000, currency: "EUR", recipient: "acc_bob" };
@@ -75,7 +76,9 @@ export async function runDemo(policy: PolicyEngine, store: Store, print: (step: 
     id: "apr_close_demo", tenant: ctx.tenant, run_id: ctx.run_id, requested_by: ctx.user, tool: "close_account",
     args: { account_id: "acc_bob" }, preview: { account_id: "acc_bob" },
     fingerprint: fingerprint(ctx.tenant, "close_account", { account_id: "acc_bob" }, ["account_id"]),
+    args_hash: argsHash(ctx.tenant, "close_account", { account_id: "acc_bob" }),
     operation_id: "op-close", created_at_ms: now, expires_at_ms: now + 60_000, policy_version: policy.version,
+    policy_code_version: versionsOf(policy).code_version, policy_data_version: versionsOf(policy).data_version,
   });
   await approve("apr_close_demo", "close_account acc_bob, op-close");
   show("7b. destructive call with an approval: still denied", await call("close_account", { account_id: "acc_bob" }, { operation_id: "op-close", approval_id: "apr_close_demo" }));

@@ -11,14 +11,25 @@ export interface PolicyApprovalInput {
   readonly tenant: string;
   readonly tool: string;
   readonly fingerprint: string;
+  /** Hash of the complete arguments the approval was given for (see PolicyInput.args_hash). */
+  readonly args_hash: string;
   /** The one operation the approval covers: an approval is for one call, not for every call with these arguments. */
   readonly operation_id: string | null;
   /** The latest decision ("approve" | "edit" | "reject" | "revoke"), or null while pending. */
   readonly decision: "approve" | "edit" | "reject" | "revoke" | null;
+  /** The user on whose behalf the call was requested. */
+  readonly requested_by: string;
+  /** The deciding approver's user id and roles (from the host's authentication), or null while pending. */
   readonly approver: string | null;
+  readonly approver_roles: readonly string[];
   readonly expires_at_ms: number;
   /** The policy version the decision was made under (the request's while pending). */
   readonly policy_version: string;
+  /** Its code and data versions apart, so the policy decides which change voids the approval. */
+  readonly policy_code_version: string;
+  readonly policy_data_version: string;
+  /** True once an operation committed under it (single use; the runtime refuses a second one). */
+  readonly consumed: boolean;
 }
 
 export interface PolicyInput {
@@ -26,12 +37,17 @@ export interface PolicyInput {
   readonly effect: Effect;
   readonly args: JsonObject;
   readonly fingerprint: string;
+  /** Hex SHA-256 of the RFC 8785 JSON of tenant, tool and the complete arguments. */
+  readonly args_hash: string;
   /** null only for reads called without one. */
   readonly operation_id: string | null;
   readonly principal: { readonly tenant: string; readonly user: string; readonly roles: readonly string[] };
   readonly approval: PolicyApprovalInput | null;
   readonly now_ms: number;
+  /** The policy in force (code and data), and its code and data versions apart. */
   readonly policy_version: string;
+  readonly policy_code_version: string;
+  readonly policy_data_version: string;
 }
 
 export interface PolicyDecision {
@@ -42,8 +58,11 @@ export interface PolicyDecision {
 }
 
 export interface PolicyEngine {
-  /** Identifies the exact policy (and data) in force; approvals bind to it. */
+  /** Identifies the exact policy (code and data) in force. */
   readonly version: string;
+  /** The compiled code alone, and the data alone (see version.ts); without them `version` counts as code. */
+  readonly code_version?: string;
+  readonly data_version?: string;
   /** Never throws: an evaluation error or a malformed result is a deny. */
   evaluate(input: PolicyInput): Promise<PolicyDecision>;
 }

@@ -18,7 +18,8 @@ import type { JsonObject } from "../manifest.js";
 import { deny, toDecision } from "./engine.js";
 import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { DECLINED, ValueReader, ValueWriter } from "./fast-input.js";
-import { PolicyLoadError, policyVersion } from "./opa-wasm-engine.js";
+import { PolicyLoadError } from "./opa-wasm-engine.js";
+import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
 
 export interface FastEngineOptions {
   readonly wasm: Uint8Array;
@@ -257,6 +258,8 @@ export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolic
   };
   return {
     version: policyVersion(opts.wasm, opts.data),
+    code_version: policyCodeVersion(opts.wasm),
+    data_version: policyDataVersion(opts.data),
     policy,
     entrypointId,
     decide,

@@ -1,16 +1,17 @@
 /**
  * PolicyEngine over a compiled policy.wasm, evaluated by the unmodified
- * @open-policy-agent/opa-wasm SDK. The version is a hash of the wasm bytes and the
- * canonical data, so an approval given under one policy never carries over to another.
+ * @open-policy-agent/opa-wasm SDK. Its versions (version.ts) hash the wasm bytes and the
+ * canonical data, together and apart.
  */
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
-import canonicalize from "canonicalize";
 import type { JsonObject } from "../manifest.js";
 import { deny, toDecision } from "./engine.js";
 import { createHostBuiltins } from "./host-builtins/index.js";
 import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
+import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
+
+export { policyVersion } from "./version.js";
 
 export interface OpaWasmEngineOptions {
   readonly wasm: Uint8Array;
@@ -25,13 +26,6 @@ export class PolicyLoadError extends Error {
 }
 export const isPolicyLoadError = (e: unknown): e is PolicyLoadError =>
   typeof e === "object" && e !== null && (e as { name?: unknown }).name === "PolicyLoadError";
-
-export function policyVersion(wasm: Uint8Array, data: JsonObject | undefined): string {
-  const h = createHash("sha256").update(wasm);
-  h.update("\0");
-  h.update(canonicalize(data ?? {}) ?? "{}");
-  return `sha256:${h.digest("hex").slice(0, 32)}`;
-}
 
 export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<PolicyEngine> {
   let policy: Awaited<ReturnType<typeof loadPolicy>>;
@@ -53,6 +47,8 @@ export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<Pol
   const entrypoint = entrypoints[opts.entrypoint] as number;
   return {
     version,
+    code_version: policyCodeVersion(opts.wasm),
+    data_version: policyDataVersion(opts.data),
     async evaluate(input: PolicyInput): Promise<PolicyDecision> {
       try {
         host.startEvaluation();

@@ -1,27 +1,36 @@
 /**
- * Approvals: a durable pending request holding the exact preview, fingerprint,
- * tenant and expiry, and decisions recorded as events (approver, decision, reason,
- * time, policy version). `edit` does not approve the original call: it creates a new
- * approval for the edited arguments, with their own fingerprint, approved by the
- * same approver, which the caller then uses for the edited call.
+ * Approvals: a durable pending request bound to the complete arguments (argument hash),
+ * tenant, tool, operation and expiry, and decisions recorded as events (approver and roles,
+ * decision, reason, time, policy versions). `edit` does not approve the original call: it
+ * creates a new approval for the edited arguments, with their own fingerprint, approved by
+ * the same approver, which the caller then uses for the edited call.
  */
 import { randomUUID } from "node:crypto";
 import type { JsonObject } from "../manifest.js";
+import { versionsOf } from "../policy/version.js";
 import type { ApprovalEvent, ApprovalRecord } from "../store/store.js";
-import { fingerprint, pickFields } from "./fingerprint.js";
+import type { ApproverContext } from "./approver.js";
+import { checkApprover, decisionKinds, isDecisionKind } from "./approver-checks.js";
+import type { ApproverRefusal } from "./approver-checks.js";
+import { argsHash, fingerprint, pickFields } from "./fingerprint.js";
 import { formatProblems } from "./problems.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
 /** Used when a custom policy asks approval for a tool that declares none. */
 const DEFAULT_TTL_MS = 15 * 60_000;
 
+/** A pending approval is reused only for the identical call: same tool, operation, policy and every argument. */
 export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now: number): Promise<ApprovalRecord> {
-  const existing = await deps.store.findPendingApproval(call.ctx.tenant, call.fingerprint, now);
+  const hash = argsHash(call.ctx.tenant, call.tool.name, call.args);
+  const versions = versionsOf(deps.policy);
+  const existing = await deps.store.findPendingApproval(call.ctx.tenant, call.fingerprint, now, hash);
   if (
     existing !== null &&
     existing.tool === call.tool.name &&
     existing.operation_id === call.operation_id &&
-    existing.policy_version === deps.policy.version
+    existing.args_hash === hash &&
+    existing.requested_by === call.ctx.user &&
+    existing.policy_version === versions.version
   ) {
     return existing;
   }
@@ -35,22 +44,32 @@ export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now
     args: call.args,
     preview: pickFields(call.args, spec?.preview ?? call.tool.fingerprint),
     fingerprint: call.fingerprint,
+    args_hash: hash,
     operation_id: call.operation_id,
     created_at_ms: now,
     expires_at_ms: now + (spec?.ttl_ms ?? DEFAULT_TTL_MS),
-    policy_version: deps.policy.version,
+    policy_version: versions.version,
+    policy_code_version: versions.code_version,
+    policy_data_version: versions.data_version,
   });
 }
 
+/** What the approver decides. Every field is checked: it may come straight from an HTTP body. */
 export interface DecideRequest {
   /** `revoke` withdraws a pending or given approval; a call already past authorize is stopped before its claim. */
   readonly decision: "approve" | "edit" | "reject" | "revoke";
-  /** Identity of the human deciding (from the host's auth, not from the model). */
-  readonly approver: string;
   readonly reason?: string;
   /** Required with `edit`: the full arguments the approver wants instead. */
   readonly edited_args?: JsonObject;
 }
+
+export type DecideRefusal =
+  | "not_found"
+  | "already_decided"
+  | "expired"
+  | "invalid_edit"
+  | "invalid_decision"
+  | ApproverRefusal;
 
 export type DecideOutcome =
   | {
@@ -58,66 +77,107 @@ export type DecideOutcome =
       readonly approval: ApprovalRecord;
       /** For `edit`: the approved new call; make it with exactly this tool, args, operation_id and approval_id. */
       readonly edited?: { readonly approval: ApprovalRecord; readonly tool: string; readonly args: JsonObject; readonly operation_id: string };
+      /** Things the approver must see, e.g. a decision made under another policy version than the request's. */
+      readonly warnings: readonly string[];
     }
-  | { readonly ok: false; readonly why: "not_found" | "already_decided" | "expired" | "invalid_edit"; readonly message: string };
+  | { readonly ok: false; readonly why: DecideRefusal; readonly message: string };
 
 export interface Approvals {
-  decide(approvalId: string, req: DecideRequest): Promise<DecideOutcome>;
+  /** Decides as `approver` (the host's trusted identity of the human deciding). */
+  decide(approvalId: string, req: DecideRequest, approver: ApproverContext): Promise<DecideOutcome>;
   get(approvalId: string): Promise<ApprovalRecord | null>;
   events(approvalId: string): Promise<ApprovalEvent[]>;
 }
 
+/** Warnings about the policy versions a decision is made under, compared with the request's. */
+function versionWarnings(deps: RuntimeDeps, approval: ApprovalRecord): string[] {
+  const now = versionsOf(deps.policy);
+  const out: string[] = [];
+  if (approval.policy_code_version !== now.code_version) {
+    out.push(
+      `policy_code_changed: this approval was requested under policy code ${approval.policy_code_version || "(unknown)"} and is decided under ${now.code_version}; the shipped policy does not accept an approval across a code change, so it will not authorise the call unless the gate runs ${now.code_version}`,
+    );
+  }
+  if (approval.policy_data_version !== now.data_version) {
+    out.push(
+      `policy_data_changed: this approval was requested under policy data ${approval.policy_data_version || "(unknown)"} and is decided under ${now.data_version}; data rules (limits, roles) are checked again when the call commits`,
+    );
+  }
+  return out;
+}
+
 export function createApprovals(deps: RuntimeDeps): Approvals {
-  const decide = async (approvalId: string, req: DecideRequest): Promise<DecideOutcome> => {
+  const decide = async (approvalId: string, req: DecideRequest, approver: ApproverContext): Promise<DecideOutcome> => {
+    const decision: unknown = (req as { decision?: unknown } | null)?.decision;
+    if (!isDecisionKind(decision)) {
+      return { ok: false, why: "invalid_decision", message: `decision must be one of ${decisionKinds.join(", ")}; got ${JSON.stringify(decision)?.slice(0, 40) ?? "nothing"}` };
+    }
+    const reason: unknown = req.reason;
+    if (reason !== undefined && typeof reason !== "string") {
+      return { ok: false, why: "invalid_decision", message: "reason must be a string when given" };
+    }
     const now = deps.clock.now();
     const current = await deps.store.getApproval(approvalId);
     if (current === null) return { ok: false, why: "not_found", message: `approval ${approvalId} does not exist` };
+    const tool = deps.manifest.tools[current.tool];
+    const refused = checkApprover(current, tool?.approval ?? null, approver, decision);
+    if (refused !== null) return { ok: false, ...refused };
     let edited: { args: JsonObject; fingerprint: string } | null = null;
-    if (req.decision === "edit") {
+    if (decision === "edit") {
       const validate = deps.validators[current.tool]?.input;
       const args = req.edited_args === undefined ? undefined : (JSON.parse(JSON.stringify(req.edited_args)) as JsonObject);
       if (args === undefined || validate === undefined || !validate(args)) {
         const problems = args === undefined ? ["edited_args: required for edit"] : formatProblems(validate?.errors);
         return { ok: false, why: "invalid_edit", message: `edited arguments are invalid: ${problems.join("; ")}` };
       }
-      const tool = deps.manifest.tools[current.tool];
       edited = { args, fingerprint: fingerprint(current.tenant, current.tool, args, tool?.fingerprint ?? []) };
     }
+    const versions = versionsOf(deps.policy);
     const event: ApprovalEvent = {
       approval_id: approvalId,
-      decision: req.decision,
-      approver: req.approver,
-      reason: req.reason ?? null,
+      decision,
+      approver: approver.user,
+      approver_roles: [...approver.roles],
+      reason: reason ?? null,
       edited_args: edited?.args ?? null,
       decided_at_ms: now,
-      policy_version: deps.policy.version,
+      policy_version: versions.version,
+      policy_code_version: versions.code_version,
+      policy_data_version: versions.data_version,
     };
     const result = await deps.store.decideApproval(event);
     if (!result.ok) return { ok: false, why: result.why, message: `approval ${approvalId} cannot be decided: ${result.why}` };
-    if (edited === null) return { ok: true, approval: result.approval };
-    // The edit's own approval: same scope and expiry, new fingerprint, approved by the editor.
-    const tool = deps.manifest.tools[current.tool];
+    const warnings = decision === "approve" || decision === "edit" ? versionWarnings(deps, current) : [];
+    if (edited === null) return { ok: true, approval: result.approval, warnings };
+    // The edit's own approval: same scope and expiry, new arguments, approved by the editor.
     const next = await deps.store.createApproval({
-      ...current,
       id: `apr_${randomUUID()}`,
+      tenant: current.tenant,
+      run_id: current.run_id,
+      requested_by: current.requested_by,
+      tool: current.tool,
       args: edited.args,
       preview: pickFields(edited.args, tool?.approval?.preview ?? tool?.fingerprint ?? []),
       fingerprint: edited.fingerprint,
+      args_hash: argsHash(current.tenant, current.tool, edited.args),
       // The edited call is a new operation: the original id is bound to the original arguments.
       operation_id: `op_${randomUUID()}`,
       created_at_ms: now,
-      policy_version: deps.policy.version,
+      expires_at_ms: current.expires_at_ms,
+      policy_version: versions.version,
+      policy_code_version: versions.code_version,
+      policy_data_version: versions.data_version,
     });
     const approved = await deps.store.decideApproval({
       ...event,
       approval_id: next.id,
       decision: "approve",
       edited_args: null,
-      reason: `edit of ${approvalId}${req.reason === undefined ? "" : `: ${req.reason}`}`,
+      reason: `edit of ${approvalId}${reason === undefined ? "" : `: ${reason}`}`,
     });
     if (!approved.ok) return { ok: false, why: approved.why, message: `edited approval cannot be recorded: ${approved.why}` };
     const operationId = approved.approval.operation_id ?? "";
-    return { ok: true, approval: result.approval, edited: { approval: approved.approval, tool: current.tool, args: edited.args, operation_id: operationId } };
+    return { ok: true, approval: result.approval, edited: { approval: approved.approval, tool: current.tool, args: edited.args, operation_id: operationId }, warnings };
   };
   return {
     decide,

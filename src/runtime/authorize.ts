@@ -5,42 +5,47 @@
  * Enters: a PreparedCall. Leaves: the allow decision, or an envelope.
  */
 import type { ApprovalRecord } from "../store/store.js";
-import { deny } from "../policy/engine.js";
 import type { PolicyApprovalInput, PolicyDecision, PolicyInput } from "../policy/engine.js";
+import { versionsOf } from "../policy/version.js";
+import { bindingProblem, callArgsHash, usedUp } from "./approval-binding.js";
 import { requestApproval } from "./approvals.js";
 import { terminal } from "./envelope.js";
+import { evaluatePolicy } from "./evaluation.js";
 import { answerFromRecord } from "./idempotency.js";
+import { quoteJson } from "./limits.js";
 import { answer, proceed } from "./phase.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
-export function approvalInput(a: ApprovalRecord): PolicyApprovalInput {
+/** `consumed`: used up for this call (see approval-binding.ts `usedUp`). */
+export function approvalInput(a: ApprovalRecord, consumed: boolean): PolicyApprovalInput {
   return {
     id: a.id,
     tenant: a.tenant,
     tool: a.tool,
     fingerprint: a.fingerprint,
+    args_hash: a.args_hash,
     operation_id: a.operation_id,
     decision: a.decision?.decision ?? null,
+    requested_by: a.requested_by,
     approver: a.decision?.approver ?? null,
+    approver_roles: [...(a.decision?.approver_roles ?? [])],
     expires_at_ms: a.expires_at_ms,
     policy_version: a.decision?.policy_version ?? a.policy_version,
+    policy_code_version: a.decision?.policy_code_version ?? a.policy_code_version,
+    policy_data_version: a.decision?.policy_data_version ?? a.policy_data_version,
+    consumed,
   };
-}
-
-async function evaluate(deps: RuntimeDeps, input: PolicyInput): Promise<PolicyDecision> {
-  try {
-    return await deps.policy.evaluate(input);
-  } catch {
-    return deny("policy_evaluation_error"); // fail closed, whatever the engine does
-  }
 }
 
 export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
-  const interrupt = await deps.store.getInterrupt(ctx.tenant, ctx.run_id);
-  if (interrupt !== null) {
-    return answer(terminal("interrupted", `run ${ctx.run_id} was interrupted: ${interrupt.reason}`), { reason: "interrupted" });
+  // A read has no effect to stop: invoke's check right before the handler is its one read of the flag.
+  if (tool.effect !== "read") {
+    const interrupt = await deps.store.getInterrupt(ctx.tenant, ctx.run_id);
+    if (interrupt !== null) {
+      return answer(terminal("interrupted", `run ${ctx.run_id} was interrupted: ${interrupt.reason}`), { reason: "interrupted" });
+    }
   }
   const now = deps.clock.now();
   if (call.operation_id !== null) {
@@ -58,16 +63,18 @@ export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<
 /** Asks the policy about the call (with the approval it presents); approval_required creates a pending approval. */
 export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
-  const version = deps.policy.version;
+  const versions = versionsOf(deps.policy);
+  const version = versions.version;
+  const denied = (reason: string, message: string) =>
+    answer(terminal("policy_denied", message), { decision: "deny", reason, policy_version: version });
   let approval: ApprovalRecord | null = null;
   if (call.approval_id !== null) {
     approval = await deps.store.getApproval(call.approval_id);
-    if (approval === null) {
-      return answer(terminal("policy_denied", `approval ${call.approval_id} does not exist`), {
-        decision: "deny",
-        reason: "approval_not_found",
-        policy_version: version,
-      });
+    // Another tenant's approval is treated as absent: the policy never sees it.
+    if (approval === null || approval.tenant !== ctx.tenant) {
+      return approval === null
+        ? denied("approval_not_found", `approval ${call.approval_id} does not exist`)
+        : denied("approval_tenant_mismatch", `approval ${call.approval_id} does not belong to tenant ${ctx.tenant} (approval_tenant_mismatch)`);
     }
   }
   const input: PolicyInput = {
@@ -75,31 +82,43 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
     effect: tool.effect,
     args: call.args,
     fingerprint: call.fingerprint,
+    args_hash: callArgsHash(call),
     operation_id: call.operation_id,
     principal: { tenant: ctx.tenant, user: ctx.user, roles: [...ctx.roles] },
-    approval: approval === null ? null : approvalInput(approval),
+    approval: approval === null ? null : approvalInput(approval, await usedUp(deps, approval, call, now)),
     now_ms: now,
     policy_version: version,
+    policy_code_version: versions.code_version,
+    policy_data_version: versions.data_version,
   };
-  const decision = await evaluate(deps, input);
+  const evaluation = await evaluatePolicy(deps, input);
+  const decision = evaluation.result;
+  if (decision.allow && approval !== null) {
+    // The runtime's own check, whatever the policy said: it can deny more, never allow more.
+    const problem = await bindingProblem(deps, approval, call, now);
+    if (problem !== null) {
+      return denied(problem, `approval ${approval.id} does not authorise this call of ${tool.name}: ${problem} (the policy allowed it; the runtime does not)`);
+    }
+  }
   if (decision.allow) {
     const relied = approval !== null && approval.status === "approved" ? approval.id : null;
-    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied, deferred: false });
+    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied, deferred: false, evaluation });
   }
   if (decision.requires_approval) {
     const pending = await requestApproval(deps, call, now);
     return answer(
       terminal(
         "approval_required",
-        `${tool.name} needs a human approval (policy: ${decision.reason}) of ${JSON.stringify(pending.preview)} (approval ${pending.id}, expires ${new Date(pending.expires_at_ms).toISOString()}); call again with approval_id once approved`,
+        `${tool.name} needs a human approval (policy: ${decision.reason}) of ${quoteJson(pending.preview, 500)} (approval ${pending.id}, expires ${new Date(pending.expires_at_ms).toISOString()}); call again with approval_id once approved`,
         { approval_id: pending.id, ...(call.operation_id === null ? {} : { operation_id: call.operation_id }) },
       ),
-      { decision: "approval_required", reason: decision.reason, policy_version: version },
+      { decision: "approval_required", reason: decision.reason, policy_version: version, evaluation },
     );
   }
   return answer(terminal("policy_denied", `policy denied ${tool.name}: ${decision.reason}`), {
     decision: "deny",
     reason: decision.reason,
     policy_version: version,
+    evaluation,
   });
 }

@@ -23,3 +23,13 @@ export function fingerprint(tenant: string, tool: string, args: JsonObject, fiel
   if (text === undefined) throw new TypeError("fingerprint input is not JSON");
   return createHash("sha256").update(text).digest("hex");
 }
+
+/**
+ * What an approval binds: SHA-256 (hex) of the RFC 8785 JSON of { tenant, tool, args } with
+ * the complete arguments, so any difference in any argument is a different approval.
+ */
+export function argsHash(tenant: string, tool: string, args: JsonObject): string {
+  const text = canonicalize({ tenant, tool, args });
+  if (text === undefined) throw new TypeError("arguments are not JSON");
+  return createHash("sha256").update(text).digest("hex");
+}

@@ -1,6 +1,6 @@
 /** `toolgate eval --explain`: real CLI runs (pretty and json), including a query that errors. */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,8 +21,9 @@ function inputFile(input: unknown): string {
 describe("toolgate eval --explain", () => {
   it("prints the result, then a table of the shipped policy's rules with their values for the input", () => {
     const input = inputFile({
-      tool: "reserve_funds", effect: "reversible_write", args: { amount: 10 }, fingerprint: "fp", operation_id: "op-1",
+      tool: "reserve_funds", effect: "reversible_write", args: { amount: 10 }, fingerprint: "fp", args_hash: "ah", operation_id: "op-1",
       principal: { tenant: "t1", user: "alice", roles: ["agent"] }, approval: null, now_ms: 1, policy_version: "v1",
+      policy_code_version: "c1", policy_data_version: "d1",
     });
     const r = run(["eval", "--explain", "-d", "policies/authz.rego", "-d", "policies/data.json", "--input", input, "data.toolgate.authz.decision"]);
     expect(r.err).toBe("");
@@ -30,9 +31,17 @@ describe("toolgate eval --explain", () => {
     const [json, table] = r.out.split("\n\n  RULE");
     expect(JSON.parse(json ?? "")).toMatchObject({ result: [{ expressions: [{ value: { allow: false, reason: "approval_required", requires_approval: true } }] }] });
     const lines = (table ?? "").split("\n");
-    expect(lines[1]).toMatch(/^\* data\.toolgate\.authz\.decision +complete +policies\/authz\.rego:40,42 +\{"allow":false,"reason":"approval_required","requires_approval":true\}$/);
-    expect(lines).toContainEqual(expect.stringMatching(/^\+ data\.toolgate\.authz\.well_formed +complete +policies\/authz\.rego:80 +true$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^\+ data\.toolgate\.authz\.approval_mismatch +complete +policies\/authz\.rego:111 +undefined$/));
+    // Rows of the rules' heads in the shipped policy, found in the file so policy edits do not break the test.
+    const policyLines = readFileSync("policies/authz.rego", "utf8").split("\n");
+    const rowOf = (head: string) => policyLines.findIndex((l) => l.startsWith(head)) + 1;
+    const [d1, d2, wf, am] = [rowOf("default decision"), rowOf("decision := "), rowOf("well_formed if"), rowOf("approval_mismatch := ")];
+    const head = lines[1] ?? "";
+    expect(head).toMatch(new RegExp(`^\\* data\\.toolgate\\.authz\\.decision +complete +policies/authz\\.rego:${d1},${d2} +\\{"allow":false,"reason":"approval_required","requires_approval":true\\}  <- else #\\d+ \\(policies/authz\\.rego:\\d+\\)$`));
+    // The branch named is an `else` of the decision in the file.
+    const elseRow = Number(/authz\.rego:(\d+)\)$/.exec(head)?.[1]);
+    expect(policyLines[elseRow - 1]).toMatch(/\belse\b/);
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\+ data\\.toolgate\\.authz\\.well_formed +complete +policies/authz\\.rego:${wf} +true$`)));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\+ data\\.toolgate\\.authz\\.approval_mismatch +complete +policies/authz\\.rego:${am} +undefined$`)));
   }, 180_000);
 
   it("--format json: one document; a query that errors exits 1 but still explains, with the error on the rule", () => {

@@ -93,7 +93,7 @@ describe("explain: fixture", () => {
   it("the table marks roles and shows values, undefined, errors and unevaluated functions", () => {
     const text = formatExplanation(fx.explain({ input: { users: ["a"], a: 1, b: 2 }, data: {} }));
     const row = (path: string): string => text.split("\n").find((l) => l.slice(2).startsWith(`${path} `)) ?? "";
-    expect(row("data.fx.allow")).toMatch(/^\* data\.fx\.allow +complete +test\/explain\/fixture\/fx\.rego:6,8 +true$/);
+    expect(row("data.fx.allow")).toMatch(/^\* data\.fx\.allow +complete +test\/explain\/fixture\/fx\.rego:6,8 +true  <- body \(test\/explain\/fixture\/fx\.rego:8\)$/);
     expect(row("data.fx.names")).toMatch(/^\+ data\.fx\.names +partial_set +\S+:13 +\["a"\]$/);
     expect(row("data.fx.missing")).toMatch(/^ {2}data\.fx\.missing +complete +\S+:23 +undefined$/);
     expect(row("data.fx.conflict")).toMatch(/error: .*eval_conflict_error/);
@@ -117,10 +117,11 @@ describe("explain: shipped policy", () => {
   }, 180_000);
 
   const call = {
-    tool: "reserve_funds", effect: "reversible_write", args: { amount: 10 }, fingerprint: "fp", operation_id: "op-1",
+    tool: "reserve_funds", effect: "reversible_write", args: { amount: 10 }, fingerprint: "fp", args_hash: "ah", operation_id: "op-1",
     principal: { tenant: "t1", user: "alice", roles: ["agent"] }, approval: null, now_ms: 1_000, policy_version: "v1",
+    policy_code_version: "c1", policy_data_version: "d1",
   };
-  const approval = { id: "apr_1", tenant: "t1", tool: "reserve_funds", fingerprint: "fp", operation_id: "op-1", decision: "approve", approver: "bob", expires_at_ms: 2_000, policy_version: "v1" };
+  const approval = { id: "apr_1", tenant: "t1", tool: "reserve_funds", fingerprint: "fp", args_hash: "ah", operation_id: "op-1", decision: "approve", requested_by: "alice", approver: "bob", approver_roles: [], expires_at_ms: 2_000, policy_version: "v1", policy_code_version: "c1", policy_data_version: "d1", consumed: false };
   const decision = (allow: boolean, reason: string, requires_approval = false): RuleOutcome => value({ allow, reason, requires_approval });
 
   const cases: { note: string; input: unknown; data?: unknown; want: Record<string, RuleOutcome> }[] = [
@@ -173,7 +174,8 @@ describe("explain: shipped policy", () => {
 
   it("every rule of the policy is the decision or one of its dependencies; functions are not evaluated", () => {
     const e = authz.explain({ input: call, data });
-    expect(e.rules[0]).toMatchObject({ path: "data.toolgate.authz.decision", role: "query", locations: [{ file: AUTHZ, row: 40 }, { file: AUTHZ, row: 42 }] });
+    const rowOf = (head: string) => readFileSync(AUTHZ, "utf8").split("\n").findIndex((l) => l.startsWith(head)) + 1;
+    expect(e.rules[0]).toMatchObject({ path: "data.toolgate.authz.decision", role: "query", locations: [{ file: AUTHZ, row: rowOf("default decision") }, { file: AUTHZ, row: rowOf("decision := ") }] });
     expect(e.rules.slice(1).every((r) => r.role === "dependency")).toBe(true);
     expect(e.rules.filter((r) => r.kind === "function").map((r) => [r.path.split(".").at(-1), r.outcome.status])).toEqual([
       ["allow", "not_evaluated"], ["deny", "not_evaluated"], ["ask", "not_evaluated"], ["string_or_null", "not_evaluated"],

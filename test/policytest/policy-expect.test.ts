@@ -8,15 +8,19 @@ const call = {
   effect: "reversible_write",
   args: { account_id: "acc_1", amount: 10, currency: "EUR", recipient: "acc_2" },
   fingerprint: "fp10",
+  args_hash: "ah10",
   operation_id: "op1",
   principal: { tenant: "t1", user: "alice", roles: ["agent"] },
   approval: null,
   now_ms: 1000,
   policy_version: "pv1",
+  policy_code_version: "pc1",
+  policy_data_version: "pd1",
 };
 const approval = {
-  id: "apr_1", tenant: "t1", tool: "reserve_funds", fingerprint: "fp10", operation_id: "op1",
-  decision: "approve", approver: "bob", expires_at_ms: 2000, policy_version: "pv1",
+  id: "apr_1", tenant: "t1", tool: "reserve_funds", fingerprint: "fp10", args_hash: "ah10", operation_id: "op1",
+  decision: "approve", requested_by: "alice", approver: "bob", approver_roles: ["approver"], expires_at_ms: 2000,
+  policy_version: "pv1", policy_code_version: "pc1", policy_data_version: "pd1", consumed: false,
 };
 
 describe("toolgate/testing decision matchers on the shipped policy", () => {

@@ -47,7 +47,7 @@ describe("crash after the effect, before the outcome is recorded", () => {
     const ask = await rt.call(alice, { tool: "reserve_funds", args, operation_id: "op-crash" });
     expect(ask).toMatchObject({ reason: "approval_required" });
     const approval_id = ask.outcome === "terminal_failure" ? (ask.approval_id ?? "") : "";
-    expect((await rt.approvals.decide(approval_id, { decision: "approve", approver: "bob" })).ok).toBe(true);
+    expect((await rt.approvals.decide(approval_id, { decision: "approve" }, { tenant: alice.tenant, user: "bob", roles: ["approver"] })).ok).toBe(true);
     writeFileSync(join(dir, "request.json"), JSON.stringify({ args, operation_id: "op-crash", approval_id, ctx: alice }));
 
     const crashed = await child("crash", dir, (line, kill) => line === "EFFECT_DONE" && kill());

@@ -5,14 +5,18 @@
  */
 import { createHash } from "node:crypto";
 import Ajv2020 from "ajv/dist/2020.js";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
-import { envelopeJsonSchema, fingerprint, isEnvelope } from "../../src/runtime/index.js";
+import type { Store } from "../../src/store/store.js";
+import { argsHash, envelopeJsonSchema, fingerprint, isEnvelope } from "../../src/runtime/index.js";
+import { versionsOf } from "../../src/policy/version.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import { lostResponse, partialSuccess, silentFailure, slowSuccess, staleSuccess } from "../../src/testing/index.js";
-import { alice, approved, makeGate, mallory, reserveArgs, until, withTool } from "./harness.js";
+import { alice, approved, bob, makeGate, mallory, reserveArgs, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
+import { describeOnceGuarantees } from "./once-guarantees.js";
+import type { StoreFactory } from "./stores.js";
 
 export type PolicyLoader = (data?: JsonObject) => Promise<PolicyEngine>;
 
@@ -26,15 +30,26 @@ function env(e: Envelope): Envelope {
   return e;
 }
 
+const policyVersions = (p: PolicyEngine) => {
+  const v = versionsOf(p);
+  return { policy_code_version: v.code_version, policy_data_version: v.data_version };
+};
+
 const terminalReason = (e: Envelope): string | null => (e.outcome === "terminal_failure" ? e.reason : null);
 
-export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void {
-  describe(`runtime guarantees (${name})`, () => {
+/** Runs every guarantee on `stores` (each test gets an empty store; gates in one test share it unless told otherwise). */
+export function describeGuarantees(name: string, loadPolicy: PolicyLoader, stores: StoreFactory): void {
+  describe.skipIf(stores.skip)(`runtime guarantees (${name}, ${stores.name})`, () => {
     let policy: PolicyEngine;
+    let store: Store;
     beforeAll(async () => {
       policy = await loadPolicy();
     });
-    const gate = (over: Partial<GateOptions> = {}): Gate => makeGate({ policy, ...over });
+    beforeEach(async () => {
+      store = await stores.fresh();
+    });
+    afterAll(() => stores.dispose());
+    const gate = (over: Partial<GateOptions> = {}): Gate => makeGate({ policy, store, ...over });
 
     describe("prepare", () => {
       it("an unknown tool answers unknown_tool and runs nothing", async () => {
@@ -112,8 +127,8 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
           expires_at_ms: g.clock.now() + 15 * 60_000,
         });
         expect(g.ledger.effects).toHaveLength(0);
-        // Asking again does not pile up approvals.
-        const again = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-a" }));
+        // Asking again with identical arguments does not pile up approvals.
+        const again = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_000, { memo: "rent" }), operation_id: "op-a" }));
         expect(again).toMatchObject({ approval_id: id });
       });
 
@@ -189,11 +204,11 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         expect(g.ledger.effects).toHaveLength(0);
       });
 
-      it("an approval given under another policy version does not authorize", async () => {
+      it("an approval given under another policy code version does not authorize", async () => {
         const g = gate();
         const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), "op-pv");
-        const newer = await loadPolicy({ toolgate: { config: { limits: { reserve_funds: { amount: { max: 50_000 } } } } } });
-        expect(newer.version).not.toBe(policy.version);
+        // Another policy code (a data-only change does not void approvals: test/binding/policy-versions.test.ts).
+        const newer: PolicyEngine = { ...versionsOf(policy), version: "sha256:other", code_version: "sha256:other-code", evaluate: (i) => policy.evaluate(i) };
         const g2 = gate({ policy: newer, store: g.store, ledger: g.ledger, clock: g.clock });
         const e = env(await g2.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-pv", approval_id }));
         expect(e).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("approval_policy_changed") });
@@ -204,7 +219,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         const g = gate();
         const first = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-r" }));
         const approval_id = first.outcome === "terminal_failure" ? (first.approval_id ?? "") : "";
-        expect(await g.runtime.approvals.decide(approval_id, { decision: "reject", approver: "bob", reason: "wrong recipient" })).toMatchObject({ ok: true });
+        expect(await g.runtime.approvals.decide(approval_id, { decision: "reject", reason: "wrong recipient" }, bob)).toMatchObject({ ok: true });
         const e = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-r", approval_id }));
         expect(e).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied", message: expect.stringContaining("approval_rejected") });
         expect(g.ledger.effects).toHaveLength(0);
@@ -215,7 +230,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         const first = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_000), operation_id: "op-e" }));
         const approval_id = first.outcome === "terminal_failure" ? (first.approval_id ?? "") : "";
         const edited = reserveArgs(500);
-        const d = await g.runtime.approvals.decide(approval_id, { decision: "edit", approver: "bob", edited_args: edited, reason: "half is enough" });
+        const d = await g.runtime.approvals.decide(approval_id, { decision: "edit", edited_args: edited, reason: "half is enough" }, bob);
         expect(d.ok).toBe(true);
         if (!d.ok || d.edited === undefined) return;
         expect(d.edited.approval.fingerprint).not.toBe((await g.store.getApproval(approval_id))?.fingerprint);
@@ -236,9 +251,11 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
           id: "apr_forced", tenant: alice.tenant, run_id: alice.run_id, requested_by: "alice", tool: "close_account",
           args: { account_id: "acc_bob" }, preview: { account_id: "acc_bob" },
           fingerprint: fingerprint(alice.tenant, "close_account", { account_id: "acc_bob" }, ["account_id"]),
+          args_hash: argsHash(alice.tenant, "close_account", { account_id: "acc_bob" }),
           operation_id: "op-d", created_at_ms: g.clock.now(), expires_at_ms: g.clock.now() + 60_000, policy_version: policy.version,
+          ...policyVersions(policy),
         });
-        expect((await g.runtime.approvals.decide("apr_forced", { decision: "approve", approver: "bob" })).ok).toBe(true);
+        expect((await g.runtime.approvals.decide("apr_forced", { decision: "approve" }, bob)).ok).toBe(true);
         const e = env(await g.runtime.call(alice, { tool: "close_account", args: { account_id: "acc_bob" }, operation_id: "op-d", approval_id: "apr_forced" }));
         expect(e).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("destructive_denied") });
         expect(g.ledger.accounts.get("acc_bob")?.status).toBe("open");
@@ -250,17 +267,16 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         const record = await g.runtime.approvals.get(approval_id);
         expect(record).toMatchObject({ status: "approved", tenant: "t_acme", run_id: "run_1", tool: "reserve_funds", operation_id: "op-ev" });
         expect(await g.runtime.approvals.events(approval_id)).toEqual([
-          { approval_id, decision: "approve", approver: "carol", reason: null, edited_args: null, decided_at_ms: g.clock.now(), policy_version: policy.version },
+          { approval_id, decision: "approve", approver: "carol", approver_roles: ["approver"], reason: null, edited_args: null, decided_at_ms: g.clock.now(), policy_version: policy.version, ...policyVersions(policy) },
         ]);
-        expect(await g.runtime.approvals.decide(approval_id, { decision: "reject", approver: "mallory" })).toMatchObject({ ok: false, why: "already_decided" });
+        expect(await g.runtime.approvals.decide(approval_id, { decision: "reject" }, { ...bob, user: "mallory" })).toMatchObject({ ok: false, why: "already_decided" });
       });
     });
 
     describe("invoke", () => {
       it("the interrupt flag is checked again right before the effect", async () => {
-        const store = (await import("../../src/store/index.js")).openSqliteStore(":memory:");
         const interrupting: PolicyEngine = {
-          version: policy.version,
+          ...versionsOf(policy),
           async evaluate(input) {
             await store.setInterrupt({ tenant: alice.tenant, run_id: alice.run_id, reason: "stop during policy", at_ms: 0 });
             return policy.evaluate(input);
@@ -272,13 +288,12 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
       });
 
       it("an approval revoked after authorize stops the call before the claim", async () => {
-        const store = (await import("../../src/store/index.js")).openSqliteStore(":memory:");
         let revokeId: string | null = null;
         const revoking: PolicyEngine = {
-          version: policy.version,
+          ...versionsOf(policy),
           async evaluate(input) {
             const d = await policy.evaluate(input);
-            if (revokeId !== null) await store.decideApproval({ approval_id: revokeId, decision: "revoke", approver: "carol", reason: "customer called", edited_args: null, decided_at_ms: 0, policy_version: policy.version });
+            if (revokeId !== null) await store.decideApproval({ approval_id: revokeId, decision: "revoke", approver: "carol", approver_roles: [], reason: "customer called", edited_args: null, decided_at_ms: 0, policy_version: policy.version, ...policyVersions(policy) });
             return d;
           },
         };
@@ -536,5 +551,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         expect(rec).toMatchObject({ status: "final", fence_token: 1, attempts: 1 });
       });
     });
+
+    describeOnceGuarantees(gate);
   });
 }

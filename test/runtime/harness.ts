@@ -10,6 +10,7 @@ import type { JsonObject, Manifest } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 import { createRuntime } from "../../src/runtime/index.js";
+import type { ApproverContext } from "../../src/runtime/approver.js";
 import type { Clock, Runtime } from "../../src/runtime/index.js";
 import { openSqliteStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/store.js";
@@ -38,6 +39,8 @@ export const shippedData = (): JsonObject => JSON.parse(readFileSync("policies/d
 
 export const alice: TrustedContext = { tenant: "t_acme", user: "alice", roles: ["agent"], run_id: "run_1" };
 export const mallory: TrustedContext = { tenant: "t_evil", user: "mallory", roles: ["agent"], run_id: "run_9" };
+/** A human approver in alice's tenant (the approver's trusted identity). */
+export const bob: ApproverContext = { tenant: "t_acme", user: "bob", roles: ["approver"] };
 
 export const reserveArgs = (amount = 1_000, over: JsonObject = {}): JsonObject => ({
   account_id: "acc_alice",
@@ -65,6 +68,7 @@ export interface GateOptions {
   readonly reconcilers?: (ledger: EscrowLedger) => ToolReconcilers;
   readonly manifest?: Manifest;
   readonly leaseMarginMs?: number;
+  readonly maxArgsBytes?: number;
   readonly inProgressWaitMs?: number;
 }
 
@@ -90,6 +94,7 @@ export function makeGate(opts: GateOptions): Gate {
     store,
     clock: clock as Clock,
     leaseMarginMs: opts.leaseMarginMs ?? 1_000,
+    ...(opts.maxArgsBytes === undefined ? {} : { maxArgsBytes: opts.maxArgsBytes }),
     ...(opts.inProgressWaitMs === undefined ? {} : { inProgressWaitMs: opts.inProgressWaitMs }),
     onError: () => undefined,
   });
@@ -111,7 +116,7 @@ export async function approved(gate: Gate, ctx: TrustedContext, tool: string, ar
   if (first.outcome !== "terminal_failure" || first.reason !== "approval_required" || first.approval_id === undefined) {
     throw new Error(`expected approval_required, got ${JSON.stringify(first)}`);
   }
-  const decided = await gate.runtime.approvals.decide(first.approval_id, { decision: "approve", approver });
+  const decided = await gate.runtime.approvals.decide(first.approval_id, { decision: "approve" }, { tenant: ctx.tenant, user: approver, roles: ["approver"] });
   if (!decided.ok) throw new Error(`approval failed: ${decided.message}`);
   return first.approval_id;
 }

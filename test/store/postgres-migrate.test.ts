@@ -15,19 +15,28 @@ function fakeMigration(version: number, sql: string): Migration {
 }
 
 describe("migration files", () => {
-  it("loads the shipped migrations in order starting at 1", () => {
+  it("loads the shipped migrations in ascending order starting at 1", () => {
     const migs = loadMigrations();
-    expect(migs.map((m) => m.version)).toEqual(migs.map((_, i) => i + 1));
+    expect(migs[0]!.version).toBe(1);
+    expect(migs.map((m) => m.version)).toEqual([...migs.map((m) => m.version)].sort((a, b) => a - b));
+    expect(new Set(migs.map((m) => m.version)).size).toBe(migs.length);
     expect(migs[0]!.sql).toContain("CREATE TABLE idempotency_records");
   });
 
   it.each([
-    { note: "gap in versions", files: ["001_a.sql", "003_c.sql"], message: /expected version 2/ },
+    { note: "a version used twice", files: ["001_a.sql", "002_b.sql", "002_c.sql"], message: /used twice/ },
+    { note: "version zero", files: ["000_a.sql"], message: /not above/ },
     { note: "bad file name", files: ["1_a.sql"], message: /NNN_name\.sql/ },
   ])("rejects $note", ({ files, message }) => {
     const dir = mkdtempSync(join(tmpdir(), "tg-mig-"));
     for (const f of files) writeFileSync(join(dir, f), "SELECT 1;");
     expect(() => loadMigrations(dir)).toThrow(message);
+  });
+
+  it("accepts a gap: numbers are reserved for migrations that arrive later", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tg-mig-"));
+    for (const f of ["001_a.sql", "003_c.sql"]) writeFileSync(join(dir, f), "SELECT 1;");
+    expect(loadMigrations(dir).map((m) => m.version)).toEqual([1, 3]);
   });
 });
 
@@ -80,6 +89,18 @@ describe.skipIf(skip)("migrate against PostgreSQL", () => {
     await migrate(pool!, { schema, migrations: [fakeMigration(1, "SELECT 1"), fakeMigration(2, "SELECT 2")] });
     const err = await migrate(pool!, { schema, migrations: [fakeMigration(1, "SELECT 1")] }).catch((e: unknown) => e);
     expect(isPgStoreError(err) && err.code).toBe("migration_unknown_version");
+  });
+
+  it("applies a lower-numbered migration that arrives after a higher one was applied", async () => {
+    const schema = fresh();
+    await migrate(pool!, { schema, migrations: [fakeMigration(1, "CREATE TABLE t1 (x int)"), fakeMigration(3, "CREATE TABLE t3 (x int)")] });
+    const later = await migrate(pool!, {
+      schema,
+      migrations: [fakeMigration(1, "CREATE TABLE t1 (x int)"), fakeMigration(2, "CREATE TABLE t2 (x int)"), fakeMigration(3, "CREATE TABLE t3 (x int)")],
+    });
+    expect(later.applied.map((m) => m.version)).toEqual([2]);
+    const t2 = await pool!.query("SELECT to_regclass($1) AS t", [`${schema}.t2`]);
+    expect(t2.rows[0].t).not.toBeNull();
   });
 
   it("rolls back every migration of the run when one fails", async () => {

@@ -6,12 +6,14 @@ import { compilePolicy } from "../../codegen/compiler/index.js";
 
 const ENTRY = "toolgate/authz/decision";
 const base = {
-  tool: "reserve_funds", effect: "reversible_write", args: { amount: 5 }, fingerprint: "fp", operation_id: "op-1",
+  tool: "reserve_funds", effect: "reversible_write", args: { amount: 5 }, fingerprint: "fp", args_hash: "ah", operation_id: "op-1",
   principal: { tenant: "t1", user: "alice", roles: ["agent"] }, approval: null, now_ms: 1000, policy_version: "v1",
+  policy_code_version: "c1", policy_data_version: "d1",
 };
 const approval = {
-  id: "a1", tenant: "t1", tool: "reserve_funds", fingerprint: "fp", operation_id: "op-1", decision: "approve",
-  approver: "bob", expires_at_ms: 2000, policy_version: "v1",
+  id: "a1", tenant: "t1", tool: "reserve_funds", fingerprint: "fp", args_hash: "ah", operation_id: "op-1", decision: "approve",
+  requested_by: "alice", approver: "bob", approver_roles: ["approver"], expires_at_ms: 2000, policy_version: "v1",
+  policy_code_version: "c1", policy_data_version: "d1", consumed: false,
 };
 
 const rows: { note: string; input: unknown; reason: string; allow: boolean; ask?: boolean }[] = [
@@ -21,7 +23,7 @@ const rows: { note: string; input: unknown; reason: string; allow: boolean; ask?
   { note: "approval for another fingerprint", input: { ...base, approval: { ...approval, fingerprint: "other" } }, reason: "approval_fingerprint_mismatch", allow: false },
   { note: "approval of another tenant", input: { ...base, approval: { ...approval, tenant: "t2" } }, reason: "approval_tenant_mismatch", allow: false },
   { note: "expired approval", input: { ...base, now_ms: 2000, approval }, reason: "approval_expired", allow: false },
-  { note: "policy changed", input: { ...base, approval: { ...approval, policy_version: "v0" } }, reason: "approval_policy_changed", allow: false },
+  { note: "policy changed", input: { ...base, approval: { ...approval, policy_version: "v0", policy_code_version: "c0" } }, reason: "approval_policy_changed", allow: false },
   { note: "pending approval", input: { ...base, approval: { ...approval, decision: null } }, reason: "approval_pending", allow: false, ask: true },
   { note: "destructive is denied even approved", input: { ...base, effect: "destructive", approval }, reason: "destructive_denied", allow: false },
   { note: "limit exceeded", input: { ...base, args: { amount: 1000001 }, approval }, reason: "limit_exceeded", allow: false },

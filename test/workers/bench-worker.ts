@@ -42,7 +42,7 @@ async function prepare(i: number): Promise<CallRequest> {
   if (asked.reason !== "approval_required" || asked.approval_id === undefined) {
     throw new Error(`${name}: expected approval_required, got ${JSON.stringify(asked)}`);
   }
-  const decided = await gate.approvals.decide(asked.approval_id, { decision: "approve", approver: "bob" });
+  const decided = await gate.approvals.decide(asked.approval_id, { decision: "approve" }, { tenant: ctx.tenant, user: "bob", roles: ["approver"] });
   if (!decided.ok) throw new Error(`${name}: approval failed: ${decided.why}`);
   return { ...req, approval_id: asked.approval_id };
 }

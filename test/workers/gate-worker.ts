@@ -67,6 +67,8 @@ interface DecideMessage {
   readonly approval_id: string;
   readonly decision: "approve" | "reject" | "revoke";
   readonly approver: string;
+  /** The approver's tenant; the decision is refused outside the request's tenant. */
+  readonly tenant: string;
 }
 
 await serve(["call", "decide", "interrupt"], async (raw) => {
@@ -77,7 +79,7 @@ await serve(["call", "decide", "interrupt"], async (raw) => {
   }
   if (raw.type === "decide") {
     const d = raw as unknown as DecideMessage;
-    const out = await gate.approvals.decide(d.approval_id, { decision: d.decision, approver: d.approver });
+    const out = await gate.approvals.decide(d.approval_id, { decision: d.decision }, { tenant: d.tenant, user: d.approver, roles: ["approver"] });
     tell({ type: "decided", id: d.id, ok: out.ok, ...(out.ok ? {} : { why: out.why }) });
     return;
   }

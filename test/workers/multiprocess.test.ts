@@ -68,7 +68,7 @@ describe.skipIf(skip)("multi-process workers on PostgreSQL", () => {
     const first = (await parent.call(ctx, req)) as unknown as Env;
     expect(first).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
     const approvalId = String(first["approval_id"]);
-    const decided = await parent.approvals.decide(approvalId, { decision: "approve", approver: "bob" });
+    const decided = await parent.approvals.decide(approvalId, { decision: "approve" }, { tenant: ctx.tenant, user: "bob", roles: ["approver"] });
     expect(decided.ok).toBe(true);
     return { ...req, approval_id: approvalId };
   }
@@ -165,7 +165,7 @@ describe.skipIf(skip)("multi-process workers on PostgreSQL", () => {
     send(caller, req, { pause_after_allow: true });
     await caller.next("allowed"); // the policy has allowed the call; invoke has not started
 
-    revoker.send({ type: "decide", id: ++nextId, approval_id: req.approval_id, decision: "revoke", approver: "carol" });
+    revoker.send({ type: "decide", id: ++nextId, approval_id: req.approval_id, decision: "revoke", approver: "carol", tenant: ctx.tenant });
     expect(await revoker.next("decided")).toMatchObject({ ok: true });
 
     caller.send({ type: "continue" });

@@ -16,4 +16,12 @@ export const commandLoaders: Readonly<Record<string, () => Promise<RegisterComma
   fmt: async () => (await import("./fmt.js")).registerFmt,
   migrate: async () => (await import("./migrate.js")).registerMigrate,
   demo: async () => (await import("./demo.js")).registerDemo,
+  approvals: async () => (await import("./approvals.js")).registerApprovals,
+  serve: async () => (await import("./serve.js")).registerServe,
+  token: async () => (await import("./token.js")).registerToken,
+  mcp: async () => (await import("./mcp.js")).registerMcp,
+  "agent-eval": async () => (await import("./agent-eval.js")).registerAgentEval,
+  log: async () => (await import("./log.js")).registerLog,
+  explain: async () => (await import("./explain.js")).registerExplain,
+  replay: async () => (await import("./replay.js")).registerReplay,
 };

@@ -4,7 +4,16 @@
  * from its RETURNING), so two approvers racing settle it exactly once.
  */
 import type pg from "pg";
-import type { ApprovalDecisionKind, ApprovalEvent, ApprovalRecord, ApprovalStatus, DecideResult, NewApproval } from "../store.js";
+import type {
+  ApprovalDecisionKind,
+  ApprovalEvent,
+  ApprovalRecord,
+  ApprovalStatus,
+  ConsumeApprovalRequest,
+  ConsumeApprovalResult,
+  DecideResult,
+  NewApproval,
+} from "../store.js";
 import { runPrepared } from "./pool.js";
 import {
   approvalColumns,
@@ -26,17 +35,20 @@ const statusAfter: Readonly<Record<ApprovalDecisionKind, ApprovalStatus>> = {
 
 const insertSql = `
 INSERT INTO approvals (id, tenant, run_id, requested_by, tool, args, preview, fingerprint, operation_id,
-  created_at, expires_at, policy_version, status)
-VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, toolgate_ts($10::bigint), toolgate_ts($11::bigint), $12, 'pending')`;
+  created_at, expires_at, policy_version, status, args_hash, policy_code_version, policy_data_version)
+VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, toolgate_ts($10::bigint), toolgate_ts($11::bigint), $12, 'pending',
+  $13, $14, $15)`;
 
 const getSql = `SELECT ${approvalColumns} FROM approvals a ${latestEventJoin} WHERE a.id = $1`;
 
 const findPendingSql = `
 SELECT ${approvalColumns} FROM approvals a ${latestEventJoin}
  WHERE a.tenant = $1 AND a.fingerprint = $2 AND a.status = 'pending' AND a.expires_at > toolgate_ts($3::bigint)
+   AND ($4::text IS NULL OR a.args_hash = $4::text)
  ORDER BY a.created_at DESC LIMIT 1`;
 
-// $1 id, $2 decision, $3 new status, $4 approver, $5 reason, $6 edited_args, $7 decided_at_ms, $8 policy_version.
+// $1 id, $2 decision, $3 new status, $4 approver, $5 reason, $6 edited_args, $7 decided_at_ms, $8 policy_version,
+// $9 approver_roles, $10 policy_code_version, $11 policy_data_version.
 // Approve/edit/reject need a pending, unexpired approval; revoke is allowed while pending or approved.
 const decideSql = `
 WITH settled AS (
@@ -46,9 +58,16 @@ WITH settled AS (
           OR ($2 = 'revoke' AND status IN ('pending', 'approved')))
   RETURNING id
 )
-INSERT INTO approval_events (approval_id, decision, approver, reason, edited_args, decided_at, policy_version)
-SELECT id, $2, $4, $5, $6::jsonb, toolgate_ts($7::bigint), $8 FROM settled
+INSERT INTO approval_events (approval_id, decision, approver, reason, edited_args, decided_at, policy_version,
+  approver_roles, policy_code_version, policy_data_version)
+SELECT id, $2, $4, $5, $6::jsonb, toolgate_ts($7::bigint), $8, $9::jsonb, $10, $11 FROM settled
 RETURNING approval_id`;
+
+// Single use: only an approved approval of this tenant and operation that nobody consumed yet.
+const consumeSql = `
+UPDATE approvals SET consumed_by = $3, consumed_at = toolgate_ts($4::bigint)
+ WHERE id = $1 AND tenant = $2 AND status = 'approved' AND consumed_by IS NULL AND operation_id = $3
+RETURNING id`;
 
 export async function createApproval(db: pg.Pool, a: NewApproval): Promise<ApprovalRecord> {
   await runPrepared(db, "apr_insert", insertSql, [
@@ -64,8 +83,11 @@ export async function createApproval(db: pg.Pool, a: NewApproval): Promise<Appro
     a.created_at_ms,
     a.expires_at_ms,
     a.policy_version,
+    a.args_hash,
+    a.policy_code_version,
+    a.policy_data_version,
   ]);
-  return { ...a, status: "pending", decision: null };
+  return { ...a, status: "pending", decision: null, consumed_by: null, consumed_at_ms: null };
 }
 
 export async function getApproval(db: pg.Pool, id: string): Promise<ApprovalRecord | null> {
@@ -78,8 +100,9 @@ export async function findPendingApproval(
   tenant: string,
   fingerprint: string,
   nowMs: number,
+  argsHash?: string,
 ): Promise<ApprovalRecord | null> {
-  const row = (await runPrepared<ApprovalRow>(db, "apr_find_pending", findPendingSql, [tenant, fingerprint, nowMs])).rows[0];
+  const row = (await runPrepared<ApprovalRow>(db, "apr_find_pending", findPendingSql, [tenant, fingerprint, nowMs, argsHash ?? null])).rows[0];
   return row === undefined ? null : toApproval(row);
 }
 
@@ -95,6 +118,9 @@ export async function decideApproval(db: pg.Pool, ev: ApprovalEvent): Promise<De
     ev.edited_args === null ? null : JSON.stringify(ev.edited_args),
     ev.decided_at_ms,
     ev.policy_version,
+    JSON.stringify(ev.approver_roles),
+    ev.policy_code_version,
+    ev.policy_data_version,
   ]);
   const approval = await getApproval(db, ev.approval_id);
   // Answer with the approval as this decision settled it, even if a later one already followed.
@@ -103,6 +129,15 @@ export async function decideApproval(db: pg.Pool, ev: ApprovalEvent): Promise<De
   // Explains the refusal from the current row; the decision itself was the UPDATE.
   const why = approval.status === "pending" ? "expired" : "already_decided";
   return { ok: false, why, approval };
+}
+
+export async function consumeApproval(db: pg.Pool, req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
+  const res = await runPrepared(db, "apr_consume", consumeSql, [req.approval_id, req.tenant, req.operation_id, req.now_ms]);
+  if (res.rowCount === 1) return { ok: true };
+  const current = await getApproval(db, req.approval_id);
+  if (current === null || current.tenant !== req.tenant || current.status !== "approved") return { ok: false, why: "not_approved" };
+  if (current.consumed_by === req.operation_id) return { ok: true };
+  return { ok: false, why: current.consumed_by === null ? "not_approved" : "already_consumed" };
 }
 
 export async function listApprovalEvents(db: pg.Pool, approvalId: string): Promise<ApprovalEvent[]> {

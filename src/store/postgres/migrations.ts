@@ -29,7 +29,7 @@ const migrateLockClass = 0x7467; // "tg"
 
 export const defaultMigrationsDir = fileURLToPath(new URL("./migrations/", import.meta.url));
 
-/** Reads and orders the migration files; versions must run 1, 2, 3 ... with no gap. */
+/** Reads and orders the migration files; versions are unique and ascending (gaps allowed). */
 export function loadMigrations(dir: string = defaultMigrationsDir): Migration[] {
   const migrations: Migration[] = [];
   for (const file of readdirSync(dir).sort()) {
@@ -42,11 +42,14 @@ export function loadMigrations(dir: string = defaultMigrationsDir): Migration[] 
     const checksum = createHash("sha256").update(sql).digest("hex");
     migrations.push({ version: Number(m[1]), name: m[2]!, sql, checksum });
   }
+  // Versions are reserved per change and may land in any order, so a gap is allowed (the
+  // missing number is simply not applied yet); a repeated or zero version is a mistake.
   migrations.forEach((mig, i) => {
-    if (mig.version !== i + 1) {
+    const prev = i === 0 ? 0 : migrations[i - 1]!.version;
+    if (mig.version <= prev) {
       throw new PgStoreError(
         "migration_file_invalid",
-        `migration ${mig.version}_${mig.name}: expected version ${i + 1} (versions start at 1 with no gap)`,
+        `migration ${mig.version}_${mig.name}: version ${mig.version} is ${i > 0 && mig.version === prev ? "used twice" : "not above the previous one"} (each migration needs its own number, starting at 1)`,
       );
     }
   });
@@ -111,7 +114,7 @@ export async function migrate(
   }
 }
 
-/** Applied rows must be a prefix of the known migrations with unchanged SQL. */
+/** Applied rows must be known migrations with unchanged SQL; returns the applied versions. */
 function checkApplied(
   rows: ReadonlyArray<{ version: number; name: string; checksum: string }>,
   migrations: readonly Migration[],

@@ -9,10 +9,8 @@ import type {
   ApprovalEvent,
   ApprovalRecord,
   ApprovalStatus,
-  DecisionLogEntry,
   OperationRecord,
   OperationStatus,
-  PolicyDecisionKind,
 } from "../store.js";
 
 type Int8 = string | number;
@@ -60,8 +58,12 @@ export function toOperation(row: OperationRow): OperationRecord {
 /** Approval columns plus its latest decision event (LEFT JOIN LATERAL aliased `e`). */
 export const approvalColumns = `a.id, a.tenant, a.run_id, a.requested_by, a.tool, a.args, a.preview, a.fingerprint,
   a.operation_id, toolgate_ms(a.created_at) AS created_at_ms, toolgate_ms(a.expires_at) AS expires_at_ms,
-  a.policy_version, a.status, e.decision AS e_decision, e.approver AS e_approver, e.reason AS e_reason,
-  e.edited_args AS e_edited_args, toolgate_ms(e.decided_at) AS e_decided_at_ms, e.policy_version AS e_policy_version`;
+  a.policy_version, a.status, a.args_hash, a.policy_code_version, a.policy_data_version, a.consumed_by,
+  toolgate_ms(a.consumed_at) AS consumed_at_ms,
+  e.decision AS e_decision, e.approver AS e_approver, e.reason AS e_reason,
+  e.edited_args AS e_edited_args, toolgate_ms(e.decided_at) AS e_decided_at_ms, e.policy_version AS e_policy_version,
+  e.approver_roles AS e_approver_roles, e.policy_code_version AS e_policy_code_version,
+  e.policy_data_version AS e_policy_data_version`;
 
 export const latestEventJoin = `LEFT JOIN LATERAL (
     SELECT * FROM approval_events ev WHERE ev.approval_id = a.id ORDER BY ev.seq DESC LIMIT 1
@@ -81,12 +83,20 @@ export interface ApprovalRow {
   expires_at_ms: Int8;
   policy_version: string;
   status: string;
+  args_hash: string;
+  policy_code_version: string;
+  policy_data_version: string;
+  consumed_by: string | null;
+  consumed_at_ms: Int8 | null;
   e_decision: string | null;
   e_approver: string | null;
   e_reason: string | null;
   e_edited_args: JsonObject | null;
   e_decided_at_ms: Int8 | null;
   e_policy_version: string | null;
+  e_approver_roles: string[] | null;
+  e_policy_code_version: string | null;
+  e_policy_data_version: string | null;
 }
 
 export function toApproval(row: ApprovalRow): ApprovalRecord {
@@ -97,10 +107,13 @@ export function toApproval(row: ApprovalRow): ApprovalRecord {
           approval_id: row.id,
           decision: row.e_decision as ApprovalDecisionKind,
           approver: row.e_approver ?? "",
+          approver_roles: row.e_approver_roles ?? [],
           reason: row.e_reason,
           edited_args: row.e_edited_args,
           decided_at_ms: Number(row.e_decided_at_ms),
           policy_version: row.e_policy_version ?? "",
+          policy_code_version: row.e_policy_code_version ?? "",
+          policy_data_version: row.e_policy_data_version ?? "",
         };
   return {
     id: row.id,
@@ -111,17 +124,22 @@ export function toApproval(row: ApprovalRow): ApprovalRecord {
     args: row.args,
     preview: row.preview,
     fingerprint: row.fingerprint,
+    args_hash: row.args_hash,
     operation_id: row.operation_id,
     created_at_ms: Number(row.created_at_ms),
     expires_at_ms: Number(row.expires_at_ms),
     policy_version: row.policy_version,
+    policy_code_version: row.policy_code_version,
+    policy_data_version: row.policy_data_version,
     status: row.status as ApprovalStatus,
     decision,
+    consumed_by: row.consumed_by,
+    consumed_at_ms: row.consumed_at_ms === null ? null : Number(row.consumed_at_ms),
   };
 }
 
 export const eventColumns = `approval_id, decision, approver, reason, edited_args,
-  toolgate_ms(decided_at) AS decided_at_ms, policy_version`;
+  toolgate_ms(decided_at) AS decided_at_ms, policy_version, approver_roles, policy_code_version, policy_data_version`;
 
 export interface ApprovalEventRow {
   approval_id: string;
@@ -131,6 +149,9 @@ export interface ApprovalEventRow {
   edited_args: JsonObject | null;
   decided_at_ms: Int8;
   policy_version: string;
+  approver_roles: string[];
+  policy_code_version: string;
+  policy_data_version: string;
 }
 
 export function toApprovalEvent(row: ApprovalEventRow): ApprovalEvent {
@@ -138,44 +159,12 @@ export function toApprovalEvent(row: ApprovalEventRow): ApprovalEvent {
     approval_id: row.approval_id,
     decision: row.decision as ApprovalDecisionKind,
     approver: row.approver,
+    approver_roles: row.approver_roles,
     reason: row.reason,
     edited_args: row.edited_args,
     decided_at_ms: Number(row.decided_at_ms),
     policy_version: row.policy_version,
-  };
-}
-
-export const decisionColumns = `toolgate_ms(at) AS at_ms, tenant, run_id, user_id, tool, operation_id, fingerprint,
-  decision, reason, policy_version, outcome, outcome_reason`;
-
-export interface DecisionRow {
-  at_ms: Int8;
-  tenant: string;
-  run_id: string;
-  user_id: string;
-  tool: string;
-  operation_id: string | null;
-  fingerprint: string | null;
-  decision: string;
-  reason: string | null;
-  policy_version: string | null;
-  outcome: string;
-  outcome_reason: string | null;
-}
-
-export function toDecision(row: DecisionRow): DecisionLogEntry {
-  return {
-    at_ms: Number(row.at_ms),
-    tenant: row.tenant,
-    run_id: row.run_id,
-    user: row.user_id,
-    tool: row.tool,
-    operation_id: row.operation_id,
-    fingerprint: row.fingerprint,
-    decision: row.decision as PolicyDecisionKind,
-    reason: row.reason,
-    policy_version: row.policy_version,
-    outcome: row.outcome,
-    outcome_reason: row.outcome_reason,
+    policy_code_version: row.policy_code_version,
+    policy_data_version: row.policy_data_version,
   };
 }

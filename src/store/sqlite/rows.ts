@@ -5,10 +5,8 @@ import type {
   ApprovalEvent,
   ApprovalRecord,
   ApprovalStatus,
-  DecisionLogEntry,
   OperationRecord,
   OperationStatus,
-  PolicyDecisionKind,
 } from "../store.js";
 
 export interface OperationRow {
@@ -41,6 +39,11 @@ export interface ApprovalRow {
   expires_at_ms: number;
   policy_version: string;
   status: string;
+  args_hash: string;
+  policy_code_version: string;
+  policy_data_version: string;
+  consumed_by: string | null;
+  consumed_at_ms: number | null;
 }
 
 export interface ApprovalEventRow {
@@ -51,22 +54,11 @@ export interface ApprovalEventRow {
   edited_args: string | null;
   decided_at_ms: number;
   policy_version: string;
+  approver_roles: string;
+  policy_code_version: string;
+  policy_data_version: string;
 }
 
-export interface DecisionRow {
-  at_ms: number;
-  tenant: string;
-  run_id: string;
-  user: string;
-  tool: string;
-  operation_id: string | null;
-  fingerprint: string | null;
-  decision: string;
-  reason: string | null;
-  policy_version: string | null;
-  outcome: string;
-  outcome_reason: string | null;
-}
 
 const parseObject = (text: string): JsonObject => JSON.parse(text) as JsonObject;
 
@@ -93,10 +85,13 @@ export function toApprovalEvent(row: ApprovalEventRow): ApprovalEvent {
     approval_id: row.approval_id,
     decision: row.decision as ApprovalDecisionKind,
     approver: row.approver,
+    approver_roles: JSON.parse(row.approver_roles) as string[],
     reason: row.reason,
     edited_args: row.edited_args === null ? null : parseObject(row.edited_args),
     decided_at_ms: Number(row.decided_at_ms),
     policy_version: row.policy_version,
+    policy_code_version: row.policy_code_version,
+    policy_data_version: row.policy_data_version,
   };
 }
 
@@ -110,28 +105,17 @@ export function toApproval(row: ApprovalRow, decision: ApprovalEvent | null): Ap
     args: parseObject(row.args),
     preview: parseObject(row.preview),
     fingerprint: row.fingerprint,
+    args_hash: row.args_hash,
     operation_id: row.operation_id,
     created_at_ms: Number(row.created_at_ms),
     expires_at_ms: Number(row.expires_at_ms),
     policy_version: row.policy_version,
+    policy_code_version: row.policy_code_version,
+    policy_data_version: row.policy_data_version,
     status: row.status as ApprovalStatus,
     decision,
+    consumed_by: row.consumed_by,
+    consumed_at_ms: row.consumed_at_ms === null ? null : Number(row.consumed_at_ms),
   };
 }
 
-export function toDecision(row: DecisionRow): DecisionLogEntry {
-  return {
-    at_ms: Number(row.at_ms),
-    tenant: row.tenant,
-    run_id: row.run_id,
-    user: row.user,
-    tool: row.tool,
-    operation_id: row.operation_id,
-    fingerprint: row.fingerprint,
-    decision: row.decision as PolicyDecisionKind,
-    reason: row.reason,
-    policy_version: row.policy_version,
-    outcome: row.outcome,
-    outcome_reason: row.outcome_reason,
-  };
-}

@@ -6,29 +6,42 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
-import { planClaim, planRecord } from "../claim.js";
+import { isExpired, planClaim, planRecord, planRefund } from "../claim.js";
 import type {
   ApprovalEvent,
+  ApprovalListQuery,
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
+  ConsumeApprovalRequest,
+  ConsumeApprovalResult,
   DecideResult,
   DecisionLogEntry,
+  DecisionLogRecord,
   DecisionQuery,
   InterruptRecord,
   NewApproval,
+  NewPendingCall,
   OperationRecord,
+  PendingCall,
   RecordOutcomeRequest,
   RecordOutcomeResult,
+  RefundAttemptRequest,
   Store,
 } from "../store.js";
+import { SqliteInbox } from "./inbox.js";
+import { DecisionBatch } from "../decision-batch.js";
+import type { DecisionLogOptions } from "../decision-batch.js";
+import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
-import { toApproval, toApprovalEvent, toDecision, toOperation } from "./rows.js";
-import type { ApprovalEventRow, ApprovalRow, DecisionRow, OperationRow } from "./rows.js";
+import { toApproval, toApprovalEvent, toOperation } from "./rows.js";
+import type { ApprovalEventRow, ApprovalRow, OperationRow } from "./rows.js";
 
 export interface SqliteStoreOptions {
   /** How long a writer waits for another process's lock before failing. */
   readonly busyTimeoutMs?: number;
+  /** Group commit of the decision log (default batched) or synchronous audit. */
+  readonly decisionLog?: DecisionLogOptions;
 }
 
 const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected", revoke: "revoked" } as const;
@@ -41,17 +54,27 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.pragma("foreign_keys = ON");
   db.exec(sqliteSchema);
+  ensureSqliteColumns(db);
   db.pragma(`user_version = ${sqliteSchemaVersion}`);
-  return new SqliteStore(db);
+  return new SqliteStore(db, options.decisionLog ?? {});
 }
 
 class SqliteStore implements Store {
   readonly kind = "sqlite";
   readonly #db: Db;
   readonly #q;
+  readonly #inbox: SqliteInbox;
+  readonly #log: SqliteDecisionLog;
+  readonly #batch: DecisionBatch;
 
-  constructor(db: Db) {
+  constructor(db: Db, logOptions: DecisionLogOptions) {
     this.#db = db;
+    this.#inbox = new SqliteInbox(db);
+    this.#log = new SqliteDecisionLog(db);
+    // The writer's body is synchronous, so the exit-time flush really writes.
+    this.#batch = new DecisionBatch(async (entries) => {
+      if (this.#db.open) this.#log.insertMany(entries);
+    }, logOptions);
     this.#q = {
       getOp: db.prepare<[string, string], OperationRow>("SELECT * FROM operations WHERE tenant = ? AND operation_id = ?"),
       putOp: db.prepare(
@@ -59,30 +82,35 @@ class SqliteStore implements Store {
            @lease_owner, @lease_expires_at_ms, @attempts, @envelope, @created_at_ms, @updated_at_ms, @expires_at_ms)`,
       ),
       insApproval: db.prepare(
-        `INSERT INTO approvals VALUES (@id, @tenant, @run_id, @requested_by, @tool, @args, @preview, @fingerprint,
-           @operation_id, @created_at_ms, @expires_at_ms, @policy_version, 'pending')`,
+        `INSERT INTO approvals (id, tenant, run_id, requested_by, tool, args, preview, fingerprint, operation_id,
+           created_at_ms, expires_at_ms, policy_version, status, args_hash, policy_code_version, policy_data_version)
+         VALUES (@id, @tenant, @run_id, @requested_by, @tool, @args, @preview, @fingerprint,
+           @operation_id, @created_at_ms, @expires_at_ms, @policy_version, 'pending', @args_hash,
+           @policy_code_version, @policy_data_version)`,
       ),
       getApproval: db.prepare<[string], ApprovalRow>("SELECT * FROM approvals WHERE id = ?"),
-      findPending: db.prepare<[string, string, number], ApprovalRow>(
+      findPending: db.prepare<[string, string, number, string | null, string | null], ApprovalRow>(
         `SELECT * FROM approvals WHERE tenant = ? AND fingerprint = ? AND status = 'pending' AND expires_at_ms > ?
-         ORDER BY created_at_ms DESC LIMIT 1`,
+           AND (? IS NULL OR args_hash = ?)
+         ORDER BY created_at_ms DESC, rowid DESC LIMIT 1`,
+      ),
+      consume: db.prepare<[string, number, string, string, string]>(
+        `UPDATE approvals SET consumed_by = ?, consumed_at_ms = ?
+          WHERE id = ? AND tenant = ? AND status = 'approved' AND consumed_by IS NULL AND operation_id IS ?`,
       ),
       setApprovalStatus: db.prepare<[string, string]>("UPDATE approvals SET status = ? WHERE id = ?"),
       insEvent: db.prepare(
-        `INSERT INTO approval_events (approval_id, decision, approver, reason, edited_args, decided_at_ms, policy_version)
-         VALUES (@approval_id, @decision, @approver, @reason, @edited_args, @decided_at_ms, @policy_version)`,
+        `INSERT INTO approval_events (approval_id, decision, approver, reason, edited_args, decided_at_ms, policy_version,
+           approver_roles, policy_code_version, policy_data_version)
+         VALUES (@approval_id, @decision, @approver, @reason, @edited_args, @decided_at_ms, @policy_version,
+           @approver_roles, @policy_code_version, @policy_data_version)`,
       ),
       events: db.prepare<[string], ApprovalEventRow>("SELECT * FROM approval_events WHERE approval_id = ? ORDER BY seq"),
       putInterrupt: db.prepare("INSERT OR REPLACE INTO interrupts VALUES (@tenant, @run_id, @reason, @at_ms)"),
       getInterrupt: db.prepare<[string, string], InterruptRecord>("SELECT * FROM interrupts WHERE tenant = ? AND run_id = ?"),
       delInterrupt: db.prepare<[string, string]>("DELETE FROM interrupts WHERE tenant = ? AND run_id = ?"),
-      insDecision: db.prepare(
-        `INSERT INTO decision_log (at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
-           policy_version, outcome, outcome_reason)
-         VALUES (@at_ms, @tenant, @run_id, @user, @tool, @operation_id, @fingerprint, @decision, @reason,
-           @policy_version, @outcome, @outcome_reason)`,
-      ),
-      purgeOps: db.prepare<[number]>("DELETE FROM operations WHERE expires_at_ms <= ?"),
+      purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
+      purgeApprovals: db.prepare<[number]>("DELETE FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= ?)"),
     };
   }
 
@@ -105,7 +133,7 @@ class SqliteStore implements Store {
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
     const rec = this.#readOp(tenant, operationId);
-    return rec !== null && rec.expires_at_ms > nowMs ? rec : null;
+    return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
@@ -126,17 +154,26 @@ class SqliteStore implements Store {
     return run.immediate();
   }
 
+  async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
+    const run = this.#db.transaction((): boolean => {
+      const next = planRefund(this.#readOp(req.tenant, req.operation_id), req);
+      if (next !== null) this.#writeOp(next);
+      return next !== null;
+    });
+    return run.immediate();
+  }
+
   async createApproval(a: NewApproval): Promise<ApprovalRecord> {
     this.#q.insApproval.run({ ...a, args: JSON.stringify(a.args), preview: JSON.stringify(a.preview) });
-    return { ...a, status: "pending", decision: null };
+    return { ...a, status: "pending", decision: null, consumed_by: null, consumed_at_ms: null };
   }
 
   async getApproval(id: string): Promise<ApprovalRecord | null> {
     return this.#approval(id);
   }
 
-  async findPendingApproval(tenant: string, fingerprint: string, nowMs: number): Promise<ApprovalRecord | null> {
-    const row = this.#q.findPending.get(tenant, fingerprint, nowMs);
+  async findPendingApproval(tenant: string, fingerprint: string, nowMs: number, argsHash?: string): Promise<ApprovalRecord | null> {
+    const row = this.#q.findPending.get(tenant, fingerprint, nowMs, argsHash ?? null, argsHash ?? null);
     return row === undefined ? null : toApproval(row, null);
   }
 
@@ -150,15 +187,55 @@ class SqliteStore implements Store {
         if (current.status !== "pending") return { ok: false, why: "already_decided", approval: current };
         if (current.expires_at_ms <= event.decided_at_ms) return { ok: false, why: "expired", approval: current };
       }
-      this.#q.insEvent.run({ ...event, edited_args: event.edited_args === null ? null : JSON.stringify(event.edited_args) });
+      this.#q.insEvent.run({
+        ...event,
+        approver_roles: JSON.stringify(event.approver_roles),
+        edited_args: event.edited_args === null ? null : JSON.stringify(event.edited_args),
+      });
       this.#q.setApprovalStatus.run(decisionStatus[event.decision], event.approval_id);
       return { ok: true, approval: { ...current, status: decisionStatus[event.decision], decision: event } };
     });
     return run.immediate();
   }
 
+  async consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
+    const run = this.#db.transaction((): ConsumeApprovalResult => {
+      const changed = this.#q.consume.run(req.operation_id, req.now_ms, req.approval_id, req.tenant, req.operation_id).changes;
+      if (changed === 1) return { ok: true };
+      const current = this.#approval(req.approval_id);
+      if (current === null || current.tenant !== req.tenant || current.status !== "approved") return { ok: false, why: "not_approved" };
+      if (current.consumed_by === req.operation_id) return { ok: true };
+      return { ok: false, why: current.consumed_by === null ? "not_approved" : "already_consumed" };
+    });
+    return run.immediate();
+  }
+
   async listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return this.#q.events.all(approvalId).map(toApprovalEvent);
+  }
+
+  async listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
+    return this.#inbox.list(query);
+  }
+
+  async savePendingCall(call: NewPendingCall): Promise<boolean> {
+    return this.#inbox.save(call);
+  }
+
+  async getPendingCall(approvalId: string): Promise<PendingCall | null> {
+    return this.#inbox.get(approvalId);
+  }
+
+  async replacePendingCall(approvalId: string, replacement: NewPendingCall): Promise<void> {
+    this.#inbox.replace(approvalId, replacement);
+  }
+
+  async claimAnnouncements(nowMs: number, limit: number): Promise<PendingCall[]> {
+    return this.#inbox.claimAnnouncements(nowMs, limit);
+  }
+
+  async unmarkAnnouncement(approvalId: string): Promise<void> {
+    this.#inbox.unmark(approvalId);
   }
 
   async setInterrupt(rec: InterruptRecord): Promise<void> {
@@ -175,25 +252,31 @@ class SqliteStore implements Store {
   }
 
   async appendDecision(entry: DecisionLogEntry): Promise<void> {
-    this.#q.insDecision.run(entry);
+    return this.#batch.append(entry);
   }
 
-  async listDecisions(query: DecisionQuery = {}): Promise<DecisionLogEntry[]> {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (query.tenant !== undefined) (where.push("tenant = ?"), params.push(query.tenant));
-    if (query.operation_id !== undefined) (where.push("operation_id = ?"), params.push(query.operation_id));
-    const sql = `SELECT * FROM decision_log ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
-      ORDER BY seq DESC LIMIT ?`;
-    const rows = this.#db.prepare<(string | number)[], DecisionRow>(sql).all(...params, query.limit ?? 1000);
-    return rows.map(toDecision);
+  flushDecisions(): Promise<void> {
+    return this.#batch.flush();
+  }
+
+  async listDecisions(query: DecisionQuery = {}): Promise<DecisionLogRecord[]> {
+    await this.#batch.flush();
+    return this.#log.list(query);
+  }
+
+  async getDecision(decisionId: string): Promise<DecisionLogRecord | null> {
+    await this.#batch.flush();
+    return this.#log.get(decisionId);
   }
 
   async purgeExpired(nowMs: number): Promise<number> {
-    return this.#q.purgeOps.run(nowMs).changes;
+    await this.#batch.flush();
+    const run = this.#db.transaction((): number => this.#q.purgeOps.run(nowMs, nowMs).changes + this.#q.purgeApprovals.run(nowMs).changes);
+    return run.immediate() + this.#log.purge(nowMs);
   }
 
   async close(): Promise<void> {
+    await this.#batch.close();
     if (this.#db.open) this.#db.close();
   }
 }

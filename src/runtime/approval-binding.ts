@@ -1,0 +1,63 @@
+/**
+ * The binding of an approval to what executes, enforced by the runtime whatever the policy
+ * says: an approval authorises only the call of the same tenant, tool, complete arguments
+ * (argument hash) and operation id, decided `approve`, unexpired, not revoked, and not used
+ * up by another commit. The policy can deny more, never allow more.
+ */
+import type { ApprovalRecord } from "../store/store.js";
+import { argsHash } from "./fingerprint.js";
+import type { PreparedCall, RuntimeDeps } from "./types.js";
+
+export type BindingProblem =
+  | "approval_tenant_mismatch"
+  | "approval_tool_mismatch"
+  | "approval_args_mismatch"
+  | "approval_operation_mismatch"
+  | "approval_not_approved"
+  | "approval_expired"
+  | "approval_consumed";
+
+export function callArgsHash(call: PreparedCall): string {
+  return argsHash(call.ctx.tenant, call.tool.name, call.args);
+}
+
+/** The first reason the approval does not authorise this call, or null when it does. */
+export async function bindingProblem(deps: RuntimeDeps, approval: ApprovalRecord, call: PreparedCall, now: number): Promise<BindingProblem | null> {
+  if (approval.tenant !== call.ctx.tenant) return "approval_tenant_mismatch";
+  if (approval.tool !== call.tool.name) return "approval_tool_mismatch";
+  if (approval.args_hash !== callArgsHash(call)) return "approval_args_mismatch";
+  if (approval.operation_id === null || approval.operation_id !== call.operation_id) return "approval_operation_mismatch";
+  if (approval.status !== "approved" || approval.decision?.decision !== "approve") return "approval_not_approved";
+  if (now >= approval.expires_at_ms) return "approval_expired";
+  if (await usedUp(deps, approval, call, now)) return "approval_consumed";
+  return null;
+}
+
+/**
+ * Consumed by another operation, or by this operation id whose record is gone (past its
+ * retention the same id is a new operation). The consuming operation itself, while its record
+ * is live (a retry, a reconcile), may still rely on it.
+ */
+export async function usedUp(deps: RuntimeDeps, approval: ApprovalRecord, call: PreparedCall, now: number): Promise<boolean> {
+  if (approval.consumed_by === null) return false;
+  if (call.operation_id === null || approval.consumed_by !== call.operation_id) return true;
+  return (await deps.store.getOperation(call.ctx.tenant, call.operation_id, now)) === null;
+}
+
+/**
+ * Single use: once the operation has an outcome other than "failed before any effect"
+ * (final, unknown, or still running after a timeout), the approval it presented is consumed
+ * by that operation. Errors go to onError: the answer
+ * already stands, and the binding check still refuses a second operation.
+ */
+export async function consumeAfterInvoke(deps: RuntimeDeps, call: PreparedCall): Promise<void> {
+  if (call.approval_id === null || call.operation_id === null) return;
+  try {
+    const now = deps.clock.now();
+    const record = await deps.store.getOperation(call.ctx.tenant, call.operation_id, now);
+    if (record === null || record.status === "retryable") return;
+    await deps.store.consumeApproval({ approval_id: call.approval_id, tenant: call.ctx.tenant, operation_id: call.operation_id, now_ms: now });
+  } catch (err) {
+    deps.onError(err);
+  }
+}
