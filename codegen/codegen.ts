@@ -10,21 +10,23 @@ export interface CodegenOptions {
   readonly check: boolean;
 }
 
-export type CodegenResult =
+/** Every result carries the loader's warnings (they never fail codegen). */
+export type CodegenResult = { readonly warnings: Diagnostic[] } & (
   | { readonly kind: "errors"; readonly errors: Diagnostic[] }
   | { readonly kind: "written"; readonly files: string[] }
   | { readonly kind: "up_to_date"; readonly files: string[] }
-  | { readonly kind: "stale"; readonly files: string[] };
+  | { readonly kind: "stale"; readonly files: string[] }
+);
 
 /** `toolgate codegen`: tools.yaml -> generated/ (or, with check, which generated files are stale). */
 export async function runCodegen(options: CodegenOptions): Promise<CodegenResult> {
   const display = relative(process.cwd(), options.config) || options.config;
-  const { loaded, errors } = loadToolsFile(options.config, display);
-  if (loaded === null) return { kind: "errors", errors };
+  const { loaded, errors, warnings } = loadToolsFile(options.config, display);
+  if (loaded === null) return { kind: "errors", errors, warnings };
   const files = await generateTypeScript(loaded, display);
   if (options.check) {
     const stale = staleFiles(options.out, files);
-    return stale.length > 0 ? { kind: "stale", files: stale } : { kind: "up_to_date", files: [...files.keys()] };
+    return stale.length > 0 ? { kind: "stale", files: stale, warnings } : { kind: "up_to_date", files: [...files.keys()], warnings };
   }
-  return { kind: "written", files: writeFiles(options.out, files) };
+  return { kind: "written", files: writeFiles(options.out, files), warnings };
 }

@@ -12,6 +12,36 @@ export const manifest: Manifest = {
       "name": "close_account",
       "description": "Close an account for good and delete its pending reservations.",
       "effect": "destructive",
+      "input_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account_id"
+        ],
+        "properties": {
+          "account_id": {
+            "type": "string",
+            "pattern": "^acc_[a-z0-9]+$"
+          }
+        }
+      },
+      "output_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account_id",
+          "status"
+        ],
+        "properties": {
+          "account_id": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "const": "closed"
+          }
+        }
+      },
       "fingerprint": [
         "account_id"
       ],
@@ -45,6 +75,53 @@ export const manifest: Manifest = {
       "name": "confirm_transfer",
       "description": "Pay a reserved amount out to its recipient. Money leaves escrow and cannot be pulled back.",
       "effect": "external_write",
+      "input_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "reservation_id",
+          "amount",
+          "currency"
+        ],
+        "properties": {
+          "reservation_id": {
+            "type": "string",
+            "pattern": "^res_[a-z0-9]+$"
+          },
+          "amount": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "currency": {
+            "type": "string",
+            "enum": [
+              "EUR",
+              "USD",
+              "GBP"
+            ]
+          }
+        }
+      },
+      "output_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "transfer_id",
+          "state"
+        ],
+        "properties": {
+          "transfer_id": {
+            "type": "string"
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "settled",
+              "pending_settlement"
+            ]
+          }
+        }
+      },
       "fingerprint": [
         "reservation_id",
         "amount",
@@ -92,6 +169,42 @@ export const manifest: Manifest = {
       "name": "freeze_account",
       "description": "Freeze an account so no new reservation can be made.",
       "effect": "reversible_write",
+      "input_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account_id",
+          "reason"
+        ],
+        "properties": {
+          "account_id": {
+            "type": "string",
+            "pattern": "^acc_[a-z0-9]+$"
+          },
+          "reason": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200
+          }
+        }
+      },
+      "output_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account_id",
+          "status"
+        ],
+        "properties": {
+          "account_id": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "const": "frozen"
+          }
+        }
+      },
       "fingerprint": [
         "account_id"
       ],
@@ -132,6 +245,54 @@ export const manifest: Manifest = {
       "name": "get_account",
       "description": "Read one account's balance and status.",
       "effect": "read",
+      "input_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account_id"
+        ],
+        "properties": {
+          "account_id": {
+            "type": "string",
+            "pattern": "^acc_[a-z0-9]+$"
+          }
+        }
+      },
+      "output_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account_id",
+          "balance",
+          "currency",
+          "status"
+        ],
+        "properties": {
+          "account_id": {
+            "type": "string"
+          },
+          "balance": {
+            "type": "integer",
+            "description": "Minor units (cents)."
+          },
+          "currency": {
+            "type": "string",
+            "enum": [
+              "EUR",
+              "USD",
+              "GBP"
+            ]
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "open",
+              "frozen",
+              "closed"
+            ]
+          }
+        }
+      },
       "fingerprint": [],
       "retention_ms": 86400000,
       "approval": null,
@@ -160,6 +321,48 @@ export const manifest: Manifest = {
       "name": "get_reservation",
       "description": "Read one escrow reservation and its state.",
       "effect": "read",
+      "input_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "reservation_id"
+        ],
+        "properties": {
+          "reservation_id": {
+            "type": "string",
+            "pattern": "^res_[a-z0-9]+$"
+          }
+        }
+      },
+      "output_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "reservation_id",
+          "amount",
+          "currency",
+          "state"
+        ],
+        "properties": {
+          "reservation_id": {
+            "type": "string"
+          },
+          "amount": {
+            "type": "integer"
+          },
+          "currency": {
+            "type": "string"
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "reserved",
+              "released",
+              "transferred"
+            ]
+          }
+        }
+      },
       "fingerprint": [],
       "retention_ms": 86400000,
       "approval": null,
@@ -184,6 +387,66 @@ export const manifest: Manifest = {
       "name": "list_transactions",
       "description": "List an account's most recent transactions, newest first.",
       "effect": "read",
+      "input_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account_id"
+        ],
+        "properties": {
+          "account_id": {
+            "type": "string",
+            "pattern": "^acc_[a-z0-9]+$"
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 20
+          }
+        }
+      },
+      "output_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "transactions"
+        ],
+        "properties": {
+          "transactions": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "transaction_id",
+                "amount",
+                "currency",
+                "kind"
+              ],
+              "properties": {
+                "transaction_id": {
+                  "type": "string"
+                },
+                "amount": {
+                  "type": "integer"
+                },
+                "currency": {
+                  "type": "string"
+                },
+                "kind": {
+                  "type": "string",
+                  "enum": [
+                    "reserve",
+                    "release",
+                    "transfer"
+                  ]
+                }
+              }
+            }
+          }
+        }
+      },
       "fingerprint": [],
       "retention_ms": 86400000,
       "approval": null,
@@ -208,6 +471,40 @@ export const manifest: Manifest = {
       "name": "release_funds",
       "description": "Release an escrow reservation back to the payer.",
       "effect": "reversible_write",
+      "input_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "reservation_id"
+        ],
+        "properties": {
+          "reservation_id": {
+            "type": "string",
+            "pattern": "^res_[a-z0-9]+$"
+          },
+          "reason": {
+            "type": "string",
+            "maxLength": 200
+          }
+        }
+      },
+      "output_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "reservation_id",
+          "state"
+        ],
+        "properties": {
+          "reservation_id": {
+            "type": "string"
+          },
+          "state": {
+            "type": "string",
+            "const": "released"
+          }
+        }
+      },
       "fingerprint": [
         "reservation_id"
       ],
@@ -248,6 +545,60 @@ export const manifest: Manifest = {
       "name": "reserve_funds",
       "description": "Hold an amount on an account in escrow for a recipient.",
       "effect": "reversible_write",
+      "input_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account_id",
+          "amount",
+          "currency",
+          "recipient"
+        ],
+        "properties": {
+          "account_id": {
+            "type": "string",
+            "pattern": "^acc_[a-z0-9]+$"
+          },
+          "amount": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Minor units (cents)."
+          },
+          "currency": {
+            "type": "string",
+            "enum": [
+              "EUR",
+              "USD",
+              "GBP"
+            ]
+          },
+          "recipient": {
+            "type": "string",
+            "pattern": "^acc_[a-z0-9]+$"
+          },
+          "memo": {
+            "type": "string",
+            "maxLength": 140
+          }
+        }
+      },
+      "output_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "reservation_id",
+          "state"
+        ],
+        "properties": {
+          "reservation_id": {
+            "type": "string"
+          },
+          "state": {
+            "type": "string",
+            "const": "reserved"
+          }
+        }
+      },
       "fingerprint": [
         "account_id",
         "amount",
@@ -280,7 +631,7 @@ export const manifest: Manifest = {
       },
       "timeout_ms": 5000,
       "retry": {
-        "max_attempts": 1,
+        "max_attempts": 3,
         "backoff": {
           "initial_ms": 200,
           "multiplier": 2,
@@ -298,12 +649,54 @@ export const manifest: Manifest = {
           "class": "retryable",
           "retry_after_ms": 2000
         }
-      }
+      },
+      "sensitive": [
+        "memo"
+      ]
     },
     "send_notification": {
       "name": "send_notification",
       "description": "Send a message to an account holder by e-mail or SMS.",
       "effect": "external_write",
+      "input_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "account_id",
+          "channel",
+          "message"
+        ],
+        "properties": {
+          "account_id": {
+            "type": "string",
+            "pattern": "^acc_[a-z0-9]+$"
+          },
+          "channel": {
+            "type": "string",
+            "enum": [
+              "email",
+              "sms"
+            ]
+          },
+          "message": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000
+          }
+        }
+      },
+      "output_schema": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "notification_id"
+        ],
+        "properties": {
+          "notification_id": {
+            "type": "string"
+          }
+        }
+      },
       "fingerprint": [
         "account_id",
         "channel",
@@ -324,7 +717,7 @@ export const manifest: Manifest = {
       "postcondition": null,
       "timeout_ms": 10000,
       "retry": {
-        "max_attempts": 1,
+        "max_attempts": 3,
         "backoff": {
           "initial_ms": 200,
           "multiplier": 2,

@@ -6,6 +6,7 @@
 export * from "./runtime/index.js";
 export * from "./policy/index.js";
 export * from "./store/index.js";
+export * from "./approvals/index.js";
 export type {
   HandlerResult,
   InvokeContext,

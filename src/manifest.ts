@@ -48,6 +48,10 @@ export interface ToolManifestEntry {
   readonly name: string;
   readonly description: string;
   readonly effect: Effect;
+  /** JSON Schema 2020-12 of the arguments, as written in tools.yaml (what MCP servers and adapters advertise). */
+  readonly input_schema: JsonObject;
+  /** JSON Schema 2020-12 of the handler's success value. */
+  readonly output_schema: JsonObject;
   /** Argument fields whose canonical JSON (with tenant and tool) is the idempotency fingerprint. */
   readonly fingerprint: readonly string[];
   /** How long idempotency records are kept. */
@@ -59,6 +63,8 @@ export interface ToolManifestEntry {
   readonly timeout_ms: number;
   readonly retry: RetrySpec;
   readonly failures: Readonly<Record<string, FailureSpec>>;
+  /** Argument fields erased from the decision log's copy of the policy input (secrets, personal data). */
+  readonly sensitive?: readonly string[];
 }
 
 export interface Manifest {

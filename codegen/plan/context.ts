@@ -5,7 +5,7 @@
  * importing each other in a cycle.
  */
 import type { Diagnostic } from "../diagnostics.js";
-import type { Body, Module, RefTerm, Term } from "../rego/ast.js";
+import type { Body, Location as SourceLocation, Module, RefTerm, Term } from "../rego/ast.js";
 import type { BlockWriter, StaticTable } from "./builder.js";
 import type { Func, Local, Operand } from "./ir.js";
 import type { CoverageMap } from "./coverage.js";
@@ -43,6 +43,8 @@ export interface Shared {
   readonly builtins: ReadonlyMap<string, number>;
   /** Coverage points when coverage is on. */
   readonly coverage: CoverageMap | null;
+  /** The rule being planned last: where an internal failure (stack exhaustion) is reported. */
+  at: SourceLocation | null;
 }
 
 /** Per function (or plan) state; `vars`, `input`, `data`, `mocks` change while planning. */

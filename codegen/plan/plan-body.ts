@@ -6,9 +6,9 @@ import type { Body, CallExpr, Every, Expr, SomeIn, Term, WithModifier } from "..
 import type { Ctx, Mock } from "./context.js";
 import { bool, local } from "./ir.js";
 import { operatorOf, planResolvedCall, resolveCallee } from "./plan-call.js";
-import { asLocal, declare, locOf, nested } from "./scope.js";
+import { asLocal, declare, locOf, nested, termVars } from "./scope.js";
 import { nextReady } from "./order.js";
-import { findNode, hasValueRules } from "./rule-index.js";
+import { findNode, hasValueRules, importAliases } from "./rule-index.js";
 
 export function planBody(c: Ctx, body: Body, k: () => void): void {
   if (body.length === 0) return k();
@@ -45,14 +45,6 @@ function planExprInner(c: Ctx, e: Expr, k: () => void): void {
     case "every":
       return planEvery(c, e, k);
   }
-}
-
-function termVars(t: Term | null): string[] {
-  if (t === null) return [];
-  if (t.type === "var") return [t.name];
-  if (t.type === "array" || t.type === "set") return t.items.flatMap(termVars);
-  if (t.type === "object") return t.items.flatMap(([a, b]) => [...termVars(a), ...termVars(b)]);
-  return [];
 }
 
 function planCallExpr(c: Ctx, e: CallExpr, k: () => void): void {
@@ -184,7 +176,8 @@ function applyMods(c: Ctx, mods: readonly WithModifier[], i: number, k: () => vo
   if (i === mods.length) return k();
   const m = mods[i]!;
   c.w.loc = locOf(c, m.location);
-  const target = operatorOf(m.target);
+  const written = operatorOf(m.target);
+  const target = written === null ? null : absoluteWithTarget(c, written);
   if (target === null) {
     c.s.errors.push({ code: "rego_compile_error", message: "with: invalid target", location: m.location });
     return;
@@ -218,6 +211,24 @@ function applyMods(c: Ctx, mods: readonly WithModifier[], i: number, k: () => vo
   mocks.set(callee.key, mock);
   c.mocks = mocks;
   next();
+}
+
+/**
+ * A target written through an import alias (`import data.cfg` ... `with cfg.level`)
+ * or naming a value rule of the package is the absolute document path, as OPA
+ * resolves refs in `with` targets; functions and builtins stay as written.
+ */
+function absoluteWithTarget(c: Ctx, target: readonly string[]): readonly string[] {
+  const head = target[0]!;
+  if (head === "input" || head === "data") return target;
+  const alias = importAliases(c.module.imports).get(head);
+  if (alias !== undefined) return [...alias, ...target.slice(1)];
+  const pkg = c.module.package.path;
+  if (pkg.length > 1) {
+    const n = findNode(c.s.index.root, [...pkg.slice(1), head]);
+    if (n !== undefined && n.kind !== "function") return [...pkg, ...target];
+  }
+  return target;
 }
 
 /** Rule nodes at or below `path` now read their value from the replaced data. */

@@ -9,7 +9,7 @@ import type { Ctx } from "./context.js";
 import type { Operand } from "./ir.js";
 import { local, str } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
-import { findNode, hasValueRules, importAliases } from "./rule-index.js";
+import { findNode, hasDocuments, hasValueRules, importAliases } from "./rule-index.js";
 import { asLocal, bindOperand, isBound, isGlobalName, locOf, nested, unboundVars } from "./scope.js";
 
 export function planRef(c: Ctx, r: RefTerm, k: (o: Operand) => void): void {
@@ -68,7 +68,46 @@ function constKey(t: Term): string | null {
 
 /** `data` followed by `path`. */
 export function planData(c: Ctx, path: readonly Term[], k: (o: Operand) => void): void {
-  let node = c.s.index.root;
+  planDataAt(c, c.s.index.root, path, k);
+}
+
+/**
+ * `data.a[h].r` with a non-constant key: each rule child of `data.a` is tried with
+ * its name unified with the key, and the base document's other keys are scanned.
+ * Unlike building the whole virtual document, the rest of the ref (`.r`) decides
+ * which rules are evaluated, so a rule may read a sibling package through it
+ * without calling itself.
+ */
+function dataByKey(c: Ctx, node: RuleNode, keyTerm: Term, rest: readonly Term[], k: (o: Operand) => void): void {
+  const ruleChildren = [...node.children.keys()].sort().filter((name) => {
+    const child = node.children.get(name)!;
+    return child.kind !== "function" && hasAnyRules(child);
+  });
+  for (const name of ruleChildren) {
+    const block = nested(c, () =>
+      c.s.ops.unifyOperand(c, keyTerm, str(c.s.statics.string(name)), () => planDataAt(c, node.children.get(name)!, rest, k)),
+    );
+    c.w.emit({ type: "BlockStmt", blocks: [block] });
+  }
+  const block = nested(c, () => {
+    const source = asLocal(c, baseDoc(c, node.path));
+    const keyLocal = c.w.newLocal();
+    const value = c.w.newLocal();
+    const scan = nested(c, () => {
+      for (const name of ruleChildren) {
+        const same = nested(c, () => c.w.emit({ type: "EqualStmt", a: local(keyLocal), b: str(c.s.statics.string(name)) }));
+        c.w.emit({ type: "NotStmt", block: same });
+      }
+      c.s.ops.unifyOperand(c, keyTerm, local(keyLocal), () => walk(c, local(value), rest, k));
+    });
+    c.w.emit({ type: "ScanStmt", source, key: keyLocal, value, block: scan });
+  });
+  c.w.emit({ type: "BlockStmt", blocks: [block] });
+}
+
+/** `planData` continued from a node of the rule tree. */
+function planDataAt(c: Ctx, start: RuleNode, path: readonly Term[], k: (o: Operand) => void): void {
+  let node = start;
   for (let i = 0; ; i++) {
     if (isRuleNode(node)) return ruleValue(c, node, (o) => walk(c, o, path.slice(i), k));
     if (i === path.length) return virtualDoc(c, node, k);
@@ -78,10 +117,8 @@ export function planData(c: Ctx, path: readonly Term[], k: (o: Operand) => void)
       node = child;
       continue;
     }
-    if (key !== null || !hasValueRules(node)) {
-      return walk(c, baseDoc(c, node.path), path.slice(i), k);
-    }
-    return virtualDoc(c, node, (o) => walk(c, o, path.slice(i), k));
+    if (key !== null || !hasDocuments(node)) return walk(c, baseDoc(c, node.path), path.slice(i), k);
+    return dataByKey(c, node, path[i]!, path.slice(i + 1), k);
   }
 }
 
@@ -91,7 +128,7 @@ export function producesObject(n: RuleNode): boolean {
 }
 
 function hasAnyRules(n: RuleNode): boolean {
-  if (n.rules.length > 0) return true;
+  if (n.rules.length > 0 || n.package) return true;
   for (const ch of n.children.values()) if (hasAnyRules(ch)) return true;
   return false;
 }

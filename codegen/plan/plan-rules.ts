@@ -9,7 +9,7 @@ import type { Ctx } from "./context.js";
 import type { Block, Local } from "./ir.js";
 import { DATA, INPUT, local } from "./ir.js";
 import type { RuleEntry, RuleNode } from "./rule-index.js";
-import { locOf, nested } from "./scope.js";
+import { declare, locOf, nested, termVars } from "./scope.js";
 
 const COMPLETE_CONFLICT = "eval_conflict_error: complete rules must not produce multiple outputs";
 const FUNC_CONFLICT = "eval_conflict_error: functions must not produce multiple outputs for same inputs";
@@ -41,6 +41,7 @@ export function ruleFunc(c: Ctx, node: RuleNode): string {
     fc.module = entry.module;
     fc.vars.clear();
     w.loc = locOf(fc, entry.rule.location);
+    c.s.at = entry.rule.location;
     top(() => planDefinition(fc, node, entry, params.slice(2), ret));
   }
   if (node.kind === "object" || node.kind === "nested") {
@@ -111,7 +112,8 @@ function planDefinition(c: Ctx, node: RuleNode, entry: RuleEntry, args: readonly
       if (i === head.args.length) return k();
       c.s.ops.unifyOperand(c, head.args[i]!, local(args[i]!), () => go(i + 1));
     };
-    go(0);
+    // Parameters are locals even when a rule of the package has the same name.
+    declare(c, [...new Set(head.args.flatMap(termVars))], () => go(0));
   };
   const cover = (n: Rule | ElseClause): void => {
     const point = c.s.coverage?.heads.get(n);

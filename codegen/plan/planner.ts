@@ -43,7 +43,20 @@ export interface PlanResult {
 
 const ops: PlannerOps = { body: planBody, term: planTerm, unify, unifyOperand, ref: planRef, ruleFunc };
 
+/** Never throws: exhausting the stack on a deep rule chain is a located error. */
 export function planPolicy(opts: PlanOptions): PlanResult {
+  const at: { s: Shared | null } = { s: null };
+  try {
+    return planPolicyUnsafe(opts, at);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    const location = at.s?.at ?? opts.modules[0]?.package.location ?? { file: "policy", row: 1, col: 1 };
+    const policy: Policy = { static: { strings: [], builtinFuncs: [], files: [] }, plans: [], funcs: [] };
+    return { policy, entrypointIds: {}, errors: [{ code: "rego_compile_error", message: "policy too deeply nested to compile: rules or functions depend on each other in a chain too long to plan", location }] };
+  }
+}
+
+function planPolicyUnsafe(opts: PlanOptions, at: { s: Shared | null }): PlanResult {
   const s: Shared = {
     statics: new StaticTable(),
     index: buildRuleIndex(opts.modules),
@@ -53,7 +66,9 @@ export function planPolicy(opts: PlanOptions): PlanResult {
     ops,
     builtins: opts.builtins,
     coverage: opts.coverage === true ? coverageMap(opts.modules) : null,
+    at: null,
   };
+  at.s = s;
   const plans: Plan[] = [];
   const entrypointIds: Record<string, number> = {};
   const queryModule: Module = {

@@ -26,6 +26,8 @@ export interface RuleNode {
   readonly children: Map<string, RuleNode>;
   readonly rules: RuleEntry[];
   kind: RuleKind | null;
+  /** A module declares this package: it is a document (`{}` at least) even without rules. */
+  package: boolean;
 }
 
 export interface RuleIndex {
@@ -35,13 +37,14 @@ export interface RuleIndex {
 }
 
 export function newNode(path: readonly string[]): RuleNode {
-  return { path, children: new Map(), rules: [], kind: null };
+  return { path, children: new Map(), rules: [], kind: null, package: false };
 }
 
 export function buildRuleIndex(modules: readonly Module[]): RuleIndex {
   const root = newNode([]);
   for (const m of modules) {
     const pkg = m.package.path.slice(1);
+    nodeAt(root, pkg).package = true;
     for (const rule of m.rules) {
       const ref = rule.head.ref;
       const ground: string[] = [];
@@ -97,6 +100,13 @@ export function findNode(root: RuleNode, path: readonly string[]): RuleNode | un
     if (n === undefined) return undefined;
   }
   return n;
+}
+
+/** True when the node or a descendant holds a non-function rule or is a package. */
+export function hasDocuments(n: RuleNode): boolean {
+  if (n.package || (n.rules.length > 0 && n.kind !== "function")) return true;
+  for (const c of n.children.values()) if (hasDocuments(c)) return true;
+  return false;
 }
 
 /** True when the node or a descendant holds a non-function rule. */

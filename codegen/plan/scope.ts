@@ -30,6 +30,15 @@ export function withVar(c: Ctx, name: string, value: Local, k: () => void): void
   }
 }
 
+/** Variables of a pattern term (vars inside arrays, sets and objects; not refs). */
+export function termVars(t: Term | null): string[] {
+  if (t === null) return [];
+  if (t.type === "var") return [t.name];
+  if (t.type === "array" || t.type === "set") return t.items.flatMap(termVars);
+  if (t.type === "object") return t.items.flatMap(([a, b]) => [...termVars(a), ...termVars(b)]);
+  return [];
+}
+
 /** Declares each name fresh (unbound) for the duration of `k`. */
 export function declare(c: Ctx, names: readonly string[], k: () => void): void {
   if (names.length === 0) return k();

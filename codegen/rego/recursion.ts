@@ -30,30 +30,34 @@ function buildTrie(groups: readonly RuleGroup[]): Trie {
   return root;
 }
 
-/** Groups a ref with ground prefix `prefix` may read. */
-function lookup(trie: Trie, prefix: readonly string[], out: Set<number>): void {
-  let n: Trie | undefined = trie;
-  for (const seg of prefix) {
+/**
+ * Groups a ref may read. `segs` are the ref's segments after `data`: a string is
+ * matched exactly, null (a variable or any other non-string term) matches every
+ * child, so `data.a[h].r` reads only rules named `r` one level below `data.a`.
+ * A rule met before the ref ends is read (the ref looks into its value); when the
+ * ref ends, everything below is read.
+ */
+function lookup(trie: Trie, segs: readonly (string | null)[], out: Set<number>): void {
+  const walk = (n: Trie, i: number): void => {
     if (n.group !== null) out.add(n.group);
-    n = n.children.get(seg);
-    if (n === undefined) return;
-  }
-  const stack: Trie[] = [n];
-  while (stack.length > 0) {
-    const x = stack.pop() as Trie;
-    if (x.group !== null) out.add(x.group);
-    for (const c of x.children.values()) stack.push(c);
-  }
+    if (i === segs.length) {
+      for (const c of n.children.values()) walk(c, i);
+      return;
+    }
+    const seg = segs[i];
+    if (seg === null || seg === undefined) for (const c of n.children.values()) walk(c, i + 1);
+    else {
+      const c = n.children.get(seg);
+      if (c !== undefined) walk(c, i + 1);
+    }
+  };
+  const data = trie.children.get("data");
+  if (data !== undefined) walk(data, 0);
 }
 
-function groundPrefix(t: Term & { type: "ref" }): string[] | null {
+function refSegments(t: Term & { type: "ref" }): (string | null)[] | null {
   if (t.head.type !== "var" || t.head.name !== "data") return null;
-  const out = ["data"];
-  for (const p of t.path) {
-    if (p.type !== "string") break;
-    out.push(p.value);
-  }
-  return out;
+  return t.path.map((p) => (p.type === "string" ? p.value : null));
 }
 
 /** Collects the groups a rule reads (methods, not closures: this runs for every rule). */
@@ -78,7 +82,7 @@ class Deps {
   private term(t: Term): void {
     switch (t.type) {
       case "ref": {
-        const p = groundPrefix(t);
+        const p = refSegments(t);
         if (p !== null) lookup(this.trie, p, this.out);
         this.term(t.head);
         for (const x of t.path) this.term(x);
@@ -95,7 +99,7 @@ class Deps {
         }
         return;
       case "call":
-        if (t.operator[0] === "data") lookup(this.trie, t.operator, this.out);
+        if (t.operator[0] === "data") lookup(this.trie, t.operator.slice(1), this.out);
         for (const x of t.args) this.term(x);
         return;
       case "arraycomprehension":
@@ -121,7 +125,7 @@ class Deps {
         this.term(e.term);
         return;
       case "callexpr":
-        if (e.operator[0] === "data") lookup(this.trie, e.operator, this.out);
+        if (e.operator[0] === "data") lookup(this.trie, e.operator.slice(1), this.out);
         for (const x of e.args) this.term(x);
         return;
       case "somein":

@@ -1,5 +1,7 @@
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { Diagnostic } from "../diagnostics.js";
+import { checkRetention } from "./check-retention.js";
+import { checkSensitive } from "./check-sensitive.js";
 import { isIdentityField } from "./identity-fields.js";
 import type { JsonSchemaObject, RawTool, RawToolsFile } from "./raw-types.js";
 import { schemaId } from "./schema-compiler.js";
@@ -41,6 +43,7 @@ export function checkSemantics(file: RawToolsFile, source: YamlSource, schemas: 
     tool.idempotency?.fingerprint.forEach((field, i) => {
       if (!fields.has(field)) out.push(unknownField("unknown_fingerprint_field", name, "idempotency.fingerprint", field, at(["idempotency", "fingerprint", i])));
     });
+    out.push(...checkSensitive(name, tool, fields, at));
     tool.approval?.preview?.forEach((field, i) => {
       if (!fields.has(field)) out.push(unknownField("unknown_preview_field", name, "approval.preview", field, at(["approval", "preview", i])));
     });
@@ -73,6 +76,7 @@ export function checkSemantics(file: RawToolsFile, source: YamlSource, schemas: 
       }
     }
   }
+  out.push(...checkRetention(file, source));
   return out;
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Manifest } from "../../src/manifest.js";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import { retryWarnings } from "./check-retry.js";
 import { checkSemantics } from "./check-semantics.js";
 import { createSchemaCompiler } from "./schema-compiler.js";
 import type { RawToolsFile } from "./raw-types.js";
@@ -26,21 +27,31 @@ export interface LoadedToolsFile {
  * tools.yaml text -> checked manifest, or every problem found (capped, sorted by position).
  * Stages: YAML with positions -> file schema -> semantic checks -> normalisation.
  */
-export function loadToolsSource(source: string, file: string): { loaded: LoadedToolsFile | null; errors: Diagnostic[] } {
-  const fail = (errors: Diagnostic[]) => ({ loaded: null, errors: [...errors].sort(compareDiagnostics).slice(0, maxDiagnostics) });
+export interface LoadResult {
+  readonly loaded: LoadedToolsFile | null;
+  readonly errors: Diagnostic[];
+  /** Problems that do not stop codegen but should be shown (sorted, capped like errors). */
+  readonly warnings: Diagnostic[];
+}
+
+export function loadToolsSource(source: string, file: string): LoadResult {
+  const sorted = (ds: Diagnostic[]) => [...ds].sort(compareDiagnostics).slice(0, maxDiagnostics);
+  let warnings: Diagnostic[] = [];
+  const fail = (errors: Diagnostic[]) => ({ loaded: null, errors: sorted(errors), warnings });
   const parsed = parseYamlSource(source, file);
   if (parsed.source === null) return fail(parsed.errors);
   const shapeErrors = validateShape(parsed.source);
   if (shapeErrors.length > 0) return fail(shapeErrors);
   const raw = parsed.source.value as RawToolsFile;
+  warnings = sorted(retryWarnings(raw, parsed.source));
   const schemas = createSchemaCompiler();
   const semanticErrors = checkSemantics(raw, parsed.source, schemas);
   const { manifest, errors } = toManifest(raw, parsed.source);
   if (semanticErrors.length + errors.length > 0) return fail([...semanticErrors, ...errors]);
-  return { loaded: { raw, manifest, schemas }, errors: [] };
+  return { loaded: { raw, manifest, schemas }, errors: [], warnings };
 }
 
-export function loadToolsFile(path: string, displayName = path): { loaded: LoadedToolsFile | null; errors: Diagnostic[] } {
+export function loadToolsFile(path: string, displayName = path): LoadResult {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -49,6 +60,7 @@ export function loadToolsFile(path: string, displayName = path): { loaded: Loade
     return {
       loaded: null,
       errors: [{ code: "file_unreadable", message: `cannot read ${displayName}: ${reason}`, location: { file: displayName, row: 1, col: 1 }, hint: "pass the path of your tools.yaml with --config" }],
+      warnings: [],
     };
   }
   return loadToolsSource(text, displayName);

@@ -25,6 +25,7 @@ export interface RawTool {
     readonly approver_roles?: readonly string[];
   };
   readonly compensation?: string;
+  readonly sensitive?: readonly string[];
   readonly postcondition?: "resource_id" | { readonly resource_id?: boolean; readonly observed?: Readonly<Record<string, JsonValue>> };
   readonly timeout_ms?: number;
   readonly retry?: {

@@ -1,5 +1,6 @@
-import type { FailureSpec, JsonValue, Manifest, PostconditionSpec, ToolManifestEntry } from "../../src/manifest.js";
+import type { FailureSpec, JsonObject, JsonValue, Manifest, PostconditionSpec, ToolManifestEntry } from "../../src/manifest.js";
 import type { Diagnostic } from "../diagnostics.js";
+import { retryableFailures } from "./check-retry.js";
 import { parseDuration } from "./duration.js";
 import type { RawFailure, RawTool, RawToolsFile } from "./raw-types.js";
 import type { YamlSource } from "./yaml-source.js";
@@ -9,6 +10,9 @@ export const defaults = {
   retention: "24h",
   approvalTtl: "15m",
   timeoutMs: 10_000,
+  /** retry.max_attempts: 1 (no retry), or this many when the tool declares a retryable failure. */
+  maxAttempts: 1,
+  retryableMaxAttempts: 3,
   retryAfterMs: 1_000,
   backoff: { initial: "200ms", multiplier: 2, max: "5s" },
 } as const;
@@ -35,6 +39,9 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       name,
       description: tool.description,
       effect: tool.effect,
+      // Copied as data so agents' adapters advertise the schemas without tools.yaml at run time.
+      input_schema: structuredClone(tool.input) as JsonObject,
+      output_schema: structuredClone(tool.output) as JsonObject,
       fingerprint: [...fingerprint],
       retention_ms: duration(tool.idempotency?.retention ?? defaults.retention, p("idempotency", "retention")),
       approval:
@@ -50,7 +57,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       postcondition: toPostcondition(tool.postcondition),
       timeout_ms: tool.timeout_ms ?? defaults.timeoutMs,
       retry: {
-        max_attempts: tool.retry?.max_attempts ?? 1,
+        max_attempts: tool.retry?.max_attempts ?? (retryableFailures(tool).length > 0 ? defaults.retryableMaxAttempts : defaults.maxAttempts),
         backoff: {
           initial_ms: duration(backoff.initial ?? defaults.backoff.initial, p("retry", "backoff", "initial")),
           multiplier: backoff.multiplier ?? defaults.backoff.multiplier,
@@ -62,6 +69,8 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
           .sort()
           .map((f) => [f, toFailure((tool.failures ?? {})[f] as RawFailure)]),
       ),
+      // Only when declared, so manifests of catalogs without it stay as they were.
+      ...(tool.sensitive === undefined ? {} : { sensitive: [...tool.sensitive] }),
     };
   }
   return {

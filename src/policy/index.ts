@@ -4,3 +4,5 @@ export { isPolicyLoadError, loadOpaWasmEngine, loadOpaWasmEngineFromFiles, Polic
 export { policyCodeVersion, policyDataVersion, policyVersion, versionsOf } from "./version.js";
 export type { PolicyVersions } from "./version.js";
 export type { OpaWasmEngineOptions } from "./opa-wasm-engine.js";
+export { loadPolicyFile, readBundleFiles } from "./policy-file.js";
+export type { PolicyFileOptions } from "./policy-file.js";

@@ -5,12 +5,12 @@
  * Enters: a PreparedCall. Leaves: the allow decision, or an envelope.
  */
 import type { ApprovalRecord } from "../store/store.js";
-import { deny } from "../policy/engine.js";
-import type { PolicyApprovalInput, PolicyDecision, PolicyInput } from "../policy/engine.js";
+import type { PolicyApprovalInput, PolicyInput } from "../policy/engine.js";
 import { versionsOf } from "../policy/version.js";
 import { bindingProblem, callArgsHash, usedUp } from "./approval-binding.js";
 import { requestApproval } from "./approvals.js";
 import { terminal } from "./envelope.js";
+import { evaluatePolicy } from "./evaluation.js";
 import { answerFromRecord } from "./idempotency.js";
 import { answer, proceed } from "./phase.js";
 import type { Authorized, Step } from "./phase.js";
@@ -37,19 +37,14 @@ export function approvalInput(a: ApprovalRecord, consumed: boolean): PolicyAppro
   };
 }
 
-async function evaluate(deps: RuntimeDeps, input: PolicyInput): Promise<PolicyDecision> {
-  try {
-    return await deps.policy.evaluate(input);
-  } catch {
-    return deny("policy_evaluation_error"); // fail closed, whatever the engine does
-  }
-}
-
 export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
-  const interrupt = await deps.store.getInterrupt(ctx.tenant, ctx.run_id);
-  if (interrupt !== null) {
-    return answer(terminal("interrupted", `run ${ctx.run_id} was interrupted: ${interrupt.reason}`), { reason: "interrupted" });
+  // A read has no effect to stop: invoke's check right before the handler is its one read of the flag.
+  if (tool.effect !== "read") {
+    const interrupt = await deps.store.getInterrupt(ctx.tenant, ctx.run_id);
+    if (interrupt !== null) {
+      return answer(terminal("interrupted", `run ${ctx.run_id} was interrupted: ${interrupt.reason}`), { reason: "interrupted" });
+    }
   }
   const now = deps.clock.now();
   if (call.operation_id !== null) {
@@ -95,7 +90,8 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
     policy_code_version: versions.code_version,
     policy_data_version: versions.data_version,
   };
-  const decision = await evaluate(deps, input);
+  const evaluation = await evaluatePolicy(deps, input);
+  const decision = evaluation.result;
   if (decision.allow && approval !== null) {
     // The runtime's own check, whatever the policy said: it can deny more, never allow more.
     const problem = await bindingProblem(deps, approval, call, now);
@@ -105,7 +101,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
   }
   if (decision.allow) {
     const relied = approval !== null && approval.status === "approved" ? approval.id : null;
-    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied, deferred: false });
+    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied, deferred: false, evaluation });
   }
   if (decision.requires_approval) {
     const pending = await requestApproval(deps, call, now);
@@ -115,12 +111,13 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
         `${tool.name} needs a human approval (policy: ${decision.reason}) of ${JSON.stringify(pending.preview)} (approval ${pending.id}, expires ${new Date(pending.expires_at_ms).toISOString()}); call again with approval_id once approved`,
         { approval_id: pending.id, ...(call.operation_id === null ? {} : { operation_id: call.operation_id }) },
       ),
-      { decision: "approval_required", reason: decision.reason, policy_version: version },
+      { decision: "approval_required", reason: decision.reason, policy_version: version, evaluation },
     );
   }
   return answer(terminal("policy_denied", `policy denied ${tool.name}: ${decision.reason}`), {
     decision: "deny",
     reason: decision.reason,
     policy_version: version,
+    evaluation,
   });
 }

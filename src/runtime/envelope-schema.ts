@@ -41,6 +41,8 @@ export const envelopeJsonSchema = {
         message: { type: "string" },
         observed_state: observedState,
         approval_id: { type: "string" },
+        expires_at: { type: "string" },
+        next: { type: "string" },
         failure: { type: "string" },
         problems: { type: "array", items: { type: "string" } },
         operation_id: { type: "string" },

@@ -50,6 +50,10 @@ export interface TerminalFailureEnvelope {
   readonly observed_state?: JsonObject;
   /** Set with `approval_required`: the pending approval to decide. */
   readonly approval_id?: string;
+  /** With `approval_required`: when the approval expires (ISO 8601). */
+  readonly expires_at?: string;
+  /** With `approval_required`: what happens next (the host resumes once approved, or the caller retries). */
+  readonly next?: string;
   /** Typed domain failure name from tools.yaml, when the handler reported one. */
   readonly failure?: string;
   /** For invalid_arguments: compact, model-readable problems ("/amount: must be >= 1"). */

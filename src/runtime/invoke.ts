@@ -104,12 +104,16 @@ async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string, 
   }
 }
 
-/** Polls until the record is no longer held (returns null) or the bound passes (returns the busy record). */
+/**
+ * Polls until the record is no longer held (returns null) or the bound passes (returns the
+ * busy record). Held means a live lease on a non-final record: a running attempt, or one
+ * that timed out and may still land.
+ */
 async function waitWhileBusy(deps: RuntimeDeps, tenant: string, opId: string, giveUpAt: number): Promise<OperationRecord | null> {
   for (;;) {
     await sleep(deps.pollIntervalMs);
     const rec = await deps.store.getOperation(tenant, opId, deps.clock.now());
-    if (rec === null || rec.status !== "in_progress" || rec.lease_expires_at_ms <= deps.clock.now()) return null;
+    if (rec === null || rec.status === "final" || rec.lease_expires_at_ms <= deps.clock.now()) return null;
     if (Date.now() >= giveUpAt) return rec;
   }
 }
@@ -117,14 +121,15 @@ async function waitWhileBusy(deps: RuntimeDeps, tenant: string, opId: string, gi
 async function runClaimed(
   deps: RuntimeDeps,
   call: PreparedCall,
-  record: OperationRecord,
+  claimed: OperationRecord,
   previous: OperationStatus | null,
   authorizeLate: LateAuthorizer | null,
 ): Promise<Envelope> {
   const { tool } = call;
+  let record = claimed;
   const opId = record.operation_id;
   const base = { ...call.ctx, tool: tool.name, operation_id: opId, fence_token: record.fence_token };
-  const finish = (status: Exclude<OperationStatus, "in_progress">, envelope: Envelope) => record_(deps, record, status, envelope);
+  const finish = (status: Exclude<OperationStatus, "in_progress">, envelope: Envelope, keepLease = false) => record_(deps, record, status, envelope, keepLease);
 
   if (previous === "in_progress" || previous === "unknown") {
     // An earlier attempt may have had its effect (timeout or crash): look before acting again.
@@ -140,6 +145,10 @@ async function runClaimed(
       }
       const c = settle(deps, call, r, record.attempts);
       return finish(c.status, c.envelope);
+    }
+    // The earlier attempt provably did not apply its effect: it does not use up the retry budget.
+    if (await deps.store.refundAttempt({ tenant: record.tenant, operation_id: opId, fence_token: record.fence_token, now_ms: deps.clock.now() })) {
+      record = { ...record, attempts: record.attempts - 1 };
     }
   }
   if (authorizeLate !== null) {
@@ -159,13 +168,25 @@ async function runClaimed(
     if (tool.effect === "read") {
       return finish("retryable", retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms`, tool.retry.backoff.initial_ms, { operation_id: opId }));
     }
-    // Outcome unknown: a retry with this operation id reconciles; a late answer is still recorded once.
-    void r.late.then(async (late) => {
-      if (late.kind !== "returned") return;
-      const c = settle(deps, call, { ...late, interrupted: false }, record.attempts);
-      if (c.status === "final") await record_(deps, record, "final", c.envelope);
-    }).catch(deps.onError);
-    return finish("unknown", retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms; the outcome is unknown: retry with the same operation_id to reconcile`, tool.retry.backoff.initial_ms, { operation_id: opId }));
+    // Outcome unknown, and the handler may still land: the record stays claimed (the lease is
+    // kept) until the late answer is recorded or the lease runs out. A retry in that window
+    // waits for the late answer; only after the lease expires does a retry reconcile.
+    const held = record;
+    const unknown = await finish(
+      "unknown",
+      retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms; the outcome is unknown until it settles: retry with the same operation_id`, Math.max(1, held.lease_expires_at_ms - deps.clock.now()), { operation_id: opId }),
+      true,
+    );
+    void r.late
+      .then((late) => {
+        // A throw after the abort says nothing about the effect: release the claim as unknown so
+        // a retry reconciles at once. A returned answer is the fact, and wins over the unknown.
+        if (late.kind === "threw") return record_(deps, held, "unknown", unknown);
+        const c = settle(deps, call, { ...late, interrupted: false }, held.attempts);
+        return record_(deps, held, c.status, c.envelope);
+      })
+      .catch(deps.onError);
+    return unknown;
   }
   const c = settle(deps, call, r, record.attempts);
   return finish(c.status, c.envelope);
@@ -188,7 +209,7 @@ function settle(deps: RuntimeDeps, call: PreparedCall, r: Exclude<RunResult, { k
 }
 
 /** Records under the claim's fence token; if someone else recorded or took over, their final answer wins. */
-async function record_(deps: RuntimeDeps, claimed: OperationRecord, status: Exclude<OperationStatus, "in_progress">, envelope: Envelope): Promise<Envelope> {
+async function record_(deps: RuntimeDeps, claimed: OperationRecord, status: Exclude<OperationStatus, "in_progress">, envelope: Envelope, keepLease = false): Promise<Envelope> {
   const res = await deps.store.recordOutcome({
     tenant: claimed.tenant,
     operation_id: claimed.operation_id,
@@ -196,6 +217,7 @@ async function record_(deps: RuntimeDeps, claimed: OperationRecord, status: Excl
     status,
     envelope: envelopeToJson(envelope),
     now_ms: deps.clock.now(),
+    ...(keepLease ? { keep_lease: true } : {}),
   });
   if (res.recorded) return envelope;
   if (res.record !== null && res.record.status === "final") return replay(res.record);

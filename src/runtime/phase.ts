@@ -1,11 +1,14 @@
 /** What a phase hands back: go on with a value, or answer now (with what the decision log should say). */
 import type { PolicyDecisionKind } from "../store/store.js";
 import type { Envelope } from "./envelope.js";
+import type { Evaluation } from "./evaluation.js";
 
 export interface LogNote {
   readonly decision: PolicyDecisionKind;
   readonly reason: string | null;
   readonly policy_version: string | null;
+  /** The policy evaluation behind the decision (input, result, time), when the policy was asked. */
+  readonly evaluation?: Evaluation;
 }
 
 /** What authorize hands to invoke: the allow, and the approval it relied on (re-read right before the claim). */

@@ -1,32 +1,66 @@
 /**
  * createRuntime: the gate every model-proposed tool call goes through,
  * prepare -> authorize -> invoke, answering with one envelope and writing one
- * decision-log entry per call.
+ * decision-log entry per call (under one policy snapshot, traced when the host
+ * installs OpenTelemetry).
  */
 import { randomUUID } from "node:crypto";
 import type { TrustedContext } from "../generated-runtime.js";
 import { consumeAfterInvoke } from "./approval-binding.js";
+import { extendApprovals } from "../approvals/approvals-api.js";
+import type { RuntimeApprovals } from "../approvals/approvals-api.js";
+import { pausePendingCall } from "../approvals/pending.js";
+import { resumeApproval } from "../approvals/resume.js";
+import type { Manifest, ToolManifestEntry } from "../manifest.js";
 import { createApprovals } from "./approvals.js";
-import type { Approvals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
+import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
 import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
+import { defaultLeaseMarginMs, retentionProblems } from "./lease.js";
+import { listTools } from "./list-tools.js";
+import { preflight } from "./preflight.js";
 import type { LogNote } from "./phase.js";
+import { checkEngine, PolicyHolder } from "./policy-holder.js";
+import type { SharedDeps } from "./policy-holder.js";
 import { prepare } from "./prepare.js";
+import { Telemetry } from "./telemetry.js";
 import { systemClock } from "./types.js";
-import type { CallRequest, HandlerMap, LooseHandler, LooseReconciler, PreparedCall, ReconcilerMap, RuntimeDeps, RuntimeOptions } from "./types.js";
+import type { CallOptions, CallRequest, HandlerMap, LooseHandler, LooseReconciler, PreparedCall, ReconcilerMap, RuntimeOptions } from "./types.js";
+import { watchPolicyFile } from "./watch-policy.js";
+import type { PolicyWatcher, WatchPolicyOptions } from "./watch-policy.js";
+import type { PolicyEngine } from "../policy/engine.js";
 
 export interface Runtime {
   /** Runs one model-proposed call through the gate. Never throws for anything the model sends. */
-  call(ctx: TrustedContext, request: CallRequest): Promise<Envelope>;
-  readonly approvals: Approvals;
+  call(ctx: TrustedContext, request: CallRequest, options?: CallOptions): Promise<Envelope>;
+  /** List, get, decide and resume approvals (`approvals.resume(id)` runs an approved call on the host's side). */
+  readonly approvals: RuntimeApprovals;
   /** Sets the run's durable interrupt flag and aborts its handlers in flight in this process. */
   interrupt(run: { readonly tenant: string; readonly run_id: string }, reason: string): Promise<void>;
-  /** Clears the run's interrupt flag. */
+  /** Clears the run's interrupt flag (unrelated to `approvals.resume`, which runs an approved call). */
   resume(run: { readonly tenant: string; readonly run_id: string }): Promise<void>;
+  /** Version of the policy in force now. */
   readonly policyVersion: string;
+  /** The tool manifest this runtime gates. */
+  readonly manifest: Manifest;
+  /** The tools to offer this principal, in name order: those the policy does not deny before any argument (`list-tools.ts`). */
+  listTools(ctx: TrustedContext): Promise<ToolManifestEntry[]>;
+  /**
+   * Prepares and authorizes a call without invoking it: null when the gate would let it
+   * through now, else the envelope the call would get (approval_required creates the pending approval).
+   */
+  preflight(ctx: TrustedContext, request: CallRequest): Promise<Envelope | null>;
+  /** Version of the shadow policy, or null when none runs. */
+  readonly shadowPolicyVersion: string | null;
+  /** Swaps the enforced policy atomically: calls already started finish under the one they started with. */
+  setPolicy(engine: PolicyEngine): void;
+  /** Sets (or with null removes) the candidate evaluated next to the enforced policy. */
+  setShadowPolicy(engine: PolicyEngine | null): void;
+  /** Reloads a policy.wasm or bundle when the file changes; a file that does not load keeps the old policy. */
+  watchPolicy(path: string, options?: Partial<WatchPolicyOptions>): PolicyWatcher;
 }
 
 export class RuntimeConfigError extends Error {
@@ -45,92 +79,167 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     if (opts.validators[name]?.input === undefined || opts.validators[name]?.output === undefined) missing.push(`validators for ${name}`);
   }
   if (missing.length > 0) throw new RuntimeConfigError(`createRuntime: missing ${missing.join(", ")}`);
+  const leaseMarginMs = opts.leaseMarginMs ?? defaultLeaseMarginMs;
+  const short = Object.values(opts.manifest.tools).flatMap((t) => retentionProblems(t, leaseMarginMs).map((p) => `${t.name}: ${p}`));
+  if (short.length > 0) throw new RuntimeConfigError(`createRuntime: ${short.join("; ")}`);
 
-  const deps: RuntimeDeps = {
+  const shared: SharedDeps = {
     manifest: opts.manifest,
     validators: opts.validators,
     handlers,
     reconcilers,
-    policy: opts.policy,
     store: opts.store,
     clock: opts.clock ?? systemClock,
-    leaseMarginMs: opts.leaseMarginMs ?? 5_000,
+    leaseMarginMs,
     ownerId: opts.ownerId ?? `rt_${randomUUID()}`,
     pollIntervalMs: opts.pollIntervalMs ?? 10,
     inProgressWaitMs: opts.inProgressWaitMs ?? 2_000,
     inFlight: new Map(),
     flights: new Map(),
     onError: opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate runtime: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)),
+    telemetry: new Telemetry(opts.telemetry ?? {}),
   };
+  const holder = new PolicyHolder(shared, opts.policy, opts.shadowPolicy === undefined ? null : checkEngine(opts.shadowPolicy, "createRuntime shadowPolicy"));
+  const retentionMs = opts.decisionLogRetentionMs ?? defaultDecisionLogRetentionMs;
+  const telemetry = shared.telemetry;
+  // Approvals this process announced as pending, so the pending gauge counts each once.
+  const pending = new Set<string>();
 
-  const log = async (ctx: TrustedContext, req: CallRequest, call: PreparedCall | null, note: LogNote, env: Envelope): Promise<void> => {
+  /** Writes the call's decision-log entry; an answer given before the policy is logged too. */
+  const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope) => {
+    const deps = holder.snapshot;
+    const toolName = typeof req.tool === "string" ? req.tool.slice(0, 128) : "";
+    const decisionId = randomUUID();
+    const tool = prepared?.tool ?? (Object.prototype.hasOwnProperty.call(deps.manifest.tools, toolName) ? deps.manifest.tools[toolName] : undefined);
     try {
-      await deps.store.appendDecision({
+      const entry = decisionEntry({
+        decision_id: decisionId,
         at_ms: deps.clock.now(),
-        tenant: ctx.tenant,
-        run_id: ctx.run_id,
-        user: ctx.user,
-        tool: call?.tool.name ?? String(req.tool),
-        operation_id: call?.operation_id ?? (typeof req.operation_id === "string" ? req.operation_id : null),
-        fingerprint: call?.fingerprint ?? null,
-        decision: note.decision,
-        reason: note.reason,
-        policy_version: note.policy_version,
-        outcome: env.outcome,
-        outcome_reason: env.outcome === "success" ? null : env.reason,
+        ctx,
+        request: req,
+        call: prepared,
+        tool,
+        note,
+        envelope: env,
+        path: deps.manifest.policy.entrypoint,
+        retention_ms: retentionMs,
       });
+      await deps.store.appendDecision(entry);
     } catch (err) {
       deps.onError(err); // the audit write failing must not turn a recorded effect into an error
     }
+    if (env.outcome === "terminal_failure" && env.reason === "approval_required" && env.approval_id !== undefined && !pending.has(env.approval_id)) {
+      if (pending.size >= 10_000) pending.clear();
+      pending.add(env.approval_id);
+      telemetry.approvalsPending(1);
+    }
+    return { decisionId, tool };
   };
 
-  const call = async (ctx: TrustedContext, req: CallRequest): Promise<Envelope> => {
+  const call = async (ctx: TrustedContext, req: CallRequest, options?: CallOptions): Promise<Envelope> => {
+    // One policy for the whole call, from authorize to commit, even if it is swapped meanwhile.
+    const deps = holder.snapshot;
+    const toolName = typeof req.tool === "string" ? req.tool.slice(0, 128) : "";
+    const trace = telemetry.startCall(toolName, options?.traceparent);
     let prepared: PreparedCall | null = null;
     let note: LogNote = { decision: "not_evaluated", reason: null, policy_version: null };
     let env: Envelope;
     try {
-      const p = await prepare(deps, ctx, req);
+      const p = await trace.phase("prepare", () => prepare(deps, ctx, req));
       if (p.kind === "answer") {
         env = p.envelope;
         note = p.note;
       } else {
         prepared = p.value;
-        const a = await authorize(deps, prepared);
+        const call = prepared;
+        const a = await trace.phase("authorize", () => authorize(deps, call));
         if (a.kind === "answer") {
           env = a.envelope;
           note = a.note;
         } else {
           note = a.value;
-          const call = prepared;
           const late = async () => {
             const step = await decide(deps, call, deps.clock.now());
             note = step.kind === "answer" ? step.note : step.value;
             return step;
           };
-          env = await invoke(deps, prepared, a.value, late);
-          await consumeAfterInvoke(deps, prepared);
+          const authorized = a.value;
+          env = await trace.phase("invoke", () => invoke(deps, call, authorized, late));
+          await consumeAfterInvoke(deps, call);
         }
+      }
+      if (prepared !== null) {
+        env = await pausePendingCall(deps.store, prepared, env, note.reason, deps.clock.now(), opts.onPendingApproval, deps.onError);
       }
     } catch (err) {
       deps.onError(err);
       env = terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
     }
-    await log(ctx, req, prepared, note, env);
+    const { decisionId, tool } = await log(ctx, req, prepared, note, env);
+    trace.end({
+      tool: tool?.name ?? toolName,
+      effect: tool?.effect ?? null,
+      operation_id: prepared?.operation_id ?? null,
+      decision_id: decisionId,
+      decision: note.decision,
+      reason: note.reason,
+      outcome: env.outcome,
+      outcome_reason: env.outcome === "success" ? null : env.reason,
+      policy_version: note.policy_version,
+      eval_ns: note.evaluation?.eval_ns ?? null,
+      shadow_disagrees: note.evaluation?.shadow?.disagrees ?? null,
+    });
     return env;
   };
 
-  return {
+  const approvals = extendApprovals(createApprovals(holder.live), { store: shared.store, clock: shared.clock });
+  const runtime: Runtime = {
     call,
-    approvals: createApprovals(deps),
+    approvals: {
+      ...approvals,
+      async decide(approvalId, req, approver) {
+        const out = await approvals.decide(approvalId, req, approver);
+        if (out.ok && pending.delete(approvalId)) telemetry.approvalsPending(-1);
+        return out;
+      },
+      resume: (id) => resumeApproval({ store: shared.store, clock: shared.clock, call }, id),
+    },
     async interrupt(run, reason) {
-      await deps.store.setInterrupt({ tenant: run.tenant, run_id: run.run_id, reason, at_ms: deps.clock.now() });
-      abortRun(deps, run.tenant, run.run_id, reason);
+      await shared.store.setInterrupt({ tenant: run.tenant, run_id: run.run_id, reason, at_ms: shared.clock.now() });
+      abortRun(holder.live, run.tenant, run.run_id, reason);
     },
     async resume(run) {
-      await deps.store.clearInterrupt(run.tenant, run.run_id);
+      await shared.store.clearInterrupt(run.tenant, run.run_id);
     },
     get policyVersion() {
-      return deps.policy.version;
+      return holder.snapshot.policy.version;
+    },
+    get shadowPolicyVersion() {
+      return holder.snapshot.shadowPolicy?.version ?? null;
+    },
+    setPolicy(engine) {
+      holder.setPolicy(engine);
+    },
+    setShadowPolicy(engine) {
+      holder.setShadowPolicy(engine);
+    },
+    watchPolicy(path, options = {}) {
+      return watchPolicyFile(runtime, path, { entrypoint: shared.manifest.policy.entrypoint, ...options });
+    },
+    manifest: shared.manifest,
+    listTools: (ctx) => listTools(holder.snapshot, ctx),
+    async preflight(ctx, req) {
+      const deps = holder.snapshot;
+      try {
+        const r = await preflight(deps, ctx, req);
+        // An answer is logged like a call's: it may have created a pending approval.
+        if (r.envelope !== null && r.note !== null) await log(ctx, req, r.prepared, r.note, r.envelope);
+        return r.envelope;
+      } catch (err) {
+        deps.onError(err);
+        return terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
+      }
     },
   };
+  return runtime;
 }

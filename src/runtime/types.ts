@@ -3,7 +3,9 @@ import type { HandlerResult, InvokeContext, StandaloneValidator, TrustedContext 
 import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import type { Store } from "../store/store.js";
+import type { OnPendingApproval } from "../approvals/pending.js";
 import type { Envelope } from "./envelope.js";
+import type { Telemetry, TelemetryOptions } from "./telemetry.js";
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -47,6 +49,20 @@ export interface RuntimeOptions<H extends HandlerMap<H>, R extends ReconcilerMap
   readonly inProgressWaitMs?: number;
   /** Receives errors that must not change an answer (a failed decision-log write). Default: stderr. */
   readonly onError?: (err: unknown) => void;
+  /** Called once for each new pending approval, after its call is stored (e.g. a webhook). */
+  readonly onPendingApproval?: OnPendingApproval;
+  /** A candidate policy evaluated next to the enforced one on every call; logged, never enforced. */
+  readonly shadowPolicy?: PolicyEngine;
+  /** How long decision-log entries are kept before `store.purgeExpired` deletes them. Default 30 days. */
+  readonly decisionLogRetentionMs?: number;
+  /** OpenTelemetry tracer and meter; default the global ones (no-ops unless the host installs an SDK). */
+  readonly telemetry?: TelemetryOptions;
+}
+
+/** Per-call options from the host (not from the model). */
+export interface CallOptions {
+  /** W3C trace context of the caller (e.g. MCP `_meta.traceparent`): the call's span becomes its child. */
+  readonly traceparent?: string;
 }
 
 /** A model-proposed call: every field is untrusted. */
@@ -82,6 +98,9 @@ export interface RuntimeDeps {
   readonly flights: Map<string, { readonly tool: string; readonly fingerprint: string; readonly done: Promise<Envelope> }>;
   /** Where errors that must not change an answer go (a failed decision-log write, a late record). */
   readonly onError: (err: unknown) => void;
+  /** Evaluated after the enforced policy on every call, for the decision log only. */
+  readonly shadowPolicy: PolicyEngine | null;
+  readonly telemetry: Telemetry;
 }
 
 /** The result of prepare: a validated call with its identity. */

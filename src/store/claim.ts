@@ -4,7 +4,7 @@
  * PostgreSQL: the row locked with SELECT ... FOR UPDATE after INSERT ... ON CONFLICT
  * DO NOTHING), so every backend decides identically.
  */
-import type { ClaimRequest, ClaimResult, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult } from "./store.js";
+import type { ClaimRequest, ClaimResult, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "./store.js";
 
 /** What the store must do for a claim: write `write` (insert or update), then answer `result`. */
 export interface ClaimPlan {
@@ -12,8 +12,14 @@ export interface ClaimPlan {
   readonly result: ClaimResult;
 }
 
+/**
+ * Past its retention AND not held: a record whose lease is live is never expired, or a
+ * short retention would let a second owner claim while the first handler still runs.
+ */
+export const isExpired = (rec: OperationRecord, nowMs: number): boolean => rec.expires_at_ms <= nowMs && rec.lease_expires_at_ms <= nowMs;
+
 export function planClaim(current: OperationRecord | null, req: ClaimRequest): ClaimPlan {
-  const live = current !== null && current.expires_at_ms > req.now_ms ? current : null;
+  const live = current !== null && !isExpired(current, req.now_ms) ? current : null;
   if (live === null) {
     // Fresh (or a record past retention): start over, but keep the fence token
     // monotonic for the key so a stale holder of the old record stays fenced out.
@@ -38,7 +44,8 @@ export function planClaim(current: OperationRecord | null, req: ClaimRequest): C
     return { write: null, result: { kind: "conflict", record: live } };
   }
   if (live.status === "final") return { write: null, result: { kind: "final", record: live } };
-  if (live.status === "in_progress" && live.lease_expires_at_ms > req.now_ms) {
+  // Held: a running attempt, or one that timed out and may still land (`unknown` keeping its lease).
+  if (live.lease_expires_at_ms > req.now_ms) {
     return { write: null, result: { kind: "busy", record: live } };
   }
   const record: OperationRecord = {
@@ -69,8 +76,14 @@ export function planRecord(current: OperationRecord | null, req: RecordOutcomeRe
     status: req.status,
     envelope: req.envelope,
     // Releasing the lease lets a retry claim at once; a final record keeps no lease.
-    lease_expires_at_ms: Math.min(current.lease_expires_at_ms, req.now_ms),
+    lease_expires_at_ms: req.keep_lease === true && req.status === "unknown" ? current.lease_expires_at_ms : Math.min(current.lease_expires_at_ms, req.now_ms),
     updated_at_ms: req.now_ms,
   };
   return { write: record, result: { recorded: true, record } };
+}
+
+/** A refund applies only to the current holder of the claim, and never below one attempt. */
+export function planRefund(current: OperationRecord | null, req: RefundAttemptRequest): OperationRecord | null {
+  if (current === null || current.fence_token !== req.fence_token || current.status !== "in_progress" || current.attempts <= 1) return null;
+  return { ...current, attempts: current.attempts - 1, updated_at_ms: req.now_ms };
 }

@@ -7,3 +7,5 @@ export { openPgStore, migrate as migratePgStore } from "./postgres/index.js";
 export type { PgStoreOptions } from "./postgres/index.js";
 export { openStore, storeConfigFromEnv } from "./open-store.js";
 export type { StoreConfig } from "./open-store.js";
+export { DecisionBatch } from "./decision-batch.js";
+export type { DecisionLogOptions } from "./decision-batch.js";

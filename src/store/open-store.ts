@@ -6,10 +6,11 @@
 import { openPgStore } from "./postgres/pg-store.js";
 import { pgUrlEnvVar } from "./postgres/pool.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
+import type { DecisionLogOptions } from "./decision-batch.js";
 import type { Store } from "./store.js";
 
 export type StoreConfig =
-  | { readonly kind: "sqlite"; readonly path: string }
+  | { readonly kind: "sqlite"; readonly path: string; readonly decisionLog?: DecisionLogOptions }
   | {
       readonly kind: "postgres";
       /** Default: TOOLGATE_PG_URL. */
@@ -18,6 +19,7 @@ export type StoreConfig =
       /** Apply pending migrations on open instead of requiring `toolgate migrate`. */
       readonly migrate?: boolean;
       readonly max?: number;
+      readonly decisionLog?: DecisionLogOptions;
     };
 
 export const pgSchemaEnvVar = "TOOLGATE_PG_SCHEMA";
@@ -31,7 +33,7 @@ export function storeConfigFromEnv(sqlitePath: string, env: NodeJS.ProcessEnv = 
 }
 
 export async function openStore(config: StoreConfig): Promise<Store> {
-  if (config.kind === "sqlite") return openSqliteStore(config.path);
+  if (config.kind === "sqlite") return openSqliteStore(config.path, config.decisionLog === undefined ? {} : { decisionLog: config.decisionLog });
   const { kind: _, ...pg } = config;
   return openPgStore(pg);
 }

@@ -15,7 +15,7 @@
  * Every method is async so that a networked database fits. Time is always passed
  * in (`now_ms`): stores never read a clock, which keeps expiry testable.
  */
-import type { JsonObject } from "../manifest.js";
+import type { JsonObject, JsonValue } from "../manifest.js";
 
 // ---------------------------------------------------------------- operations
 
@@ -46,7 +46,7 @@ export interface OperationRecord {
   readonly envelope: JsonObject | null;
   readonly created_at_ms: number;
   readonly updated_at_ms: number;
-  /** After this the record is gone for every purpose (the tool's retention). */
+  /** After this the record is gone for every purpose (the tool's retention), unless its lease is still live. */
   readonly expires_at_ms: number;
 }
 
@@ -86,6 +86,19 @@ export interface RecordOutcomeRequest {
   readonly status: Exclude<OperationStatus, "in_progress">;
   readonly envelope: JsonObject;
   readonly now_ms: number;
+  /**
+   * Keep the lease instead of releasing it: the attempt timed out but its handler may
+   * still land, so no retry may reconcile before it settles or the lease runs out.
+   */
+  readonly keep_lease?: boolean;
+}
+
+/** The attempt under `fence_token` is not counted against the retry budget. */
+export interface RefundAttemptRequest {
+  readonly tenant: string;
+  readonly operation_id: string;
+  readonly fence_token: number;
+  readonly now_ms: number;
 }
 
 export type RecordOutcomeResult =
@@ -97,7 +110,8 @@ export type RecordOutcomeResult =
 
 /** `revoke` withdraws a pending or given approval (allowed even after expiry); the others settle a pending one. */
 export type ApprovalDecisionKind = "approve" | "edit" | "reject" | "revoke";
-export type ApprovalStatus = "pending" | "approved" | "edited" | "rejected" | "revoked";
+/** `expired`: never decided before its expiry; such approvals are deleted by purgeExpired. */
+export type ApprovalStatus = "pending" | "approved" | "edited" | "rejected" | "revoked" | "expired";
 
 /** A durable request for a human decision about one exact call. */
 export interface ApprovalRecord {
@@ -172,6 +186,46 @@ export type DecideResult =
   | { readonly ok: true; readonly approval: ApprovalRecord }
   | { readonly ok: false; readonly why: "not_found" | "already_decided" | "expired"; readonly approval: ApprovalRecord | null };
 
+// ---------------------------------------------------------------- the approvals inbox
+
+/**
+ * The call that got `approval_required`, kept so that the host can execute it after
+ * the decision without the model: the tool, the validated arguments, the operation id
+ * and the trusted context it was proposed under.
+ */
+export interface PendingCall {
+  readonly approval_id: string;
+  readonly tenant: string;
+  readonly run_id: string;
+  readonly user: string;
+  readonly roles: readonly string[];
+  readonly tool: string;
+  readonly args: JsonObject;
+  readonly operation_id: string | null;
+  /** The policy's reason for asking (what the approver is told). */
+  readonly policy_reason: string | null;
+  readonly created_at_ms: number;
+  /** For an edited approval: the approval of the edited call, which is what runs instead. */
+  readonly replaced_by: string | null;
+  /** When a webhook announced the approval (null: not yet). */
+  readonly announced_at_ms: number | null;
+}
+
+export type NewPendingCall = Omit<PendingCall, "replaced_by" | "announced_at_ms">;
+
+/** Approvals of one tenant, newest first (created_at_ms, then id, both descending). */
+export interface ApprovalListQuery {
+  readonly tenant: string;
+  readonly tool?: string;
+  readonly status?: ApprovalStatus;
+  readonly requested_by?: string;
+  /** Only approvals created strictly before this time. */
+  readonly created_before_ms?: number;
+  /** Only approvals strictly after this position in the order (the last row of the previous page). */
+  readonly after?: { readonly created_at_ms: number; readonly id: string };
+  readonly limit: number;
+}
+
 // ---------------------------------------------------------------- interrupts and the decision log
 
 export interface InterruptRecord {
@@ -185,6 +239,9 @@ export interface InterruptRecord {
 export type PolicyDecisionKind = "allow" | "deny" | "approval_required" | "not_evaluated";
 
 export interface DecisionLogEntry {
+  /** Unique id of the decision (OPA's `decision_id`); the store assigns a random UUID when absent. */
+  readonly decision_id?: string;
+  /** OPA's `timestamp`, epoch ms. */
   readonly at_ms: number;
   readonly tenant: string;
   readonly run_id: string;
@@ -195,15 +252,61 @@ export interface DecisionLogEntry {
   readonly decision: PolicyDecisionKind;
   /** The policy's or the runtime's reason. */
   readonly reason: string | null;
+  /** The enforced policy's version (OPA's bundle revision). */
   readonly policy_version: string | null;
   /** The envelope's outcome and reason. */
   readonly outcome: string;
   readonly outcome_reason: string | null;
+  /** OPA's `path`: the entrypoint evaluated, e.g. "toolgate/authz/decision"; null when the policy was not asked. */
+  readonly path?: string | null;
+  /** The policy input exactly as evaluated, with sensitive fields erased; null when the policy was not asked. */
+  readonly input?: JsonObject | null;
+  /** The policy's result (the decision object); null when the policy was not asked. */
+  readonly result?: JsonValue | null;
+  /** OPA's `erased`: JSON pointers of the input fields removed before logging ("/input/args/card"). */
+  readonly erased?: readonly string[];
+  /** OPA's `metrics.timer_rego_query_eval_ns`: the policy evaluation time. */
+  readonly eval_ns?: number | null;
+  /** A shadow policy's answer for the same input, when one ran. */
+  readonly shadow?: ShadowDecision | null;
+  /** After this the entry is purged (the runtime's decision-log retention); null keeps it. */
+  readonly expires_at_ms?: number | null;
+}
+
+/** What a shadow (candidate) policy would have decided; it is logged, never enforced. */
+export interface ShadowDecision {
+  readonly policy_version: string;
+  readonly decision: PolicyDecisionKind;
+  readonly reason: string;
+  readonly result: JsonValue | null;
+  readonly eval_ns: number;
+  /** True when the shadow's allow / deny / approval differs from the enforced decision. */
+  readonly disagrees: boolean;
+}
+
+/** A logged decision as read back: every field present. */
+export interface DecisionLogRecord extends DecisionLogEntry {
+  readonly decision_id: string;
+  readonly path: string | null;
+  readonly input: JsonObject | null;
+  readonly result: JsonValue | null;
+  readonly erased: readonly string[];
+  readonly eval_ns: number | null;
+  readonly shadow: ShadowDecision | null;
+  readonly expires_at_ms: number | null;
 }
 
 export interface DecisionQuery {
   readonly tenant?: string;
   readonly operation_id?: string;
+  readonly tool?: string;
+  /** Matches the policy's reason or the envelope's reason. */
+  readonly reason?: string;
+  /** Only entries at or after this time (epoch ms). */
+  readonly since_ms?: number;
+  /** Only entries whose shadow policy disagreed. */
+  readonly shadow_disagrees?: boolean;
+  /** Default 1000. */
   readonly limit?: number;
 }
 
@@ -213,12 +316,18 @@ export interface Store {
   /** Short name for diagnostics ("sqlite", "postgres"). */
   readonly kind: string;
 
-  /** The live record, or null when absent or past its retention. */
+  /** The live record, or null when absent or past its retention (a record with a live lease is never past it). */
   getOperation(tenant: string, operation_id: string, now_ms: number): Promise<OperationRecord | null>;
   /** Atomically creates, takes over (expired lease or non-final status) or reports the record. See ClaimResult. */
   claimOperation(req: ClaimRequest): Promise<ClaimResult>;
   /** Writes an outcome only under the current fence token and only while not final. */
   recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult>;
+  /**
+   * The previous attempt provably did not apply its effect (its reconciler answered
+   * not_applied): takes one attempt back, only under the current fence token while the
+   * caller holds the claim. Returns whether it did.
+   */
+  refundAttempt(req: RefundAttemptRequest): Promise<boolean>;
 
   createApproval(approval: NewApproval): Promise<ApprovalRecord>;
   getApproval(id: string): Promise<ApprovalRecord | null>;
@@ -237,15 +346,42 @@ export interface Store {
   /** Every recorded decision event of an approval, oldest first. */
   listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;
 
+  /** One page of a tenant's approvals with their latest decision, in the order of ApprovalListQuery. */
+  listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]>;
+  /** Stores the pending call of an approval; returns false (and changes nothing) when one is already stored. */
+  savePendingCall(call: NewPendingCall): Promise<boolean>;
+  getPendingCall(approval_id: string): Promise<PendingCall | null>;
+  /** Links an edited approval to the approval of its edited call, storing that call, atomically. */
+  replacePendingCall(approval_id: string, replacement: NewPendingCall): Promise<void>;
+  /**
+   * Marks up to `limit` pending calls whose approval is still pending and not yet announced
+   * as announced at `now_ms` and returns them; concurrent callers never get the same one.
+   */
+  claimAnnouncements(now_ms: number, limit: number): Promise<PendingCall[]>;
+  /** Clears the announcement mark (the webhook failed; a later claim retries it). */
+  unmarkAnnouncement(approval_id: string): Promise<void>;
+
   setInterrupt(rec: InterruptRecord): Promise<void>;
   getInterrupt(tenant: string, run_id: string): Promise<InterruptRecord | null>;
   clearInterrupt(tenant: string, run_id: string): Promise<void>;
 
+  /**
+   * Logs one decision. By default entries are group-committed (see `DecisionLogOptions`):
+   * the promise settles once the entry is queued, and reads of the log flush first.
+   */
   appendDecision(entry: DecisionLogEntry): Promise<void>;
+  /** Writes queued decision-log entries now (also done on close and at process exit). */
+  flushDecisions(): Promise<void>;
   /** Newest first. */
-  listDecisions(query?: DecisionQuery): Promise<DecisionLogEntry[]>;
+  listDecisions(query?: DecisionQuery): Promise<DecisionLogRecord[]>;
+  getDecision(decision_id: string): Promise<DecisionLogRecord | null>;
 
-  /** Deletes operation records past their retention (approvals and the log are kept for audit); returns the count. */
+  /**
+   * Deletes operation records past their retention whose lease is not live, approvals
+   * that expired undecided (`expired`, or `pending` past `expires_at_ms`: they hold
+   * model-sent arguments and no decision), and decision-log entries past their retention.
+   * Decided approvals are kept for audit. Returns the number of rows deleted.
+   */
   purgeExpired(now_ms: number): Promise<number>;
   close(): Promise<void>;
 }

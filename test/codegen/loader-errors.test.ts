@@ -41,6 +41,8 @@ const cases: Case[] = [
   },
   { note: "unknown fingerprint field", source: file(writeTool()).replace("[account_id, amount]", "[account_id, amount, currency]"), code: "unknown_fingerprint_field", at: "12:54" },
   { note: "unknown preview field", source: file(writeTool("reserve_funds", "    approval: { preview: [recipient] }\n")), code: "unknown_preview_field", at: "13:27" },
+  { note: "unknown sensitive field", source: file(writeTool("reserve_funds", "    sensitive: [account_id, card_number]\n")), code: "unknown_sensitive_field", at: "13:29" },
+  { note: "sensitive is not a list", source: file(writeTool("reserve_funds", "    sensitive: account_id\n")), code: "invalid_type", at: "13:16" },
   { note: "write without fingerprint", source: file(writeTool()).replace("    idempotency: { fingerprint: [account_id, amount] }\n", ""), code: "missing_fingerprint", at: "5:13" },
   { note: "compensation names no tool", source: file(writeTool("reserve_funds", "    compensation: release_funds\n")), code: "invalid_compensation", at: "13:19" },
   {

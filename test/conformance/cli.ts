@@ -11,12 +11,13 @@ import { runCasesIsolated } from "./pool.js";
 import type { CaseOutcome } from "./run-case.js";
 import { formatReport, passRate, summarize, summaryLine } from "./report.js";
 import { raiseFloor, readFloor } from "./floor.js";
-import { defaultCaseDir } from "./case-dir.js";
+import { conformanceDirMissing, defaultCaseDir } from "./case-dir.js";
 import { pickFastSubset, writeFastSubset } from "./fast-subset.js";
 
 const usage = `usage: npm run conformance -- [DIR] [options]
 
-DIR defaults to ../shared/conformance/opa-v1 (any directory of OPA YAML cases works).
+DIR defaults to $TOOLGATE_CONFORMANCE_DIR, else ../shared/conformance/opa-v1
+(any directory of OPA YAML cases works).
 
 options:
   --filter REGEX       run only cases whose note or id matches
@@ -61,6 +62,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const dir = resolve(positionals[0] ?? defaultCaseDir);
+  const missing = conformanceDirMissing(dir);
+  if (missing !== null) {
+    console.error(missing);
+    return 1;
+  }
   const filter = o.filter === undefined ? undefined : new RegExp(o.filter);
   const skips = loadSkips(o.skips);
 

@@ -1,16 +1,16 @@
 // The fast conformance subset in `npm test`: a checked-in sample of cases that
 // passed in a full run (fast-subset.json), run in process through the same runner.
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { loadCases } from "./cases.js";
 import { defaultCaseDir } from "./case-dir.js";
 import { readFastSubset } from "./fast-subset.js";
 import { readFloor } from "./floor.js";
 import { runCase } from "./run-case.js";
+import { describeConformance } from "../helpers/conformance.js";
 
-const ids = new Set(readFastSubset());
-const cases = loadCases(defaultCaseDir).filter((c) => ids.has(c.id));
-
-describe("conformance fast subset", () => {
+describeConformance("conformance fast subset", () => {
+  const ids = new Set(readFastSubset());
+  const cases = loadCases(defaultCaseDir).filter((c) => ids.has(c.id));
   it("names only cases that exist, and is non-empty once the floor is above 0", () => {
     expect(cases.length).toBe(ids.size);
     if (readFloor() > 0) expect(cases.length).toBeGreaterThan(0);

@@ -1,9 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { loadCases } from "./cases.js";
 import { defaultCaseDir } from "./case-dir.js";
 import { runCasesIsolated } from "./pool.js";
+import { describeConformance } from "../helpers/conformance.js";
 
-describe("conformance pool", () => {
+describeConformance("conformance pool", () => {
   const cases = loadCases(defaultCaseDir).filter((c) => c.topic === "eqexpr").slice(0, 2);
   it("stops a case at its time limit, records it, and goes on with a fresh worker", async () => {
     const out = await runCasesIsolated(cases, { timeoutMs: 1 });

@@ -5,12 +5,13 @@ import { describe, expect, it, vi } from "vitest";
 import { formatSource } from "../../codegen/rego/format/index.js";
 import { loadCases } from "../conformance/cases.js";
 import { defaultCaseDir } from "../conformance/case-dir.js";
+import { describeConformance } from "../helpers/conformance.js";
 import { main } from "../../src/cli/main.js";
 import { roundTrip } from "./roundtrip.js";
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
 
-describe("fmt over every conformance module", () => {
+describeConformance("fmt over every conformance module", () => {
   const modules = loadCases(defaultCaseDir).flatMap((c) => c.modules.map((m, i) => ({ id: `${c.id}/${i}`, m })));
   it("keeps the AST, is idempotent, and checks most modules", () => {
     let checked = 0;
@@ -26,7 +27,7 @@ describe("fmt over every conformance module", () => {
   });
 });
 
-describe("fmt with comments everywhere", () => {
+describeConformance("fmt with comments everywhere", () => {
   // Every conformance module again, with an own-line comment before and a trailing
   // comment after each line (modules with raw strings left out: a comment could land inside one).
   const modules = loadCases(defaultCaseDir).flatMap((c) => c.modules.map((m, i) => ({ id: `${c.id}/${i}`, m })));

@@ -3,11 +3,12 @@
  * compiled together (cases may split a package over several modules). Cases that
  * expect a rego_* error must be rejected with that code; all others must pass.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { compileModules, compileQuery, parseQuery } from "../../codegen/rego/index.js";
 import { loadConformanceCases } from "./conformance-modules.js";
+import { describeConformance } from "../helpers/conformance.js";
 
-describe("conformance front end", () => {
+describeConformance("conformance front end", () => {
   const cases = loadConformanceCases().filter((c) => c.modules.length > 0);
 
   it("accepts at least 98% of the expected-valid cases and rejects rego_* error cases with their code", () => {

@@ -2,8 +2,9 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parse } from "yaml";
+import { defaultCaseDir } from "../conformance/case-dir.js";
 
-export const conformanceRoot = new URL("../../../shared/conformance/opa-v1/", import.meta.url).pathname;
+export const conformanceRoot = defaultCaseDir;
 
 export interface ConformanceModule {
   readonly file: string;

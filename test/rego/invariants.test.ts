@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Body, Expr, Term } from "../../codegen/rego/ast.js";
 import { compileModules, lookupBuiltin, type Program } from "../../codegen/rego/index.js";
 import { loadConformanceCases } from "./conformance-modules.js";
+import { itConformance } from "../helpers/conformance.js";
 
 const LOCAL = /^__local\d+__$/;
 
@@ -123,7 +124,7 @@ class Checker {
 }
 
 describe("compiled program invariants", () => {
-  it("hold for every conformance case that compiles", () => {
+  itConformance("hold for every conformance case that compiles", () => {
     const problems: string[] = [];
     let checked = 0;
     for (const c of loadConformanceCases()) {

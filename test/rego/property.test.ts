@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileModules, parseQuery, parseTerm } from "../../codegen/rego/index.js";
 import { loadConformanceCases } from "./conformance-modules.js";
+import { itConformance } from "../helpers/conformance.js";
 
 const CODES = new Set(["rego_parse_error", "rego_compile_error", "rego_type_error", "rego_unsafe_var_error", "rego_recursion_error"]);
 const TOKENS = [
@@ -31,9 +32,10 @@ function checkResult(source: string): void {
 }
 
 describe("front end robustness (fast-check)", () => {
-  const modules = loadConformanceCases()
-    .flatMap((c) => c.modules.map((m) => m.source))
-    .filter((s, i, all) => all.indexOf(s) === i);
+  const conformanceSources = (): string[] =>
+    loadConformanceCases()
+      .flatMap((c) => c.modules.map((m) => m.source))
+      .filter((s, i, all) => all.indexOf(s) === i);
 
   it("random token sequences", () => {
     const soup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 80 }).map((ts) => `package t\n${ts.join(" ")}`);
@@ -51,7 +53,8 @@ describe("front end robustness (fast-check)", () => {
     );
   });
 
-  it("mutated conformance modules", () => {
+  itConformance("mutated conformance modules", () => {
+    const modules = conformanceSources();
     const mutation = fc.record({
       module: fc.nat({ max: modules.length - 1 }),
       at: fc.nat(),

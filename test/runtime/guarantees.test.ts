@@ -1,8 +1,10 @@
 /**
  * The runtime guarantees, end to end with the REAL policy: policies/authz.rego compiled
- * by the project's compiler (codegen/compiler) and evaluated by @open-policy-agent/opa-wasm.
+ * by the project's compiler (codegen/compiler) and evaluated by @open-policy-agent/opa-wasm,
+ * on every store (SQLite, and PostgreSQL when TOOLGATE_PG_URL is set).
  */
 import { describeGuarantees } from "./guarantees.js";
 import { loadShippedPolicy } from "./harness.js";
+import { guaranteeStores } from "./stores.js";
 
-describeGuarantees("shipped policy compiled to wasm", loadShippedPolicy);
+for (const stores of guaranteeStores("runtime guarantees")) describeGuarantees("shipped policy compiled to wasm", loadShippedPolicy, stores);

@@ -5,15 +5,18 @@
  */
 import { createHash } from "node:crypto";
 import Ajv2020 from "ajv/dist/2020.js";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
+import type { Store } from "../../src/store/store.js";
 import { argsHash, envelopeJsonSchema, fingerprint, isEnvelope } from "../../src/runtime/index.js";
 import { versionsOf } from "../../src/policy/version.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import { lostResponse, partialSuccess, silentFailure, slowSuccess, staleSuccess } from "../../src/testing/index.js";
 import { alice, approved, bob, makeGate, mallory, reserveArgs, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
+import { describeOnceGuarantees } from "./once-guarantees.js";
+import type { StoreFactory } from "./stores.js";
 
 export type PolicyLoader = (data?: JsonObject) => Promise<PolicyEngine>;
 
@@ -34,13 +37,19 @@ const policyVersions = (p: PolicyEngine) => {
 
 const terminalReason = (e: Envelope): string | null => (e.outcome === "terminal_failure" ? e.reason : null);
 
-export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void {
-  describe(`runtime guarantees (${name})`, () => {
+/** Runs every guarantee on `stores` (each test gets an empty store; gates in one test share it unless told otherwise). */
+export function describeGuarantees(name: string, loadPolicy: PolicyLoader, stores: StoreFactory): void {
+  describe.skipIf(stores.skip)(`runtime guarantees (${name}, ${stores.name})`, () => {
     let policy: PolicyEngine;
+    let store: Store;
     beforeAll(async () => {
       policy = await loadPolicy();
     });
-    const gate = (over: Partial<GateOptions> = {}): Gate => makeGate({ policy, ...over });
+    beforeEach(async () => {
+      store = await stores.fresh();
+    });
+    afterAll(() => stores.dispose());
+    const gate = (over: Partial<GateOptions> = {}): Gate => makeGate({ policy, store, ...over });
 
     describe("prepare", () => {
       it("an unknown tool answers unknown_tool and runs nothing", async () => {
@@ -266,7 +275,6 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
 
     describe("invoke", () => {
       it("the interrupt flag is checked again right before the effect", async () => {
-        const store = (await import("../../src/store/index.js")).openSqliteStore(":memory:");
         const interrupting: PolicyEngine = {
           ...versionsOf(policy),
           async evaluate(input) {
@@ -280,7 +288,6 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
       });
 
       it("an approval revoked after authorize stops the call before the claim", async () => {
-        const store = (await import("../../src/store/index.js")).openSqliteStore(":memory:");
         let revokeId: string | null = null;
         const revoking: PolicyEngine = {
           ...versionsOf(policy),
@@ -544,5 +551,7 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void
         expect(rec).toMatchObject({ status: "final", fence_token: 1, attempts: 1 });
       });
     });
+
+    describeOnceGuarantees(gate);
   });
 }

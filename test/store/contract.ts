@@ -177,9 +177,69 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
       it("purgeExpired deletes records past retention only", async () => {
         const { store } = await open();
         await store.claimOperation(claim({ operation_id: "short", retention_ms: 10 }));
+        await store.recordOutcome({ tenant: "t1", operation_id: "short", fence_token: 1, status: "final", envelope: ok, now_ms: T0 + 1 });
         await store.claimOperation(claim({ operation_id: "long" }));
         expect(await store.purgeExpired(T0 + 10)).toBe(1);
         expect(await store.getOperation("t1", "long", T0 + 10)).not.toBeNull();
+      });
+
+      it("a record whose lease is live is never expired: not purged, not claimed afresh, still read", async () => {
+        const { store } = await open();
+        // Retention shorter than the lease: the handler is still running when retention passes.
+        await store.claimOperation(claim({ retention_ms: 10, lease_ms: 1_000 }));
+        expect(await store.purgeExpired(T0 + 500)).toBe(0);
+        expect(await store.getOperation("t1", "op-1", T0 + 500)).toMatchObject({ status: "in_progress", fence_token: 1 });
+        const second = await store.claimOperation(claim({ owner: "worker-b", now_ms: T0 + 500, retention_ms: 10 }));
+        expect(second.kind).toBe("busy");
+        // Once the lease is over too, the record is gone and a claim starts over.
+        expect(await store.getOperation("t1", "op-1", T0 + 1_000)).toBeNull();
+        const fresh = await store.claimOperation(claim({ owner: "worker-b", now_ms: T0 + 1_000, retention_ms: 10 }));
+        expect(fresh).toMatchObject({ kind: "claimed", previous: null, record: { fence_token: 2, attempts: 1 } });
+      });
+
+      it("an unknown outcome recorded with keep_lease stays claimed until the lease runs out", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim({ lease_ms: 1_000 }));
+        const timedOut = { outcome: "retryable_failure", reason: "timeout" };
+        expect(await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 1, status: "unknown", envelope: timedOut, now_ms: T0 + 100, keep_lease: true })).toMatchObject({
+          recorded: true,
+          record: { status: "unknown", lease_expires_at_ms: T0 + 1_000 },
+        });
+        expect((await store.claimOperation(claim({ owner: "worker-b", now_ms: T0 + 999 }))).kind).toBe("busy");
+        // The late answer lands under the same token and wins over the unknown.
+        expect((await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 1, status: "final", envelope: ok, now_ms: T0 + 300 })).recorded).toBe(true);
+        expect(await store.claimOperation(claim({ owner: "worker-b", now_ms: T0 + 301 }))).toMatchObject({ kind: "final", record: { envelope: ok } });
+        // Without a late answer, the claim is taken over after the lease, and must reconcile.
+        await store.claimOperation(claim({ operation_id: "op-2", lease_ms: 1_000 }));
+        await store.recordOutcome({ tenant: "t1", operation_id: "op-2", fence_token: 1, status: "unknown", envelope: timedOut, now_ms: T0 + 100, keep_lease: true });
+        expect(await store.claimOperation(claim({ operation_id: "op-2", owner: "worker-b", now_ms: T0 + 1_000 }))).toMatchObject({ kind: "claimed", previous: "unknown", record: { fence_token: 2 } });
+      });
+
+      it("refundAttempt takes one attempt back, only for the current holder, never below one", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim());
+        expect(await store.refundAttempt({ tenant: "t1", operation_id: "op-1", fence_token: 1, now_ms: T0 })).toBe(false);
+        const taken = await store.claimOperation(claim({ owner: "worker-b", now_ms: T0 + 1_000 }));
+        expect(taken).toMatchObject({ kind: "claimed", record: { attempts: 2, fence_token: 2 } });
+        expect(await store.refundAttempt({ tenant: "t1", operation_id: "op-1", fence_token: 1, now_ms: T0 + 1_001 })).toBe(false);
+        expect(await store.refundAttempt({ tenant: "t1", operation_id: "op-1", fence_token: 2, now_ms: T0 + 1_001 })).toBe(true);
+        expect(await store.getOperation("t1", "op-1", T0 + 1_001)).toMatchObject({ attempts: 1, fence_token: 2, status: "in_progress" });
+        await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 2, status: "final", envelope: ok, now_ms: T0 + 1_002 });
+        expect(await store.refundAttempt({ tenant: "t1", operation_id: "op-1", fence_token: 2, now_ms: T0 + 1_003 })).toBe(false);
+      });
+
+      it("purgeExpired deletes approvals that expired undecided and keeps decided ones for audit", async () => {
+        const { store } = await open();
+        for (let i = 0; i < 20; i++) await store.createApproval(approval({ id: `apr-p${i}`, fingerprint: `${i}`.padStart(64, "0"), expires_at_ms: T0 + 1_000 }));
+        await store.createApproval(approval({ id: "apr-live", expires_at_ms: T0 + 5_000 }));
+        await store.createApproval(approval({ id: "apr-ok", expires_at_ms: T0 + 1_000 }));
+        expect((await store.decideApproval(decision({ approval_id: "apr-ok", decided_at_ms: T0 + 10 }))).ok).toBe(true);
+        expect(await store.purgeExpired(T0 + 1_000)).toBe(20);
+        expect(await store.getApproval("apr-p0")).toBeNull();
+        expect(await store.getApproval("apr-p19")).toBeNull();
+        expect(await store.getApproval("apr-live")).toMatchObject({ status: "pending" });
+        expect(await store.getApproval("apr-ok")).toMatchObject({ status: "approved" });
+        expect(await store.purgeExpired(T0 + 1_000)).toBe(0);
       });
 
       it("many concurrent claims of one operation: exactly one is claimed", async () => {
@@ -285,7 +345,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         await store.appendDecision({ ...base, at_ms: T0 + 2, tenant: "t1", operation_id: null, fingerprint: null, policy_version: null, decision: "not_evaluated", outcome: "terminal_failure", outcome_reason: "unknown_tool" });
         const all = await store.listDecisions();
         expect(all.map((d) => d.at_ms)).toEqual([T0 + 2, T0 + 1, T0]);
-        expect(all[1]).toEqual({ ...base, at_ms: T0 + 1, tenant: "t2", operation_id: "op-1", decision: "deny", reason: "nope", outcome: "terminal_failure", outcome_reason: "policy_denied" });
+        expect(all[1]).toMatchObject({ ...base, at_ms: T0 + 1, tenant: "t2", operation_id: "op-1", decision: "deny", reason: "nope", outcome: "terminal_failure", outcome_reason: "policy_denied" });
         expect((await store.listDecisions({ tenant: "t1" })).map((d) => d.at_ms)).toEqual([T0 + 2, T0]);
         expect((await store.listDecisions({ tenant: "t1", operation_id: "op-1" })).map((d) => d.at_ms)).toEqual([T0]);
         expect(await store.listDecisions({ limit: 1 })).toHaveLength(1);

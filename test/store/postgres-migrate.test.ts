@@ -32,6 +32,12 @@ describe("migration files", () => {
     for (const f of files) writeFileSync(join(dir, f), "SELECT 1;");
     expect(() => loadMigrations(dir)).toThrow(message);
   });
+
+  it("accepts a gap: numbers are reserved for migrations that arrive later", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tg-mig-"));
+    for (const f of ["001_a.sql", "003_c.sql"]) writeFileSync(join(dir, f), "SELECT 1;");
+    expect(loadMigrations(dir).map((m) => m.version)).toEqual([1, 3]);
+  });
 });
 
 describe.skipIf(skip)("migrate against PostgreSQL", () => {
@@ -83,6 +89,18 @@ describe.skipIf(skip)("migrate against PostgreSQL", () => {
     await migrate(pool!, { schema, migrations: [fakeMigration(1, "SELECT 1"), fakeMigration(2, "SELECT 2")] });
     const err = await migrate(pool!, { schema, migrations: [fakeMigration(1, "SELECT 1")] }).catch((e: unknown) => e);
     expect(isPgStoreError(err) && err.code).toBe("migration_unknown_version");
+  });
+
+  it("applies a lower-numbered migration that arrives after a higher one was applied", async () => {
+    const schema = fresh();
+    await migrate(pool!, { schema, migrations: [fakeMigration(1, "CREATE TABLE t1 (x int)"), fakeMigration(3, "CREATE TABLE t3 (x int)")] });
+    const later = await migrate(pool!, {
+      schema,
+      migrations: [fakeMigration(1, "CREATE TABLE t1 (x int)"), fakeMigration(2, "CREATE TABLE t2 (x int)"), fakeMigration(3, "CREATE TABLE t3 (x int)")],
+    });
+    expect(later.applied.map((m) => m.version)).toEqual([2]);
+    const t2 = await pool!.query("SELECT to_regclass($1) AS t", [`${schema}.t2`]);
+    expect(t2.rows[0].t).not.toBeNull();
   });
 
   it("rolls back every migration of the run when one fails", async () => {

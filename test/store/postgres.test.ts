@@ -4,6 +4,7 @@ import { createPgPool } from "../../src/store/postgres/pool.js";
 import type { ClaimRequest, Store } from "../../src/store/store.js";
 import { createTestSchema, pgUrl, randomSchemaName, skipWithoutPg, type TestSchema } from "../workers/pg-env.js";
 import { runStoreContract } from "./contract.js";
+import { runDecisionLogContract } from "./decision-log-contract.js";
 
 const skip = skipWithoutPg("postgres store");
 
@@ -12,7 +13,7 @@ let shared: TestSchema | null = null;
 async function emptySchema(): Promise<TestSchema> {
   shared ??= await createTestSchema();
   await shared.pool.query(
-    "TRUNCATE idempotency_records, approval_events, approvals, decision_log, run_state RESTART IDENTITY",
+    "TRUNCATE idempotency_records, approval_events, approvals, decision_log, run_state RESTART IDENTITY CASCADE",
   );
   return shared;
 }
@@ -39,6 +40,14 @@ describe.skipIf(skip)("postgres", () => {
     return {
       store: await openPgStore({ pool: env.pool }),
       openPeer: () => openPgStore({ url: env.url, schema: env.schema, max: 4 }),
+    };
+  });
+
+  runDecisionLogContract("postgres (pool + peer pool)", async (decisionLog) => {
+    const env = await emptySchema();
+    return {
+      store: await openPgStore({ pool: env.pool, decisionLog }),
+      openPeer: () => openPgStore({ url: env.url, schema: env.schema, max: 2 }),
     };
   });
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/index.js";
 import { runStoreContract } from "./contract.js";
+import { runDecisionLogContract } from "./decision-log-contract.js";
 
 runStoreContract("sqlite :memory:", async () => ({ store: openSqliteStore(":memory:") }));
 
@@ -12,6 +13,16 @@ runStoreContract("sqlite file (two connections)", async () => {
   const path = join(dir, "state.db");
   return {
     store: openSqliteStore(path),
+    openPeer: async () => openSqliteStore(path),
+    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+runDecisionLogContract("sqlite file (two connections)", async (decisionLog) => {
+  const dir = mkdtempSync(join(tmpdir(), "toolgate-store-"));
+  const path = join(dir, "state.db");
+  return {
+    store: openSqliteStore(path, { decisionLog }),
     openPeer: async () => openSqliteStore(path),
     dispose: async () => rmSync(dir, { recursive: true, force: true }),
   };

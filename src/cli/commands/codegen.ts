@@ -12,6 +12,7 @@ export const registerCodegen: RegisterCommand = (program, setExitCode) => {
     .option("--check", "write nothing; exit 1 if the output folder is stale")
     .action(async (opts: { config: string; out: string; check?: boolean }) => {
       const result = await runCodegen({ config: opts.config, out: opts.out, check: opts.check === true });
+      for (const w of result.warnings) console.error(`warning: ${formatDiagnostic(w)}`);
       switch (result.kind) {
         case "errors":
           for (const e of result.errors) console.error(formatDiagnostic(e));

@@ -16,4 +16,6 @@ export const commandLoaders: Readonly<Record<string, () => Promise<RegisterComma
   fmt: async () => (await import("./fmt.js")).registerFmt,
   migrate: async () => (await import("./migrate.js")).registerMigrate,
   demo: async () => (await import("./demo.js")).registerDemo,
+  mcp: async () => (await import("./mcp.js")).registerMcp,
+  "agent-eval": async () => (await import("./agent-eval.js")).registerAgentEval,
 };

@@ -5,6 +5,7 @@
  */
 import { LONG_DAYS, LONG_MONTHS, splitLayout } from "./go-layout.js";
 import type { Std } from "./go-layout.js";
+import { builtinError } from "./errors.js";
 
 export interface Civil {
   year: number; month: number; day: number; hour: number; minute: number; second: number;
@@ -31,7 +32,10 @@ export function utcSeconds(y: number, mo: number, d: number, h: number, mi: numb
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d);
   date.setUTCHours(h, mi, s, 0);
-  return BigInt(Math.round(date.getTime() / 1000));
+  const ms = date.getTime();
+  // Beyond JavaScript's date range is far beyond the int64 nanoseconds OPA allows.
+  if (!Number.isFinite(ms)) throw builtinError("time outside of valid range");
+  return BigInt(Math.round(ms / 1000));
 }
 
 export function civilToNs(c: Civil): bigint {

@@ -11,7 +11,7 @@
  * Called with no arguments (the load-time probe a module makes from
  * `entrypoints()`), a builtin of arity >= 1 answers undefined.
  */
-import { isBuiltinError } from "./errors.js";
+import { builtinError, isBuiltinError } from "./errors.js";
 import { globBuiltins } from "./glob.js";
 import { netBuiltins } from "./net.js";
 import { regexBuiltins } from "./regex.js";
@@ -62,9 +62,11 @@ function wrap(name: string, fn: HostBuiltinFn, strict: boolean, locate: Locate):
     try {
       return fn(...args);
     } catch (e) {
-      if (!isBuiltinError(e)) throw e;
+      // Any other exception (a RangeError deep in a library, stack exhaustion) is
+      // still this builtin failing: never a JavaScript error escaping the policy.
+      const err = isBuiltinError(e) ? e : builtinError(e instanceof Error ? e.message : String(e));
       if (!strict) return undefined;
-      throw new HostBuiltinError(e.code, name, e.message, locate());
+      throw new HostBuiltinError(err.code, name, err.message, locate());
     }
   };
 }

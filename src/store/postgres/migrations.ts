@@ -114,7 +114,7 @@ export async function migrate(
   }
 }
 
-/** Applied rows must be a prefix of the known migrations with unchanged SQL. */
+/** Applied rows must be known migrations with unchanged SQL; returns the applied versions. */
 function checkApplied(
   rows: ReadonlyArray<{ version: number; name: string; checksum: string }>,
   migrations: readonly Migration[],

@@ -8,13 +8,13 @@
  */
 import type pg from "pg";
 import { planClaim, planRecord } from "../claim.js";
-import type { ClaimRequest, ClaimResult, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult } from "../store.js";
+import type { ClaimRequest, ClaimResult, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "../store.js";
 import { runPrepared } from "./pool.js";
 import { operationColumns, toOperation, type OperationRow } from "./rows.js";
 
 // $1 tenant, $2 operation_id, $3 tool, $4 fingerprint, $5 owner, $6 now_ms, $7 lease_ms, $8 retention_ms.
 // `gone` = the existing row is past its retention and counts as absent.
-const gone = "r.expires_at <= excluded.created_at";
+const gone = "(r.expires_at <= excluded.created_at AND r.lease_expires_at <= excluded.created_at)";
 const claimSql = `
 INSERT INTO idempotency_records AS r
   (tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner, lease_expires_at, attempts,
@@ -38,14 +38,15 @@ ON CONFLICT (tenant, operation_id) DO UPDATE SET
   expires_at       = CASE WHEN ${gone} THEN excluded.expires_at ELSE r.expires_at END
 WHERE ${gone}
    OR (r.tool = excluded.tool AND r.fingerprint = excluded.fingerprint AND r.status <> 'final'
-       AND (r.status <> 'in_progress' OR r.lease_expires_at <= excluded.created_at))
+       AND r.lease_expires_at <= excluded.created_at)
 RETURNING ${operationColumns}`;
 
-// $1 tenant, $2 operation_id, $3 fence_token, $4 status, $5 envelope, $6 now_ms.
+// $1 tenant, $2 operation_id, $3 fence_token, $4 status, $5 envelope, $6 now_ms, $7 keep_lease.
 const recordSql = `
 UPDATE idempotency_records
    SET status = $4, envelope = $5::jsonb,
-       lease_expires_at = LEAST(lease_expires_at, toolgate_ts($6::bigint)),
+       lease_expires_at = CASE WHEN $7::boolean AND $4 = 'unknown' THEN lease_expires_at
+                               ELSE LEAST(lease_expires_at, toolgate_ts($6::bigint)) END,
        updated_at = toolgate_ts($6::bigint)
  WHERE tenant = $1 AND operation_id = $2 AND fence_token = $3 AND status <> 'final'
 RETURNING ${operationColumns}`;
@@ -94,6 +95,7 @@ export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest): Pro
     req.status,
     JSON.stringify(req.envelope),
     req.now_ms,
+    req.keep_lease === true,
   ]);
   const row = res.rows[0];
   if (row !== undefined) return { recorded: true, record: toOperation(row) };
@@ -104,7 +106,25 @@ export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest): Pro
   return plan.write === null ? plan.result : { recorded: false, why: "missing", record: current };
 }
 
+// $1 tenant, $2 operation_id, $3 fence_token, $4 now_ms.
+const refundSql = `
+UPDATE idempotency_records SET attempts = attempts - 1, updated_at = toolgate_ts($4::bigint)
+ WHERE tenant = $1 AND operation_id = $2 AND fence_token = $3 AND status = 'in_progress' AND attempts > 1`;
+
+export async function refundAttempt(db: pg.Pool, req: RefundAttemptRequest): Promise<boolean> {
+  const res = await runPrepared(db, "op_refund", refundSql, [req.tenant, req.operation_id, req.fence_token, req.now_ms]);
+  return (res.rowCount ?? 0) > 0;
+}
+
+/** Expired records without a live lease, then approvals that expired undecided. */
 export async function purgeExpired(db: pg.Pool, nowMs: number): Promise<number> {
-  const res = await db.query("DELETE FROM idempotency_records WHERE expires_at <= toolgate_ts($1::bigint)", [nowMs]);
-  return res.rowCount ?? 0;
+  const opsGone = await db.query(
+    "DELETE FROM idempotency_records WHERE expires_at <= toolgate_ts($1::bigint) AND lease_expires_at <= toolgate_ts($1::bigint)",
+    [nowMs],
+  );
+  const approvalsGone = await db.query(
+    "DELETE FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at <= toolgate_ts($1::bigint))",
+    [nowMs],
+  );
+  return (opsGone.rowCount ?? 0) + (approvalsGone.rowCount ?? 0);
 }

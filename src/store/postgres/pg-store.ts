@@ -6,6 +6,7 @@
 import pg from "pg";
 import type {
   ApprovalEvent,
+  ApprovalListQuery,
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
@@ -13,16 +14,25 @@ import type {
   ConsumeApprovalResult,
   DecideResult,
   DecisionLogEntry,
+  DecisionLogRecord,
   DecisionQuery,
   InterruptRecord,
   NewApproval,
+  NewPendingCall,
   OperationRecord,
+  PendingCall,
   RecordOutcomeRequest,
   RecordOutcomeResult,
+  RefundAttemptRequest,
   Store,
 } from "../store.js";
+import { isExpired } from "../claim.js";
+import { DecisionBatch } from "../decision-batch.js";
+import type { DecisionLogOptions } from "../decision-batch.js";
 import * as approvals from "./approvals.js";
+import * as decisionLog from "./decision-log.js";
 import { PgStoreError } from "./errors.js";
+import * as inbox from "./inbox.js";
 import { loadMigrations, migrate } from "./migrations.js";
 import * as ops from "./operations.js";
 import { createPgPool, type PgConnectionOptions } from "./pool.js";
@@ -33,6 +43,8 @@ export interface PgStoreOptions extends PgConnectionOptions {
   readonly migrate?: boolean;
   /** Use this pool (its search_path must point at the schema); close() then leaves it open. */
   readonly pool?: pg.Pool;
+  /** Group commit of the decision log (default batched) or synchronous audit. */
+  readonly decisionLog?: DecisionLogOptions;
 }
 
 /** Opens the store; fails with `schema_not_migrated` when the schema is behind the code. */
@@ -45,7 +57,7 @@ export async function openPgStore(opts: PgStoreOptions = {}): Promise<Store> {
     if (opts.pool === undefined) await pool.end();
     throw err;
   }
-  return new PgStore(pool, opts.pool === undefined);
+  return new PgStore(pool, opts.pool === undefined, opts.decisionLog ?? {});
 }
 
 async function checkSchemaVersion(pool: pg.Pool, schema: string): Promise<void> {
@@ -81,11 +93,13 @@ class PgStore implements Store {
   readonly kind = "postgres";
   readonly #pool: pg.Pool;
   readonly #ownsPool: boolean;
+  readonly #batch: DecisionBatch;
   #closed = false;
 
-  constructor(pool: pg.Pool, ownsPool: boolean) {
+  constructor(pool: pg.Pool, ownsPool: boolean, logOptions: DecisionLogOptions) {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
+    this.#batch = new DecisionBatch((entries) => decisionLog.insertDecisions(this.#pool, entries), logOptions);
   }
 
   get #db(): pg.Pool {
@@ -95,7 +109,7 @@ class PgStore implements Store {
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
     const rec = await ops.readOperation(this.#db, tenant, operationId);
-    return rec !== null && rec.expires_at_ms > nowMs ? rec : null;
+    return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
   claimOperation(req: ClaimRequest): Promise<ClaimResult> {
@@ -104,6 +118,10 @@ class PgStore implements Store {
 
   recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
     return ops.recordOutcome(this.#db, req);
+  }
+
+  refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
+    return ops.refundAttempt(this.#db, req);
   }
 
   createApproval(approval: NewApproval): Promise<ApprovalRecord> {
@@ -130,6 +148,30 @@ class PgStore implements Store {
     return approvals.listApprovalEvents(this.#db, approvalId);
   }
 
+  listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
+    return inbox.listApprovals(this.#db, query);
+  }
+
+  savePendingCall(call: NewPendingCall): Promise<boolean> {
+    return inbox.savePendingCall(this.#db, call);
+  }
+
+  getPendingCall(approvalId: string): Promise<PendingCall | null> {
+    return inbox.getPendingCall(this.#db, approvalId);
+  }
+
+  replacePendingCall(approvalId: string, replacement: NewPendingCall): Promise<void> {
+    return inbox.replacePendingCall(this.#db, approvalId, replacement);
+  }
+
+  claimAnnouncements(nowMs: number, limit: number): Promise<PendingCall[]> {
+    return inbox.claimAnnouncements(this.#db, nowMs, limit);
+  }
+
+  unmarkAnnouncement(approvalId: string): Promise<void> {
+    return inbox.unmarkAnnouncement(this.#db, approvalId);
+  }
+
   setInterrupt(rec: InterruptRecord): Promise<void> {
     return runLog.setInterrupt(this.#db, rec);
   }
@@ -143,19 +185,32 @@ class PgStore implements Store {
   }
 
   appendDecision(entry: DecisionLogEntry): Promise<void> {
-    return runLog.appendDecision(this.#db, entry);
+    if (this.#closed) return Promise.reject(new PgStoreError("store_closed", "the PostgreSQL store was closed"));
+    return this.#batch.append(entry);
   }
 
-  listDecisions(query?: DecisionQuery): Promise<DecisionLogEntry[]> {
-    return runLog.listDecisions(this.#db, query);
+  flushDecisions(): Promise<void> {
+    return this.#batch.flush();
   }
 
-  purgeExpired(nowMs: number): Promise<number> {
-    return ops.purgeExpired(this.#db, nowMs);
+  async listDecisions(query: DecisionQuery = {}): Promise<DecisionLogRecord[]> {
+    await this.#batch.flush();
+    return decisionLog.listDecisions(this.#db, query);
+  }
+
+  async getDecision(decisionId: string): Promise<DecisionLogRecord | null> {
+    await this.#batch.flush();
+    return decisionLog.getDecision(this.#db, decisionId);
+  }
+
+  async purgeExpired(nowMs: number): Promise<number> {
+    await this.#batch.flush();
+    return (await ops.purgeExpired(this.#db, nowMs)) + (await decisionLog.purgeDecisions(this.#db, nowMs));
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    await this.#batch.close();
     this.#closed = true;
     if (this.#ownsPool) await this.#pool.end();
   }

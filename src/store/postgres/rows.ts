@@ -9,10 +9,8 @@ import type {
   ApprovalEvent,
   ApprovalRecord,
   ApprovalStatus,
-  DecisionLogEntry,
   OperationRecord,
   OperationStatus,
-  PolicyDecisionKind,
 } from "../store.js";
 
 type Int8 = string | number;
@@ -168,40 +166,5 @@ export function toApprovalEvent(row: ApprovalEventRow): ApprovalEvent {
     policy_version: row.policy_version,
     policy_code_version: row.policy_code_version,
     policy_data_version: row.policy_data_version,
-  };
-}
-
-export const decisionColumns = `toolgate_ms(at) AS at_ms, tenant, run_id, user_id, tool, operation_id, fingerprint,
-  decision, reason, policy_version, outcome, outcome_reason`;
-
-export interface DecisionRow {
-  at_ms: Int8;
-  tenant: string;
-  run_id: string;
-  user_id: string;
-  tool: string;
-  operation_id: string | null;
-  fingerprint: string | null;
-  decision: string;
-  reason: string | null;
-  policy_version: string | null;
-  outcome: string;
-  outcome_reason: string | null;
-}
-
-export function toDecision(row: DecisionRow): DecisionLogEntry {
-  return {
-    at_ms: Number(row.at_ms),
-    tenant: row.tenant,
-    run_id: row.run_id,
-    user: row.user_id,
-    tool: row.tool,
-    operation_id: row.operation_id,
-    fingerprint: row.fingerprint,
-    decision: row.decision as PolicyDecisionKind,
-    reason: row.reason,
-    policy_version: row.policy_version,
-    outcome: row.outcome,
-    outcome_reason: row.outcome_reason,
   };
 }

@@ -1,8 +1,7 @@
-/** Run state (interrupt flags) and the decision log on PostgreSQL: plain durable rows. */
+/** Run state (interrupt flags) on PostgreSQL: plain durable rows. */
 import type pg from "pg";
-import type { DecisionLogEntry, DecisionQuery, InterruptRecord } from "../store.js";
+import type { InterruptRecord } from "../store.js";
 import { runPrepared } from "./pool.js";
-import { decisionColumns, toDecision, type DecisionRow } from "./rows.js";
 
 export async function setInterrupt(db: pg.Pool, rec: InterruptRecord): Promise<void> {
   await runPrepared(
@@ -35,42 +34,4 @@ export async function clearInterrupt(db: pg.Pool, tenant: string, runId: string)
     "UPDATE run_state SET interrupt_reason = NULL, interrupted_at = NULL WHERE tenant = $1 AND run_id = $2",
     [tenant, runId],
   );
-}
-
-export async function appendDecision(db: pg.Pool, e: DecisionLogEntry): Promise<void> {
-  await runPrepared(
-    db,
-    "log_append",
-    `INSERT INTO decision_log (at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
-       policy_version, outcome, outcome_reason)
-     VALUES (toolgate_ts($1::bigint), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [
-      e.at_ms,
-      e.tenant,
-      e.run_id,
-      e.user,
-      e.tool,
-      e.operation_id,
-      e.fingerprint,
-      e.decision,
-      e.reason,
-      e.policy_version,
-      e.outcome,
-      e.outcome_reason,
-    ],
-  );
-}
-
-export async function listDecisions(db: pg.Pool, query: DecisionQuery = {}): Promise<DecisionLogEntry[]> {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (query.tenant !== undefined) params.push(query.tenant), where.push(`tenant = $${params.length}`);
-  if (query.operation_id !== undefined) params.push(query.operation_id), where.push(`operation_id = $${params.length}`);
-  params.push(query.limit ?? 1000);
-  const res = await db.query<DecisionRow>(
-    `SELECT ${decisionColumns} FROM decision_log ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
-      ORDER BY seq DESC LIMIT $${params.length}`,
-    params,
-  );
-  return res.rows.map(toDecision);
 }

@@ -5,10 +5,8 @@ import type {
   ApprovalEvent,
   ApprovalRecord,
   ApprovalStatus,
-  DecisionLogEntry,
   OperationRecord,
   OperationStatus,
-  PolicyDecisionKind,
 } from "../store.js";
 
 export interface OperationRow {
@@ -61,20 +59,6 @@ export interface ApprovalEventRow {
   policy_data_version: string;
 }
 
-export interface DecisionRow {
-  at_ms: number;
-  tenant: string;
-  run_id: string;
-  user: string;
-  tool: string;
-  operation_id: string | null;
-  fingerprint: string | null;
-  decision: string;
-  reason: string | null;
-  policy_version: string | null;
-  outcome: string;
-  outcome_reason: string | null;
-}
 
 const parseObject = (text: string): JsonObject => JSON.parse(text) as JsonObject;
 
@@ -135,19 +119,3 @@ export function toApproval(row: ApprovalRow, decision: ApprovalEvent | null): Ap
   };
 }
 
-export function toDecision(row: DecisionRow): DecisionLogEntry {
-  return {
-    at_ms: Number(row.at_ms),
-    tenant: row.tenant,
-    run_id: row.run_id,
-    user: row.user,
-    tool: row.tool,
-    operation_id: row.operation_id,
-    fingerprint: row.fingerprint,
-    decision: row.decision as PolicyDecisionKind,
-    reason: row.reason,
-    policy_version: row.policy_version,
-    outcome: row.outcome,
-    outcome_reason: row.outcome_reason,
-  };
-}

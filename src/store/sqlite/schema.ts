@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS approvals (
   created_at_ms  INTEGER NOT NULL,
   expires_at_ms  INTEGER NOT NULL,
   policy_version TEXT    NOT NULL,
-  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked')),
+  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked','expired')),
   args_hash            TEXT    NOT NULL DEFAULT '',
   policy_code_version  TEXT    NOT NULL DEFAULT '',
   policy_data_version  TEXT    NOT NULL DEFAULT '',
@@ -41,6 +41,25 @@ CREATE TABLE IF NOT EXISTS approvals (
   consumed_at_ms       INTEGER
 );
 CREATE INDEX IF NOT EXISTS approvals_pending ON approvals (tenant, fingerprint, status);
+
+CREATE INDEX IF NOT EXISTS approvals_by_tenant ON approvals (tenant, created_at_ms DESC, id DESC);
+
+-- The call behind an approval, so the host can run it after the decision (the inbox's resume).
+CREATE TABLE IF NOT EXISTS pending_calls (
+  approval_id     TEXT    PRIMARY KEY REFERENCES approvals (id),
+  tenant          TEXT    NOT NULL,
+  run_id          TEXT    NOT NULL,
+  user            TEXT    NOT NULL,
+  roles           TEXT    NOT NULL,
+  tool            TEXT    NOT NULL,
+  args            TEXT    NOT NULL,
+  operation_id    TEXT,
+  policy_reason   TEXT,
+  created_at_ms   INTEGER NOT NULL,
+  replaced_by     TEXT,
+  announced_at_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS pending_calls_unannounced ON pending_calls (created_at_ms) WHERE announced_at_ms IS NULL;
 
 CREATE TABLE IF NOT EXISTS approval_events (
   seq            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -84,16 +103,39 @@ CREATE INDEX IF NOT EXISTS decision_log_by_tenant ON decision_log (tenant, seq);
 `;
 
 /**
- * Columns added after the first release, for files created before them (CREATE TABLE IF NOT
- * EXISTS leaves an existing table alone). Each is added only when missing, so this is idempotent.
+ * Columns added to tables of existing files (SQLite has no ADD COLUMN IF NOT EXISTS):
+ * `ensureSqliteColumns` adds the missing ones, then the indexes over them are created.
  */
-export const sqliteAddedColumns: readonly { readonly table: string; readonly column: string; readonly ddl: string }[] = [
-  { table: "approvals", column: "args_hash", ddl: "TEXT NOT NULL DEFAULT ''" },
-  { table: "approvals", column: "policy_code_version", ddl: "TEXT NOT NULL DEFAULT ''" },
-  { table: "approvals", column: "policy_data_version", ddl: "TEXT NOT NULL DEFAULT ''" },
-  { table: "approvals", column: "consumed_by", ddl: "TEXT" },
-  { table: "approvals", column: "consumed_at_ms", ddl: "INTEGER" },
-  { table: "approval_events", column: "approver_roles", ddl: "TEXT NOT NULL DEFAULT '[]'" },
-  { table: "approval_events", column: "policy_code_version", ddl: "TEXT NOT NULL DEFAULT ''" },
-  { table: "approval_events", column: "policy_data_version", ddl: "TEXT NOT NULL DEFAULT ''" },
-];
+export const sqliteAddedColumns: Readonly<Record<string, readonly (readonly [name: string, type: string])[]>> = {
+  approvals: [
+    ["args_hash", "TEXT NOT NULL DEFAULT ''"],
+    ["policy_code_version", "TEXT NOT NULL DEFAULT ''"],
+    ["policy_data_version", "TEXT NOT NULL DEFAULT ''"],
+    ["consumed_by", "TEXT"],
+    ["consumed_at_ms", "INTEGER"],
+  ],
+  approval_events: [
+    ["approver_roles", "TEXT NOT NULL DEFAULT '[]'"],
+    ["policy_code_version", "TEXT NOT NULL DEFAULT ''"],
+    ["policy_data_version", "TEXT NOT NULL DEFAULT ''"],
+  ],
+  decision_log: [
+    // OPA decision-log event fields; input/result/erased/shadow are JSON text.
+    ["decision_id", "TEXT"],
+    ["path", "TEXT"],
+    ["input", "TEXT"],
+    ["result", "TEXT"],
+    ["erased", "TEXT"],
+    ["eval_ns", "INTEGER"],
+    ["shadow", "TEXT"],
+    ["shadow_disagrees", "INTEGER"],
+    // NULL (entries written before retention existed) is never purged.
+    ["expires_at_ms", "INTEGER"],
+  ],
+};
+
+export const sqliteIndexesAfterColumns = `
+CREATE UNIQUE INDEX IF NOT EXISTS decision_log_by_id ON decision_log (decision_id);
+CREATE INDEX IF NOT EXISTS decision_log_by_time ON decision_log (at_ms);
+CREATE INDEX IF NOT EXISTS decision_log_expiry ON decision_log (expires_at_ms) WHERE expires_at_ms IS NOT NULL;
+`;

@@ -6,9 +6,10 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
-import { planClaim, planRecord } from "../claim.js";
+import { isExpired, planClaim, planRecord, planRefund } from "../claim.js";
 import type {
   ApprovalEvent,
+  ApprovalListQuery,
   ApprovalRecord,
   ClaimRequest,
   ClaimResult,
@@ -16,21 +17,31 @@ import type {
   ConsumeApprovalResult,
   DecideResult,
   DecisionLogEntry,
+  DecisionLogRecord,
   DecisionQuery,
   InterruptRecord,
   NewApproval,
+  NewPendingCall,
   OperationRecord,
+  PendingCall,
   RecordOutcomeRequest,
   RecordOutcomeResult,
+  RefundAttemptRequest,
   Store,
 } from "../store.js";
-import { sqliteAddedColumns, sqliteSchema, sqliteSchemaVersion } from "./schema.js";
-import { toApproval, toApprovalEvent, toDecision, toOperation } from "./rows.js";
-import type { ApprovalEventRow, ApprovalRow, DecisionRow, OperationRow } from "./rows.js";
+import { SqliteInbox } from "./inbox.js";
+import { DecisionBatch } from "../decision-batch.js";
+import type { DecisionLogOptions } from "../decision-batch.js";
+import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
+import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
+import { toApproval, toApprovalEvent, toOperation } from "./rows.js";
+import type { ApprovalEventRow, ApprovalRow, OperationRow } from "./rows.js";
 
 export interface SqliteStoreOptions {
   /** How long a writer waits for another process's lock before failing. */
   readonly busyTimeoutMs?: number;
+  /** Group commit of the decision log (default batched) or synchronous audit. */
+  readonly decisionLog?: DecisionLogOptions;
 }
 
 const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected", revoke: "revoked" } as const;
@@ -43,25 +54,27 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.pragma("foreign_keys = ON");
   db.exec(sqliteSchema);
-  addMissingColumns(db);
+  ensureSqliteColumns(db);
   db.pragma(`user_version = ${sqliteSchemaVersion}`);
-  return new SqliteStore(db);
-}
-
-function addMissingColumns(db: Db): void {
-  for (const { table, column, ddl } of sqliteAddedColumns) {
-    const cols = db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all();
-    if (!cols.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${ddl}`);
-  }
+  return new SqliteStore(db, options.decisionLog ?? {});
 }
 
 class SqliteStore implements Store {
   readonly kind = "sqlite";
   readonly #db: Db;
   readonly #q;
+  readonly #inbox: SqliteInbox;
+  readonly #log: SqliteDecisionLog;
+  readonly #batch: DecisionBatch;
 
-  constructor(db: Db) {
+  constructor(db: Db, logOptions: DecisionLogOptions) {
     this.#db = db;
+    this.#inbox = new SqliteInbox(db);
+    this.#log = new SqliteDecisionLog(db);
+    // The writer's body is synchronous, so the exit-time flush really writes.
+    this.#batch = new DecisionBatch(async (entries) => {
+      if (this.#db.open) this.#log.insertMany(entries);
+    }, logOptions);
     this.#q = {
       getOp: db.prepare<[string, string], OperationRow>("SELECT * FROM operations WHERE tenant = ? AND operation_id = ?"),
       putOp: db.prepare(
@@ -96,13 +109,8 @@ class SqliteStore implements Store {
       putInterrupt: db.prepare("INSERT OR REPLACE INTO interrupts VALUES (@tenant, @run_id, @reason, @at_ms)"),
       getInterrupt: db.prepare<[string, string], InterruptRecord>("SELECT * FROM interrupts WHERE tenant = ? AND run_id = ?"),
       delInterrupt: db.prepare<[string, string]>("DELETE FROM interrupts WHERE tenant = ? AND run_id = ?"),
-      insDecision: db.prepare(
-        `INSERT INTO decision_log (at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
-           policy_version, outcome, outcome_reason)
-         VALUES (@at_ms, @tenant, @run_id, @user, @tool, @operation_id, @fingerprint, @decision, @reason,
-           @policy_version, @outcome, @outcome_reason)`,
-      ),
-      purgeOps: db.prepare<[number]>("DELETE FROM operations WHERE expires_at_ms <= ?"),
+      purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
+      purgeApprovals: db.prepare<[number]>("DELETE FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= ?)"),
     };
   }
 
@@ -125,7 +133,7 @@ class SqliteStore implements Store {
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
     const rec = this.#readOp(tenant, operationId);
-    return rec !== null && rec.expires_at_ms > nowMs ? rec : null;
+    return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
@@ -142,6 +150,15 @@ class SqliteStore implements Store {
       const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
       if (plan.write !== null) this.#writeOp(plan.write);
       return plan.result;
+    });
+    return run.immediate();
+  }
+
+  async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
+    const run = this.#db.transaction((): boolean => {
+      const next = planRefund(this.#readOp(req.tenant, req.operation_id), req);
+      if (next !== null) this.#writeOp(next);
+      return next !== null;
     });
     return run.immediate();
   }
@@ -197,6 +214,30 @@ class SqliteStore implements Store {
     return this.#q.events.all(approvalId).map(toApprovalEvent);
   }
 
+  async listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
+    return this.#inbox.list(query);
+  }
+
+  async savePendingCall(call: NewPendingCall): Promise<boolean> {
+    return this.#inbox.save(call);
+  }
+
+  async getPendingCall(approvalId: string): Promise<PendingCall | null> {
+    return this.#inbox.get(approvalId);
+  }
+
+  async replacePendingCall(approvalId: string, replacement: NewPendingCall): Promise<void> {
+    this.#inbox.replace(approvalId, replacement);
+  }
+
+  async claimAnnouncements(nowMs: number, limit: number): Promise<PendingCall[]> {
+    return this.#inbox.claimAnnouncements(nowMs, limit);
+  }
+
+  async unmarkAnnouncement(approvalId: string): Promise<void> {
+    this.#inbox.unmark(approvalId);
+  }
+
   async setInterrupt(rec: InterruptRecord): Promise<void> {
     this.#q.putInterrupt.run(rec);
   }
@@ -211,25 +252,31 @@ class SqliteStore implements Store {
   }
 
   async appendDecision(entry: DecisionLogEntry): Promise<void> {
-    this.#q.insDecision.run(entry);
+    return this.#batch.append(entry);
   }
 
-  async listDecisions(query: DecisionQuery = {}): Promise<DecisionLogEntry[]> {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (query.tenant !== undefined) (where.push("tenant = ?"), params.push(query.tenant));
-    if (query.operation_id !== undefined) (where.push("operation_id = ?"), params.push(query.operation_id));
-    const sql = `SELECT * FROM decision_log ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
-      ORDER BY seq DESC LIMIT ?`;
-    const rows = this.#db.prepare<(string | number)[], DecisionRow>(sql).all(...params, query.limit ?? 1000);
-    return rows.map(toDecision);
+  flushDecisions(): Promise<void> {
+    return this.#batch.flush();
+  }
+
+  async listDecisions(query: DecisionQuery = {}): Promise<DecisionLogRecord[]> {
+    await this.#batch.flush();
+    return this.#log.list(query);
+  }
+
+  async getDecision(decisionId: string): Promise<DecisionLogRecord | null> {
+    await this.#batch.flush();
+    return this.#log.get(decisionId);
   }
 
   async purgeExpired(nowMs: number): Promise<number> {
-    return this.#q.purgeOps.run(nowMs).changes;
+    await this.#batch.flush();
+    const run = this.#db.transaction((): number => this.#q.purgeOps.run(nowMs, nowMs).changes + this.#q.purgeApprovals.run(nowMs).changes);
+    return run.immediate() + this.#log.purge(nowMs);
   }
 
   async close(): Promise<void> {
+    await this.#batch.close();
     if (this.#db.open) this.#db.close();
   }
 }

@@ -1,0 +1,17 @@
+/** get: one approval with its decision events, the policy's reason and the stored call. */
+import type { Store } from "../store/store.js";
+import type { ApprovalDetail } from "./types.js";
+
+export async function getApprovalDetail(store: Store, id: string, nowMs: number): Promise<ApprovalDetail | null> {
+  if (typeof id !== "string" || id.length === 0 || id.length > 200) return null;
+  const approval = await store.getApproval(id);
+  if (approval === null) return null;
+  const [events, pending] = await Promise.all([store.listApprovalEvents(id), store.getPendingCall(id)]);
+  return {
+    ...approval,
+    events,
+    policy_reason: pending?.policy_reason ?? null,
+    pending_call: pending,
+    expired: approval.status === "pending" && approval.expires_at_ms <= nowMs,
+  };
+}

@@ -1,0 +1,184 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { RegisterCommand } from "./index.js";
+import type { Manifest } from "../../manifest.js";
+import type { ToolValidators } from "../../runtime/types.js";
+import { createRuntime } from "../../runtime/index.js";
+import { isPolicyLoadError, loadOpaWasmEngineFromFiles } from "../../policy/index.js";
+import { openStore, storeConfigFromEnv } from "../../store/index.js";
+import { createMcpServer, hs256Secret, localHosts, serveMcpHttp } from "../../mcp/index.js";
+
+interface McpOptions {
+  stdio?: boolean;
+  http?: string;
+  handlers?: string;
+  demo?: boolean;
+  generated: string;
+  policy: string;
+  data: string;
+  entrypoint?: string;
+  db?: string;
+  tenant?: string;
+  user?: string;
+  roles: string;
+  runId?: string;
+  host: string;
+  tokenSecretEnv: string;
+  approvalLink?: string;
+  allowedHost: string[];
+}
+
+class UsageError extends Error {}
+class InputError extends Error {}
+
+type HandlerModule = { handlers?: unknown; reconcilers?: unknown };
+type Generated = { manifest: Manifest; validators: Record<string, ToolValidators> };
+
+async function importFile<T>(file: string, what: string): Promise<T> {
+  if (!existsSync(file)) throw new InputError(`${file}:1:1 file_not_found: ${what} ${file} does not exist`);
+  return (await import(pathToFileURL(resolve(file)).href)) as T;
+}
+
+async function loadGenerated(dir: string): Promise<Generated> {
+  const index = ["index.ts", "index.js"].map((f) => join(dir, f)).find((f) => existsSync(f));
+  if (index === undefined) throw new InputError(`${join(dir, "index.ts")}:1:1 file_not_found: no generated code in ${dir}\n  hint: run \`toolgate codegen\` first`);
+  return importFile<Generated>(index, "generated index");
+}
+
+async function handlerModule(opts: McpOptions): Promise<{ generated: Generated; handlers: object; reconcilers: object }> {
+  if (opts.demo === true) {
+    const [{ EscrowLedger, escrowHandlers, escrowReconcilers }, generated] = await Promise.all([
+      import("../../demo/escrow.js"),
+      import("../../../generated/index.js"),
+    ]);
+    const ledger = new EscrowLedger();
+    return { generated, handlers: escrowHandlers(ledger), reconcilers: escrowReconcilers(ledger) };
+  }
+  const file = opts.handlers as string;
+  const mod = await importFile<HandlerModule>(file, "handler module");
+  if (typeof mod.handlers !== "object" || mod.handlers === null) {
+    throw new InputError(`${file}:1:1 handlers_missing: the module does not export \`handlers\`\n  hint: export const handlers: ToolHandlers = { ... }`);
+  }
+  const reconcilers = typeof mod.reconcilers === "object" && mod.reconcilers !== null ? mod.reconcilers : {};
+  return { generated: await loadGenerated(opts.generated), handlers: mod.handlers, reconcilers };
+}
+
+function checkUsage(opts: McpOptions): void {
+  if ((opts.stdio === true) === (opts.http !== undefined)) throw new UsageError("give exactly one of --stdio or --http PORT");
+  if ((opts.demo === true) === (opts.handlers !== undefined)) throw new UsageError("give exactly one of --handlers ./handlers.js or --demo");
+  if (opts.stdio === true && (opts.tenant === undefined || opts.user === undefined)) {
+    throw new UsageError("--stdio needs the principal from the launching host: --tenant T --user U [--roles a,b]");
+  }
+  if (opts.http !== undefined && !/^\d{1,5}$/.test(opts.http)) throw new UsageError(`--http takes a port number, not ${JSON.stringify(opts.http)}`);
+}
+
+async function run(opts: McpOptions): Promise<void> {
+  checkUsage(opts);
+  const { generated, handlers, reconcilers } = await handlerModule(opts);
+  const entrypoint = opts.entrypoint ?? generated.manifest.policy.entrypoint;
+  for (const [file, hint] of [[opts.policy, "run `toolgate build` first"], [opts.data, "pass --data with your policy data file"]] as const) {
+    if (!existsSync(file)) throw new InputError(`${file}:1:1 file_not_found: ${file} does not exist\n  hint: ${hint}`);
+  }
+  let policy;
+  try {
+    policy = await loadOpaWasmEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint });
+  } catch (err) {
+    if (!isPolicyLoadError(err)) throw err;
+    throw new InputError(`${opts.policy}:1:1 policy_load_error: ${err.message}\n  hint: rebuild it with \`toolgate build\``);
+  }
+  const db = opts.db ?? join(mkdtempSync(join(tmpdir(), "toolgate-mcp-")), "state.db");
+  const store = await openStore(storeConfigFromEnv(db));
+  const runtime = createRuntime({
+    manifest: generated.manifest,
+    validators: generated.validators,
+    handlers: handlers as Record<string, never>,
+    reconcilers: reconcilers as Record<string, never>,
+    policy,
+    store,
+  });
+  const approvalLink = opts.approvalLink === undefined ? {} : { approvalLink: opts.approvalLink };
+  try {
+    if (opts.stdio === true) {
+      // stdout carries the protocol: every human-readable line goes to stderr.
+      const roles = opts.roles.split(",").map((r) => r.trim()).filter((r) => r !== "");
+      const principal = { tenant: opts.tenant as string, user: opts.user as string, roles, run_id: opts.runId ?? `mcp_stdio_${process.pid}` };
+      const server = createMcpServer(runtime, { principal, ...approvalLink });
+      const transport = new StdioServerTransport();
+      const closed = new Promise<void>((done) => {
+        transport.onclose = () => done();
+        process.stdin.once("end", () => done());
+      });
+      await server.connect(transport);
+      process.stderr.write(`toolgate mcp: serving ${Object.keys(generated.manifest.tools).length} tools on stdio as ${principal.user}@${principal.tenant}\n`);
+      await closed;
+      await server.close();
+    } else {
+      const secretText = process.env[opts.tokenSecretEnv];
+      if (secretText === undefined || secretText === "") {
+        throw new InputError(`${opts.tokenSecretEnv} is not set: --http verifies bearer tokens (JWT HS256) with that secret\n  hint: export ${opts.tokenSecretEnv}=<at least 32 bytes>`);
+      }
+      let secret: Uint8Array;
+      try {
+        secret = hs256Secret(secretText);
+      } catch (err) {
+        throw new InputError(`${opts.tokenSecretEnv}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const http = await serveMcpHttp(runtime, {
+        port: Number(opts.http),
+        host: opts.host,
+        secret,
+        allowedHosts: [...localHosts, ...opts.allowedHost],
+        ...approvalLink,
+      });
+      const address = http.address();
+      const port = typeof address === "object" && address !== null ? address.port : Number(opts.http);
+      process.stderr.write(`toolgate mcp: serving http://${opts.host}:${port}/mcp (bearer tokens verified with ${opts.tokenSecretEnv})\n`);
+      await new Promise<void>((done) => {
+        const stop = () => http.close(() => done());
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+export const registerMcp: RegisterCommand = (program, setExitCode) => {
+  program
+    .command("mcp")
+    .description("serve the gated tools as an MCP server over stdio or Streamable HTTP")
+    .option("--stdio", "speak MCP on stdin/stdout (the principal comes from --tenant/--user/--roles)")
+    .option("--http <port>", "serve MCP over Streamable HTTP at /mcp (bearer tokens: JWT HS256 with tenant, sub, roles, exp)")
+    .option("--handlers <module>", "module exporting `handlers` (and optionally `reconcilers`)")
+    .option("--demo", "serve the example escrow tools with in-memory handlers")
+    .option("--generated <dir>", "generated code of the tools (toolgate codegen), with --handlers", "generated")
+    .option("--policy <file>", "compiled policy (toolgate build)", "generated/policy.wasm")
+    .option("--data <file>", "policy data (limits, roles)", "policies/data.json")
+    .option("--entrypoint <path>", "policy decision entrypoint (default: tools.yaml's policy.entrypoint)")
+    .option("--db <file>", "SQLite file (default: a fresh one in a temp dir; TOOLGATE_PG_URL selects PostgreSQL)")
+    .option("--tenant <tenant>", "stdio: the tenant every call runs as")
+    .option("--user <user>", "stdio: the user every call runs as")
+    .option("--roles <roles>", "stdio: comma-separated roles", "")
+    .option("--run-id <id>", "stdio: the agent run id (interrupts apply per run)")
+    .option("--host <host>", "http: address to listen on", "127.0.0.1")
+    .option("--allowed-host <name...>", "http: host names to answer besides localhost (against DNS rebinding)", [])
+    .option("--token-secret-env <var>", "http: environment variable holding the HS256 token secret", "TOOLGATE_TOKEN_SECRET")
+    .option("--approval-link <base>", "approvals inbox base URL: approval_required answers link to <base>/approvals/<id>")
+    .action(async (opts: McpOptions) => {
+      try {
+        await run(opts);
+      } catch (err) {
+        if (err instanceof UsageError) {
+          console.error(`toolgate mcp: ${err.message}`);
+          setExitCode(2);
+        } else if (err instanceof InputError) {
+          console.error(err.message);
+          setExitCode(1);
+        } else throw err;
+      }
+    });
+};

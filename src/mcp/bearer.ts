@@ -1,0 +1,53 @@
+/**
+ * Bearer tokens for the MCP HTTP endpoint: JWT HS256 with the claims
+ * `{ tenant, sub (the user), roles, exp }` (the shape `toolgate token` issues), verified
+ * with jose. A verified token is the connection's only source of identity.
+ */
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { jwtVerify } from "jose";
+import type { TrustedContext } from "../generated-runtime.js";
+
+export class BearerTokenError extends Error {
+  override name = "BearerTokenError";
+}
+
+export interface VerifiedPrincipal {
+  readonly tenant: string;
+  readonly user: string;
+  readonly roles: readonly string[];
+  /** Optional `run_id` claim: the agent run the token was issued for. */
+  readonly run_id: string | null;
+}
+
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+/** Verifies signature (HS256 only), expiry and claim types; throws BearerTokenError saying what is wrong. */
+export async function verifyBearerToken(token: string, secret: Uint8Array): Promise<AuthInfo> {
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, secret, { algorithms: ["HS256"], requiredClaims: ["exp", "sub"] }));
+  } catch (err) {
+    throw new BearerTokenError(`invalid bearer token: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const { tenant, sub, roles, exp, run_id } = payload;
+  if (typeof tenant !== "string" || tenant === "") throw new BearerTokenError("invalid bearer token: claim tenant must be a non-empty string");
+  if (typeof sub !== "string" || sub === "") throw new BearerTokenError("invalid bearer token: claim sub must be a non-empty string");
+  if (!isStringArray(roles)) throw new BearerTokenError("invalid bearer token: claim roles must be an array of strings");
+  if (run_id !== undefined && typeof run_id !== "string") throw new BearerTokenError("invalid bearer token: claim run_id must be a string");
+  const principal: VerifiedPrincipal = { tenant, user: sub, roles, run_id: run_id ?? null };
+  return { token, clientId: sub, scopes: roles, ...(typeof exp === "number" ? { expiresAt: exp } : {}), extra: { principal } };
+}
+
+/** The trusted context of a request authenticated by verifyBearerToken. */
+export function principalFromAuth(authInfo: AuthInfo | undefined): TrustedContext {
+  const p = authInfo?.extra?.["principal"] as VerifiedPrincipal | undefined;
+  if (p === undefined) throw new BearerTokenError("no verified bearer token on this connection");
+  return { tenant: p.tenant, user: p.user, roles: p.roles, run_id: p.run_id ?? `mcp_${p.user}` };
+}
+
+/** The HS256 secret from its text form (at least 32 bytes, as RFC 7518 requires for HS256). */
+export function hs256Secret(text: string): Uint8Array {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length < 32) throw new BearerTokenError(`the token secret has ${bytes.length} bytes; HS256 needs at least 32`);
+  return bytes;
+}

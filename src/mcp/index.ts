@@ -1,0 +1,11 @@
+/** toolgate/mcp: the gate's tools as an MCP server (stdio or Streamable HTTP). */
+export { createMcpServer } from "./server.js";
+export type { McpConnection, McpPrincipal, McpServerOptions } from "./server.js";
+export { createMcpHttpHandler, serveMcpHttp } from "./http.js";
+export type { McpHttpOptions } from "./http.js";
+export { BearerTokenError, hs256Secret, principalFromAuth, verifyBearerToken } from "./bearer.js";
+export type { VerifiedPrincipal } from "./bearer.js";
+export { approvalUrl, toToolResult } from "./tool-result.js";
+export type { ApprovalLink } from "./tool-result.js";
+export { toMcpTool, toolAnnotations } from "./tool-listing.js";
+export { hostProblem, localHosts } from "./host-check.js";

@@ -1,0 +1,55 @@
+/**
+ * One policy evaluation as the decision log records it: the input, the result,
+ * the evaluation time, and (when the runtime has a shadow policy) what the
+ * candidate would have decided for the same input. The enforced decision is
+ * computed first and never depends on the shadow. Enters: deps and the policy
+ * input. Leaves: an Evaluation; never throws (errors fail closed).
+ */
+import { deny } from "../policy/engine.js";
+import type { PolicyDecision, PolicyEngine, PolicyInput } from "../policy/engine.js";
+import type { PolicyDecisionKind, ShadowDecision } from "../store/store.js";
+import type { RuntimeDeps } from "./types.js";
+
+export interface Evaluation {
+  readonly input: PolicyInput;
+  readonly result: PolicyDecision;
+  readonly eval_ns: number;
+  readonly shadow: ShadowDecision | null;
+}
+
+export const decisionKind = (d: PolicyDecision): Exclude<PolicyDecisionKind, "not_evaluated"> =>
+  d.allow ? "allow" : d.requires_approval ? "approval_required" : "deny";
+
+async function timed(engine: PolicyEngine, input: PolicyInput): Promise<{ result: PolicyDecision; ns: number }> {
+  const start = process.hrtime.bigint();
+  let result: PolicyDecision;
+  try {
+    result = await engine.evaluate(input);
+  } catch {
+    result = deny("policy_evaluation_error"); // fail closed, whatever the engine does
+  }
+  return { result, ns: Number(process.hrtime.bigint() - start) };
+}
+
+export async function evaluatePolicy(deps: RuntimeDeps, input: PolicyInput): Promise<Evaluation> {
+  const enforced = await timed(deps.policy, input);
+  deps.telemetry.policyEvaluated(enforced.ns);
+  const candidate = deps.shadowPolicy;
+  if (candidate === null) return { input, result: enforced.result, eval_ns: enforced.ns, shadow: null };
+  // The same input, policy_version included: the question is what the candidate decides for this very call.
+  const s = await timed(candidate, input);
+  const kind = decisionKind(s.result);
+  return {
+    input,
+    result: enforced.result,
+    eval_ns: enforced.ns,
+    shadow: {
+      policy_version: candidate.version,
+      decision: kind,
+      reason: s.result.reason,
+      result: { allow: s.result.allow, reason: s.result.reason, requires_approval: s.result.requires_approval },
+      eval_ns: s.ns,
+      disagrees: kind !== decisionKind(enforced.result),
+    },
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * OpenTelemetry for the gate, through `@opentelemetry/api` only: without an SDK
+ * installed by the host every call here is a no-op. Per call one span
+ * `execute_tool {tool}` (GenAI semantic conventions: gen_ai.operation.name =
+ * execute_tool, gen_ai.tool.name, ...) with child spans prepare / authorize /
+ * invoke; a W3C `traceparent` from the caller becomes the parent. Metrics:
+ * decisions by outcome and reason, phase and policy-evaluation latency
+ * histograms, pending approvals. Enters: call milestones. Leaves: spans and measurements.
+ */
+import { context, metrics, SpanKind, SpanStatusCode, trace, TraceFlags } from "@opentelemetry/api";
+import type { Attributes, Context, Counter, Histogram, Meter, Span, SpanContext, Tracer, UpDownCounter } from "@opentelemetry/api";
+import { toolgateVersion } from "../version.js";
+
+export interface TelemetryOptions {
+  /** Default: the global tracer provider's "toolgate" tracer (a no-op until the host registers an SDK). */
+  readonly tracer?: Tracer;
+  /** Default: the global meter provider's "toolgate" meter, taken when the runtime is created. */
+  readonly meter?: Meter;
+}
+
+export type Phase = "prepare" | "authorize" | "invoke";
+
+/** What the call span is annotated with when the call ends. */
+export interface CallSummary {
+  readonly tool: string;
+  readonly effect: string | null;
+  readonly operation_id: string | null;
+  readonly decision_id: string;
+  readonly decision: string;
+  /** The policy's or the runtime's reason. */
+  readonly reason: string | null;
+  readonly outcome: string;
+  readonly outcome_reason: string | null;
+  readonly policy_version: string | null;
+  readonly eval_ns: number | null;
+  readonly shadow_disagrees: boolean | null;
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+
+/** A remote parent from a W3C traceparent header value; null for anything malformed (it is caller input). */
+export function parseTraceparent(header: unknown): SpanContext | null {
+  if (typeof header !== "string" || header.length > 512) return null;
+  const m = TRACEPARENT.exec(header.trim().toLowerCase());
+  if (m === null) return null;
+  const [, version, traceId, spanId, flags, rest] = m as unknown as [string, string, string, string, string, string | undefined];
+  // Version ff is invalid; version 00 has nothing after the flags.
+  if (version === "ff" || (version === "00" && rest !== undefined)) return null;
+  if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return null;
+  return { traceId, spanId, traceFlags: parseInt(flags, 16) & TraceFlags.SAMPLED, isRemote: true };
+}
+
+const seconds = (startNs: bigint): number => Number(process.hrtime.bigint() - startNs) / 1e9;
+
+export class CallTelemetry {
+  readonly #t: Telemetry;
+  readonly #span: Span;
+  readonly #ctx: Context;
+  readonly #start = process.hrtime.bigint();
+
+  constructor(t: Telemetry, span: Span, ctx: Context) {
+    this.#t = t;
+    this.#span = span;
+    this.#ctx = ctx;
+  }
+
+  /** Runs one phase inside its child span (active, so handler spans nest under invoke). */
+  async phase<T>(name: Phase, fn: () => Promise<T>): Promise<T> {
+    const start = process.hrtime.bigint();
+    const recording = this.#span.isRecording();
+    const span = recording ? this.#t.tracer.startSpan(name, { kind: SpanKind.INTERNAL }, this.#ctx) : null;
+    try {
+      return span === null ? await fn() : await context.with(trace.setSpan(this.#ctx, span), fn);
+    } catch (err) {
+      span?.recordException(err instanceof Error ? err : String(err));
+      span?.setStatus({ code: SpanStatusCode.ERROR });
+      throw err;
+    } finally {
+      span?.end();
+      this.#t.phaseDuration.record(seconds(start), { "toolgate.phase": name });
+    }
+  }
+
+  end(s: CallSummary): void {
+    const reason = s.outcome_reason ?? s.reason ?? "none";
+    this.#t.decisions.add(1, {
+      "gen_ai.tool.name": s.tool,
+      "toolgate.decision": s.decision,
+      "toolgate.outcome": s.outcome,
+      "toolgate.reason": reason,
+    });
+    this.#t.callDuration.record(seconds(this.#start), { "gen_ai.tool.name": s.tool, "toolgate.outcome": s.outcome });
+    if (!this.#span.isRecording()) return void this.#span.end();
+    const attrs: Attributes = {
+      "toolgate.decision_id": s.decision_id,
+      "toolgate.decision": s.decision,
+      "toolgate.outcome": s.outcome,
+    };
+    if (s.effect !== null) attrs["toolgate.tool.effect"] = s.effect;
+    if (s.operation_id !== null) {
+      attrs["gen_ai.tool.call.id"] = s.operation_id;
+      attrs["toolgate.operation_id"] = s.operation_id;
+    }
+    if (s.reason !== null) attrs["toolgate.reason"] = s.reason;
+    if (s.outcome_reason !== null) {
+      attrs["toolgate.outcome_reason"] = s.outcome_reason;
+      attrs["error.type"] = s.outcome_reason;
+    }
+    if (s.policy_version !== null) attrs["toolgate.policy.version"] = s.policy_version;
+    if (s.eval_ns !== null) attrs["toolgate.policy.eval_ns"] = s.eval_ns;
+    if (s.shadow_disagrees !== null) attrs["toolgate.shadow.disagrees"] = s.shadow_disagrees;
+    this.#span.setAttributes(attrs);
+    if (s.outcome !== "success") this.#span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+    this.#span.end();
+  }
+}
+
+export class Telemetry {
+  readonly tracer: Tracer;
+  readonly decisions: Counter;
+  readonly phaseDuration: Histogram;
+  readonly callDuration: Histogram;
+  readonly #evalDuration: Histogram;
+  readonly #pending: UpDownCounter;
+
+  constructor(opts: TelemetryOptions = {}) {
+    this.tracer = opts.tracer ?? trace.getTracer("toolgate", toolgateVersion);
+    const meter = opts.meter ?? metrics.getMeter("toolgate", toolgateVersion);
+    this.decisions = meter.createCounter("toolgate.decisions", { description: "Gated calls by decision, outcome and reason" });
+    this.phaseDuration = meter.createHistogram("toolgate.phase.duration", { description: "Time spent in one phase of a call", unit: "s" });
+    this.callDuration = meter.createHistogram("toolgate.call.duration", { description: "Time of one gated call, end to end", unit: "s" });
+    this.#evalDuration = meter.createHistogram("toolgate.policy.evaluation.duration", { description: "Time of one policy evaluation", unit: "s" });
+    this.#pending = meter.createUpDownCounter("toolgate.approvals.pending", {
+      description: "Approvals requested and not yet decided, as seen by this process (expiry is not subtracted)",
+    });
+  }
+
+  /** Starts the call span under the caller's traceparent (when valid) or the active context. */
+  startCall(tool: string, traceparent: string | undefined): CallTelemetry {
+    const remote = traceparent === undefined ? null : parseTraceparent(traceparent);
+    const parent = remote === null ? context.active() : trace.setSpanContext(context.active(), remote);
+    const span = this.tracer.startSpan(
+      `execute_tool ${tool}`,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool, "gen_ai.tool.type": "function" },
+      },
+      parent,
+    );
+    if (traceparent !== undefined && remote === null && span.isRecording()) span.setAttribute("toolgate.traceparent_invalid", true);
+    return new CallTelemetry(this, span, trace.setSpan(parent, span));
+  }
+
+  policyEvaluated(ns: number): void {
+    this.#evalDuration.record(ns / 1e9);
+  }
+
+  approvalsPending(delta: number): void {
+    this.#pending.add(delta);
+  }
+}

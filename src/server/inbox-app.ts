@@ -1,0 +1,286 @@
+/**
+ * createInboxApp: the approvals HTTP service (Hono). A JSON API under /api and a small
+ * server-rendered inbox: /approvals (a tenant's list), /approvals/<id> (detail with the
+ * exact preview, all arguments, the policy's reason, requester and expiry; approve,
+ * reject, edit with a diff, revoke). Every route needs an approver (`verifyApprover`);
+ * an approval of another tenant is 403; every state-changing browser request carries a
+ * CSRF token.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { InboxApprovals, RuntimeApprovals } from "../approvals/approvals-api.js";
+import { decideAsApprover, parseDecision } from "../approvals/decide-as.js";
+import type { HumanDecision } from "../approvals/decide-as.js";
+import { ApprovalsError, isApprovalsError } from "../approvals/errors.js";
+import type { ApprovalDetail, ListApprovalsRequest, ResumeOutcome } from "../approvals/types.js";
+import type { JsonObject } from "../manifest.js";
+import type { DecideOutcome } from "../runtime/approvals.js";
+import type { ApproverContext } from "../runtime/approver.js";
+import type { ApprovalStatus } from "../store/store.js";
+import { diffArgs } from "./args-diff.js";
+import { readCookie, sessionCookie } from "./approver-token.js";
+import type { VerifyApprover } from "./approver-token.js";
+import { crossSite, csrfCookie, csrfField, csrfHeader, csrfToken, csrfTokenValid, newCsrfCookieValue } from "./csrf.js";
+import { detailPage, editReviewPage, errorPage, listPage, loginPage } from "./pages.js";
+
+export interface InboxAppOptions {
+  /** `runtime.approvals` (can resume) or a standalone `createApprovals(...)` (decides only). */
+  readonly approvals: InboxApprovals | RuntimeApprovals;
+  readonly verifyApprover: VerifyApprover;
+  /** HMAC key of the CSRF tokens (at least 32 bytes). */
+  readonly csrfSecret: string;
+  /** After an approve or edit, run the call on this host. Default: true when `approvals` can resume. */
+  readonly resumeOnDecision?: boolean;
+  /** Shows /login, which stores a pasted token in the session cookie the shipped verifier reads. Default true. */
+  readonly login?: boolean;
+  /** Called after every recorded decision (and the resume, when it ran). Errors are reported, not raised. */
+  readonly onDecision?: (approvalId: string, outcome: DecideOutcome, resumed: ResumeOutcome | null) => void | Promise<void>;
+  readonly now?: () => number;
+  readonly onError?: (err: unknown) => void;
+}
+
+const statuses: readonly string[] = ["pending", "approved", "edited", "rejected", "revoked"];
+const canResume = (a: InboxApprovals | RuntimeApprovals): a is RuntimeApprovals => typeof (a as Partial<RuntimeApprovals>).resume === "function";
+const subject = (who: ApproverContext | null): string => (who === null ? "" : `${who.tenant}\u0000${who.user}`);
+
+const statusOf = (why: string): ContentfulStatusCode =>
+  why === "not_found"
+    ? 404
+    : why === "already_decided" || why === "expired"
+      ? 409
+      : why === "invalid_edit" || why === "invalid_decision" || why === "invalid_request" || why === "invalid_cursor"
+        ? 400
+        : 403;
+
+export function createInboxApp(opts: InboxAppOptions): Hono {
+  if (new TextEncoder().encode(opts.csrfSecret).length < 32) throw new Error("createInboxApp: csrfSecret must be at least 32 bytes");
+  const now = opts.now ?? Date.now;
+  const onError = opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate serve: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
+  const resumeOnDecision = opts.resumeOnDecision ?? canResume(opts.approvals);
+  const app = new Hono();
+
+  const secure = (c: Context): boolean => new URL(c.req.url).protocol === "https:";
+  /** The browser's CSRF cookie value, set on first sight. */
+  const csrfCookieOf = (c: Context): string => {
+    const existing = readCookie(c.req.header("cookie") ?? null, csrfCookie);
+    if (existing !== null && existing.length >= 20) return existing;
+    const fresh = newCsrfCookieValue();
+    c.header("set-cookie", `${csrfCookie}=${fresh}; Path=/; HttpOnly; SameSite=Strict${secure(c) ? "; Secure" : ""}`, { append: true });
+    return fresh;
+  };
+  const wantsHtml = (c: Context): boolean => !c.req.path.startsWith("/api/");
+
+  const fail = (c: Context, who: ApproverContext | null, code: ContentfulStatusCode, message: string) =>
+    wantsHtml(c) ? c.html(errorPage(who, code, message), code) : c.json({ error: { code, message } }, code);
+
+  /** Ambient-credential requests must prove they come from our own pages. */
+  const csrfOk = (c: Context, who: ApproverContext | null, sent: string | null): boolean => {
+    if (crossSite(c.req.raw)) return false;
+    if (c.req.header("authorization") !== undefined) return true;
+    return csrfTokenValid(opts.csrfSecret, readCookie(c.req.header("cookie") ?? null, csrfCookie), subject(who), sent);
+  };
+
+  const approverOf = async (c: Context): Promise<ApproverContext | null> => {
+    try {
+      return await opts.verifyApprover(c.req.raw);
+    } catch (err) {
+      onError(err);
+      return null;
+    }
+  };
+
+  const withApprover = (handler: (c: Context, who: ApproverContext) => Promise<Response>) => async (c: Context): Promise<Response> => {
+    const who = await approverOf(c);
+    if (who === null) {
+      if (wantsHtml(c) && c.req.method === "GET" && opts.login !== false) return c.redirect(`/login?next=${encodeURIComponent(c.req.path)}`, 303);
+      return fail(c, null, 401, "not signed in: send Authorization: Bearer <token> (toolgate token) or sign in at /login");
+    }
+    try {
+      return await handler(c, who);
+    } catch (err) {
+      if (isApprovalsError(err)) return fail(c, who, statusOf(err.code), err.message);
+      onError(err);
+      return fail(c, who, 500, "internal error (logged by the server)");
+    }
+  };
+
+  /** The approval, if the approver may see it. */
+  const visible = async (c: Context, who: ApproverContext): Promise<ApprovalDetail> => {
+    const a = await opts.approvals.get(c.req.param("id") ?? "");
+    if (a === null) throw new ApprovalsError("not_found", `approval ${c.req.param("id") ?? ""} does not exist`);
+    if (a.tenant !== who.tenant) throw new ApprovalsError("forbidden", `approval ${a.id} belongs to another tenant; you are signed in for ${who.tenant}`);
+    return a;
+  };
+
+  const decideAndResume = async (id: string, req: HumanDecision, who: ApproverContext) => {
+    const outcome = await decideAsApprover(opts.approvals, id, req, who);
+    let resumed: ResumeOutcome | null = null;
+    if (outcome.ok && resumeOnDecision && canResume(opts.approvals) && (req.decision === "approve" || req.decision === "edit")) {
+      resumed = await opts.approvals.resume(id);
+    }
+    if (outcome.ok && opts.onDecision !== undefined) {
+      try {
+        await opts.onDecision(id, outcome, resumed);
+      } catch (err) {
+        onError(err);
+      }
+    }
+    return { outcome, resumed };
+  };
+
+  const listRequest = (c: Context, who: ApproverContext, defaultStatus: string | undefined): ListApprovalsRequest => {
+    const q = (k: string): string | undefined => c.req.query(k) || undefined;
+    const status = q("status") ?? defaultStatus;
+    if (status !== undefined && status !== "all" && !statuses.includes(status)) {
+      throw new ApprovalsError("invalid_request", `status: must be one of ${statuses.join(", ")} or all`);
+    }
+    const limit = q("limit");
+    const older = q("older_than");
+    if (limit !== undefined && !/^\d{1,4}$/.test(limit)) throw new ApprovalsError("invalid_request", "limit: must be a whole number from 1 to 200");
+    const olderMs = older === undefined ? undefined : /^\d+$/.test(older) ? Number(older) : Date.parse(older);
+    if (olderMs !== undefined && !Number.isFinite(olderMs)) throw new ApprovalsError("invalid_request", "older_than: must be epoch milliseconds or an ISO 8601 time");
+    return {
+      tenant: who.tenant,
+      ...(status === undefined || status === "all" ? {} : { status: status as ApprovalStatus }),
+      ...(q("tool") === undefined ? {} : { tool: q("tool")! }),
+      ...(q("requested_by") === undefined ? {} : { requested_by: q("requested_by")! }),
+      ...(olderMs === undefined ? {} : { older_than: olderMs }),
+      ...(limit === undefined ? {} : { limit: Number(limit) }),
+      ...(q("cursor") === undefined ? {} : { cursor: q("cursor")! }),
+    };
+  };
+
+  app.get("/healthz", (c) => c.json({ ok: true }));
+  app.get("/", (c) => c.redirect("/approvals", 303));
+
+  // ------------------------------------------------------------ sign in (session cookie)
+  if (opts.login !== false) {
+    app.get("/login", (c) => c.html(loginPage(csrfToken(opts.csrfSecret, csrfCookieOf(c), ""), null)));
+    app.post("/login", async (c) => {
+      const form = await c.req.parseBody();
+      const token = typeof form["token"] === "string" ? form["token"].trim() : "";
+      const sent = typeof form[csrfField] === "string" ? form[csrfField] : null;
+      if (!csrfOk(c, null, sent)) return c.html(errorPage(null, 403, "the form expired or came from another site: reload the page and try again"), 403);
+      const who = await opts.verifyApprover(new Request(c.req.url, { headers: { authorization: `Bearer ${token}` } })).catch(() => null);
+      if (who === null) return c.html(loginPage(csrfToken(opts.csrfSecret, csrfCookieOf(c), ""), "that token is not valid (wrong secret, malformed or expired): issue a new one with toolgate token"), 401);
+      c.header("set-cookie", `${sessionCookie}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict${secure(c) ? "; Secure" : ""}`, { append: true });
+      return c.redirect("/approvals", 303);
+    });
+    app.post(
+      "/logout",
+      withApprover(async (c, who) => {
+        const form = await c.req.parseBody();
+        if (!csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null)) return fail(c, who, 403, "missing or invalid CSRF token");
+        c.header("set-cookie", `${sessionCookie}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict`, { append: true });
+        return c.redirect("/login", 303);
+      }),
+    );
+  }
+
+  // ------------------------------------------------------------ pages
+  app.get(
+    "/approvals",
+    withApprover(async (c, who) => {
+      const req = listRequest(c, who, "pending");
+      const page = await opts.approvals.list(req);
+      const filter = c.req.query("status") || "pending";
+      const next = page.next_cursor === null ? null : `/approvals?status=${encodeURIComponent(filter)}&cursor=${encodeURIComponent(page.next_cursor)}`;
+      return c.html(listPage(who, page, filter, now(), next));
+    }),
+  );
+
+  const flashes: Readonly<Record<string, string>> = {
+    approve: "Approved.",
+    reject: "Rejected.",
+    edit: "Edited: the edited call is approved.",
+    revoke: "Revoked.",
+  };
+
+  const renderDetail = async (c: Context, who: ApproverContext, a: ApprovalDetail, flash: string | null, error: string | null, code: ContentfulStatusCode = 200) => {
+    const editEvent = a.events.find((ev) => ev.decision === "edit" && ev.edited_args !== null);
+    const editDiff = editEvent?.edited_args == null ? null : diffArgs(a.args, editEvent.edited_args);
+    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff }), code);
+  };
+
+  app.get(
+    "/approvals/:id",
+    withApprover(async (c, who) => {
+      const a = await visible(c, who);
+      const done = c.req.query("done");
+      const ran = c.req.query("resumed");
+      const flash = done !== undefined && flashes[done] !== undefined ? `${flashes[done]}${ran === "success" ? " The host ran the call." : ran !== undefined && /^[a-z_]{1,40}$/.test(ran) ? ` The host's run answered ${ran}.` : ""}` : null;
+      return renderDetail(c, who, a, flash, null);
+    }),
+  );
+
+  app.post(
+    "/approvals/:id/edit",
+    withApprover(async (c, who) => {
+      const form = await c.req.parseBody();
+      if (!csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null)) return fail(c, who, 403, "missing or invalid CSRF token: reload the page and try again");
+      const a = await visible(c, who);
+      const text = typeof form["edited_args"] === "string" ? form["edited_args"] : "";
+      let edited: unknown;
+      try {
+        edited = JSON.parse(text);
+      } catch (err) {
+        return renderDetail(c, who, a, null, `edited arguments are not JSON: ${err instanceof Error ? err.message : String(err)}`, 400);
+      }
+      if (typeof edited !== "object" || edited === null || Array.isArray(edited)) return renderDetail(c, who, a, null, "edited arguments must be a JSON object", 400);
+      const reason = typeof form["reason"] === "string" ? form["reason"].slice(0, 2_000) : "";
+      const changes = diffArgs(a.args, edited as JsonObject);
+      return c.html(editReviewPage(who, a, edited as JsonObject, reason, changes, csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who))));
+    }),
+  );
+
+  app.post(
+    "/approvals/:id/decide",
+    withApprover(async (c, who) => {
+      const form = await c.req.parseBody();
+      if (!csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null)) return fail(c, who, 403, "missing or invalid CSRF token: reload the page and try again");
+      const a = await visible(c, who);
+      let editedArgs: unknown;
+      if (typeof form["edited_args"] === "string" && form["edited_args"] !== "") {
+        try {
+          editedArgs = JSON.parse(form["edited_args"]);
+        } catch {
+          return renderDetail(c, who, a, null, "edited arguments are not JSON", 400);
+        }
+      }
+      const req = parseDecision({ decision: form["decision"], reason: form["reason"], edited_args: editedArgs });
+      const { outcome, resumed } = await decideAndResume(a.id, req, who);
+      if (!outcome.ok) return renderDetail(c, who, await visible(c, who), null, outcome.message, statusOf(outcome.why));
+      const ran = resumed === null ? "" : `&resumed=${resumed.ok ? (resumed.envelope.outcome === "success" ? "success" : resumed.envelope.reason) : resumed.why}`;
+      return c.redirect(`/approvals/${encodeURIComponent(a.id)}?done=${req.decision}${ran}`, 303);
+    }),
+  );
+
+  // ------------------------------------------------------------ JSON API
+  app.get("/api/csrf", withApprover(async (c, who) => c.json({ csrf_token: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), header: csrfHeader })));
+  app.get("/api/approvals", withApprover(async (c, who) => c.json(await opts.approvals.list(listRequest(c, who, undefined)))));
+  app.get("/api/approvals/:id", withApprover(async (c, who) => c.json(await visible(c, who))));
+  app.post(
+    "/api/approvals/:id/decision",
+    withApprover(async (c, who) => {
+      if (!csrfOk(c, who, c.req.header(csrfHeader) ?? null)) return fail(c, who, 403, `missing or invalid CSRF token: send the ${csrfHeader} header from GET /api/csrf, or authenticate with Authorization: Bearer`);
+      const a = await visible(c, who);
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        throw new ApprovalsError("invalid_request", "body: must be JSON {decision, reason?, edited_args?}");
+      }
+      const { outcome, resumed } = await decideAndResume(a.id, parseDecision(body), who);
+      if (!outcome.ok) return c.json({ error: { code: outcome.why, message: outcome.message } }, statusOf(outcome.why));
+      return c.json({ ...outcome, resumed });
+    }),
+  );
+
+  app.notFound((c) => (wantsHtml(c) ? c.html(errorPage(null, 404, "no such page"), 404) : c.json({ error: { code: 404, message: "no such route" } }, 404)));
+  app.onError((err, c) => {
+    onError(err);
+    return wantsHtml(c) ? c.html(errorPage(null, 500, "internal error (logged by the server)"), 500) : c.json({ error: { code: 500, message: "internal error" } }, 500);
+  });
+  return app;
+}

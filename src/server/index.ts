@@ -1,0 +1,10 @@
+export { createInboxApp } from "./inbox-app.js";
+export type { InboxAppOptions } from "./inbox-app.js";
+export { listenInbox } from "./serve-inbox.js";
+export type { RunningInbox } from "./serve-inbox.js";
+export { createTokenVerifier, issueApproverToken, verifyApproverToken, ApproverTokenError, sessionCookie } from "./approver-token.js";
+export type { IssueTokenRequest, VerifyApprover } from "./approver-token.js";
+export { pendingApprovalWebhook, postWebhook, signWebhook, startAnnouncer, verifyWebhookSignature, signatureHeader } from "./webhook.js";
+export type { Announcer, PendingApprovalWebhookBody, WebhookOptions } from "./webhook.js";
+export { diffArgs } from "./args-diff.js";
+export type { ArgChange } from "./args-diff.js";

@@ -1,0 +1,139 @@
+/** The inbox's server-rendered pages. Every interpolated value goes through escapeHtml. */
+import type { ApprovalDetail, ApprovalPage } from "../approvals/types.js";
+import type { JsonObject } from "../manifest.js";
+import type { ApproverContext } from "../runtime/approver.js";
+import type { ArgChange } from "./args-diff.js";
+import { escapeHtml as e, jsonHtml } from "./escape.js";
+
+const style = `body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f6f7f9}
+header{background:#1f2937;color:#fff;padding:10px 24px;display:flex;justify-content:space-between;align-items:center}
+header a{color:#fff;text-decoration:none;font-weight:600}main{padding:20px 24px;max-width:1000px}
+table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #d5d9de;padding:6px 10px;text-align:left;vertical-align:top}
+th{background:#eef0f3}pre{background:#fff;border:1px solid #d5d9de;padding:10px;overflow:auto;margin:0}
+.status{font-weight:600}.pending{color:#9a6700}.approved{color:#1a7f37}.rejected,.revoked{color:#cf222e}.edited{color:#0969da}
+.flash{background:#dafbe1;border:1px solid #1a7f37;padding:8px 12px;margin-bottom:16px}.error{background:#ffebe9;border-color:#cf222e}
+form.inline{display:inline-block;margin-right:12px;vertical-align:top}textarea{width:100%;font:13px monospace}
+button{padding:6px 14px;font-size:14px;cursor:pointer}.approve{background:#1a7f37;color:#fff;border:0}.reject{background:#cf222e;color:#fff;border:0}
+.removed{background:#ffebe9}.added{background:#dafbe1}.changed{background:#fff8c5}dl{display:grid;grid-template-columns:180px 1fr;gap:4px 12px}dt{font-weight:600}`;
+
+export function layout(title: string, who: ApproverContext | null, body: string): string {
+  const user =
+    who === null
+      ? ""
+      : `<span>${e(who.user)} · tenant ${e(who.tenant)}${who.roles.length > 0 ? ` · ${e(who.roles.join(", "))}` : ""}</span>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${e(title)} · toolgate approvals</title><style>${style}</style></head>
+<body><header><a href="/approvals">toolgate approvals</a>${user}</header><main>${body}</main></body></html>`;
+}
+
+const time = (ms: number): string => `<time datetime="${e(new Date(ms).toISOString())}">${e(new Date(ms).toISOString().replace("T", " ").slice(0, 19))} UTC</time>`;
+const status = (s: string, expired = false): string => `<span class="status ${e(s)}">${e(expired ? "expired" : s)}</span>`;
+const compact = (v: JsonObject): string => e(Object.entries(v).map(([k, x]) => `${k}=${JSON.stringify(x)}`).join(", "));
+
+export function listPage(who: ApproverContext, page: ApprovalPage, filter: string, nowMs: number, nextHref: string | null): string {
+  const rows = page.approvals
+    .map(
+      (a) => `<tr data-approval="${e(a.id)}"><td><a href="/approvals/${e(encodeURIComponent(a.id))}">${e(a.tool)}</a></td>
+<td>${compact(a.preview)}</td><td>${e(a.requested_by)}</td><td>${time(a.created_at_ms)}</td><td>${time(a.expires_at_ms)}</td>
+<td>${status(a.status, a.status === "pending" && a.expires_at_ms <= nowMs)}</td></tr>`,
+    )
+    .join("");
+  const filters = ["pending", "approved", "edited", "rejected", "revoked", "all"]
+    .map((s) => (s === filter ? `<strong>${e(s)}</strong>` : `<a href="/approvals?status=${e(s)}">${e(s)}</a>`))
+    .join(" · ");
+  return layout(
+    "Approvals",
+    who,
+    `<h1>Approvals for tenant ${e(who.tenant)}</h1><p>${filters}</p>
+${page.approvals.length === 0 ? `<p id="empty">No ${e(filter === "all" ? "" : filter)} approvals.</p>` : `<table id="approvals"><thead><tr><th>tool</th><th>preview</th><th>requested by</th><th>created</th><th>expires</th><th>status</th></tr></thead><tbody>${rows}</tbody></table>`}
+${nextHref === null ? "" : `<p><a id="next" href="${e(nextHref)}">Next page</a></p>`}`,
+  );
+}
+
+function diffTable(changes: readonly ArgChange[]): string {
+  if (changes.length === 0) return `<p>No change to the arguments.</p>`;
+  const cell = (v: unknown): string => (v === undefined ? "" : `<code>${e(JSON.stringify(v))}</code>`);
+  return `<table id="diff"><thead><tr><th>field</th><th>change</th><th>original</th><th>edited</th></tr></thead><tbody>${changes
+    .map((c) => `<tr class="${e(c.kind)}"><td><code>${e(c.path)}</code></td><td>${e(c.kind)}</td><td>${cell(c.before)}</td><td>${cell(c.after)}</td></tr>`)
+    .join("")}</tbody></table>`;
+}
+
+export interface DetailView {
+  readonly who: ApproverContext;
+  readonly a: ApprovalDetail;
+  readonly csrf: string;
+  readonly nowMs: number;
+  readonly flash: string | null;
+  readonly error: string | null;
+  /** For an edited approval: the change it made. */
+  readonly editDiff: readonly ArgChange[] | null;
+}
+
+export function detailPage(v: DetailView): string {
+  const { a, csrf } = v;
+  const expired = a.status === "pending" && a.expires_at_ms <= v.nowMs;
+  const decidable = a.status === "pending" && !expired;
+  const action = `/approvals/${e(encodeURIComponent(a.id))}`;
+  const hidden = `<input type="hidden" name="_csrf" value="${e(csrf)}">`;
+  const preview = Object.entries(a.preview)
+    .map(([k, x]) => `<tr><th>${e(k)}</th><td><code>${e(JSON.stringify(x))}</code></td></tr>`)
+    .join("");
+  const events = a.events
+    .map((ev) => `<tr><td>${e(ev.decision)}</td><td>${e(ev.approver)}</td><td>${time(ev.decided_at_ms)}</td><td>${e(ev.reason ?? "")}</td></tr>`)
+    .join("");
+  const controls = decidable
+    ? `<h2>Decide</h2>
+<form class="inline" method="post" action="${action}/decide">${hidden}<input type="hidden" name="decision" value="approve">
+<input name="reason" placeholder="reason (optional)" aria-label="approve reason"> <button class="approve" id="approve">Approve</button></form>
+<form class="inline" method="post" action="${action}/decide">${hidden}<input type="hidden" name="decision" value="reject">
+<input name="reason" placeholder="reason" aria-label="reject reason"> <button class="reject" id="reject">Reject</button></form>
+<h3>Edit the arguments</h3>
+<form method="post" action="${action}/edit">${hidden}<textarea name="edited_args" id="edited_args" rows="8">${jsonHtml(a.args)}</textarea>
+<p><input name="reason" placeholder="reason (optional)" aria-label="edit reason"> <button id="edit">Review edit</button></p></form>`
+    : a.status === "approved"
+      ? `<form method="post" action="${action}/decide">${hidden}<input type="hidden" name="decision" value="revoke"><button id="revoke">Revoke approval</button></form>`
+      : "";
+  return layout(
+    `${a.tool} ${a.id}`,
+    v.who,
+    `${v.flash === null ? "" : `<div class="flash" id="flash">${e(v.flash)}</div>`}${v.error === null ? "" : `<div class="flash error" id="error">${e(v.error)}</div>`}
+<h1>${e(a.tool)} ${status(a.status, expired)}</h1>
+<dl><dt>approval</dt><dd><code>${e(a.id)}</code></dd><dt>requested by</dt><dd id="requester">${e(a.requested_by)}</dd>
+<dt>policy's reason</dt><dd id="policy-reason">${e(a.policy_reason ?? "(not recorded)")}</dd>
+<dt>run</dt><dd><code>${e(a.run_id)}</code></dd><dt>operation</dt><dd><code>${e(a.operation_id ?? "")}</code></dd>
+<dt>created</dt><dd>${time(a.created_at_ms)}</dd><dt>expires</dt><dd id="expires">${time(a.expires_at_ms)}${expired ? " (expired)" : ""}</dd></dl>
+<h2>Preview: what you approve</h2><table id="preview"><tbody>${preview}</tbody></table>
+<h2>All arguments</h2><pre id="args">${jsonHtml(a.args)}</pre>
+${v.editDiff === null ? "" : `<h2>Edit</h2>${diffTable(v.editDiff)}`}
+${controls}
+<h2>Decisions</h2>${a.events.length === 0 ? "<p>None yet.</p>" : `<table id="events"><thead><tr><th>decision</th><th>by</th><th>at</th><th>reason</th></tr></thead><tbody>${events}</tbody></table>`}`,
+  );
+}
+
+export function editReviewPage(who: ApproverContext, a: ApprovalDetail, edited: JsonObject, reason: string, changes: readonly ArgChange[], csrf: string): string {
+  const action = `/approvals/${e(encodeURIComponent(a.id))}`;
+  return layout(
+    `Edit ${a.id}`,
+    who,
+    `<h1>Review the edit of ${e(a.tool)}</h1><p>The edited arguments replace the original call; the new call is approved by you.</p>
+${diffTable(changes)}<h2>Edited arguments</h2><pre id="edited">${jsonHtml(edited)}</pre>
+<form method="post" action="${action}/decide"><input type="hidden" name="_csrf" value="${e(csrf)}"><input type="hidden" name="decision" value="edit">
+<input type="hidden" name="edited_args" value="${e(JSON.stringify(edited))}"><input type="hidden" name="reason" value="${e(reason)}">
+<button class="approve" id="confirm-edit">Approve the edited call</button> <a href="${action}">Cancel</a></form>`,
+  );
+}
+
+export function loginPage(csrf: string, error: string | null): string {
+  return layout(
+    "Sign in",
+    null,
+    `<h1>Sign in</h1>${error === null ? "" : `<div class="flash error" id="error">${e(error)}</div>`}
+<p>Paste an approver token (issued with <code>toolgate token</code>).</p>
+<form method="post" action="/login"><input type="hidden" name="_csrf" value="${e(csrf)}">
+<textarea name="token" id="token" rows="4" aria-label="token"></textarea><p><button id="sign-in">Sign in</button></p></form>`,
+  );
+}
+
+export function errorPage(who: ApproverContext | null, code: number, message: string): string {
+  return layout(`Error ${code}`, who, `<h1>${e(code)}</h1><div class="flash error" id="error">${e(message)}</div><p><a href="/approvals">Back to the inbox</a></p>`);
+}

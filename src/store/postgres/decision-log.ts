@@ -1,0 +1,140 @@
+/**
+ * The decision log on PostgreSQL: a batch is one INSERT (one round trip, one
+ * commit) from a JSON array, reads by id and by filters, purge past retention.
+ * Enters: entries and queries. Leaves: records.
+ */
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import type { JsonObject, JsonValue } from "../../manifest.js";
+import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery, PolicyDecisionKind, ShadowDecision } from "../store.js";
+import { runPrepared } from "./pool.js";
+
+type Int8 = string | number;
+
+interface DecisionRow {
+  decision_id: string;
+  at_ms: Int8;
+  tenant: string;
+  run_id: string;
+  user_id: string;
+  tool: string;
+  operation_id: string | null;
+  fingerprint: string | null;
+  decision: string;
+  reason: string | null;
+  policy_version: string | null;
+  outcome: string;
+  outcome_reason: string | null;
+  path: string | null;
+  input: JsonObject | null;
+  result: JsonValue | null;
+  erased: string[] | null;
+  eval_ns: Int8 | null;
+  shadow: ShadowDecision | null;
+  expires_at_ms: Int8 | null;
+}
+
+const columns = `decision_id, toolgate_ms(at) AS at_ms, tenant, run_id, user_id, tool, operation_id, fingerprint,
+  decision, reason, policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow,
+  toolgate_ms(expires_at) AS expires_at_ms`;
+
+function toRecord(row: DecisionRow): DecisionLogRecord {
+  return {
+    decision_id: row.decision_id,
+    at_ms: Number(row.at_ms),
+    tenant: row.tenant,
+    run_id: row.run_id,
+    user: row.user_id,
+    tool: row.tool,
+    operation_id: row.operation_id,
+    fingerprint: row.fingerprint,
+    decision: row.decision as PolicyDecisionKind,
+    reason: row.reason,
+    policy_version: row.policy_version,
+    outcome: row.outcome,
+    outcome_reason: row.outcome_reason,
+    path: row.path,
+    input: row.input,
+    result: row.result,
+    erased: row.erased ?? [],
+    eval_ns: row.eval_ns === null ? null : Number(row.eval_ns),
+    shadow: row.shadow,
+    expires_at_ms: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
+  };
+}
+
+/** JSON documents are passed as text inside the array, so a JSON `null` result stays distinguishable from none. */
+export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLogEntry[]): Promise<void> {
+  const rows = entries.map((e, n) => ({
+    n,
+    decision_id: e.decision_id ?? randomUUID(),
+    at_ms: e.at_ms,
+    tenant: e.tenant,
+    run_id: e.run_id,
+    user_id: e.user,
+    tool: e.tool,
+    operation_id: e.operation_id,
+    fingerprint: e.fingerprint,
+    decision: e.decision,
+    reason: e.reason,
+    policy_version: e.policy_version,
+    outcome: e.outcome,
+    outcome_reason: e.outcome_reason,
+    path: e.path ?? null,
+    input: e.input === undefined || e.input === null ? null : JSON.stringify(e.input),
+    result: e.result === undefined || e.result === null ? null : JSON.stringify(e.result),
+    erased: JSON.stringify(e.erased ?? []),
+    eval_ns: e.eval_ns ?? null,
+    shadow: e.shadow === undefined || e.shadow === null ? null : JSON.stringify(e.shadow),
+    shadow_disagrees: e.shadow === undefined || e.shadow === null ? null : e.shadow.disagrees,
+    expires_at_ms: e.expires_at_ms ?? null,
+  }));
+  await runPrepared(
+    db,
+    "log_append_batch",
+    `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
+       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at)
+     SELECT r.decision_id, toolgate_ts(r.at_ms), r.tenant, r.run_id, r.user_id, r.tool, r.operation_id, r.fingerprint,
+       r.decision, r.reason, r.policy_version, r.outcome, r.outcome_reason, r.path, r.input::jsonb, r.result::jsonb,
+       r.erased::jsonb, r.eval_ns, r.shadow::jsonb, r.shadow_disagrees, toolgate_ts(r.expires_at_ms)
+     FROM jsonb_to_recordset($1::jsonb) AS r(decision_id text, at_ms bigint, tenant text, run_id text,
+       user_id text, tool text, operation_id text, fingerprint text, decision text, reason text, policy_version text,
+       outcome text, outcome_reason text, path text, input text, result text, erased text, eval_ns bigint, shadow text,
+       shadow_disagrees boolean, expires_at_ms bigint, n bigint)
+     ORDER BY r.n`,
+    [JSON.stringify(rows)],
+  );
+}
+
+export async function getDecision(db: pg.Pool, decisionId: string): Promise<DecisionLogRecord | null> {
+  const res = await runPrepared<DecisionRow>(db, "log_get", `SELECT ${columns} FROM decision_log WHERE decision_id = $1`, [decisionId]);
+  const row = res.rows[0];
+  return row === undefined ? null : toRecord(row);
+}
+
+export async function listDecisions(db: pg.Pool, query: DecisionQuery): Promise<DecisionLogRecord[]> {
+  const where: string[] = [];
+  const params: (string | number | boolean)[] = [];
+  const add = (sql: (n: number) => string, value: string | number | boolean): void => {
+    params.push(value);
+    where.push(sql(params.length));
+  };
+  if (query.tenant !== undefined) add((n) => `tenant = $${n}`, query.tenant);
+  if (query.operation_id !== undefined) add((n) => `operation_id = $${n}`, query.operation_id);
+  if (query.tool !== undefined) add((n) => `tool = $${n}`, query.tool);
+  if (query.reason !== undefined) add((n) => `(reason = $${n} OR outcome_reason = $${n})`, query.reason);
+  if (query.since_ms !== undefined) add((n) => `at >= toolgate_ts($${n}::bigint)`, query.since_ms);
+  if (query.shadow_disagrees !== undefined) add((n) => `shadow_disagrees = $${n}`, query.shadow_disagrees);
+  params.push(query.limit ?? 1000);
+  const res = await db.query<DecisionRow>(
+    `SELECT ${columns} FROM decision_log ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
+      ORDER BY seq DESC LIMIT $${params.length}`,
+    params,
+  );
+  return res.rows.map(toRecord);
+}
+
+export async function purgeDecisions(db: pg.Pool, nowMs: number): Promise<number> {
+  const res = await db.query("DELETE FROM decision_log WHERE expires_at IS NOT NULL AND expires_at <= toolgate_ts($1::bigint)", [nowMs]);
+  return res.rowCount ?? 0;
+}

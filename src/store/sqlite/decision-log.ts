@@ -1,0 +1,149 @@
+/**
+ * The decision log on SQLite: batch inserts (one transaction per batch), reads by
+ * id and by filters, and purge past retention. Enters: entries and queries. Leaves: records.
+ */
+import { randomUUID } from "node:crypto";
+import type { Database as Db, Statement } from "better-sqlite3";
+import type { JsonObject, JsonValue } from "../../manifest.js";
+import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery, PolicyDecisionKind, ShadowDecision } from "../store.js";
+import { sqliteAddedColumns, sqliteIndexesAfterColumns } from "./schema.js";
+
+interface DecisionRow {
+  decision_id: string | null;
+  at_ms: number;
+  tenant: string;
+  run_id: string;
+  user: string;
+  tool: string;
+  operation_id: string | null;
+  fingerprint: string | null;
+  decision: string;
+  reason: string | null;
+  policy_version: string | null;
+  outcome: string;
+  outcome_reason: string | null;
+  path: string | null;
+  input: string | null;
+  result: string | null;
+  erased: string | null;
+  eval_ns: number | null;
+  shadow: string | null;
+  expires_at_ms: number | null;
+  seq: number;
+}
+
+/** Adds the columns newer than the file (idempotent), then their indexes. */
+export function ensureSqliteColumns(db: Db): void {
+  for (const [table, columns] of Object.entries(sqliteAddedColumns)) {
+    const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+    for (const [name, type] of columns) if (!have.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+  }
+  db.exec(sqliteIndexesAfterColumns);
+}
+
+const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+function toRecord(row: DecisionRow): DecisionLogRecord {
+  return {
+    // Entries written before decision ids existed get a stable one from their row number.
+    decision_id: row.decision_id ?? `seq-${row.seq}`,
+    at_ms: Number(row.at_ms),
+    tenant: row.tenant,
+    run_id: row.run_id,
+    user: row.user,
+    tool: row.tool,
+    operation_id: row.operation_id,
+    fingerprint: row.fingerprint,
+    decision: row.decision as PolicyDecisionKind,
+    reason: row.reason,
+    policy_version: row.policy_version,
+    outcome: row.outcome,
+    outcome_reason: row.outcome_reason,
+    path: row.path,
+    input: parse<JsonObject>(row.input),
+    result: parse<JsonValue>(row.result),
+    erased: parse<string[]>(row.erased) ?? [],
+    eval_ns: row.eval_ns === null ? null : Number(row.eval_ns),
+    shadow: parse<ShadowDecision>(row.shadow),
+    expires_at_ms: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
+  };
+}
+
+export class SqliteDecisionLog {
+  readonly #db: Db;
+  readonly #insert: Statement;
+  readonly #byId: Statement<[string], DecisionRow>;
+  readonly #purge: Statement<[number]>;
+
+  constructor(db: Db) {
+    this.#db = db;
+    this.#insert = db.prepare(
+      `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
+         policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms)
+       VALUES (@decision_id, @at_ms, @tenant, @run_id, @user, @tool, @operation_id, @fingerprint, @decision, @reason,
+         @policy_version, @outcome, @outcome_reason, @path, @input, @result, @erased, @eval_ns, @shadow, @shadow_disagrees, @expires_at_ms)`,
+    );
+    this.#byId = db.prepare<[string], DecisionRow>("SELECT * FROM decision_log WHERE decision_id = ?");
+    this.#purge = db.prepare<[number]>("DELETE FROM decision_log WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ?");
+  }
+
+  /** Synchronous body: callable from a process `exit` listener. */
+  insertMany(entries: readonly DecisionLogEntry[]): void {
+    const run = this.#db.transaction(() => {
+      for (const e of entries) {
+        this.#insert.run({
+          decision_id: e.decision_id ?? randomUUID(),
+          at_ms: e.at_ms,
+          tenant: e.tenant,
+          run_id: e.run_id,
+          user: e.user,
+          tool: e.tool,
+          operation_id: e.operation_id,
+          fingerprint: e.fingerprint,
+          decision: e.decision,
+          reason: e.reason,
+          policy_version: e.policy_version,
+          outcome: e.outcome,
+          outcome_reason: e.outcome_reason,
+          path: e.path ?? null,
+          input: json(e.input),
+          result: json(e.result),
+          erased: json(e.erased ?? []),
+          eval_ns: e.eval_ns ?? null,
+          shadow: json(e.shadow),
+          shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees ? 1 : 0,
+          expires_at_ms: e.expires_at_ms ?? null,
+        });
+      }
+    });
+    run.immediate();
+  }
+
+  get(decisionId: string): DecisionLogRecord | null {
+    const row = this.#byId.get(decisionId);
+    if (row !== undefined) return toRecord(row);
+    const legacy = /^seq-(\d+)$/.exec(decisionId);
+    if (legacy === null) return null;
+    const old = this.#db.prepare<[number], DecisionRow>("SELECT * FROM decision_log WHERE seq = ? AND decision_id IS NULL").get(Number(legacy[1]));
+    return old === undefined ? null : toRecord(old);
+  }
+
+  list(query: DecisionQuery): DecisionLogRecord[] {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    const add = (sql: string, ...values: (string | number)[]): void => void (where.push(sql), params.push(...values));
+    if (query.tenant !== undefined) add("tenant = ?", query.tenant);
+    if (query.operation_id !== undefined) add("operation_id = ?", query.operation_id);
+    if (query.tool !== undefined) add("tool = ?", query.tool);
+    if (query.reason !== undefined) add("(reason = ? OR outcome_reason = ?)", query.reason, query.reason);
+    if (query.since_ms !== undefined) add("at_ms >= ?", query.since_ms);
+    if (query.shadow_disagrees !== undefined) add("shadow_disagrees = ?", query.shadow_disagrees ? 1 : 0);
+    const sql = `SELECT * FROM decision_log ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
+    return this.#db.prepare<(string | number)[], DecisionRow>(sql).all(...params, query.limit ?? 1000).map(toRecord);
+  }
+
+  purge(nowMs: number): number {
+    return this.#purge.run(nowMs).changes;
+  }
+}

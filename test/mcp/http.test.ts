@@ -1,0 +1,132 @@
+import type { Server as HttpServer } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveMcpHttp } from "../../src/mcp/index.js";
+import type { Store } from "../../src/store/store.js";
+import {
+  approvalThenRetryCommitsOnce,
+  deniedCallsAreErrors,
+  listsToolsForThePrincipal,
+  readCallSucceeds,
+  writeNeedsOperationId,
+} from "./conversation.js";
+import type { Conversation } from "./conversation.js";
+import { approveAsBob, hasPg, makeTestGate, storeKinds, storeSite } from "./fixture.js";
+import type { StoreSite, TestGate } from "./fixture.js";
+
+const secret = new TextEncoder().encode("an-hs256-secret-of-at-least-32-bytes!");
+const INBOX = "https://inbox.example/toolgate";
+
+async function token(claims: Record<string, unknown>, opts: { expiresIn?: string; key?: Uint8Array } = {}): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: "HS256" })
+    .setExpirationTime(opts.expiresIn ?? "5m")
+    .sign(opts.key ?? secret);
+}
+
+async function connect(url: URL, bearer: string): Promise<Client> {
+  const client = new Client({ name: "toolgate-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
+  return client;
+}
+
+for (const kind of storeKinds) {
+  describe.skipIf(kind === "postgres" && !hasPg)(`MCP over Streamable HTTP, SDK client (${kind} store)`, () => {
+    let site: StoreSite;
+    let store: Store;
+    let gate: TestGate;
+    let http: HttpServer;
+    let url: URL;
+    let c: Conversation;
+
+    beforeAll(async () => {
+      site = await storeSite(kind);
+      store = await site.open();
+      gate = await makeTestGate(store);
+      http = await serveMcpHttp(gate.runtime, { port: 0, secret, approvalLink: INBOX });
+      const address = http.address();
+      url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
+      c = {
+        client: await connect(url, await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] })),
+        viewerClient: await connect(url, await token({ tenant: "t_acme", sub: "vera", roles: ["viewer"] })),
+        approve: (id) => approveAsBob(gate.runtime, id),
+        effectsOf: (op) => gate.ledger.effectsOf(op).length,
+        approvalLinkBase: INBOX,
+      };
+    });
+    afterAll(async () => {
+      await c?.client.close();
+      await c?.viewerClient.close();
+      await new Promise((r) => http?.close(r));
+      await store?.close();
+      await site?.drop();
+    });
+
+    it("lists the tools the policy permits the token's principal, in name order, with true annotations and the manifest's schemas", () =>
+      listsToolsForThePrincipal(c));
+    it("answers a read with the success envelope as structured content and text", () => readCallSucceeds(c));
+    it("never mints an operation id: a write without one is invalid_arguments", () => writeNeedsOperationId(c));
+    it("approval_required carries the approval id and inbox link; after approval the retry commits once; replay; conflict", () =>
+      approvalThenRetryCommitsOnce(c, `op-http-${kind}`));
+    it("denials are isError results with the envelope", () => deniedCallsAreErrors(c));
+
+    it("rejects requests without a valid bearer token with 401 and touches no tool", async () => {
+      const post = (headers: Record<string, string>) =>
+        fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+        });
+      const none = await post({});
+      expect(none.status).toBe(401);
+      expect(none.headers.get("www-authenticate")).toContain("Bearer");
+      const forged = await post({ authorization: `Bearer ${await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] }, { key: new TextEncoder().encode("x".repeat(40)) })}` });
+      expect(forged.status).toBe(401);
+      const expired = await post({ authorization: `Bearer ${await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] }, { expiresIn: "-1m" })}` });
+      expect(expired.status).toBe(401);
+      const noTenant = await post({ authorization: `Bearer ${await token({ sub: "alice", roles: ["agent"] })}` });
+      expect(noTenant.status).toBe(401);
+      expect((await noTenant.json()) as unknown).toMatchObject({ error: { message: expect.stringContaining("tenant") } });
+      const noneAlg = `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${Buffer.from(JSON.stringify({ tenant: "t_acme", sub: "alice", roles: ["agent"], exp: 9_999_999_999 })).toString("base64url")}.`;
+      expect((await post({ authorization: `Bearer ${noneAlg}` })).status).toBe(401);
+    });
+
+    it("refuses a foreign Host or Origin (DNS rebinding) with 403, even with a valid token", async () => {
+      const { request } = await import("node:http");
+      const status = (headers: Record<string, string>) =>
+        new Promise<number>(async (done, fail) => {
+          const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+          const auth = `Bearer ${await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] })}`;
+          const r = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: auth, ...headers } }, (res) => {
+            res.resume();
+            done(res.statusCode ?? 0);
+          });
+          r.on("error", fail);
+          r.end(body);
+        });
+      expect(await status({ host: "evil.example.com" })).toBe(403);
+      expect(await status({ origin: "http://evil.example.com" })).toBe(403);
+      expect(await status({})).toBe(200);
+    });
+
+    it("a token of another tenant cannot use this tenant's approval", async () => {
+      const first = await c.client.callTool({ name: "reserve_funds", arguments: { account_id: "acc_alice", amount: 7, currency: "EUR", recipient: "acc_bob", operation_id: `op-x-${kind}` } });
+      const approvalId = (first.structuredContent as { approval_id: string }).approval_id;
+      await approveAsBob(gate.runtime, approvalId);
+      const other = await connect(url, await token({ tenant: "t_evil", sub: "mallory", roles: ["agent"] }));
+      try {
+        const stolen = await other.callTool({
+          name: "reserve_funds",
+          arguments: { account_id: "acc_alice", amount: 7, currency: "EUR", recipient: "acc_bob", operation_id: `op-x-${kind}`, approval_id: approvalId },
+        });
+        expect(stolen.isError).toBe(true);
+        expect(stolen.structuredContent).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
+        expect(gate.ledger.effectsOf(`op-x-${kind}`)).toHaveLength(0);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * The decision-log contract, run by every store (test/store/sqlite.test.ts,
+ * test/store/postgres.test.ts): OPA-shaped entries round-trip, filters, retention
+ * purge, and group commit (batched entries are visible after flush, on read and to
+ * another connection after close; `sync` entries are visible to another connection
+ * as soon as append settles).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { DecisionLogOptions } from "../../src/store/decision-batch.js";
+import type { DecisionLogEntry, Store } from "../../src/store/store.js";
+
+export interface LogStoreUnderTest {
+  readonly store: Store;
+  /** A second connection on the same state. */
+  readonly openPeer: () => Promise<Store>;
+  readonly dispose?: () => Promise<void>;
+}
+
+const T0 = 1_700_000_000_000;
+
+export const logEntry = (over: Partial<DecisionLogEntry> = {}): DecisionLogEntry => ({
+  decision_id: "d-1",
+  at_ms: T0,
+  tenant: "t1",
+  run_id: "run-1",
+  user: "alice",
+  tool: "reserve_funds",
+  operation_id: "op-1",
+  fingerprint: "a".repeat(64),
+  decision: "deny",
+  reason: "limit_exceeded",
+  policy_version: "pv-1",
+  outcome: "terminal_failure",
+  outcome_reason: "policy_denied",
+  path: "toolgate/authz/decision",
+  input: { tool: "reserve_funds", args: { amount: 5, nested: { deep: [1, null, "x"] } }, principal: { tenant: "t1" } },
+  result: { allow: false, reason: "limit_exceeded", requires_approval: false },
+  erased: ["/input/args/card_number"],
+  eval_ns: 12_345,
+  shadow: { policy_version: "pv-2", decision: "allow", reason: "read_allowed", result: { allow: true }, eval_ns: 99, disagrees: true },
+  expires_at_ms: T0 + 60_000,
+  ...over,
+});
+
+export function runDecisionLogContract(name: string, make: (opts: DecisionLogOptions) => Promise<LogStoreUnderTest>): void {
+  describe(`decision log contract: ${name}`, () => {
+    const opened: Store[] = [];
+    let current: LogStoreUnderTest | null = null;
+    const open = async (opts: DecisionLogOptions = {}): Promise<LogStoreUnderTest> => {
+      current = await make(opts);
+      opened.push(current.store);
+      return current;
+    };
+    const peer = async (): Promise<Store> => {
+      const p = await current!.openPeer();
+      opened.push(p);
+      return p;
+    };
+    afterEach(async () => {
+      for (const s of opened.splice(0)) await s.close();
+      await current?.dispose?.();
+      current = null;
+    });
+
+    it("an entry round-trips every OPA decision-log field", async () => {
+      const { store } = await open();
+      await store.appendDecision(logEntry());
+      const got = await store.getDecision("d-1");
+      expect(got).toEqual(logEntry());
+      expect(await store.getDecision("nope")).toBeNull();
+    });
+
+    it("an entry without the optional fields reads back with nulls, an empty erased list and a generated id", async () => {
+      const { store } = await open();
+      const { decision_id: _, path: _p, input: _i, result: _r, erased: _e, eval_ns: _n, shadow: _s, expires_at_ms: _x, ...plain } = logEntry();
+      await store.appendDecision(plain);
+      const [got] = await store.listDecisions();
+      expect(got).toEqual({ ...plain, decision_id: got!.decision_id, path: null, input: null, result: null, erased: [], eval_ns: null, shadow: null, expires_at_ms: null });
+      expect(got!.decision_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await store.getDecision(got!.decision_id)).toEqual(got);
+    });
+
+    it("filters by tool, reason (policy's or envelope's), time and shadow disagreement", async () => {
+      const { store } = await open();
+      await store.appendDecision(logEntry({ decision_id: "a", at_ms: T0, tool: "get_account", reason: "read_allowed", outcome_reason: null, shadow: null }));
+      await store.appendDecision(logEntry({ decision_id: "b", at_ms: T0 + 10, reason: null, decision: "not_evaluated", outcome_reason: "invalid_arguments" }));
+      await store.appendDecision(logEntry({ decision_id: "c", at_ms: T0 + 20, shadow: { ...logEntry().shadow!, disagrees: false } }));
+      const ids = async (q: Parameters<Store["listDecisions"]>[0]) => (await store.listDecisions(q)).map((d) => d.decision_id);
+      expect(await ids({ tool: "get_account" })).toEqual(["a"]);
+      expect(await ids({ reason: "invalid_arguments" })).toEqual(["b"]);
+      expect(await ids({ reason: "limit_exceeded" })).toEqual(["c"]);
+      expect(await ids({ since_ms: T0 + 10 })).toEqual(["c", "b"]);
+      expect(await ids({ shadow_disagrees: true })).toEqual(["b"]);
+      expect(await ids({ shadow_disagrees: false })).toEqual(["c"]);
+    });
+
+    it("purgeExpired deletes entries past their retention and keeps the others", async () => {
+      const { store } = await open();
+      await store.appendDecision(logEntry({ decision_id: "old", expires_at_ms: T0 + 1_000 }));
+      await store.appendDecision(logEntry({ decision_id: "new", expires_at_ms: T0 + 5_000 }));
+      await store.appendDecision(logEntry({ decision_id: "kept", expires_at_ms: null }));
+      expect(await store.purgeExpired(T0 + 999)).toBe(0);
+      expect(await store.purgeExpired(T0 + 1_000)).toBe(1);
+      expect((await store.listDecisions()).map((d) => d.decision_id).sort()).toEqual(["kept", "new"]);
+      expect(await store.purgeExpired(T0 + 10_000_000)).toBe(1);
+      expect((await store.listDecisions()).map((d) => d.decision_id)).toEqual(["kept"]);
+    });
+
+    it("batched: many entries are written together, visible to another connection after flush, in order", async () => {
+      const { store } = await open({ maxDelayMs: 60_000, maxBatchRows: 10_000 });
+      const other = await peer();
+      for (let i = 0; i < 50; i++) await store.appendDecision(logEntry({ decision_id: `b-${i}`, at_ms: T0 + i }));
+      // Queued, not committed: the other connection sees nothing yet.
+      expect(await other.listDecisions()).toEqual([]);
+      await store.flushDecisions();
+      const seen = await other.listDecisions({ limit: 100 });
+      expect(seen.map((d) => d.decision_id)).toEqual(Array.from({ length: 50 }, (_, i) => `b-${49 - i}`));
+    });
+
+    it("batched: a full batch is written without waiting for the delay", async () => {
+      const { store } = await open({ maxDelayMs: 60_000, maxBatchRows: 5 });
+      const other = await peer();
+      for (let i = 0; i < 5; i++) await store.appendDecision(logEntry({ decision_id: `f-${i}` }));
+      await expect.poll(async () => (await other.listDecisions()).length, { timeout: 2_000 }).toBe(5);
+    });
+
+    it("batched: queued entries are written within the delay", async () => {
+      const { store } = await open({ maxDelayMs: 5 });
+      const other = await peer();
+      await store.appendDecision(logEntry({ decision_id: "t-1" }));
+      await expect.poll(async () => (await other.listDecisions()).length, { timeout: 2_000 }).toBe(1);
+    });
+
+    it("batched: reads on the same store see its own queued entries", async () => {
+      const { store } = await open({ maxDelayMs: 60_000 });
+      await store.appendDecision(logEntry({ decision_id: "own" }));
+      expect((await store.listDecisions()).map((d) => d.decision_id)).toEqual(["own"]);
+      expect(await store.getDecision("own")).not.toBeNull();
+    });
+
+    it("batched: close writes what is queued", async () => {
+      const { store } = await open({ maxDelayMs: 60_000 });
+      const other = await peer();
+      await store.appendDecision(logEntry({ decision_id: "at-close" }));
+      await store.close();
+      expect((await other.listDecisions()).map((d) => d.decision_id)).toEqual(["at-close"]);
+    });
+
+    it("sync durability: an entry is committed before append settles", async () => {
+      const { store } = await open({ durability: "sync" });
+      const other = await peer();
+      await store.appendDecision(logEntry({ decision_id: "s-1" }));
+      expect((await other.listDecisions()).map((d) => d.decision_id)).toEqual(["s-1"]);
+    });
+
+    it("a failed batch write is reported, not thrown at the caller", async () => {
+      const errors: unknown[] = [];
+      const { store } = await open({ maxDelayMs: 60_000, onError: (e) => errors.push(e) });
+      await store.appendDecision(logEntry({ decision_id: "dup" }));
+      await store.appendDecision(logEntry({ decision_id: "dup" }));
+      await store.flushDecisions();
+      expect(errors).toHaveLength(1);
+    });
+  });
+}
