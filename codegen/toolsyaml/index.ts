@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Manifest } from "../../src/manifest.js";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import { identityWarnings } from "./check-identity-lint.js";
 import { retryWarnings } from "./check-retry.js";
 import { checkSemantics } from "./check-semantics.js";
 import { createSchemaCompiler } from "./schema-compiler.js";
@@ -43,7 +44,7 @@ export function loadToolsSource(source: string, file: string): LoadResult {
   const shapeErrors = validateShape(parsed.source);
   if (shapeErrors.length > 0) return fail(shapeErrors);
   const raw = parsed.source.value as RawToolsFile;
-  warnings = sorted(retryWarnings(raw, parsed.source));
+  warnings = sorted([...retryWarnings(raw, parsed.source), ...identityWarnings(raw, parsed.source)]);
   const schemas = createSchemaCompiler();
   const semanticErrors = checkSemantics(raw, parsed.source, schemas);
   const { manifest, errors } = toManifest(raw, parsed.source);
