@@ -65,6 +65,11 @@ export interface ToolManifestEntry {
   readonly failures: Readonly<Record<string, FailureSpec>>;
   /** Argument fields erased from the decision log's copy of the policy input (secrets, personal data). */
   readonly sensitive?: readonly string[];
+  /**
+   * Names of the host facts this tool's decisions read (tools.yaml `context:`), resolved by the
+   * host's resolvers right before every authorization; each is validated against its schema.
+   */
+  readonly context?: readonly string[];
 }
 
 export interface Manifest {

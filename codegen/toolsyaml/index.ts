@@ -12,7 +12,7 @@ import { validateShape } from "./validate-shape.js";
 import { parseYamlSource } from "./yaml-source.js";
 
 export type { RawTool, RawToolsFile } from "./raw-types.js";
-export { schemaId } from "./schema-compiler.js";
+export { contextSchemaId, schemaId } from "./schema-compiler.js";
 
 /** At most this many problems are reported for one file. */
 export const maxDiagnostics = 50;

@@ -71,6 +71,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       ),
       // Only when declared, so manifests of catalogs without it stay as they were.
       ...(tool.sensitive === undefined ? {} : { sensitive: [...tool.sensitive] }),
+      ...(tool.context === undefined ? {} : { context: Object.keys(tool.context).sort() }),
     };
   }
   return {

@@ -16,10 +16,12 @@ export const reasons = [
   "retry_exhausted",
   "idempotency_conflict",
   "interrupted",
+  "context_unavailable",
 ] as const;
 export type Reason = (typeof reasons)[number];
 
-export const retryableReasons = ["timeout", "retryable_error"] as const satisfies readonly Reason[];
+/** `context_unavailable`: a host fact the decision needs could not be resolved or failed its schema; nothing ran. */
+export const retryableReasons = ["timeout", "retryable_error", "context_unavailable"] as const satisfies readonly Reason[];
 export type RetryableReason = (typeof retryableReasons)[number];
 
 export interface SuccessEnvelope {
