@@ -11,6 +11,7 @@ import { compilePolicy } from "../../codegen/compiler/index.js";
 import { loadToolsSource } from "../../codegen/toolsyaml/index.js";
 import { generateTypeScript } from "../../codegen/typescript/index.js";
 import { manifest, validators } from "../../generated/index.js";
+import type { ToolHandlers } from "../../generated/index.js";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyEngine, PolicyInput } from "../../src/policy/engine.js";
 import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
@@ -57,10 +58,11 @@ describeOnStores("host context facts", (makeStore) => {
   function gateWith(policy: PolicyEngine, store: Awaited<ReturnType<typeof makeStore>>, resolve: () => Promise<unknown>, seen: JsonObject[] = []) {
     const ledger = new EscrowLedger();
     const base = escrowHandlers(ledger);
+    const reserve: ToolHandlers["reserve_funds"] = async (a, ctx) => (seen.push(ctx.context ?? { missing: true }), base.reserve_funds(a, ctx));
     const runtime = createRuntime({
       manifest: contextManifest,
       validators: contextValidators,
-      handlers: { ...base, reserve_funds: async (a, ctx) => (seen.push(ctx.context ?? { missing: true }), base.reserve_funds(a, ctx)) },
+      handlers: { ...base, reserve_funds: reserve },
       policy,
       store,
       context: { reserve_funds: { daily_reserved: resolve as () => Promise<number> } },
