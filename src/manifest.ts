@@ -44,6 +44,13 @@ export interface PostconditionSpec {
   readonly observed: Readonly<Record<string, { readonly arg: string } | { readonly equals: JsonValue }>>;
 }
 
+/** One argument of a compensating call: the landed resource's id, an argument or observed field of the original call, or a literal. */
+export type CompensationArg =
+  | { readonly from: "resource_id" }
+  | { readonly arg: string }
+  | { readonly observed: string }
+  | { readonly equals: JsonValue };
+
 export interface ToolManifestEntry {
   readonly name: string;
   readonly description: string;
@@ -59,6 +66,8 @@ export interface ToolManifestEntry {
   readonly approval: ApprovalSpec | null;
   /** Name of the reversible tool that undoes this one. */
   readonly compensation: string | null;
+  /** How to build the compensating call's arguments from what landed (tools.yaml `compensation_args:`). */
+  readonly compensation_args?: Readonly<Record<string, CompensationArg>>;
   readonly postcondition: PostconditionSpec | null;
   readonly timeout_ms: number;
   readonly retry: RetrySpec;

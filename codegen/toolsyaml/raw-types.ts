@@ -25,6 +25,8 @@ export interface RawTool {
     readonly approver_roles?: readonly string[];
   };
   readonly compensation?: string;
+  /** Arguments of the compensating call: "$resource_id", "$args.<field>", "$observed.<field>" or a literal. */
+  readonly compensation_args?: Readonly<Record<string, JsonValue>>;
   /** Host facts resolved right before every decision: fact name -> JSON Schema of its value. */
   readonly context?: Readonly<Record<string, JsonSchemaObject>>;
   readonly sensitive?: readonly string[];

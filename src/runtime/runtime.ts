@@ -7,6 +7,8 @@
 import { randomUUID } from "node:crypto";
 import type { TrustedContext } from "../generated-runtime.js";
 import { consumeAfterInvoke } from "./approval-binding.js";
+import { compensate } from "./compensate.js";
+import type { CompensateOptions } from "./compensate.js";
 import { missingContext, resolveContext } from "./context.js";
 import type { LooseContextResolvers } from "./context.js";
 import { extendApprovals } from "../approvals/approvals-api.js";
@@ -40,6 +42,11 @@ export interface Runtime {
   call(ctx: TrustedContext, request: CallRequest, options?: CallOptions): Promise<Envelope>;
   /** List, get, decide and resume approvals (`approvals.resume(id)` runs an approved call on the host's side). */
   readonly approvals: RuntimeApprovals;
+  /**
+   * Undoes an operation whose effect landed but failed its postcondition: runs the compensating call its
+   * envelope names, gated like any call, under an operation id derived from (tenant, operationId).
+   */
+  compensate(ctx: TrustedContext, operationId: string, options?: CompensateOptions): Promise<Envelope>;
   /** Sets the run's durable interrupt flag and aborts its handlers in flight in this process. */
   interrupt(run: { readonly tenant: string; readonly run_id: string }, reason: string): Promise<void>;
   /** Clears the run's interrupt flag (unrelated to `approvals.resume`, which runs an approved call). */
@@ -213,6 +220,7 @@ export function createRuntime<
   const approvals = extendApprovals(createApprovals(holder.live), { store: shared.store, clock: shared.clock });
   const runtime: Runtime = {
     call,
+    compensate: (ctx, operationId, options) => compensate(holder.snapshot, call, ctx, operationId, options),
     approvals: {
       ...approvals,
       async decide(approvalId, req, approver) {
