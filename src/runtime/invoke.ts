@@ -211,7 +211,7 @@ function settle(deps: RuntimeDeps, call: PreparedCall, r: Exclude<RunResult, { k
   }
   const validators = deps.validators[call.tool.name];
   if (validators === undefined) throw new Error(`no validators for ${call.tool.name}`);
-  const c: Classified = classify(r.result, { tool: call.tool, validators, args: call.args, operation_id: call.operation_id, attempt });
+  const c: Classified = classify(r.result, { tool: call.tool, validators, args: call.args, operation_id: call.operation_id, attempt, tenant: call.ctx.tenant });
   return c;
 }
 

@@ -74,7 +74,8 @@ class SqliteStore implements Store {
     this.#log = new SqliteDecisionLog(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
     this.#batch = new DecisionBatch(async (entries) => {
-      if (this.#db.open) this.#log.insertMany(entries);
+      if (!this.#db.open) throw new Error(`the SQLite store was closed; ${entries.length} decision-log entries not written`);
+      this.#log.insertMany(entries);
     }, logOptions);
     this.#q = {
       getOp: db.prepare<[string, string], OperationRow>("SELECT * FROM operations WHERE tenant = ? AND operation_id = ?"),
