@@ -32,6 +32,7 @@ run npx toolgate test
 run npm start
 run npx tsc
 cp "$root/.ci/consumer/gated-call.mjs" .
+run node dist/src/main.js
 run node gated-call.mjs
 run npx tsc --noEmit
 trap - ERR
