@@ -9,7 +9,7 @@ import type { Envelope } from "../../src/runtime/index.js";
 import type { Manifest } from "../../src/manifest.js";
 import type { ClaimRequest, Store } from "../../src/store/store.js";
 import { escrowReconcilers } from "../../src/demo/escrow.js";
-import { alice, approved, until, withTool } from "./harness.js";
+import { alice, approved, bob, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -267,6 +267,61 @@ export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Ga
       expect(await g.store.purgeExpired(g.clock.now())).toBeGreaterThanOrEqual(100);
       const left = await Promise.all(ids.map((id) => g.store.getApproval(id)));
       expect(left.filter((a) => a !== null)).toHaveLength(0);
+    });
+  });
+
+  describe("revoke and interrupt race the claim", () => {
+    /** Commits `act` right before every claim: after invoke re-read the approval and the interrupt flag. */
+    function actBeforeClaim(store: Store, act: (req: ClaimRequest) => Promise<void>): Store {
+      return new Proxy(store, {
+        get(target, key) {
+          if (key === "claimOperation") return async (req: ClaimRequest) => (await act(req), target.claimOperation(req));
+          const v: unknown = Reflect.get(target, key, target);
+          return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+    }
+
+    it("a revoke committed between the approval re-read and the claim stops the effect: 20 trials, 0 effects", async () => {
+      const base = gate();
+      let g: Gate = base;
+      const revokeNow = new Map<string, string>();
+      const store = actBeforeClaim(base.store, async (req) => {
+        const id = revokeNow.get(req.operation_id);
+        if (id !== undefined) expect((await g.runtime.approvals.decide(id, { decision: "revoke", reason: "customer called" }, bob)).ok).toBe(true);
+      });
+      g = gate({ store, ledger: base.ledger, clock: base.clock });
+      const tally: Record<string, number> = {};
+      for (let i = 0; i < 20; i++) {
+        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(i), `op-rv-${i}`);
+        revokeNow.set(`op-rv-${i}`, approval_id);
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-rv-${i}`, approval_id });
+        const said = e.outcome === "terminal_failure" && e.message.includes("revoked") ? " (revoked)" : "";
+        const k = `${reasonOf(e)}${said}, ${g.ledger.effectsOf(`op-rv-${i}`).length} effect(s)`;
+        tally[k] = (tally[k] ?? 0) + 1;
+      }
+      expect(tally).toEqual({ "terminal_failure:policy_denied (revoked), 0 effect(s)": 20 });
+    });
+
+    it("an interrupt committed between the interrupt re-read and the claim stops the effect: 20 trials, 0 effects", async () => {
+      const base = gate();
+      let stopNow = false;
+      const store = actBeforeClaim(base.store, async () => {
+        if (stopNow) await base.store.setInterrupt({ tenant: alice.tenant, run_id: alice.run_id, reason: "user pressed stop", at_ms: base.clock.now() });
+      });
+      const g = gate({ store, ledger: base.ledger, clock: base.clock });
+      const tally: Record<string, number> = {};
+      for (let i = 0; i < 20; i++) {
+        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(i), `op-in-${i}`);
+        stopNow = true;
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-in-${i}`, approval_id });
+        stopNow = false;
+        await g.runtime.resume(alice);
+        const claimed = (await g.store.getOperation(alice.tenant, `op-in-${i}`, g.clock.now())) === null ? "no claim" : "claimed";
+        const k = `${reasonOf(e)}, ${g.ledger.effectsOf(`op-in-${i}`).length} effect(s), ${claimed}`;
+        tally[k] = (tally[k] ?? 0) + 1;
+      }
+      expect(tally).toEqual({ "terminal_failure:interrupted, 0 effect(s), no claim": 20 });
     });
   });
 }
