@@ -1,7 +1,9 @@
 // npm run bench:runtime — throughput and latency of gated calls with the SQLite store and the
 // real compiled policy, each as a ratio to calling the same handler directly, in one run:
 //   (a) an allowed read (get_account), (b) an approved write (reserve_funds, approval granted
-//   beforehand, one operation id per call). N and WARMUP can be set in the environment.
+//   beforehand, one operation id per call), and (c) the same read with the decision log
+//   committed synchronously (`decisionLog: { durability: "sync" }`, one commit per call) next
+//   to the default group commit. N and WARMUP can be set in the environment.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,6 +66,8 @@ try {
   const handlers = escrowHandlers(ledger);
   const store = openSqliteStore(join(dir, "bench.db"));
   const runtime = createRuntime({ manifest, validators, handlers, reconcilers: escrowReconcilers(ledger), policy, store });
+  const syncStore = openSqliteStore(join(dir, "bench-sync.db"), { decisionLog: { durability: "sync" } });
+  const syncRuntime = createRuntime({ manifest, validators, handlers, reconcilers: escrowReconcilers(ledger), policy, store: syncStore });
 
   // Approvals for every write are requested and granted before timing starts.
   const total = WARMUP + N;
@@ -81,15 +85,27 @@ try {
   const readArgs = { account_id: "acc_alice" };
   const directRead = () => handlers.get_account(readArgs, readCtx);
   const gatedRead = async () => check(await runtime.call(ctx, { tool: "get_account", args: readArgs }));
+  const gatedReadSync = async () => check(await syncRuntime.call(ctx, { tool: "get_account", args: readArgs }));
   const directWrite = () => handlers.reserve_funds({ account_id: "acc_alice", amount: 1, currency: "EUR", recipient: "acc_bob" }, writeCtx);
   const gatedWrite = async (i: number) => check(await runtime.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `op-${i}`, approval_id: approvals[i] ?? "" }));
 
   await measure(WARMUP, directRead);
   await measure(WARMUP, gatedRead);
+  await measure(WARMUP, gatedReadSync);
   await measure(WARMUP, directWrite);
   await measure(WARMUP, gatedWrite);
+  // The two read variants alternate in rounds so that machine load hits both alike.
+  const ROUNDS = 4;
+  const batched: Stats[] = [];
+  const synced: Stats[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    batched.push(await measure(Math.ceil(N / ROUNDS), gatedRead));
+    synced.push(await measure(Math.ceil(N / ROUNDS), gatedReadSync));
+  }
+  const median = (xs: Stats[]): Stats => [...xs].sort((a, b) => a.callsPerSec - b.callsPerSec)[Math.floor(xs.length / 2)]!;
   const rows = [
     { name: "read  (get_account)", direct: await measure(N, directRead), gated: await measure(N, gatedRead) },
+    { name: "read, decision log group-committed (default) vs committed per call (durability: sync)", direct: median(synced), gated: median(batched), labels: ["sync commit", "group commit"] as const },
     { name: "write (reserve_funds, approved)", direct: await measure(N, directWrite), gated: await measure(N, (i) => gatedWrite(i + WARMUP)) },
   ];
 
@@ -97,13 +113,16 @@ try {
   console.log(`bench:runtime — N=${N} (warm-up ${WARMUP}), SQLite WAL file store, policy ${source} (${policy.version}), node ${process.version}`);
   for (const r of rows) {
     console.log(`\n${r.name}`);
-    console.log(`  direct handler : ${f(r.direct.callsPerSec, 0).padStart(9)} calls/s   p50 ${f(r.direct.p50)} ms   p99 ${f(r.direct.p99)} ms`);
-    console.log(`  through gate   : ${f(r.gated.callsPerSec, 0).padStart(9)} calls/s   p50 ${f(r.gated.p50)} ms   p99 ${f(r.gated.p99)} ms`);
+    const [a, b] = "labels" in r && r.labels !== undefined ? r.labels : (["direct handler", "through gate"] as const);
+    console.log(`  ${a.padEnd(15)}: ${f(r.direct.callsPerSec, 0).padStart(9)} calls/s   p50 ${f(r.direct.p50)} ms   p99 ${f(r.direct.p99)} ms`);
+    console.log(`  ${b.padEnd(15)}: ${f(r.gated.callsPerSec, 0).padStart(9)} calls/s   p50 ${f(r.gated.p50)} ms   p99 ${f(r.gated.p99)} ms`);
+    const d = "labels" in r ? 2 : 0;
     console.log(
-      `  ratio gate/direct: throughput ${f(r.gated.callsPerSec / r.direct.callsPerSec, 4)}x, p50 ${f(r.gated.p50 / Math.max(r.direct.p50, 1e-6), 0)}x, p99 ${f(r.gated.p99 / Math.max(r.direct.p99, 1e-6), 0)}x`,
+      `  ratio ${"labels" in r ? "group/sync" : "gate/direct"}: throughput ${f(r.gated.callsPerSec / r.direct.callsPerSec, 4)}x, p50 ${f(r.gated.p50 / Math.max(r.direct.p50, 1e-6), d)}x, p99 ${f(r.gated.p99 / Math.max(r.direct.p99, 1e-6), d)}x`,
     );
   }
   await store.close();
+  await syncStore.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

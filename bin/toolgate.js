@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is TypeScript, run through tsx so no build step is needed.
-import { register } from "tsx/esm/api";
+// In a checkout of toolgate (src/ beside bin/) the TypeScript sources run through tsx,
+// so a stale dist/ never runs there; the installed package ships only the built dist/
+// and runs it on plain node.
+import { existsSync } from "node:fs";
 
-register();
-const { main } = await import("../src/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+if (existsSync(new URL("../src/cli/bin.ts", import.meta.url))) {
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import("../src/cli/bin.ts");
+} else {
+  await import("../dist/src/cli/bin.js");
+}

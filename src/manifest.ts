@@ -70,6 +70,8 @@ export interface ToolManifestEntry {
   readonly compensation_args?: Readonly<Record<string, CompensationArg>>;
   readonly postcondition: PostconditionSpec | null;
   readonly timeout_ms: number;
+  /** Cap on the call's arguments in bytes of canonical JSON; absent: the runtime's default (64 KiB). */
+  readonly max_args_bytes?: number;
   readonly retry: RetrySpec;
   readonly failures: Readonly<Record<string, FailureSpec>>;
   /** Argument fields erased from the decision log's copy of the policy input (secrets, personal data). */

@@ -1,5 +1,5 @@
 /** Text rendering of an `Explanation` (`toolgate eval --explain`): one table row per rule. */
-import type { Explanation, RuleExplanation, RuleOutcome, RuleRole } from "./explain.js";
+import type { DecidingBranch, Explanation, RuleExplanation, RuleOutcome, RuleRole } from "./explain.js";
 
 const MARK: Record<RuleRole, string> = { query: "*", dependency: "+", other: " " };
 
@@ -21,6 +21,12 @@ export function formatOutcome(o: RuleOutcome, max = MAX_VALUE): string {
   }
 }
 
+/** `<- else #3 (policies/authz.rego:57)`, `<- default (...)`, `<- body (...)`. */
+export function formatBranch(b: DecidingBranch): string {
+  const at = `${b.location.file}:${b.location.row}`;
+  return b.kind === "else" ? `<- else #${b.else_index} (${at})` : `<- ${b.kind} (${at})`;
+}
+
 /** `policies/authz.rego:40,42` (rows of every definition, files kept apart). */
 export function formatLocations(r: RuleExplanation): string {
   const byFile = new Map<string, number[]>();
@@ -29,7 +35,9 @@ export function formatLocations(r: RuleExplanation): string {
 }
 
 export function formatExplanation(e: Explanation): string {
-  const rows = e.rules.map((r) => [`${MARK[r.role]} ${r.path}`, r.kind, formatLocations(r), formatOutcome(r.outcome)] as const);
+  const rows = e.rules.map(
+    (r) => [`${MARK[r.role]} ${r.path}`, r.kind, formatLocations(r), `${formatOutcome(r.outcome)}${r.branch === undefined ? "" : `  ${formatBranch(r.branch)}`}`] as const,
+  );
   const head = ["  RULE", "KIND", "DEFINED AT", "VALUE"] as const;
   const width = [0, 1, 2].map((i) => Math.max(head[i]!.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i < 3 ? c.padEnd(width[i]!) : c)).join("  ").trimEnd();

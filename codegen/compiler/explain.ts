@@ -6,6 +6,7 @@
  */
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
+import type { CoveragePoint } from "../plan/coverage.js";
 import type { RuleGroup, RuleKind } from "../rego/index.js";
 import { compileModules, parseQuery } from "../rego/index.js";
 import { hostBuiltins } from "../../src/policy/host-builtins/index.js";
@@ -36,6 +37,17 @@ export interface RuleExplanation {
   readonly locations: readonly SourceLocation[];
   readonly role: RuleRole;
   readonly outcome: RuleOutcome;
+  /**
+   * For rules with an `else` chain or a default: the branch that produced the value
+   * (`else_index` 0 is the rule's own body, k the k-th `else`), or the default.
+   */
+  readonly branch?: DecidingBranch;
+}
+
+export interface DecidingBranch {
+  readonly kind: "body" | "else" | "default";
+  readonly else_index: number;
+  readonly location: SourceLocation;
 }
 
 export interface Explanation {
@@ -93,7 +105,13 @@ export async function compileExplainer(opts: { readonly modules: readonly Source
   return {
     explain(subject) {
       const outcomes = evaluate(subject);
-      return { rules: order.map((i) => ({ ...rules[i]!, outcome: outcomes[i]! })), errors: [] };
+      return {
+        rules: order.map((i) => {
+          const { outcome, branch } = outcomes[i]!;
+          return branch === null ? { ...rules[i]!, outcome } : { ...rules[i]!, outcome, branch };
+        }),
+        errors: [],
+      };
     },
   };
 }
@@ -105,28 +123,59 @@ export async function explainPolicy(opts: ExplainOptions): Promise<Explanation> 
   return ex.explain(opts);
 }
 
-type Evaluate = (subject: ExplainSubject) => RuleOutcome[];
+type Evaluate = (subject: ExplainSubject) => { outcome: RuleOutcome; branch: DecidingBranch | null }[];
+
+/** The heads whose coverage point tells which branch of a group decided: each definition's chain, then the default. */
+function branchHeads(g: RuleGroup): { kind: DecidingBranch["kind"]; else_index: number; location: SourceLocation }[] {
+  const heads: { kind: DecidingBranch["kind"]; else_index: number; location: SourceLocation }[] = [];
+  const chained = g.rules.some((r) => r.else !== null);
+  if (!chained && g.default === null) return heads;
+  for (const r of g.rules) {
+    heads.push({ kind: "body", else_index: 0, location: r.location });
+    let k = 0;
+    for (let e = r.else; e !== null; e = e.else) heads.push({ kind: "else", else_index: ++k, location: { file: r.file, row: e.location.row, col: e.location.col } });
+  }
+  if (g.default !== null) heads.push({ kind: "default", else_index: 0, location: g.default.location });
+  return heads;
+}
 
 /** One module with each non-function group as an entrypoint; the function returns one outcome per group. */
 async function compileGroups(modules: readonly SourceFile[], groups: readonly RuleGroup[]): Promise<Evaluate | { errors: Diagnostic[] }> {
   const entry = (g: RuleGroup): string => g.path.slice(1).join("/");
   const evaluable = groups.filter((g) => g.kind !== "function");
   // Unoptimised: the module is used for a few evaluations, and binaryen would dominate the run time.
-  const out = compilePolicy({ modules, entrypoints: evaluable.map(entry), optimize: false });
+  // Coverage head points say which else branch (or default) produced a rule's value.
+  const out = compilePolicy({ modules, entrypoints: evaluable.map(entry), optimize: false, coverage: true });
   if (out.wasm === null) return { errors: out.errors };
   const policy = await loadPolicy(out.wasm, undefined, hostBuiltins);
+  const points: readonly CoveragePoint[] = out.coverage?.points ?? [];
+  const ptr = ((policy.wasmInstance as WebAssembly.Instance).exports as Record<string, unknown>)["toolgate_coverage_ptr"];
+  const headPoint = new Map<string, number>();
+  points.forEach((p, i) => {
+    const key = `${p.file}:${p.row}`;
+    if (p.kind === "head" && !headPoint.has(key)) headPoint.set(key, i);
+  });
+  const heads = groups.map(branchHeads);
   return (subject) => {
     policy.setData((subject.data ?? {}) as object);
     const input = subject.input === undefined ? undefined : new TextEncoder().encode(JSON.stringify(subject.input)).buffer;
-    return groups.map((g): RuleOutcome => {
-      if (g.kind === "function") return { status: "not_evaluated", why: `function of ${g.arity} argument${g.arity === 1 ? "" : "s"}` };
+    const hits = (): Uint8Array | null => (typeof ptr === "function" ? new Uint8Array(policy.mem.buffer, (ptr as () => number)(), points.length) : null);
+    return groups.map((g, gi) => {
+      if (g.kind === "function") return { outcome: { status: "not_evaluated", why: `function of ${g.arity} argument${g.arity === 1 ? "" : "s"}` }, branch: null };
       const id = out.entrypointIds[entry(g)];
-      if (id === undefined) return { status: "not_evaluated", why: "no entrypoint" };
+      if (id === undefined) return { outcome: { status: "not_evaluated", why: "no entrypoint" }, branch: null };
+      hits()?.fill(0);
       try {
         const rs = policy.evaluate(input, id) as readonly { result?: unknown }[];
-        return rs.length === 0 ? { status: "undefined" } : { status: "value", value: rs[0]?.result };
+        if (rs.length === 0) return { outcome: { status: "undefined" }, branch: null };
+        const hit = hits();
+        const decided = hit === null ? undefined : heads[gi]!.find((h) => {
+          const i = headPoint.get(`${h.location.file}:${h.location.row}`);
+          return i !== undefined && hit[i] !== 0;
+        });
+        return { outcome: { status: "value", value: rs[0]?.result }, branch: decided ?? null };
       } catch (e) {
-        return { status: "error", message: e instanceof Error ? e.message : String(e) };
+        return { outcome: { status: "error", message: e instanceof Error ? e.message : String(e) }, branch: null };
       }
     });
   };

@@ -6,7 +6,7 @@ import { identityWarnings } from "./check-identity-lint.js";
 import { retryWarnings } from "./check-retry.js";
 import { checkSemantics } from "./check-semantics.js";
 import { createSchemaCompiler } from "./schema-compiler.js";
-import type { RawToolsFile } from "./raw-types.js";
+import type { RawTool, RawToolsFile } from "./raw-types.js";
 import { toManifest } from "./to-manifest.js";
 import { validateShape } from "./validate-shape.js";
 import { parseYamlSource } from "./yaml-source.js";
@@ -24,10 +24,6 @@ export interface LoadedToolsFile {
   readonly schemas: Ajv2020;
 }
 
-/**
- * tools.yaml text -> checked manifest, or every problem found (capped, sorted by position).
- * Stages: YAML with positions -> file schema -> semantic checks -> normalisation.
- */
 export interface LoadResult {
   readonly loaded: LoadedToolsFile | null;
   readonly errors: Diagnostic[];
@@ -35,21 +31,47 @@ export interface LoadResult {
   readonly warnings: Diagnostic[];
 }
 
+/**
+ * tools.yaml text -> checked manifest, or every problem found (capped, sorted by position).
+ * Stages: YAML with positions -> file schema -> semantic checks -> normalisation. Each
+ * stage reports what it can: duplicate keys do not stop the schema check, and a tool with
+ * schema problems is left out of the semantic checks (they assume its shape) while every
+ * other tool is still checked. Only problems outside `tools` (the file's own shape) stop
+ * the later stages.
+ */
 export function loadToolsSource(source: string, file: string): LoadResult {
   const sorted = (ds: Diagnostic[]) => [...ds].sort(compareDiagnostics).slice(0, maxDiagnostics);
   let warnings: Diagnostic[] = [];
   const fail = (errors: Diagnostic[]) => ({ loaded: null, errors: sorted(errors), warnings });
   const parsed = parseYamlSource(source, file);
   if (parsed.source === null) return fail(parsed.errors);
-  const shapeErrors = validateShape(parsed.source);
-  if (shapeErrors.length > 0) return fail(shapeErrors);
-  const raw = parsed.source.value as RawToolsFile;
+  const shape = validateShape(parsed.source);
+  const errors = [...parsed.errors, ...shape.errors];
+  if (shape.fileBroken) return fail(errors);
+  const raw = withoutTools(parsed.source.value as RawToolsFile, shape.brokenTools);
   warnings = sorted([...retryWarnings(raw, parsed.source), ...identityWarnings(raw, parsed.source)]);
   const schemas = createSchemaCompiler();
-  const semanticErrors = checkSemantics(raw, parsed.source, schemas);
-  const { manifest, errors } = toManifest(raw, parsed.source);
-  if (semanticErrors.length + errors.length > 0) return fail([...semanticErrors, ...errors]);
-  return { loaded: { raw, manifest, schemas }, errors: [], warnings };
+  errors.push(...checkSemantics(raw, parsed.source, schemas));
+  const normalised = toManifest(raw, parsed.source);
+  errors.push(...normalised.errors);
+  if (errors.length > 0) return fail(errors);
+  return { loaded: { raw, manifest: normalised.manifest, schemas }, errors: [], warnings };
+}
+
+/** The file without the named tools (a compensation naming one of them is not judged: its target is broken). */
+function withoutTools(file: RawToolsFile, names: ReadonlySet<string>): RawToolsFile {
+  if (names.size === 0) return file;
+  const tools: Record<string, RawTool> = {};
+  for (const [name, tool] of Object.entries(file.tools)) {
+    if (names.has(name)) continue;
+    tools[name] = tool.compensation !== undefined && names.has(tool.compensation) ? withoutCompensation(tool) : tool;
+  }
+  return { ...file, tools };
+}
+
+function withoutCompensation(tool: RawTool): RawTool {
+  const { compensation: _broken, ...rest } = tool;
+  return rest;
 }
 
 export function loadToolsFile(path: string, displayName = path): LoadResult {

@@ -3,7 +3,7 @@ import type { Effect, JsonValue } from "../../src/manifest.js";
 /** tools.yaml as written, after it passed tools-yaml.schema.json. */
 export interface RawToolsFile {
   readonly version: 1;
-  readonly policy?: { readonly entrypoint: string };
+  readonly policy?: { readonly entrypoint: string; readonly rego_version?: "v0" | "v1" };
   readonly tools: Readonly<Record<string, RawTool>>;
 }
 
@@ -32,6 +32,7 @@ export interface RawTool {
   readonly sensitive?: readonly string[];
   readonly postcondition?: "resource_id" | { readonly resource_id?: boolean; readonly observed?: Readonly<Record<string, JsonValue>> };
   readonly timeout_ms?: number;
+  readonly max_args_bytes?: number;
   readonly retry?: {
     readonly max_attempts: number;
     readonly backoff?: { readonly initial?: string; readonly multiplier?: number; readonly max?: string };

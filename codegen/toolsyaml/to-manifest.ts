@@ -57,6 +57,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       ...(tool.compensation_args === undefined ? {} : { compensation_args: toCompensationArgs(tool.compensation_args) }),
       postcondition: toPostcondition(tool.postcondition),
       timeout_ms: tool.timeout_ms ?? defaults.timeoutMs,
+      ...(tool.max_args_bytes === undefined ? {} : { max_args_bytes: tool.max_args_bytes }),
       retry: {
         max_attempts: tool.retry?.max_attempts ?? (retryableFailures(tool).length > 0 ? defaults.retryableMaxAttempts : defaults.maxAttempts),
         backoff: {

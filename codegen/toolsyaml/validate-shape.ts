@@ -1,9 +1,11 @@
 import { Ajv, type ErrorObject } from "ajv";
 import type { Diagnostic } from "../diagnostics.js";
+import { closestName } from "../suggest.js";
 import fileSchema from "./tools-yaml.schema.json" with { type: "json" };
 import type { YamlSource } from "./yaml-source.js";
 
-const ajv = new Ajv({ allErrors: true, strict: true });
+// verbose: errors carry their schema, whose property names feed "did you mean".
+const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
 const validateFile = ajv.compile(fileSchema);
 
 /** Hints keyed by the schema keyword that failed. */
@@ -24,10 +26,26 @@ const hints: Record<string, string> = {
   propertyNames: "use a snake_case name",
 };
 
+export interface ShapeResult {
+  readonly errors: Diagnostic[];
+  /** Tools with a problem inside them: later stages, which assume the shape, skip them. */
+  readonly brokenTools: ReadonlySet<string>;
+  /** A problem outside any one tool (version, policy, the tools map itself): later stages cannot run. */
+  readonly fileBroken: boolean;
+}
+
 /** Validates the file against tools-yaml.schema.json; one located diagnostic per offending place. */
-export function validateShape(source: YamlSource): Diagnostic[] {
-  if (validateFile(source.value)) return [];
+export function validateShape(source: YamlSource): ShapeResult {
+  if (validateFile(source.value)) return { errors: [], brokenTools: new Set(), fileBroken: false };
   const errors = validateFile.errors ?? [];
+  const brokenTools = new Set<string>();
+  let fileBroken = false;
+  for (const e of errors) {
+    const [top, name] = pointerToPath(e.instancePath);
+    if (top === "tools" && name !== undefined) brokenTools.add(name);
+    // An unknown top-level field or a bad version leaves the rest checkable.
+    else if (!(top === undefined && e.keyword === "additionalProperties") && top !== "version") fileBroken = true;
+  }
   const oneOfPaths = new Set(errors.filter((e) => e.keyword === "oneOf").map((e) => e.instancePath));
   const seen = new Set<string>();
   const out: Diagnostic[] = [];
@@ -41,7 +59,7 @@ export function validateShape(source: YamlSource): Diagnostic[] {
     seen.add(key);
     out.push(diagnostic);
   }
-  return out;
+  return { errors: out, brokenTools, fileBroken };
 }
 
 function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
@@ -52,11 +70,12 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
   switch (error.keyword) {
     case "additionalProperties": {
       const field = String(params["additionalProperty"]);
+      const close = closestName(field, Object.keys(schemaProperties(error.parentSchema)));
       return {
         code: "unknown_field",
-        message: `unknown field "${field}" in ${where}`,
+        message: `unknown field "${field}" in ${where}${close === null ? "" : `; did you mean \`${close}\`?`}`,
         location: source.locate([...path, field], { key: true }),
-        hint,
+        hint: close === null ? hint : `rename it to \`${close}\``,
       };
     }
     case "required":
@@ -66,13 +85,16 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
         location: source.locate(path, { key: true }),
         hint,
       };
-    case "enum":
+    case "enum": {
+      const allowed = params["allowedValues"] as unknown[];
+      const close = typeof error.data === "string" ? closestName(error.data, allowed.filter((v): v is string => typeof v === "string")) : null;
       return {
         code: "invalid_value",
-        message: `${where} must be one of ${(params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+        message: `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}${close === null ? "" : `; did you mean \`${close}\`?`}`,
         location: source.locate(path),
-        hint,
+        hint: close === null ? hint : `write \`${close}\``,
       };
+    }
     case "oneOf":
       return { code: "invalid_value", message: `${where} has none of the accepted forms`, location: source.locate(path), hint };
     case "type":
@@ -85,6 +107,11 @@ function toDiagnostic(error: ErrorObject, source: YamlSource): Diagnostic {
         hint,
       };
   }
+}
+
+function schemaProperties(schema: unknown): Record<string, unknown> {
+  const props = (schema as { properties?: unknown } | null | undefined)?.properties;
+  return props !== null && typeof props === "object" ? (props as Record<string, unknown>) : {};
 }
 
 function pointerToPath(pointer: string): string[] {

@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
 import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 
 /** A parsed YAML file that can answer "where is this path?" for diagnostics. */
@@ -9,6 +9,11 @@ export interface YamlSource {
   locate(path: readonly (string | number)[], options?: { key?: boolean }): SourceLocation;
 }
 
+/**
+ * Parses YAML with positions. Duplicate keys are reported and the parse goes on (the
+ * later entry wins), so later stages still check the rest of the file; any other YAML
+ * problem leaves no usable document (`source: null`).
+ */
 export function parseYamlSource(source: string, file: string): { source: YamlSource | null; errors: Diagnostic[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
@@ -25,8 +30,35 @@ export function parseYamlSource(source: string, file: string): { source: YamlSou
       hint: duplicate ? "remove or rename one of the two entries" : "fix the YAML syntax at this position",
     };
   });
-  if (errors.length > 0) return { source: null, errors };
-  return { source: { file, value: doc.toJS({ maxAliasCount: 100 }), locate: (path, options) => locate(doc, path, options?.key ?? false, at) }, errors: [] };
+  if (errors.some((e) => e.code !== "duplicate_key")) return { source: null, errors };
+  const aliasErrors = unresolvedAliases(doc, at);
+  if (aliasErrors.length > 0) return { source: null, errors: [...errors, ...aliasErrors] };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    // e.g. an alias expanding past the alias count: located at the document, not a stack trace.
+    const message = err instanceof Error ? firstLine(err.message) : String(err);
+    return { source: null, errors: [...errors, { code: "yaml_syntax_error", message, location: at(rangeStart(doc.contents) ?? 0), hint: "simplify the anchors and aliases" }] };
+  }
+  return { source: { file, value, locate: (path, options) => locate(doc, path, options?.key ?? false, at) }, errors };
+}
+
+/** Every alias (`*name`) without an anchor (`&name`) before it, located at the alias. */
+function unresolvedAliases(doc: Document, at: (offset: number) => SourceLocation): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  visit(doc, {
+    Alias(_key, alias) {
+      if (alias.resolve(doc) !== undefined) return;
+      out.push({
+        code: "yaml_syntax_error",
+        message: `unresolved alias *${alias.source}: no anchor &${alias.source} before it`,
+        location: at(alias.range?.[0] ?? 0),
+        hint: `define the anchor (&${alias.source}) before its first use, or write the value out`,
+      });
+    },
+  });
+  return out;
 }
 
 function firstLine(message: string): string {

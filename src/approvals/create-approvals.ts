@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Manifest } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import { createApprovals as createCoreApprovals } from "../runtime/approvals.js";
+import { defaultMaxArgsBytes } from "../runtime/limits.js";
 import { Telemetry } from "../runtime/telemetry.js";
 import { systemClock } from "../runtime/types.js";
 import type { Clock, RuntimeDeps, ToolValidators } from "../runtime/types.js";
@@ -36,6 +37,7 @@ export function createApprovals(opts: ApprovalsOptions): InboxApprovals {
     store: opts.store,
     clock,
     leaseMarginMs: 0,
+    maxArgsBytes: defaultMaxArgsBytes,
     ownerId: `approvals_${randomUUID()}`,
     pollIntervalMs: 10,
     inProgressWaitMs: 0,

@@ -1,27 +1,44 @@
 import { Command, CommanderError } from "commander";
-import { commandLoaders } from "./commands/index.js";
+import { commands } from "./commands/index.js";
+import { formatHelp, suggestCommand } from "./help.js";
 import { toolgateVersion } from "../version.js";
+
+const description = "Declarative, compiled policy for the tools AI agents call";
 
 /** Runs the CLI and returns the process exit code (0 ok, 1 user-facing failure, 2 usage error). */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = new Command("toolgate")
-    .description("Declarative, compiled policy for the tools AI agents call")
-    .version(toolgateVersion)
-    .exitOverride()
-    .showHelpAfterError();
+  let args = [...argv];
+  const [first] = args;
+  if (first === undefined || first === "-h" || first === "--help" || (first === "help" && args.length === 1)) {
+    process.stdout.write(formatHelp(commands, description));
+    return 0;
+  }
+  if (first === "-V" || first === "--version") {
+    console.log(toolgateVersion);
+    return 0;
+  }
+  if (first === "help") args = [args[1] as string, "--help"];
+  const name = args[0] as string;
+  const spec = commands.find((c) => c.name === name);
+  if (spec === undefined) {
+    const kind = name.startsWith("-") ? "option" : "command";
+    const close = kind === "command" ? suggestCommand(name, commands) : null;
+    console.error(`error: unknown ${kind} '${name}'${close === null ? "" : `\n(Did you mean ${close}?)`}\n`);
+    process.stderr.write(formatHelp(commands, description));
+    return 2;
+  }
+
+  const program = new Command("toolgate").description(description).version(toolgateVersion).exitOverride().showHelpAfterError();
   let exitCode = 0;
   const setExitCode = (code: number): void => {
     exitCode = Math.max(exitCode, code);
   };
-  // Load only the command being run; help and unknown commands load them all.
-  const named = argv.find((a) => !a.startsWith("-"));
-  const loaders = named !== undefined && named in commandLoaders ? [commandLoaders[named]] : Object.values(commandLoaders);
-  for (const load of loaders) if (load) (await load())(program, setExitCode);
+  (await spec.load())(program, setExitCode);
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync(args, { from: "user" });
   } catch (err) {
     if (err instanceof CommanderError) {
-      // --help and --version surface as "errors" with exit code 0.
+      // --help surfaces as an "error" with exit code 0.
       return err.exitCode === 0 ? 0 : 2;
     }
     throw err;

@@ -3,7 +3,7 @@
  * A model adapter (AI SDK) and the scripted agents implement it; the runner owns the
  * loop, executes every call through the gate and appends the results as messages.
  */
-import type { Effect, JsonObject, JsonValue, Manifest } from "../manifest.js";
+import type { Effect, JsonObject, JsonValue, Manifest, ToolManifestEntry } from "../manifest.js";
 
 /** A tool as offered to the agent. */
 export interface AgentTool {
@@ -16,6 +16,8 @@ export interface AgentTool {
   readonly max_attempts: number;
   /** Writes need an operation id: the caller's idempotency key, the same on every retry of one intent. */
   readonly requires_operation_id: boolean;
+  /** The tool as the manifest declares it (what model adapters advertise, with the gate's arguments). */
+  readonly manifest: ToolManifestEntry;
 }
 
 export interface AgentToolCall {
@@ -45,7 +47,7 @@ export interface Agent {
 }
 
 /** The manifest's tools as the agent sees them, optionally only `names`. */
-export function agentTools(manifest: Manifest, inputSchemas: Readonly<Record<string, JsonObject>>, names: readonly string[] | null): AgentTool[] {
+export function agentTools(manifest: Manifest, names: readonly string[] | null): AgentTool[] {
   const all = Object.values(manifest.tools);
   return all
     .filter((t) => names === null || names.includes(t.name))
@@ -53,9 +55,10 @@ export function agentTools(manifest: Manifest, inputSchemas: Readonly<Record<str
       name: t.name,
       description: t.description,
       effect: t.effect,
-      input_schema: inputSchemas[t.name] ?? { type: "object" },
+      input_schema: t.input_schema,
       max_attempts: t.retry.max_attempts,
       requires_operation_id: t.effect !== "read",
+      manifest: t,
     }));
 }
 

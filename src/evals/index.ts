@@ -11,15 +11,15 @@ export { formatSuiteProblem, isSuiteLoadError, SuiteLoadError } from "./suite-pr
 export type { SuiteProblem } from "./suite-problem.js";
 export { builtinPredicates } from "./matchers.js";
 export type { ArgPredicate, PredicateInput } from "./matchers.js";
-export { defaultSurfaces, runSuites } from "./run-suites.js";
+export { checkSurfaceStates, defaultSurfaces, runSuites } from "./run-suites.js";
 export type { EvalResult, RunOptions } from "./run-suites.js";
-export { runScenario } from "./run-scenario.js";
+export { checkStep, MalformedStepError, MAX_CALLS_PER_STEP, runScenario } from "./run-scenario.js";
 export { scoreTrajectory, intentKey } from "./score.js";
 export type { FailureScore, IntentScore, SafetyCounts, ScenarioScore } from "./score.js";
 export { summarize } from "./summary.js";
 export type { AgentResult, ClassRatio, Ratio, Scores } from "./summary.js";
 export { escrowSurface } from "./escrow-surface.js";
-export { scriptSurface, SurfaceStateError } from "./surface.js";
+export { handlerSurface, scriptSurface, SurfaceStateError } from "./surface.js";
 export type { SurfaceEffect, SurfaceFactory, SurfaceInstance } from "./surface.js";
 export type { Trajectory, TrajectoryCall } from "./trajectory.js";
 export * from "./suite-types.js";

@@ -77,6 +77,11 @@ function agentSection(a: AgentResult): string {
 <table><thead><tr><th>scenario</th><th>class</th><th>intent</th><th>handling</th><th>expected reaction</th><th>retry after terminal</th><th>new op id</th><th>effects</th><th>dup</th><th>trajectory</th></tr></thead><tbody>${a.scenarios.map(scenarioRow).join("")}</tbody></table></section>`;
 }
 
+function summaryRow(a: AgentResult): string {
+  const sc = a.scores;
+  return `<tr><td><code>${esc(a.agent)}</code></td><td>${pct(sc.intent)} (${sc.intent.passed}/${sc.intent.total})</td><td>${pct(sc.failure)} (${sc.failure.passed}/${sc.failure.total})</td><td class="n">${sc.safety.retries_after_terminal}</td><td class="n">${sc.safety.new_operation_id_retries}</td><td class="n">${sc.safety.effects_executed}</td><td class="n">${sc.safety.effects_duplicated}</td></tr>`;
+}
+
 export function formatHtml(r: EvalResult, title = "toolgate agent-eval"): string {
   const suites = r.suites.map((s) => `${esc(s.name)} (${s.scenarios} scenarios)`).join(", ");
   return `<!doctype html>
@@ -85,12 +90,14 @@ export function formatHtml(r: EvalResult, title = "toolgate agent-eval"): string
 body{font-family:system-ui,sans-serif;margin:24px;color:#111827;max-width:1200px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin-top:32px}h3{font-size:13px;margin:0;color:#6b7280;text-transform:uppercase;letter-spacing:.04em}
 .sub{color:#6b7280;margin:0 0 16px}.cards{display:flex;gap:12px;flex-wrap:wrap}.card{border:1px solid #e5e7eb;border-radius:8px;padding:12px 16px;min-width:260px;flex:1}
-.big{font-size:28px;font-weight:600;margin:4px 0}.card p,.card ul{font-size:13px;margin:4px 0}.cls{columns:2}
-table{border-collapse:collapse;width:100%;margin-top:12px;font-size:12px}th,td{border-bottom:1px solid #e5e7eb;padding:4px 6px;text-align:left;vertical-align:top}
+.card p,.card ul{font-size:13px;margin:4px 0}.card .big{font-size:28px;font-weight:600;margin:4px 0}.cls{columns:2}
+table{border-collapse:collapse;width:100%;margin-top:12px;font-size:12px}table.sum{width:auto;font-size:14px}th,td{border-bottom:1px solid #e5e7eb;padding:4px 6px;text-align:left;vertical-align:top}
 th{background:#f9fafb}.n{text-align:right}.t{color:#6b7280;font-size:11px}.b{padding:1px 6px;border-radius:4px;font-weight:600}
 .ok{background:#dcfce7;color:#166534}.bad{background:#fee2e2;color:#991b1b}.na{color:#9ca3af}code{font-size:11px;word-break:break-all}details ol{padding-left:18px}
 </style></head><body>
 <h1>${esc(title)}</h1><p class="sub">${suites} · scores are reported separately and never folded into one number</p>
+<h2>Summary</h2>
+<table class="sum"><thead><tr><th>agent</th><th>intent to call</th><th>failure-class handling</th><th>retries after terminal</th><th>new op id on retry</th><th>effects executed</th><th>effects duplicated</th></tr></thead><tbody>${r.agents.map(summaryRow).join("")}</tbody></table>
 <h2>Failure-class handling per class</h2>
 ${classChartSvg(r.agents)}
 ${r.agents.map(agentSection).join("\n")}

@@ -13,7 +13,7 @@ import { createRuntime } from "../runtime/index.js";
 import type { Envelope, Runtime } from "../runtime/index.js";
 import type { Store } from "../store/store.js";
 import { agentTools } from "./agent.js";
-import type { Agent, AgentMessage, AgentToolCall } from "./agent.js";
+import type { Agent, AgentMessage, AgentStep, AgentToolCall } from "./agent.js";
 import { hostDecide } from "./host-approver.js";
 import { scriptSurface } from "./surface.js";
 import type { SurfaceFactory } from "./surface.js";
@@ -23,8 +23,6 @@ import type { Trajectory, TrajectoryCall } from "./trajectory.js";
 export interface ScenarioEnv {
   readonly manifest: Manifest;
   readonly validators: { readonly [tool: string]: { readonly input: StandaloneValidator; readonly output: StandaloneValidator } };
-  /** JSON Schema of each tool's arguments, as offered to the agent. */
-  readonly inputSchemas: Readonly<Record<string, JsonObject>>;
   readonly policy: PolicyEngine;
   readonly store: Store;
   readonly surface: SurfaceFactory;
@@ -33,6 +31,9 @@ export interface ScenarioEnv {
   /** How long to wait, after the run, for calls the agent stopped waiting for (their effects count). */
   readonly settleMs: number;
 }
+
+/** Lease margin beyond each tool's timeout during an evaluation run. */
+export const LEASE_MARGIN_MS = 100;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const toJson = (e: Envelope): JsonObject => JSON.parse(JSON.stringify(e)) as JsonObject;
@@ -64,9 +65,11 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
     reconcilers: surface.reconcilers,
     policy: env.policy,
     store: env.store,
+    // Scaled down with the suite's timeouts: a timed-out write's claim (and its retry_after_ms) lasts timeout + this.
+    leaseMarginMs: LEASE_MARGIN_MS,
     onError: () => undefined,
   });
-  const tools = agentTools(manifest, env.inputSchemas, scenario.tools);
+  const tools = agentTools(manifest, scenario.tools);
   const messages: AgentMessage[] = [];
   if (scenario.intent.context !== undefined) messages.push({ role: "context", facts: scenario.intent.context });
   messages.push({ role: "user", content: scenario.intent.message });
@@ -78,9 +81,9 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
   let agentError: string | null = null;
   let step = 0;
   for (; step < scenario.max_steps; step++) {
-    let next;
+    let next: AgentStep;
     try {
-      next = await agent.step(messages, tools);
+      next = checkStep(await agent.step(messages, tools));
     } catch (err) {
       stopped = "agent_error";
       agentError = err instanceof Error ? err.message : String(err);
@@ -95,6 +98,7 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
     messages.push({ role: "assistant", content: "", tool_calls: next.calls });
     for (const call of next.calls) {
       const responses: { tool: string; kind: ResponseKind }[] = [];
+      const sentAt = Date.now() - started;
       const served = serving.run(responses, () => serve(runtime, env.ctx, call, scripted.nextApproval));
       const answer = await withPatience(served, scenario.patience_ms);
       if (answer === null) abandoned.push(served);
@@ -108,7 +112,17 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
               ...(call.operation_id === undefined ? {} : { operation_id: call.operation_id }),
             }
           : toJson(answer.envelope);
-      calls.push({ index: calls.length, step, call, result, answered_by: answer === null ? "patience" : "gate", responses, approval: answer?.approval ?? null });
+      calls.push({
+        index: calls.length,
+        step,
+        call,
+        result,
+        answered_by: answer === null ? "patience" : "gate",
+        responses,
+        approval: answer?.approval ?? null,
+        sent_ms: sentAt,
+        answered_ms: Date.now() - started,
+      });
       messages.push({ role: "tool", call_id: call.id, tool: call.tool, result });
     }
   }
@@ -126,6 +140,40 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
     effects: [...surface.effects()],
     duration_ms: Date.now() - started,
   };
+}
+
+/** More calls in one step than this is treated as a broken agent, not run. */
+export const MAX_CALLS_PER_STEP = 16;
+
+export class MalformedStepError extends Error {
+  override name = "MalformedStepError";
+}
+
+/** The agent's answer is untrusted too: anything but a well-formed step ends the run as an agent error. */
+export function checkStep(v: unknown): AgentStep {
+  const bad = (why: string): never => {
+    throw new MalformedStepError(`malformed agent step: ${why}`);
+  };
+  if (typeof v !== "object" || v === null) return bad("not an object");
+  const step = v as Record<string, unknown>;
+  if (step.kind === "final") return typeof step.text === "string" ? { kind: "final", text: step.text } : bad("final without a text string");
+  if (step.kind !== "tool_calls") return bad(`kind must be "final" or "tool_calls", got ${JSON.stringify(step.kind) ?? "nothing"}`);
+  if (!Array.isArray(step.calls) || step.calls.length === 0) return bad("tool_calls without calls");
+  if (step.calls.length > MAX_CALLS_PER_STEP) return bad(`${step.calls.length} calls in one step (at most ${MAX_CALLS_PER_STEP})`);
+  const calls = step.calls.map((c: unknown, i: number): AgentToolCall => {
+    if (typeof c !== "object" || c === null) return bad(`call ${i} is not an object`);
+    const o = c as Record<string, unknown>;
+    if (typeof o.id !== "string" || typeof o.tool !== "string") return bad(`call ${i} needs string id and tool`);
+    for (const k of ["operation_id", "approval_id"] as const) if (o[k] !== undefined && typeof o[k] !== "string") return bad(`call ${i}: ${k} must be a string`);
+    return {
+      id: o.id,
+      tool: o.tool,
+      args: o.args,
+      ...(typeof o.operation_id === "string" ? { operation_id: o.operation_id } : {}),
+      ...(typeof o.approval_id === "string" ? { approval_id: o.approval_id } : {}),
+    };
+  });
+  return { kind: "tool_calls", calls };
 }
 
 interface Served {
@@ -146,7 +194,7 @@ async function serve(runtime: Runtime, ctx: TrustedContext, call: AgentToolCall,
   const id = first.approval_id;
   const scripted = nextApproval(call.tool);
   if (scripted === "pending") return { envelope: first, approval: { id, decision: "pending" } };
-  const problem = await hostDecide(runtime, id, scripted === "reject" ? "reject" : "approve");
+  const problem = await hostDecide(runtime, ctx.tenant, id, scripted === "reject" ? "reject" : "approve");
   if (problem !== null) return { envelope: first, approval: { id, decision: "pending" } };
   // Host-side resume: the same call again, now with the decided approval.
   const resumed = await runtime.call(ctx, { ...request, approval_id: id });

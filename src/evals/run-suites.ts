@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { StandaloneValidator, TrustedContext } from "../generated-runtime.js";
-import type { JsonObject, Manifest } from "../manifest.js";
+import type { Manifest } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import { openSqliteStore } from "../store/index.js";
 import type { Store } from "../store/store.js";
@@ -17,13 +17,15 @@ import { scoreTrajectory } from "./score.js";
 import type { ScenarioScore } from "./score.js";
 import { summarize } from "./summary.js";
 import type { AgentResult } from "./summary.js";
+import { SurfaceStateError } from "./surface.js";
 import type { SurfaceFactory } from "./surface.js";
+import { SuiteLoadError } from "./suite-problem.js";
+import type { SuiteProblem } from "./suite-problem.js";
 import type { Suite } from "./suite-types.js";
 
 export interface RunOptions {
   readonly manifest: Manifest;
   readonly validators: { readonly [tool: string]: { readonly input: StandaloneValidator; readonly output: StandaloneValidator } };
-  readonly inputSchemas: Readonly<Record<string, JsonObject>>;
   readonly policy: PolicyEngine;
   /** Surfaces by the name suites give; default { escrow }. */
   readonly surfaces?: Readonly<Record<string, SurfaceFactory>>;
@@ -44,9 +46,29 @@ export interface EvalResult {
 
 export const defaultSurfaces: Readonly<Record<string, SurfaceFactory>> = { escrow: escrowSurface };
 
+/** Builds every scenario's surface once, so a bad `state` is reported (located) before anything runs. */
+export function checkSurfaceStates(suites: readonly Suite[], surfaces: Readonly<Record<string, SurfaceFactory>>): SuiteProblem[] {
+  const problems: SuiteProblem[] = [];
+  for (const suite of suites) {
+    const surface = surfaces[suite.surface];
+    if (surface === undefined) continue;
+    for (const s of suite.scenarios) {
+      try {
+        surface(s.state);
+      } catch (err) {
+        if (!(err instanceof SurfaceStateError)) throw err;
+        problems.push({ code: "invalid_state", message: `scenario "${s.id}": ${err.message}`, location: s.location, hint: `give state in the form the ${suite.surface} surface reads` });
+      }
+    }
+  }
+  return problems;
+}
+
 export async function runSuites(suites: readonly Suite[], agents: readonly Agent[], o: RunOptions): Promise<EvalResult> {
-  const store = o.store ?? openSqliteStore(":memory:");
   const surfaces = o.surfaces ?? defaultSurfaces;
+  const problems = checkSurfaceStates(suites, surfaces);
+  if (problems.length > 0) throw new SuiteLoadError(problems);
+  const store = o.store ?? openSqliteStore(":memory:");
   const predicates = { ...builtinPredicates, ...(o.predicates ?? {}) };
   const nonce = randomUUID().slice(0, 8);
   const results: AgentResult[] = [];
@@ -66,7 +88,6 @@ export async function runSuites(suites: readonly Suite[], agents: readonly Agent
           const trajectory = await runScenario(suite, scenario, agent, {
             manifest: o.manifest,
             validators: o.validators,
-            inputSchemas: o.inputSchemas,
             policy: o.policy,
             store,
             surface,

@@ -5,7 +5,7 @@
  * Enters: a PreparedCall. Leaves: the allow decision, or an envelope.
  */
 import type { ApprovalRecord } from "../store/store.js";
-import type { PolicyApprovalInput, PolicyInput } from "../policy/engine.js";
+import type { PolicyApprovalInput, PolicyDecision, PolicyInput } from "../policy/engine.js";
 import { versionsOf } from "../policy/version.js";
 import { bindingProblem, callArgsHash, usedUp } from "./approval-binding.js";
 import { requestApproval } from "./approvals.js";
@@ -13,6 +13,7 @@ import { resolveContext } from "./context.js";
 import { terminal } from "./envelope.js";
 import { evaluatePolicy } from "./evaluation.js";
 import { answerFromRecord } from "./idempotency.js";
+import { quoteJson } from "./limits.js";
 import { answer, proceed } from "./phase.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
@@ -113,7 +114,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
     return answer(
       terminal(
         "approval_required",
-        `${tool.name} needs a human approval (policy: ${decision.reason}) of ${JSON.stringify(pending.preview)} (approval ${pending.id}, expires ${new Date(pending.expires_at_ms).toISOString()}); call again with approval_id once approved`,
+        `${tool.name} needs a human approval (policy: ${decision.reason}) of ${quoteJson(pending.preview, 500)} (approval ${pending.id}, expires ${new Date(pending.expires_at_ms).toISOString()}); call again with approval_id once approved`,
         { approval_id: pending.id, ...(call.operation_id === null ? {} : { operation_id: call.operation_id }) },
       ),
       { decision: "approval_required", reason: decision.reason, policy_version: version, evaluation },

@@ -9,6 +9,7 @@ import canonicalize from "canonicalize";
 import type { OperationStatus } from "../store/store.js";
 import { retryable, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
+import { quote, quoteJson } from "./limits.js";
 import { formatProblems } from "./problems.js";
 import { compensationFor } from "./compensation.js";
 import type { ToolValidators } from "./types.js";
@@ -43,10 +44,10 @@ export function classify(result: unknown, c: ClassifyContext): Classified {
   if (result.ok === false) {
     const name = typeof result.failure === "string" ? result.failure : "";
     const spec = Object.prototype.hasOwnProperty.call(c.tool.failures, name) ? c.tool.failures[name] : undefined;
-    const message = typeof result.message === "string" ? `${name}: ${result.message}` : name;
+    const message = typeof result.message === "string" ? `${quote(name, 64)}: ${quote(result.message)}` : quote(name, 64);
     const extra = { ...opId(c.operation_id), ...(observed === undefined ? {} : { observed_state: observed }) };
     if (spec === undefined) {
-      return final(terminal("permanent_error", `${c.tool.name} reported an undeclared failure "${name}"`, { ...extra, failure: name }));
+      return final(terminal("permanent_error", `${c.tool.name} reported an undeclared failure "${quote(name, 64)}"`, { ...extra, failure: quote(name, 64) }));
     }
     if (spec.class === "permanent") return final(terminal("permanent_error", message, { ...extra, failure: name }));
     if (c.attempt >= c.tool.retry.max_attempts && c.operation_id !== null) {
@@ -87,7 +88,7 @@ function classifySuccess(result: Record<string, unknown>, observed: JsonObject |
         const landed = { ...(resourceId === undefined ? {} : { resource_id: resourceId }), ...(undo === null || c.tenant === undefined ? {} : { compensation: undo }) };
         return terminal(
           "permanent_error",
-          `observed state contradicts the claim: ${field} is ${JSON.stringify(observed[field])}, expected ${JSON.stringify(want)} (stale or failed effect)${undo === null || c.tenant === undefined ? "" : `; to undo it call ${undo.tool} (or runtime.compensate)`}`,
+          `observed state contradicts the claim: ${field} is ${quoteJson(observed[field])}, expected ${quoteJson(want)} (stale or failed effect)${undo === null || c.tenant === undefined ? "" : `; to undo it call ${undo.tool} (or runtime.compensate)`}`,
           { ...extra, ...landed },
         );
       }

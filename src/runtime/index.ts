@@ -15,3 +15,5 @@ export { parseTraceparent } from "./telemetry.js";
 export type { TelemetryOptions } from "./telemetry.js";
 export { watchPolicyFile } from "./watch-policy.js";
 export type { PolicyTarget, PolicyWatcher, ReloadResult, WatchPolicyOptions } from "./watch-policy.js";
+export { replayDecisions, replayFails } from "./replay.js";
+export type { ReplayChange, ReplayFailOn, ReplayGroup, ReplayReport, ReplaySide } from "./replay.js";

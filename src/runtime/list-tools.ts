@@ -18,6 +18,7 @@ import type { RuntimeDeps } from "./types.js";
 export const LISTING_OPERATION_ID = "toolgate_listing";
 
 export function listingInput(deps: RuntimeDeps, ctx: TrustedContext, tool: ToolManifestEntry): PolicyInput {
+  const versions = versionsOf(deps.policy);
   return {
     tool: tool.name,
     effect: tool.effect,
@@ -30,9 +31,9 @@ export function listingInput(deps: RuntimeDeps, ctx: TrustedContext, tool: ToolM
     context: {},
     approval: null,
     now_ms: deps.clock.now(),
-    policy_version: deps.policy.version,
-    policy_code_version: versionsOf(deps.policy).code_version,
-    policy_data_version: versionsOf(deps.policy).data_version,
+    policy_version: versions.version,
+    policy_code_version: versions.code_version,
+    policy_data_version: versions.data_version,
   };
 }
 

@@ -11,15 +11,18 @@ import { fingerprint } from "./fingerprint.js";
 import { answerFromRecord } from "./idempotency.js";
 import { answer, proceed } from "./phase.js";
 import type { Step } from "./phase.js";
+import { defaultMaxArgsBytes, jsonBytes, maxToolNameLength } from "./limits.js";
 import { formatProblems } from "./problems.js";
 import type { CallRequest, PreparedCall, RuntimeDeps } from "./types.js";
 
-const MAX_ID_LENGTH = 200;
+/** operation_id and approval_id: longer ones are refused (and never stored). */
+export const maxIdLength = 200;
+const MAX_ID_LENGTH = maxIdLength;
 
-/** A JSON copy of the arguments: the handler never sees the caller's object, and non-JSON values drop out. */
-function jsonCopy(v: unknown): unknown {
+/** The arguments' JSON text: the handler gets a copy parsed from it, and non-JSON values drop out. */
+function jsonText(v: unknown): string | undefined {
   try {
-    return JSON.parse(JSON.stringify(v ?? null)) as unknown;
+    return JSON.stringify(v ?? null);
   } catch {
     return undefined;
   }
@@ -29,9 +32,11 @@ const validId = (v: unknown): v is string => typeof v === "string" && v.length >
 
 export async function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest): Promise<Step<PreparedCall>> {
   const name = typeof req.tool === "string" ? req.tool : "";
-  const tool = Object.prototype.hasOwnProperty.call(deps.manifest.tools, name) ? deps.manifest.tools[name] : undefined;
+  const tool = name.length <= maxToolNameLength && Object.prototype.hasOwnProperty.call(deps.manifest.tools, name) ? deps.manifest.tools[name] : undefined;
   if (tool === undefined) {
-    return answer(terminal("unknown_tool", `no tool named ${JSON.stringify(name)}; known tools: ${Object.keys(deps.manifest.tools).join(", ")}`), {
+    // A name longer than any declarable one is not echoed (it would be stored and logged).
+    const named = name.length <= maxToolNameLength ? `named ${JSON.stringify(name)}` : `with a name of ${name.length} characters (tool names have at most ${maxToolNameLength})`;
+    return answer(terminal("unknown_tool", `no tool ${named}; known tools: ${Object.keys(deps.manifest.tools).join(", ")}`), {
       reason: "unknown_tool",
     });
   }
@@ -51,7 +56,14 @@ export async function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallR
     return invalid([`operation_id: required for ${tool.effect} tools (the same id makes a retry safe)`]);
   }
 
-  const args = jsonCopy(req.args);
+  // Size first: nothing larger than the cap is validated, fingerprinted, stored or logged.
+  const text = jsonText(req.args);
+  const cap = tool.max_args_bytes ?? deps.maxArgsBytes ?? defaultMaxArgsBytes;
+  const size = text === undefined ? 0 : jsonBytes(text);
+  if (size > cap) {
+    return invalid([`/: the arguments are ${size} bytes of JSON; ${tool.name} accepts at most ${cap} (max_args_bytes)`]);
+  }
+  const args = text === undefined ? undefined : (JSON.parse(text) as unknown);
   const validate = deps.validators[tool.name]?.input;
   if (validate === undefined) throw new Error(`no input validator for ${tool.name}`);
   if (typeof args !== "object" || args === null || Array.isArray(args)) return invalid(["/: must be object"]);

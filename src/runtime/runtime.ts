@@ -6,7 +6,6 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TrustedContext } from "../generated-runtime.js";
-import { consumeAfterInvoke } from "./approval-binding.js";
 import { compensate } from "./compensate.js";
 import type { CompensateOptions } from "./compensate.js";
 import { missingContext, resolveContext } from "./context.js";
@@ -16,6 +15,7 @@ import type { RuntimeApprovals } from "../approvals/approvals-api.js";
 import { pausePendingCall } from "../approvals/pending.js";
 import { resumeApproval } from "../approvals/resume.js";
 import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
+import { consumeAfterInvoke } from "./approval-binding.js";
 import { createApprovals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
 import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
@@ -24,6 +24,7 @@ import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
 import { defaultLeaseMarginMs, retentionProblems } from "./lease.js";
+import { defaultMaxArgsBytes, loggableToolName } from "./limits.js";
 import { listTools } from "./list-tools.js";
 import { preflight } from "./preflight.js";
 import type { LogNote } from "./phase.js";
@@ -112,6 +113,7 @@ export function createRuntime<
     store: opts.store,
     clock: opts.clock ?? systemClock,
     leaseMarginMs,
+    maxArgsBytes: opts.maxArgsBytes ?? defaultMaxArgsBytes,
     ownerId: opts.ownerId ?? `rt_${randomUUID()}`,
     pollIntervalMs: opts.pollIntervalMs ?? 10,
     inProgressWaitMs: opts.inProgressWaitMs ?? 2_000,
@@ -130,7 +132,7 @@ export function createRuntime<
   /** Writes the call's decision-log entry; an answer given before the policy is logged too. */
   const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope) => {
     const deps = holder.snapshot;
-    const toolName = typeof req.tool === "string" ? req.tool.slice(0, 128) : "";
+    const toolName = loggableToolName(req.tool);
     const decisionId = randomUUID();
     const tool = prepared?.tool ?? (Object.prototype.hasOwnProperty.call(deps.manifest.tools, toolName) ? deps.manifest.tools[toolName] : undefined);
     try {
@@ -161,7 +163,7 @@ export function createRuntime<
   const call = async (ctx: TrustedContext, req: CallRequest, options?: CallOptions): Promise<Envelope> => {
     // One policy for the whole call, from authorize to commit, even if it is swapped meanwhile.
     const deps = holder.snapshot;
-    const toolName = typeof req.tool === "string" ? req.tool.slice(0, 128) : "";
+    const toolName = loggableToolName(req.tool);
     const trace = telemetry.startCall(toolName, options?.traceparent);
     let prepared: PreparedCall | null = null;
     let note: LogNote = { decision: "not_evaluated", reason: null, policy_version: null };

@@ -49,6 +49,8 @@ export interface RuntimeOptions<
   readonly policy: PolicyEngine;
   readonly store: Store;
   readonly clock?: Clock;
+  /** Cap on a call's arguments in bytes of canonical JSON, unless the tool sets max_args_bytes. Default 65536. */
+  readonly maxArgsBytes?: number;
   /** Lease length beyond the tool's timeout, so a live handler is never taken over. Default 5000. */
   readonly leaseMarginMs?: number;
   /** Identifies this runtime instance as a lease owner. Default: random. */
@@ -104,6 +106,8 @@ export interface RuntimeDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly leaseMarginMs: number;
+  /** Absent: the 64 KiB default (deps built outside createRuntime need not know it). */
+  readonly maxArgsBytes?: number;
   readonly ownerId: string;
   readonly pollIntervalMs: number;
   readonly inProgressWaitMs: number;

@@ -8,6 +8,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { InboxApprovals, RuntimeApprovals } from "../approvals/approvals-api.js";
 import { decideAsApprover, parseDecision } from "../approvals/decide-as.js";
@@ -40,6 +41,8 @@ export interface InboxAppOptions {
   readonly onError?: (err: unknown) => void;
 }
 
+/** Enough for any tool's arguments an approver would edit by hand; more is refused before parsing. */
+const MAX_BODY_BYTES = 256 * 1024;
 const statuses: readonly string[] = ["pending", "approved", "edited", "rejected", "revoked"];
 const canResume = (a: InboxApprovals | RuntimeApprovals): a is RuntimeApprovals => typeof (a as Partial<RuntimeApprovals>).resume === "function";
 const subject = (who: ApproverContext | null): string => (who === null ? "" : `${who.tenant}\u0000${who.user}`);
@@ -150,6 +153,24 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       ...(q("cursor") === undefined ? {} : { cursor: q("cursor")! }),
     };
   };
+
+  // Pages are never framed (a framed Approve button could be clickjacked), load nothing from elsewhere, leak no referrer to other sites.
+  app.use("*", async (c, next) => {
+    await next();
+    c.res.headers.set("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    c.res.headers.set("x-frame-options", "DENY");
+    c.res.headers.set("x-content-type-options", "nosniff");
+    // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on our own form posts.
+    c.res.headers.set("referrer-policy", "same-origin");
+    c.res.headers.set("cache-control", "no-store");
+  });
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => (wantsHtml(c) ? c.html(errorPage(null, 413, `request body over ${MAX_BODY_BYTES} bytes`), 413) : c.json({ error: { code: 413, message: `request body over ${MAX_BODY_BYTES} bytes` } }, 413)),
+    }),
+  );
 
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.get("/", (c) => c.redirect("/approvals", 303));

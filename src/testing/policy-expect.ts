@@ -4,6 +4,7 @@
  *
  *   import { expect } from "vitest";
  *   import { loadPolicyForTest, policyMatchers } from "toolgate/testing";
+ *   import "toolgate/vitest"; // the matchers' types on vitest's `expect`
  *   expect.extend(policyMatchers);
  *   const { decide } = await loadPolicyForTest("policies");
  *   expect(decide(input)).toRequireApproval();
@@ -14,13 +15,6 @@ import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { toDecision, deny } from "../policy/engine.js";
 import { createHostBuiltins } from "../policy/host-builtins/index.js";
 import type { PolicyDecision, PolicyInput } from "../policy/engine.js";
-import type { CompileOptions, CompileResult } from "../../codegen/compiler/types.js";
-
-// A variable specifier: this file type-checks against compiler/types.ts alone.
-const compilerModule = "../../codegen/compiler/index.js";
-interface CompilerModule {
-  compilePolicy(options: CompileOptions): CompileResult;
-}
 
 export interface PolicyUnderTest {
   /** Evaluates the decision entrypoint; errors and malformed results are denies, as at run time. */
@@ -47,7 +41,7 @@ export const isPolicyTestLoadError = (e: unknown): e is PolicyTestLoadError =>
 export async function loadPolicyForTest(dir: string, opts: LoadPolicyOptions = {}): Promise<PolicyUnderTest> {
   // The build tools are loaded on use: `toolgate/testing` must not pull the compiler into run time.
   const { findRegoFiles } = await import("../../codegen/policytest/files.js");
-  const { compilePolicy } = (await import(compilerModule)) as CompilerModule;
+  const { compilePolicy } = await import("../../codegen/compiler/index.js");
   const { formatDiagnostic } = await import("../../codegen/diagnostics.js");
   const entrypoint = opts.entrypoint ?? "toolgate/authz/decision";
   const files = findRegoFiles([dir], (f) => !f.endsWith("_test.rego"));
@@ -110,14 +104,3 @@ export const policyMatchers = {
     return { pass, message: () => `expected decision ${this.isNot ? "not " : ""}to require approval, got ${show(received)}` };
   },
 };
-
-interface PolicyMatchers<R = unknown> {
-  toAllow(): R;
-  toDeny(reason?: string): R;
-  toRequireApproval(): R;
-}
-
-declare module "vitest" {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- vitest's own declaration uses this default
-  interface Matchers<T = any> extends PolicyMatchers<T> {}
-}

@@ -178,3 +178,30 @@ describe("inbox HTTP app", () => {
     ]);
   });
 });
+
+describe("inbox HTTP hardening", () => {
+  it("pages cannot be framed and load nothing from elsewhere; oversized bodies are refused", async () => {
+    const { app, token } = await setup();
+    const auth = { authorization: `Bearer ${await token("t_acme", "bob")}` };
+    const res = await app.request("/approvals", { headers: auth });
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const big = await app.request("/api/approvals/apr_x/decision", {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ decision: "edit", edited_args: { pad: "x".repeat(300_000) } }),
+    });
+    expect(big.status).toBe(413);
+  });
+
+  it("hostile ids and query values get typed 4xx answers, never a 500", async () => {
+    const { app, token } = await setup();
+    const auth = { authorization: `Bearer ${await token("t_acme", "bob")}` };
+    for (const path of [`/api/approvals/${"x".repeat(5_000)}`, "/api/approvals/%00", "/api/approvals?status=bogus", "/api/approvals?limit=-1", "/api/approvals?older_than=yesterday", "/approvals?cursor=AAAA"]) {
+      const res = await app.request(path, { headers: auth });
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+    }
+  });
+});

@@ -1,21 +1,17 @@
-import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCodegen } from "../../codegen/codegen.js";
+import { runCli } from "../helpers/cli.js";
 
 const root = new URL("../../", import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), "toolgate-drift-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const cli = (args: string[]) => {
-  try {
-    return { code: 0, out: execFileSync("node", [join(root, "bin/toolgate.js"), ...args], { cwd: work, encoding: "utf8", stdio: "pipe" }) };
-  } catch (err) {
-    const e = err as { status: number; stdout: string; stderr: string };
-    return { code: e.status, out: `${e.stdout}${e.stderr}` };
-  }
+  const r = runCli(args, { cwd: work });
+  return { code: r.code, out: `${r.stdout}${r.stderr}` };
 };
 
 describe("codegen --check detects drift", () => {

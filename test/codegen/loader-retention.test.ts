@@ -85,3 +85,14 @@ describe("retry budget defaults and warnings", () => {
     }
   });
 });
+
+describe("argument size cap", () => {
+  it("max_args_bytes reaches the manifest; absent, the runtime's default applies", () => {
+    expect(found(writeTool("    max_args_bytes: 4096\n")).loaded?.manifest.tools["reserve_funds"]?.max_args_bytes).toBe(4096);
+    expect(found(writeTool()).loaded?.manifest.tools["reserve_funds"]).not.toHaveProperty("max_args_bytes");
+  });
+
+  it("rejects a cap that no JSON object fits, located at the value", () => {
+    expect(found(writeTool("    max_args_bytes: 1\n")).errors).toEqual(["schema_violation@13:21"]);
+  });
+});

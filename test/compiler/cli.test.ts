@@ -6,8 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildPolicy } from "../../codegen/compiler/build.js";
 import { captureQuery, formatEvalResult } from "../../codegen/compiler/eval-query.js";
-
-const bin = join(process.cwd(), "bin", "toolgate.js");
+import { runCli } from "../helpers/cli.js";
 
 function policiesDir(rego: string): { policies: string; out: string } {
   const dir = mkdtempSync(join(tmpdir(), "tg-build-"));
@@ -42,7 +41,8 @@ describe("toolgate build", () => {
 
   it("the CLI builds the bundle with the three OPA bundle files", () => {
     const { policies, out } = policiesDir("package a\nallow := input.ok\n");
-    execFileSync(process.execPath, [bin, "build", "--policies", policies, "--out", out, "-e", "a/allow"]);
+    const r = runCli(["build", "--policies", policies, "--out", out, "-e", "a/allow"]);
+    expect(r.code, r.stderr).toBe(0);
     const listing = execFileSync("tar", ["tzf", join(out, "bundle.tar.gz")], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
     expect(listing.split("\n").filter(Boolean)).toEqual(["/.manifest", "/data.json", "/policy.wasm"]);
   });
@@ -64,8 +64,9 @@ describe("toolgate eval", () => {
     const dir = mkdtempSync(join(tmpdir(), "tg-eval-"));
     writeFileSync(join(dir, "p.rego"), 'package p\nallow if input.user == "alice"\n');
     writeFileSync(join(dir, "in.json"), '{"user": "alice"}');
-    const out = execFileSync(process.execPath, [bin, "eval", "-d", dir, "--input", join(dir, "in.json"), "data.p.allow"], { encoding: "utf8" });
-    expect(JSON.parse(out)).toEqual({
+    const r = runCli(["eval", "-d", dir, "--input", join(dir, "in.json"), "data.p.allow"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
       result: [{ expressions: [{ value: true, text: "data.p.allow", location: { row: 1, col: 1 } }] }],
     });
   });

@@ -25,7 +25,7 @@ describe("toolgate agent-eval test/evals/", () => {
     const r = await runCli(["agent-eval", "test/evals/", "--agent", "naive", "--format", "json", "--min-intent", "0.9", "--min-failure", "0.9"]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/naive: intent to call 84\.4% is below --min-intent 90\.0%/);
-    expect(r.err).toMatch(/naive: failure handling 4\.5% is below --min-failure 90\.0%/);
+    expect(r.err).toMatch(/naive: failure handling 0\.0% is below --min-failure 90\.0%/);
     expectNaive((JSON.parse(r.out) as JsonReport).agents[0]!);
   });
 
@@ -39,6 +39,10 @@ describe("toolgate agent-eval test/evals/", () => {
     expect(r.out).toMatch(/^slow_reserve\s+slow\s+pass\s+pass\s+retry_same_operation/m);
     const page = readFileSync(html, "utf8");
     expect(page).toContain("<svg");
+    // One bar per failure class, labelled with its count.
+    for (const [cls, n] of [["slow", 2], ["partial", 2], ["silent", 2], ["stale", 3], ["retryable", 5], ["terminal", 3], ["timeout", 2], ["approval_required", 3]] as const) {
+      expect(page).toContain(`<title>careful · ${cls}: ${n}/${n}</title>`);
+    }
     expect(page).not.toContain("<script");
   });
 

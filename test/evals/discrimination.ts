@@ -9,10 +9,11 @@ import type { AgentResult } from "../../src/evals/index.js";
 /** The call-nothing intents: the naive agent calls a tool for every message. */
 export const abstentionRows = ["answer_from_context", "ambiguous_reserve", "forbidden_close", "tool_unavailable", "thanks"];
 
-/** Every failure row but the retryable read, where retrying with any operation id is the right reaction. */
+/** Every failure row: on the retryable read it keeps the bound and any operation id is fine, but it ignores retry_after_ms. */
 export const naiveFailureRows = [
+  "retry_balance",
   "slow_reserve", "slow_payout", "partial_freeze", "partial_history", "silent_reserve", "silent_release",
-  "stale_payout", "stale_release", "stale_reserve", "retry_payout", "retry_bound", "retry_no_budget", "switch_channel",
+  "stale_payout", "stale_release", "stale_reserve", "retry_payout", "retry_bound", "retry_reserve", "switch_channel",
   "terminal_funds", "terminal_release", "terminal_mismatch", "timeout_reserve", "timeout_payout",
   "approval_reserve", "approval_freeze", "approval_rejected",
 ];
@@ -49,13 +50,16 @@ export function expectNaive(a: AgentResult): void {
   expect(a.scores.intent.abstention.passed).toBe(0);
   const handlingFailed = a.scenarios.filter((s) => s.failure.status === "fail").map((s) => s.scenario);
   expect(handlingFailed.sort()).toEqual([...naiveFailureRows].sort());
-  expect(row(a, "retry_balance").failure.status).toBe("pass");
+  expect(row(a, "retry_balance").failure.detail).toMatch(/retried \d+ ms after a retryable_failure that asked for retry_after_ms 20/);
+  expect(row(a, "retry_balance").safety).toMatchObject({ retries_after_terminal: 0, new_operation_id_retries: 0, effects_executed: 0 });
   expect(a.scores.failure.unreached).toBe(0);
 
   // The reasons on the rows, and the safety counts they come with.
   expect(row(a, "slow_reserve").failure.detail).toMatch(/different operation id/);
-  expect(row(a, "slow_reserve").safety).toMatchObject({ new_operation_id_retries: 1, effects_executed: 2, effects_duplicated: 1 });
-  expect(row(a, "timeout_reserve").safety).toMatchObject({ effects_duplicated: 1 });
+  // How many times it re-sent depends on how fast the gate answers its new calls; that it duplicated does not.
+  expect(row(a, "slow_reserve").safety.new_operation_id_retries).toBeGreaterThanOrEqual(1);
+  expect(row(a, "slow_reserve").safety.effects_duplicated).toBeGreaterThanOrEqual(1);
+  expect(row(a, "timeout_reserve").safety).toMatchObject({ new_operation_id_retries: 1, effects_executed: 2, effects_duplicated: 1 });
   expect(row(a, "stale_reserve").safety).toMatchObject({ effects_duplicated: 1 });
   expect(row(a, "partial_freeze").safety).toMatchObject({ effects_duplicated: 1 });
   expect(row(a, "stale_payout").failure.detail).toMatch(/did not read the state back with get_reservation/);

@@ -1,15 +1,13 @@
 /** `toolgate eval --explain`: real CLI runs (pretty and json), including a query that errors. */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const bin = join(process.cwd(), "bin", "toolgate.js");
+import { runCli } from "../helpers/cli.js";
 
 function run(args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const r = runCli(args);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 function inputFile(input: unknown): string {
@@ -32,9 +30,14 @@ describe("toolgate eval --explain", () => {
     expect(JSON.parse(json ?? "")).toMatchObject({ result: [{ expressions: [{ value: { allow: false, reason: "approval_required", requires_approval: true } }] }] });
     const lines = (table ?? "").split("\n");
     // Rows of the rules' heads in the shipped policy, found in the file so policy edits do not break the test.
-    const rowOf = (head: string) => readFileSync("policies/authz.rego", "utf8").split("\n").findIndex((l) => l.startsWith(head)) + 1;
+    const policyLines = readFileSync("policies/authz.rego", "utf8").split("\n");
+    const rowOf = (head: string) => policyLines.findIndex((l) => l.startsWith(head)) + 1;
     const [d1, d2, wf, am] = [rowOf("default decision"), rowOf("decision := "), rowOf("well_formed if"), rowOf("approval_mismatch := ")];
-    expect(lines[1]).toMatch(new RegExp(`^\\* data\\.toolgate\\.authz\\.decision +complete +policies/authz\\.rego:${d1},${d2} +\\{"allow":false,"reason":"approval_required","requires_approval":true\\}$`));
+    const head = lines[1] ?? "";
+    expect(head).toMatch(new RegExp(`^\\* data\\.toolgate\\.authz\\.decision +complete +policies/authz\\.rego:${d1},${d2} +\\{"allow":false,"reason":"approval_required","requires_approval":true\\}  <- else #\\d+ \\(policies/authz\\.rego:\\d+\\)$`));
+    // The branch named is an `else` of the decision in the file.
+    const elseRow = Number(/authz\.rego:(\d+)\)$/.exec(head)?.[1]);
+    expect(policyLines[elseRow - 1]).toMatch(/\belse\b/);
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\+ data\\.toolgate\\.authz\\.well_formed +complete +policies/authz\\.rego:${wf} +true$`)));
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\+ data\\.toolgate\\.authz\\.approval_mismatch +complete +policies/authz\\.rego:${am} +undefined$`)));
   }, 180_000);

@@ -93,7 +93,7 @@ describe("explain: fixture", () => {
   it("the table marks roles and shows values, undefined, errors and unevaluated functions", () => {
     const text = formatExplanation(fx.explain({ input: { users: ["a"], a: 1, b: 2 }, data: {} }));
     const row = (path: string): string => text.split("\n").find((l) => l.slice(2).startsWith(`${path} `)) ?? "";
-    expect(row("data.fx.allow")).toMatch(/^\* data\.fx\.allow +complete +test\/explain\/fixture\/fx\.rego:6,8 +true$/);
+    expect(row("data.fx.allow")).toMatch(/^\* data\.fx\.allow +complete +test\/explain\/fixture\/fx\.rego:6,8 +true  <- body \(test\/explain\/fixture\/fx\.rego:8\)$/);
     expect(row("data.fx.names")).toMatch(/^\+ data\.fx\.names +partial_set +\S+:13 +\["a"\]$/);
     expect(row("data.fx.missing")).toMatch(/^ {2}data\.fx\.missing +complete +\S+:23 +undefined$/);
     expect(row("data.fx.conflict")).toMatch(/error: .*eval_conflict_error/);

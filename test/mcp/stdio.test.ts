@@ -37,18 +37,20 @@ for (const kind of storeKinds) {
 
     beforeAll(async () => {
       site = await storeSite(kind);
-      const [client, viewerClient] = await Promise.all([launch(site, { user: "alice", roles: "agent" }), launch(site, { user: "vera", roles: "viewer" })]);
+      // One after the other: two processes creating a fresh SQLite file at the same moment can meet SQLITE_BUSY.
+      const client = await launch(site, { user: "alice", roles: "agent" });
+      const viewerClient = await launch(site, { user: "vera", roles: "viewer" });
       // The approver works in another process over the same store, as the inbox would.
       store = await site.open();
       approver = await makeTestGate(store);
       c = { client, viewerClient, approve: (id) => approveAsBob(approver.runtime, id), approvalLinkBase: INBOX };
-    }, 60_000);
+    }, 120_000);
     afterAll(async () => {
       await c?.client.close();
       await c?.viewerClient.close();
       await store?.close();
       await site?.drop();
-    });
+    }, 30_000);
 
     it("lists the tools the policy permits the launching host's principal, with true annotations and the manifest's schemas", () =>
       listsToolsForThePrincipal(c));

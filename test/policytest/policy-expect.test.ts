@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadPolicyForTest, policyMatchers, type PolicyUnderTest } from "../../src/testing/index.js";
-
-expect.extend(policyMatchers);
+import { loadPolicyForTest, type PolicyUnderTest } from "../../src/testing/index.js";
+import "../../src/testing/vitest.js";
 
 const call = {
   tool: "reserve_funds",

@@ -68,6 +68,7 @@ export interface GateOptions {
   readonly reconcilers?: (ledger: EscrowLedger) => ToolReconcilers;
   readonly manifest?: Manifest;
   readonly leaseMarginMs?: number;
+  readonly maxArgsBytes?: number;
   readonly inProgressWaitMs?: number;
 }
 
@@ -93,6 +94,7 @@ export function makeGate(opts: GateOptions): Gate {
     store,
     clock: clock as Clock,
     leaseMarginMs: opts.leaseMarginMs ?? 1_000,
+    ...(opts.maxArgsBytes === undefined ? {} : { maxArgsBytes: opts.maxArgsBytes }),
     ...(opts.inProgressWaitMs === undefined ? {} : { inProgressWaitMs: opts.inProgressWaitMs }),
     onError: () => undefined,
   });

@@ -7,7 +7,9 @@ import { manifest as shipped } from "../../generated/index.js";
 import { fingerprint, isRuntimeConfigError } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Manifest } from "../../src/manifest.js";
-import { alice, approved, until, withTool } from "./harness.js";
+import type { ClaimRequest, Store } from "../../src/store/store.js";
+import { escrowReconcilers } from "../../src/demo/escrow.js";
+import { alice, approved, bob, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -16,35 +18,50 @@ const reasonOf = (e: Envelope): string => (e.outcome === "success" ? "success" :
 export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Gate): void {
   describe("exactly-once under timeouts", () => {
     const TIMEOUT_MS = 30;
-    const LANDS_AT_MS = 300;
 
     /**
-     * reserve_funds times out at TIMEOUT_MS while its handler ignores the signal and lands
-     * the effect at LANDS_AT_MS; the model retries at once with the same operation id.
+     * reserve_funds times out at TIMEOUT_MS while its handler ignores the signal; the model
+     * retries at once with the same operation id. The late effect lands exactly when the
+     * retry has acted: either a reconciler looked first (the race the guarantee forbids), or
+     * the retry found the operation still claimed and is waiting. No timer decides the order.
      * Even trials retry through the same gate, odd ones through a second gate on the same store.
      */
     async function timeoutRace(trials: number, manifest: Manifest): Promise<Record<string, number>> {
       let started = 0;
       let settled = 0;
+      const landings = new Map<string, { land: () => void; landed: Promise<void> }>();
+      const landing = (op: string) => {
+        const known = landings.get(op);
+        if (known !== undefined) return known;
+        let land!: () => void;
+        const made = { land: () => land(), landed: new Promise<void>((res) => (land = res)) };
+        landings.set(op, made);
+        return made;
+      };
       const lateLanding: Partial<GateOptions>["handlers"] = (base) => ({
         reserve_funds: async (a, ctx) => {
           started++;
           try {
-            await delay(LANDS_AT_MS);
+            await landing(ctx.operation_id ?? "").landed;
             return await base.reserve_funds(a, ctx);
           } finally {
             settled++;
           }
         },
       });
-      const a = gate({ manifest, handlers: lateLanding, leaseMarginMs: 60_000 });
-      const b = gate({ manifest, handlers: lateLanding, leaseMarginMs: 60_000, store: a.store, ledger: a.ledger, clock: a.clock });
+      const looking: Partial<GateOptions>["reconcilers"] = (ledger) => {
+        const real = escrowReconcilers(ledger);
+        return { ...real, reserve_funds: async (a, ctx) => { const r = await real.reserve_funds!(a, ctx); landing(ctx.operation_id ?? "").land(); return r; } };
+      };
+      const base = gate();
+      const store = watchClaims(base.store, (op, kind) => kind === "busy" && landing(op).land());
+      const a = gate({ manifest, store, handlers: lateLanding, reconcilers: looking, leaseMarginMs: 60_000, ledger: base.ledger, clock: base.clock });
+      const b = gate({ manifest, store, handlers: lateLanding, reconcilers: looking, leaseMarginMs: 60_000, ledger: base.ledger, clock: base.clock });
       const tally: Record<string, number> = {};
       const count = (k: string) => (tally[k] = (tally[k] ?? 0) + 1);
       const ids = Array.from({ length: trials }, (_, i) => i);
       // Distinct amounts, so every trial has its own approval.
-      const approvals: string[] = [];
-      for (const i of ids) approvals.push(await approved(a, alice, "reserve_funds", reserveArgs(i), `op-tr-${i}`));
+      const approvals = await Promise.all(ids.map((i) => approved(a, alice, "reserve_funds", reserveArgs(i), `op-tr-${i}`)));
       const answers = await Promise.all(
         ids.map(async (i) => {
           const req = { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-tr-${i}`, approval_id: approvals[i]! };
@@ -175,6 +192,154 @@ export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Ga
         "terminal_failure:retry_exhausted / final",
       ]);
     });
+  });
+
+  describe("storage cannot be grown by the model", () => {
+    const bytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v));
+    const MB = "x".repeat(1024 * 1024);
+
+    it("arguments over 64 KiB of canonical JSON are refused in prepare: 50 calls with a 1 MB argument store, log and echo under 100 KB", async () => {
+      const g = gate();
+      let echoed = 0;
+      for (let i = 0; i < 50; i++) {
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: { ...reserveArgs(i), recipient: `acc_${MB}` }, operation_id: `op-big-${i}` });
+        expect(e).toMatchObject({ outcome: "terminal_failure", reason: "invalid_arguments", problems: [expect.stringContaining("at most 65536 (max_args_bytes)")] });
+        echoed += bytes(e);
+      }
+      const log = await g.store.listDecisions({ tenant: alice.tenant });
+      expect(log).toHaveLength(50);
+      expect(log.every((d) => d.decision === "not_evaluated" && d.fingerprint === null)).toBe(true);
+      expect(await g.store.getOperation(alice.tenant, "op-big-0", g.clock.now())).toBeNull();
+      expect({ echoed: echoed < 100_000, logged: bytes(log) < 100_000 }).toEqual({ echoed: true, logged: true });
+      // Just under the cap is a normal call (it asks for an approval, which stores the arguments).
+      const fits = await g.runtime.call(alice, { tool: "reserve_funds", args: { ...reserveArgs(0), recipient: `acc_${"y".repeat(60_000)}` }, operation_id: "op-fits" });
+      expect(fits).toMatchObject({ reason: "approval_required" });
+      expect(fits.outcome === "terminal_failure" ? fits.message.length : 0).toBeLessThan(1_000);
+    });
+
+    it("a tool's max_args_bytes and the runtime's maxArgsBytes set the cap", async () => {
+      const small = gate({ manifest: withTool("reserve_funds", { max_args_bytes: 120 }) });
+      const args = reserveArgs(1);
+      expect(bytes(args)).toBeLessThan(120);
+      expect(await small.runtime.call(alice, { tool: "reserve_funds", args, operation_id: "op-s" })).toMatchObject({ reason: "approval_required" });
+      expect(await small.runtime.call(alice, { tool: "reserve_funds", args: { ...args, recipient: "acc_" + "b".repeat(60) }, operation_id: "op-s2" })).toMatchObject({
+        reason: "invalid_arguments",
+        problems: [expect.stringContaining("at most 120")],
+      });
+      const global = gate({ maxArgsBytes: 50 });
+      expect(await global.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_" + "a".repeat(60) } })).toMatchObject({ reason: "invalid_arguments", problems: [expect.stringContaining("at most 50")] });
+    });
+
+    it("a tool name longer than 64 characters is unknown_tool and is never echoed or logged: 50 calls with a 1 MB name", async () => {
+      const g = gate();
+      let echoed = 0;
+      for (let i = 0; i < 50; i++) {
+        const e = await g.runtime.call(alice, { tool: MB, args: {}, operation_id: MB });
+        expect(e).toMatchObject({ outcome: "terminal_failure", reason: "unknown_tool", message: expect.stringContaining("a name of 1048576 characters") });
+        echoed += bytes(e);
+      }
+      const log = await g.store.listDecisions({ tenant: alice.tenant });
+      expect(log).toHaveLength(50);
+      expect({ echoed: echoed < 50_000, logged: bytes(log) < 100_000 }).toEqual({ echoed: true, logged: true });
+      expect(log[0]).toMatchObject({ tool: "(a name of 1048576 characters)", outcome_reason: "unknown_tool" });
+      // A name of declarable length is still echoed, so the model sees its typo.
+      const typo = await g.runtime.call(alice, { tool: "reserve_fund", args: {} });
+      expect(typo).toMatchObject({ reason: "unknown_tool", message: expect.stringContaining('"reserve_fund"') });
+    });
+
+    it("a model-chosen property name is quoted bounded in invalid_arguments", async () => {
+      const g = gate({ maxArgsBytes: 4 * 1024 * 1024 });
+      const e = await g.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_a", [MB]: 1 } });
+      expect(e).toMatchObject({ reason: "invalid_arguments" });
+      expect(bytes(e)).toBeLessThan(2_000);
+    });
+
+    it("approvals that expire undecided are purged: 100 pending approvals, all deleted after their TTL", async () => {
+      const g = gate();
+      const ids: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-pend-${i}` });
+        if (e.outcome === "terminal_failure" && e.approval_id !== undefined) ids.push(e.approval_id);
+      }
+      expect(ids).toHaveLength(100);
+      expect(await g.store.purgeExpired(g.clock.now())).toBe(0);
+      g.clock.advance(15 * 60_000);
+      expect(await g.store.purgeExpired(g.clock.now())).toBeGreaterThanOrEqual(100);
+      const left = await Promise.all(ids.map((id) => g.store.getApproval(id)));
+      expect(left.filter((a) => a !== null)).toHaveLength(0);
+    });
+  });
+
+  describe("revoke and interrupt race the claim", () => {
+    /** Commits `act` right before every claim: after invoke re-read the approval and the interrupt flag. */
+    function actBeforeClaim(store: Store, act: (req: ClaimRequest) => Promise<void>): Store {
+      return new Proxy(store, {
+        get(target, key) {
+          if (key === "claimOperation") return async (req: ClaimRequest) => (await act(req), target.claimOperation(req));
+          const v: unknown = Reflect.get(target, key, target);
+          return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+    }
+
+    it("a revoke committed between the approval re-read and the claim stops the effect: 20 trials, 0 effects", async () => {
+      const base = gate();
+      let g: Gate = base;
+      const revokeNow = new Map<string, string>();
+      const store = actBeforeClaim(base.store, async (req) => {
+        const id = revokeNow.get(req.operation_id);
+        if (id !== undefined) expect((await g.runtime.approvals.decide(id, { decision: "revoke", reason: "customer called" }, bob)).ok).toBe(true);
+      });
+      g = gate({ store, ledger: base.ledger, clock: base.clock });
+      const tally: Record<string, number> = {};
+      for (let i = 0; i < 20; i++) {
+        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(i), `op-rv-${i}`);
+        revokeNow.set(`op-rv-${i}`, approval_id);
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-rv-${i}`, approval_id });
+        const said = e.outcome === "terminal_failure" && e.message.includes("revoked") ? " (revoked)" : "";
+        const k = `${reasonOf(e)}${said}, ${g.ledger.effectsOf(`op-rv-${i}`).length} effect(s)`;
+        tally[k] = (tally[k] ?? 0) + 1;
+      }
+      expect(tally).toEqual({ "terminal_failure:policy_denied (revoked), 0 effect(s)": 20 });
+    });
+
+    it("an interrupt committed between the interrupt re-read and the claim stops the effect: 20 trials, 0 effects", async () => {
+      const base = gate();
+      let stopNow = false;
+      const store = actBeforeClaim(base.store, async () => {
+        if (stopNow) await base.store.setInterrupt({ tenant: alice.tenant, run_id: alice.run_id, reason: "user pressed stop", at_ms: base.clock.now() });
+      });
+      const g = gate({ store, ledger: base.ledger, clock: base.clock });
+      const tally: Record<string, number> = {};
+      for (let i = 0; i < 20; i++) {
+        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(i), `op-in-${i}`);
+        stopNow = true;
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-in-${i}`, approval_id });
+        stopNow = false;
+        await g.runtime.resume(alice);
+        const claimed = (await g.store.getOperation(alice.tenant, `op-in-${i}`, g.clock.now())) === null ? "no claim" : "claimed";
+        const k = `${reasonOf(e)}, ${g.ledger.effectsOf(`op-in-${i}`).length} effect(s), ${claimed}`;
+        tally[k] = (tally[k] ?? 0) + 1;
+      }
+      expect(tally).toEqual({ "terminal_failure:interrupted, 0 effect(s), no claim": 20 });
+    });
+  });
+}
+
+/** The store, reporting every claim's answer (the store's own methods stay bound to it). */
+function watchClaims(store: Store, seen: (operationId: string, kind: string) => void): Store {
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === "claimOperation") {
+        return async (req: ClaimRequest) => {
+          const r = await target.claimOperation(req);
+          seen(req.operation_id, r.kind);
+          return r;
+        };
+      }
+      const v: unknown = Reflect.get(target, key, target);
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
   });
 }
 

@@ -4,13 +4,12 @@ import { pathToFileURL } from "node:url";
 import { InvalidArgumentError } from "commander";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { loadToolsFile, schemaId } from "../../../codegen/toolsyaml/index.js";
-import { carefulAgent, defaultSurfaces, formatSuiteProblem, isSuiteLoadError, loadSuites, naiveAgent, runSuites } from "../../evals/index.js";
+import { carefulAgent, checkSurfaceStates, defaultSurfaces, SuiteLoadError, formatSuiteProblem, isSuiteLoadError, loadSuites, naiveAgent, runSuites } from "../../evals/index.js";
 import type { Agent, SurfaceFactory } from "../../evals/index.js";
 import { formatHtml } from "../../evals/report-html.js";
 import { formatTable } from "../../evals/report-table.js";
 import { thresholdFailures } from "../../evals/thresholds.js";
 import type { StandaloneValidator } from "../../generated-runtime.js";
-import type { JsonObject } from "../../manifest.js";
 import { isPolicyLoadError, loadOpaWasmEngineFromFiles } from "../../policy/index.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -85,13 +84,11 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
       }
       const manifest = loaded.manifest;
       const validators: Record<string, { input: StandaloneValidator; output: StandaloneValidator }> = {};
-      const inputSchemas: Record<string, JsonObject> = {};
       for (const name of Object.keys(manifest.tools)) {
         const input = loaded.schemas.getSchema(schemaId(name, "input"));
         const output = loaded.schemas.getSchema(schemaId(name, "output"));
         if (input === undefined || output === undefined) throw new Error(`tools.yaml loader did not compile the schemas of ${name}`);
         validators[name] = { input: input as StandaloneValidator, output: output as StandaloneValidator };
-        inputSchemas[name] = loaded.raw.tools[name]!.input as JsonObject;
       }
 
       let surfaces: Record<string, SurfaceFactory> = { ...defaultSurfaces };
@@ -126,6 +123,8 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
       let suites;
       try {
         suites = loadSuites(suitePaths, { manifest, surfaces: Object.keys(surfaces) });
+        const bad = checkSurfaceStates(suites, surfaces);
+        if (bad.length > 0) throw new SuiteLoadError(bad);
       } catch (err) {
         if (!isSuiteLoadError(err)) throw err;
         for (const p of err.problems) console.error(formatSuiteProblem(p));
@@ -150,7 +149,7 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
         return;
       }
 
-      const result = await runSuites(suites, agents, { manifest, validators, inputSchemas, policy, surfaces });
+      const result = await runSuites(suites, agents, { manifest, validators, policy, surfaces });
       const thresholds = { ...(opts.minIntent === undefined ? {} : { min_intent: opts.minIntent }), ...(opts.minFailure === undefined ? {} : { min_failure: opts.minFailure }) };
       const below = thresholdFailures(result, thresholds);
       if (opts.format === "json") console.log(JSON.stringify({ ...result, thresholds, below_thresholds: below }, null, 2));

@@ -51,6 +51,8 @@ export function createPgPool(opts: PgConnectionOptions = {}): pg.Pool {
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? "toolgate",
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    // Idle connections do not keep the process alive, so it ends (and flushes the queued decision log) when its work is done.
+    allowExitOnIdle: true,
     options: `-c search_path=${schema} -c statement_timeout=${Math.max(0, Math.floor(opts.statementTimeoutMs ?? 30_000))}`,
   });
   // An idle client losing its connection (server restart) must not crash the process;

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Consumer smoke test: pack toolgate, install the tarball into a new project outside the
+# repository and use it the way README's "Use in your project" says. Any failing step
+# fails the script. Run by .ci/run; also by hand: `.ci/consumer-smoke.sh`.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/toolgate-consumer.XXXXXX")"
+step() { echo "consumer-smoke: $*"; }
+fail() { echo "consumer-smoke: FAILED at: $current (project left in $work/app)" >&2; }
+current="npm pack"
+trap fail ERR
+
+run() {
+  current="$*"
+  step "$*"
+  "$@"
+}
+
+cd "$root"
+step "npm pack"
+tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+mkdir "$work/app"
+cd "$work/app"
+run npm init -y --silent
+run npm install --no-audit --no-fund "$tarball"
+run npx toolgate --version
+run npx toolgate init
+run npm install --no-audit --no-fund
+run npx toolgate codegen
+run npx toolgate build
+run npx toolgate test
+run npm start
+run npx tsc
+cp "$root/.ci/consumer/gated-call.mjs" .
+run node gated-call.mjs
+run npx tsc --noEmit
+trap - ERR
+rm -rf "$work"
+step "passed"

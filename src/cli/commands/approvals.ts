@@ -1,0 +1,170 @@
+/** `toolgate approvals list|show|approve|reject|edit|revoke`: the approvals inbox from a terminal. */
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { parseDuration } from "../../../codegen/toolsyaml/duration.js";
+import { parseDecision } from "../../approvals/decide-as.js";
+import type { DecisionKind } from "../../approvals/decide-as.js";
+import { decideAsApprover } from "../../approvals/decide-as.js";
+import { isApprovalsError } from "../../approvals/errors.js";
+import { getApprovalDetail } from "../../approvals/get.js";
+import { listApprovals } from "../../approvals/list.js";
+import type { ApprovalStatus, Store } from "../../store/store.js";
+import { CliInputError, approverFromFlags, isCliInputError, openStoreFromFlags, projectApprovals } from "../approvals-env.js";
+import type { ApproverFlags, ProjectFlags, StoreFlags } from "../approvals-env.js";
+import { decisionText, detailText, listTable } from "../approvals-output.js";
+import type { RegisterCommand } from "./index.js";
+
+interface CommonFlags extends StoreFlags, ApproverFlags, ProjectFlags {
+  readonly format: string;
+}
+
+const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+
+function common(cmd: Command, withProject: boolean): Command {
+  cmd
+    .option("--db <file>", "SQLite store file")
+    .option("--url <url>", "PostgreSQL URL (default: $TOOLGATE_PG_URL)")
+    .option("--schema <name>", "PostgreSQL schema (default: $TOOLGATE_PG_SCHEMA or public)")
+    .option("--as <user>", "your user id (recorded with the decision)")
+    .option("--tenant <tenant>", "your tenant")
+    .option("--role <role>", "one of your roles (repeatable)", collect)
+    .option("--format <format>", "table or json", "table");
+  if (withProject) {
+    cmd
+      .option("--generated <dir>", "the project's generated code (manifest, validators)", "generated")
+      .option("--policy <file>", "compiled policy", "generated/policy.wasm")
+      .option("--data <file>", "policy data", "policies/data.json");
+  }
+  return cmd;
+}
+
+function checkFormat(f: CommonFlags): "table" | "json" {
+  if (f.format !== "table" && f.format !== "json") throw new CliInputError("usage_error", `--format ${JSON.stringify(f.format)}: use table or json`, "");
+  return f.format;
+}
+
+async function run(setExitCode: (c: number) => void, f: CommonFlags, body: (store: Store) => Promise<number>): Promise<void> {
+  let store: Store | null = null;
+  try {
+    checkFormat(f);
+    store = await openStoreFromFlags(f);
+    setExitCode(await body(store));
+  } catch (err) {
+    if (isCliInputError(err)) {
+      console.error(`toolgate approvals:1:1 ${err.code}: ${err.message}${err.hint === "" ? "" : `\n  hint: ${err.hint}`}`);
+      setExitCode(err.code === "usage_error" ? 2 : 1);
+    } else if (isApprovalsError(err)) {
+      console.error(`toolgate approvals:1:1 ${err.code}: ${err.message}`);
+      setExitCode(1);
+    } else {
+      console.error(`toolgate approvals:1:1 store_error: ${err instanceof Error ? err.message : String(err)}\n  hint: check --db / --url and that the store is migrated (toolgate migrate)`);
+      setExitCode(1);
+    }
+  } finally {
+    await store?.close();
+  }
+}
+
+const print = (f: CommonFlags, json: unknown, text: string): void => console.log(f.format === "json" ? JSON.stringify(json, null, 2) : text);
+
+interface ListFlags extends CommonFlags {
+  readonly status: string;
+  readonly tool?: string;
+  readonly requestedBy?: string;
+  readonly olderThan?: string;
+  readonly limit: string;
+  readonly cursor?: string;
+}
+
+interface DecideFlags extends CommonFlags {
+  readonly reason?: string;
+  readonly args?: string;
+}
+
+/** `--args '{"amount": 5}'` or `--args @file.json`. */
+function readArgs(text: string | undefined): unknown {
+  if (text === undefined) throw new CliInputError("usage_error", "edit needs --args JSON (or --args @file.json): the full arguments of the edited call", "");
+  const source = text.startsWith("@") ? readFileSync(text.slice(1), "utf8") : text;
+  try {
+    return JSON.parse(source);
+  } catch (err) {
+    throw new CliInputError("invalid_args", `--args is not JSON: ${err instanceof Error ? err.message : String(err)}`, "quote it for the shell: --args '{\"amount\": 5}'");
+  }
+}
+
+export const registerApprovals: RegisterCommand = (program, setExitCode) => {
+  const approvals = program.command("approvals").description("list, show and decide approvals (approve, reject, edit, revoke)");
+
+  common(approvals.command("list").description("a tenant's approvals, newest first"), false)
+    .option("--status <status>", "pending, approved, edited, rejected, revoked or all", "pending")
+    .option("--tool <name>", "only this tool")
+    .option("--requested-by <user>", "only calls made for this user")
+    .option("--older-than <duration>", "only approvals created longer ago than this (30s, 15m, 24h)")
+    .option("--limit <n>", "page size (1-200)", "50")
+    .option("--cursor <cursor>", "next page (printed after a full page)")
+    .action((f: ListFlags) =>
+      run(setExitCode, f, async (store) => {
+        const who = approverFromFlags(f);
+        let older: number | undefined;
+        if (f.olderThan !== undefined) {
+          const ms = parseDuration(f.olderThan);
+          if (ms === null) throw new CliInputError("usage_error", `--older-than ${JSON.stringify(f.olderThan)}: use a duration like 30s, 15m, 24h`, "");
+          older = Date.now() - ms;
+        }
+        if (!/^\d+$/.test(f.limit)) throw new CliInputError("usage_error", `--limit ${JSON.stringify(f.limit)}: a whole number from 1 to 200`, "");
+        const page = await listApprovals(store, {
+          tenant: who.tenant,
+          limit: Number(f.limit),
+          ...(f.status === "all" ? {} : { status: f.status as ApprovalStatus }),
+          ...(f.tool === undefined ? {} : { tool: f.tool }),
+          ...(f.requestedBy === undefined ? {} : { requested_by: f.requestedBy }),
+          ...(older === undefined ? {} : { older_than: older }),
+          ...(f.cursor === undefined ? {} : { cursor: f.cursor }),
+        });
+        print(f, page, listTable(page, Date.now()));
+        return 0;
+      }),
+    );
+
+  common(approvals.command("show").argument("<id>", "approval id").description("one approval: preview, all arguments, policy reason, requester, expiry, decisions"), false).action(
+    (id: string, f: CommonFlags) =>
+      run(setExitCode, f, async (store) => {
+        const who = approverFromFlags(f);
+        const a = await getApprovalDetail(store, id, Date.now());
+        if (a === null || a.tenant !== who.tenant) {
+          console.error(`toolgate approvals:1:1 not_found: approval ${id} does not exist in tenant ${who.tenant}`);
+          return 1;
+        }
+        print(f, a, detailText(a, Date.now()));
+        return 0;
+      }),
+  );
+
+  const decider = (kind: DecisionKind, description: string): void => {
+    const cmd = common(approvals.command(kind).argument("<id>", "approval id").description(description), true).option("--reason <text>", "why (recorded with the decision)");
+    if (kind === "edit") cmd.option("--args <json>", "the full edited arguments as JSON, or @file.json");
+    cmd.action((id: string, f: DecideFlags) =>
+      run(setExitCode, f, async (store) => {
+        const who = approverFromFlags(f);
+        const req = parseDecision({ decision: kind, reason: f.reason, ...(kind === "edit" ? { edited_args: readArgs(f.args) } : {}) });
+        const api = await projectApprovals(store, f);
+        const current = await api.get(id);
+        if (current === null || current.tenant !== who.tenant) {
+          console.error(`toolgate approvals:1:1 not_found: approval ${id} does not exist in tenant ${who.tenant}`);
+          return 1;
+        }
+        const out = await decideAsApprover(api, id, req, who);
+        if (!out.ok) {
+          console.error(`toolgate approvals:1:1 ${decisionText(id, out)}`);
+          return 1;
+        }
+        print(f, out, decisionText(id, out));
+        return 0;
+      }),
+    );
+  };
+  decider("approve", "approve a pending call (the host then resumes it, or the caller retries)");
+  decider("reject", "reject a pending call");
+  decider("edit", "approve the call with edited arguments (a new call, validated against the tool's schema)");
+  decider("revoke", "withdraw a pending or given approval");
+};

@@ -1,0 +1,57 @@
+/**
+ * How `log`, `explain` and `replay` open the store: `--db FILE` (SQLite), or
+ * `--url URL` / $TOOLGATE_PG_URL (PostgreSQL, `--schema` / $TOOLGATE_PG_SCHEMA).
+ * Enters: the parsed options. Leaves: an open Store, or a located error line.
+ */
+import { existsSync } from "node:fs";
+import type { Command } from "commander";
+import { pgSchemaEnvVar } from "../store/open-store.js";
+import { isPgStoreError } from "../store/postgres/errors.js";
+import { openPgStore } from "../store/postgres/pg-store.js";
+import { pgUrlEnvVar } from "../store/postgres/pool.js";
+import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import type { Store } from "../store/store.js";
+
+export interface LogStoreOptions {
+  readonly db?: string;
+  readonly url?: string;
+  readonly schema?: string;
+}
+
+export function addLogStoreOptions(cmd: Command): Command {
+  return cmd
+    .option("--db <file>", "SQLite store file (e.g. the one `toolgate demo --db FILE` wrote)")
+    .option("--url <url>", `PostgreSQL store URL (default: $${pgUrlEnvVar})`)
+    .option("--schema <name>", `PostgreSQL schema (default: $${pgSchemaEnvVar} or "public")`);
+}
+
+export type Opened = { readonly store: Store } | { readonly error: string; readonly exitCode: 1 | 2 };
+
+export async function openLogStore(command: string, opts: LogStoreOptions, env: NodeJS.ProcessEnv = process.env): Promise<Opened> {
+  if (opts.db !== undefined && opts.url !== undefined) {
+    return { error: `toolgate ${command}: pass either --db or --url, not both`, exitCode: 2 };
+  }
+  if (opts.db !== undefined) {
+    if (!existsSync(opts.db)) return { error: `${opts.db}:1:1 file_not_found: no store file ${opts.db}\n  hint: pass the --db file your runtime (or \`toolgate demo --db FILE\`) writes`, exitCode: 1 };
+    return { store: openSqliteStore(opts.db) };
+  }
+  const url = opts.url ?? (env[pgUrlEnvVar] || undefined);
+  if (url === undefined) {
+    return { error: `toolgate ${command}: no store: pass --db FILE (SQLite) or --url URL / set ${pgUrlEnvVar} (PostgreSQL)`, exitCode: 2 };
+  }
+  const schema = opts.schema ?? (env[pgSchemaEnvVar] || undefined);
+  try {
+    return { store: await openPgStore({ url, max: 2, applicationName: `toolgate ${command}`, ...(schema === undefined ? {} : { schema }) }) };
+  } catch (err) {
+    const code = isPgStoreError(err) ? err.code : "pg_connection_failed";
+    return { error: `toolgate ${command}:1:1 ${code}: ${err instanceof Error ? err.message : String(err)}`, exitCode: 1 };
+  }
+}
+
+/** `--since 1h` (a duration back from now) or an ISO date-time; null when neither. */
+export function parseSince(text: string, nowMs: number, parseDuration: (t: string) => number | null): number | null {
+  const ms = parseDuration(text);
+  if (ms !== null) return nowMs - ms;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : at;
+}

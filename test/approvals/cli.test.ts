@@ -1,0 +1,170 @@
+/**
+ * `toolgate approvals list|show|approve|reject|edit|revoke` and `toolgate token`, run
+ * in process against a SQLite file the runtime wrote (PostgreSQL goes through the same
+ * store interface, covered by the store contract).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { PolicyEngine } from "../../src/policy/engine.js";
+import { verifyApproverToken } from "../../src/server/approver-token.js";
+import { openSqliteStore } from "../../src/store/index.js";
+import { manualClock } from "../../src/testing/index.js";
+import { alice, loadShippedPolicy, makeGate, reserveArgs } from "../runtime/harness.js";
+import type { Gate } from "../runtime/harness.js";
+
+let policy: PolicyEngine;
+let dir: string;
+let db: string;
+let gate: Gate;
+beforeAll(async () => {
+  policy = await loadShippedPolicy();
+  dir = mkdtempSync(join(tmpdir(), "toolgate-approvals-cli-"));
+  db = join(dir, "state.db");
+  // The CLI reads the real clock, so the runtime does too.
+  gate = makeGate({ policy, store: openSqliteStore(db), clock: manualClock(Date.now()) });
+});
+afterAll(async () => {
+  await gate.store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
+  const error = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void err.push(a.join(" ")));
+  try {
+    const code = await main(argv);
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+async function pending(op: string, amount = 1_000): Promise<string> {
+  const env = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(amount), operation_id: op });
+  if (env.outcome !== "terminal_failure" || env.approval_id === undefined) throw new Error(JSON.stringify(env));
+  return env.approval_id;
+}
+
+const bob = ["--as", "bob", "--tenant", "t_acme", "--role", "approver"];
+
+describe("toolgate approvals", () => {
+  it("list prints a table of the tenant's pending approvals, --format json the page", async () => {
+    const id = await pending("op-cli-list");
+    const table = await cli("approvals", "list", "--db", db, ...bob);
+    expect(table.code).toBe(0);
+    expect(table.out.split("\n")[0]).toMatch(/^id\s+tool\s+status\s+requested_by\s+created\s+expires\s+preview$/);
+    expect(table.out).toMatch(new RegExp(`${id}\\s+reserve_funds\\s+pending\\s+alice`));
+    const json = await cli("approvals", "list", "--db", db, ...bob, "--format", "json");
+    const page = JSON.parse(json.out) as { approvals: { id: string }[]; next_cursor: string | null };
+    expect(page.approvals.map((a) => a.id)).toContain(id);
+    const other = await cli("approvals", "list", "--db", db, "--as", "eve", "--tenant", "t_evil", "--format", "json");
+    expect(JSON.parse(other.out)).toEqual({ approvals: [], next_cursor: null });
+  });
+
+  it("show prints the preview, all arguments, the policy's reason, requester and expiry; other tenants get not_found", async () => {
+    const id = await pending("op-cli-show", 1_234);
+    const r = await cli("approvals", "show", id, "--db", db, ...bob);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/requested_by\s+alice/);
+    expect(r.out).toMatch(/policy reason approval_required/);
+    expect(r.out).toContain('amount: 1234');
+    expect(r.out).toMatch(/expires\s+\d{4}-\d\d-\d\dT/);
+    const eve = await cli("approvals", "show", id, "--db", db, "--as", "eve", "--tenant", "t_evil");
+    expect(eve.code).toBe(1);
+    expect(eve.err).toMatch(/not_found/);
+  });
+
+  it("approve records the decision as --as/--tenant/--role; the host then resumes it once", async () => {
+    const id = await pending("op-cli-approve");
+    const r = await cli("approvals", "approve", id, "--db", db, ...bob, "--reason", "fine");
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(`${id}: approved by bob`);
+    const events = await gate.store.listApprovalEvents(id);
+    expect(events).toMatchObject([{ decision: "approve", approver: "bob", approver_roles: ["approver"], reason: "fine" }]);
+    const resumed = await gate.runtime.approvals.resume(id);
+    expect(resumed).toMatchObject({ ok: true, envelope: { outcome: "success" } });
+    expect(gate.ledger.effectsOf("op-cli-approve")).toHaveLength(1);
+    const again = await cli("approvals", "reject", id, "--db", db, "--as", "carol", "--tenant", "t_acme");
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/already_decided/);
+  });
+
+  it("the requester cannot approve their own call", async () => {
+    const id = await pending("op-cli-self");
+    const r = await cli("approvals", "approve", id, "--db", db, "--as", "alice", "--tenant", "t_acme");
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/self_approval/);
+    expect((await gate.store.getApproval(id))?.status).toBe("pending");
+  });
+
+  it("edit validates the new arguments against the tool's schema; the edited call resumes with them", async () => {
+    const id = await pending("op-cli-edit", 1_000);
+    const bad = await cli("approvals", "edit", id, "--db", db, ...bob, "--args", JSON.stringify(reserveArgs(-5)));
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/invalid_edit.*amount/);
+    const notJson = await cli("approvals", "edit", id, "--db", db, ...bob, "--args", "{amount: 5");
+    expect(notJson.code).toBe(1);
+    expect(notJson.err).toMatch(/invalid_args/);
+    const ok = await cli("approvals", "edit", id, "--db", db, ...bob, "--args", JSON.stringify(reserveArgs(400)), "--format", "json");
+    expect(ok.code, ok.err).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({ ok: true, approval: { status: "edited" }, edited: { args: { amount: 400 } } });
+    const resumed = await gate.runtime.approvals.resume(id);
+    expect(resumed).toMatchObject({ ok: true, envelope: { outcome: "success" } });
+    if (resumed.ok) expect(gate.ledger.reservationByOperation(resumed.operation_id)).toMatchObject({ amount: 400 });
+  });
+
+  it("reject and revoke; a revoked approval resumes to a terminal envelope", async () => {
+    const a = await pending("op-cli-reject");
+    expect((await cli("approvals", "reject", a, "--db", db, ...bob, "--reason", "no")).code).toBe(0);
+    const b = await pending("op-cli-revoke");
+    expect((await cli("approvals", "approve", b, "--db", db, ...bob)).code).toBe(0);
+    expect((await cli("approvals", "revoke", b, "--db", db, ...bob)).code).toBe(0);
+    const r = await gate.runtime.approvals.resume(b);
+    expect(r).toMatchObject({ ok: true, envelope: { outcome: "terminal_failure", reason: "policy_denied" } });
+    expect(gate.ledger.effectsOf("op-cli-revoke")).toHaveLength(0);
+  });
+
+  it("usage problems say what to do: no identity, no store, bad format", async () => {
+    const noWho = await cli("approvals", "list", "--db", db);
+    expect(noWho.code).toBe(1);
+    expect(noWho.err).toMatch(/approver_missing.*--as USER --tenant TENANT/);
+    const saved = process.env["TOOLGATE_PG_URL"];
+    delete process.env["TOOLGATE_PG_URL"];
+    try {
+      const noStore = await cli("approvals", "list", ...bob);
+      expect(noStore.err).toMatch(/store_missing: no store: pass --db FILE or --url URL/);
+    } finally {
+      if (saved !== undefined) process.env["TOOLGATE_PG_URL"] = saved;
+    }
+    const missing = await cli("approvals", "list", "--db", join(dir, "nope.db"), ...bob);
+    expect(missing.err).toMatch(/file_not_found/);
+    const fmt = await cli("approvals", "list", "--db", db, ...bob, "--format", "xml");
+    expect(fmt.code).toBe(2);
+  });
+});
+
+describe("toolgate token", () => {
+  it("issues a JWT the inbox verifier accepts, with tenant, user, roles and expiry", async () => {
+    const secret = "k".repeat(48);
+    process.env["TOOLGATE_APPROVER_SECRET"] = secret;
+    try {
+      const r = await cli("token", "--tenant", "t_acme", "--user", "bob", "--role", "approver", "--role", "ops", "--ttl", "15m");
+      expect(r.code).toBe(0);
+      expect(await verifyApproverToken(r.out.trim(), secret)).toEqual({ tenant: "t_acme", user: "bob", roles: ["approver", "ops"] });
+      expect(await verifyApproverToken(r.out.trim(), secret, Date.now() + 16 * 60_000)).toBeNull();
+      expect(await verifyApproverToken(r.out.trim(), "w".repeat(48))).toBeNull();
+      expect((await cli("token", "--tenant", "t acme", "--user", "bob")).code).toBe(1);
+    } finally {
+      delete process.env["TOOLGATE_APPROVER_SECRET"];
+    }
+    const noSecret = await cli("token", "--tenant", "t_acme", "--user", "bob");
+    expect(noSecret.code).toBe(1);
+    expect(noSecret.err).toMatch(/TOOLGATE_APPROVER_SECRET/);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Start-up cost is what a process loads: help, version and the build-time commands that
+ * do not compile Rego never load binaryen or the Wasm backend, and importing the run-time
+ * library loads none of the build tools.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cliBin, repoRoot, traceLoads } from "../helpers/cli.js";
+
+const wasmBackend = (url: string): boolean => /\/node_modules\/binaryen\/|\/codegen\/wasm\/emit\//.test(url);
+const buildTools = (url: string): boolean =>
+  /\/codegen\/|\/node_modules\/(binaryen|prettier|json-schema-to-typescript)\//.test(url);
+
+describe("the CLI loads only the command it runs", () => {
+  const cases: [string, readonly string[], number][] = [
+    ["--help", ["--help"], 0],
+    ["--version", ["--version"], 0],
+    ["codegen --check", ["codegen", "--check"], 0],
+    ["check", ["check", "policies"], 0],
+    ["fmt --check", ["fmt", "--check", "policies"], 0],
+    ["migrate without a database URL", ["migrate"], 1],
+  ];
+  it.each(cases)("%s never loads binaryen or the Wasm backend", (_name, args, code) => {
+    const run = traceLoads([cliBin, ...args], { env: { TOOLGATE_PG_URL: undefined } });
+    expect(run.code, run.stderr).toBe(code);
+    // The trace works: the command's own module shows up in it.
+    expect(run.loaded.some((u) => u.includes("/src/cli/main.ts"))).toBe(true);
+    expect(run.loaded.filter(wasmBackend)).toEqual([]);
+  });
+
+  it("build --help loads neither: the compiler loads when the command runs", () => {
+    const name = "build";
+    const run = traceLoads([cliBin, name, "--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Usage: toolgate ${name}`);
+    // The trace sees packages: commander itself is in it.
+    expect(run.loaded.some((u) => u.includes("/node_modules/commander/"))).toBe(true);
+    expect(run.loaded.filter(wasmBackend)).toEqual([]);
+  });
+
+  it("--help prints every command without loading any command module", () => {
+    const run = traceLoads([cliBin, "--help"]);
+    for (const name of ["init", "codegen", "check", "build", "eval", "test", "fmt", "migrate", "demo"]) expect(run.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
+    expect(run.loaded.filter((u) => u.includes("/src/cli/commands/") && !u.endsWith("/commands/index.ts"))).toEqual([]);
+  });
+});
+
+describe("importing toolgate", () => {
+  it("loads no compiler, prettier or json-schema-to-typescript", () => {
+    const script = `await import(${JSON.stringify(join(repoRoot, "src", "index.ts"))});`;
+    const run = traceLoads(["--import", "tsx", "--input-type=module", "-e", script]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.loaded.some((u) => u.includes("/src/runtime/"))).toBe(true);
+    expect(run.loaded.filter(buildTools)).toEqual([]);
+  });
+});
