@@ -20,8 +20,11 @@ import { alice, bob, approvedWrite, changedData, ENTRYPOINT, gate, loadGenerated
 const readOnlyViewersRemoved = () => changedData((c) => void ((c["roles"] as Record<string, unknown>)["viewer"] = { effects: [] }));
 
 /** v1 itself (same versions), which swaps the runtime's policy right after answering. */
+// Versions are copied by name: an engine may define them as getters, which a spread drops.
 const swapAfterEvaluating = (v1: PolicyEngine, swap: () => void): PolicyEngine => ({
-  ...v1,
+  version: v1.version,
+  ...(v1.code_version === undefined ? {} : { code_version: v1.code_version }),
+  ...(v1.data_version === undefined ? {} : { data_version: v1.data_version }),
   async evaluate(input) {
     const d = await v1.evaluate(input);
     swap();
