@@ -4,6 +4,7 @@
  * keeps the policy it started with, from authorize to commit); watchPolicy swaps
  * only after the new file loaded and keeps the old one on failure.
  */
+import { versionsOf } from "../../src/policy/version.js";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -103,7 +104,7 @@ describe("setPolicy", () => {
     const approvalId = ask.outcome === "terminal_failure" ? ask.approval_id! : "";
     expect((await g.runtime.approvals.decide(approvalId, { decision: "approve" }, bob)).ok).toBe(true);
     const swapping: PolicyEngine = {
-      version: v1.version,
+      ...versionsOf(v1),
       async evaluate(input) {
         const d = await v1.evaluate(input);
         g.runtime.setPolicy(v2);
@@ -126,7 +127,7 @@ describe("setPolicy", () => {
     const v2 = await loadGeneratedPolicy(readOnlyViewersRemoved());
     const g = gate(store, v1);
     const swapping: PolicyEngine = {
-      version: v1.version,
+      ...versionsOf(v1),
       async evaluate(input) {
         const d = await v1.evaluate(input);
         g.runtime.setPolicy(v2);
