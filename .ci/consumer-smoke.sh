@@ -32,7 +32,14 @@ run npx toolgate test
 run npm start
 run npx tsc
 cp "$root/.ci/consumer/gated-call.mjs" .
+run node dist/src/main.js
 run node gated-call.mjs
+run npx tsc --noEmit
+# Every public entry type-checks; the adapters' frameworks and vitest are optional peers.
+peers=$(cd "$root" && node -p 'const d = require("./package.json").devDependencies; ["ai", "@openai/agents", "@langchain/core", "vitest"].map((n) => `${n}@${d[n]}`).join(" ")')
+# shellcheck disable=SC2086
+run npm install --no-audit --no-fund --no-save $peers
+cp "$root/.ci/consumer/entries.ts" src/entries.ts
 run npx tsc --noEmit
 trap - ERR
 rm -rf "$work"

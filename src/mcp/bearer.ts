@@ -1,6 +1,6 @@
 /**
  * Bearer tokens for the MCP HTTP endpoint: JWT HS256 with the claims
- * `{ tenant, sub (the user), roles, exp }` (the shape `toolgate token` issues), verified
+ * `{ tenant, sub (the user), roles, exp }` (the claim shape of the inbox's approver tokens), verified
  * with jose. A verified token is the connection's only source of identity.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
@@ -19,7 +19,7 @@ export interface VerifiedPrincipal {
   readonly run_id: string | null;
 }
 
-/** The characters `toolgate token` allows in tenant, user and role names. */
+/** The characters approver tokens allow in tenant, user and role names. */
 const identity = /^[A-Za-z0-9_.@:+-]{1,128}$/;
 const isIdentity = (v: unknown): v is string => typeof v === "string" && identity.test(v);
 

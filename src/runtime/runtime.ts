@@ -23,7 +23,7 @@ import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
-import { defaultLeaseMarginMs, retentionProblems } from "./lease.js";
+import { defaultLeaseMarginMs } from "./lease.js";
 import { defaultMaxArgsBytes, loggableToolName } from "./limits.js";
 import { listTools } from "./list-tools.js";
 import { preflight } from "./preflight.js";
@@ -102,8 +102,6 @@ export function createRuntime<
   missing.push(...missingContext(opts.manifest.tools, contextResolvers, opts.validators));
   if (missing.length > 0) throw new RuntimeConfigError(`createRuntime: missing ${missing.join(", ")}`);
   const leaseMarginMs = opts.leaseMarginMs ?? defaultLeaseMarginMs;
-  const short = Object.values(opts.manifest.tools).flatMap((t) => retentionProblems(t, leaseMarginMs).map((p) => `${t.name}: ${p}`));
-  if (short.length > 0) throw new RuntimeConfigError(`createRuntime: ${short.join("; ")}`);
 
   const shared: SharedDeps = {
     manifest: opts.manifest,

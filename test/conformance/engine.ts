@@ -20,10 +20,9 @@ interface CompileApi {
 
 // Loaded lazily so that a compiler that is missing or fails to load shows up as
 // compile failures in the report instead of crashing the runner.
-const compilerPath = "../../codegen/compiler/index.js";
 let compiler: Promise<CompileApi | string> | undefined;
 export function loadCompiler(): Promise<CompileApi | string> {
-  compiler ??= (import(compilerPath) as Promise<CompileApi>).then(
+  compiler ??= (import("../../codegen/compiler/index.js") as Promise<CompileApi>).then(
     (m) => (typeof m.compilePolicy === "function" ? m : "codegen/compiler exports no compilePolicy"),
     (err: unknown) => `cannot load codegen/compiler: ${errorText(err)}`,
   );

@@ -21,7 +21,6 @@ const base = {
   args_hash: "h",
   operation_id: null,
   principal: { tenant: "t", user: "u", roles: ["agent"] },
-  context: {},
   approval: null,
   now_ms: 1,
   policy_version: "v",
@@ -29,9 +28,8 @@ const base = {
   policy_data_version: "d",
 };
 const approval = {
-  id: "a", tenant: "t", tool: "reserve_funds", fingerprint: "f", args_hash: "h", operation_id: "op", decision: "approve",
-  requested_by: "u", approver: "b", approver_roles: [], expires_at_ms: 10, policy_version: "v", policy_code_version: "c",
-  policy_data_version: "d", consumed: false,
+  id: "a", tenant: "t", tool: "reserve_funds", fingerprint: "f", args_hash: "h", operation_id: "op", decision: "approve", approver: "b",
+  expires_at_ms: 10, policy_version: "v", policy_code_version: "c", consumed: false,
 };
 
 describe("explain: the deciding branch", () => {

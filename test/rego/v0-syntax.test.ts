@@ -91,7 +91,7 @@ describe("pre-1.0 Rego (v0)", () => {
   });
 
   it("tools.yaml policy.rego_version accepts v0 and v1 and rejects anything else with a location", () => {
-    const base = "version: 1\npolicy:\n  entrypoint: a/b\n  rego_version: VERSION\ntools:\n  t:\n    description: d\n    effect: read\n    input: { type: object, additionalProperties: false, properties: {} }\n    output: { type: object }\n";
+    const base = "version: 1\npolicy:\n  entrypoint: a/b\n  rego_version: VERSION\ntools:\n  t:\n    description: d\n    effect: read\n    input: { type: object, properties: {}, additionalProperties: false }\n    output: { type: object }\n";
     const ok = loadToolsSource(base.replace("VERSION", "v0"), "tools.yaml");
     expect(ok.errors).toEqual([]);
     expect(ok.loaded?.raw.policy?.rego_version).toBe("v0");

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { manifest as shipped } from "../../generated/index.js";
-import { fingerprint, isRuntimeConfigError } from "../../src/runtime/index.js";
+import { fingerprint } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Manifest } from "../../src/manifest.js";
 import type { ClaimRequest, Store } from "../../src/store/store.js";
@@ -102,19 +102,25 @@ export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Ga
   });
 
   describe("retention vs approval TTL vs running handler", () => {
-    it("the runtime refuses a tool whose retention is shorter than its approval TTL or than timeout + lease margin", () => {
-      const refused = (over: Partial<GateOptions>): string => {
-        try {
-          gate(over);
-          return "accepted";
-        } catch (err) {
-          return isRuntimeConfigError(err) ? err.message : `threw ${String(err)}`;
-        }
-      };
-      expect(refused({ manifest: withTool("reserve_funds", { retention_ms: 500 }) })).toMatch(/reserve_funds: retention \(500 ms\) is shorter than approval\.ttl \(900000 ms\).*timeout_ms \+ lease margin/);
-      expect(refused({ manifest: withTool("reserve_funds", { retention_ms: 60_000 }) })).toMatch(/shorter than approval\.ttl/);
-      expect(refused({ manifest: withTool("get_account", { retention_ms: 3_000, timeout_ms: 2_000 }), leaseMarginMs: 1_000 })).toBe("accepted");
-      expect(refused({ manifest: withTool("get_account", { retention_ms: 3_000, timeout_ms: 2_000 }), leaseMarginMs: 1_001 })).toMatch(/get_account: .*timeout_ms \+ lease margin \(2000 \+ 1001 ms\)/);
+    it("a record whose handler is still running is never taken over when its retention passes: 500 ms retention, a second gate at 600 ms, 20 trials, 1 effect each", async () => {
+      const m = withTool("reserve_funds", { retention_ms: 500 });
+      const tally: Record<string, number> = {};
+      for (let i = 0; i < 20; i++) {
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        const a = gate({ manifest: m, handlers: (base) => ({ reserve_funds: async (x, ctx) => { const r = await base.reserve_funds(x, ctx); await held; return r; } }) });
+        const b = gate({ manifest: m, store: a.store, ledger: a.ledger, clock: a.clock, inProgressWaitMs: 50 });
+        const req = { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-ret-${i}`, approval_id: await approved(a, alice, "reserve_funds", reserveArgs(i), `op-ret-${i}`) };
+        const first = a.runtime.call(alice, req);
+        await until(() => a.ledger.effectsOf(`op-ret-${i}`).length === 1);
+        a.clock.advance(600);
+        const second = await b.runtime.call(alice, req);
+        release();
+        const done = await first;
+        const k = `second ${reasonOf(second)}, first ${reasonOf(done)}, ${a.ledger.effectsOf(`op-ret-${i}`).length} effect(s)`;
+        tally[k] = (tally[k] ?? 0) + 1;
+      }
+      expect(tally).toEqual({ "second retryable_failure:retryable_error, first success, 1 effect(s)": 20 });
     });
   });
 

@@ -1,0 +1,51 @@
+/** The ESLint rules that state the module boundaries fire on violations (and `npm test` runs them). */
+import { join } from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../helpers/cli.js";
+
+const eslint = new ESLint({ cwd: repoRoot });
+
+async function problems(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(repoRoot, file) });
+  return (result?.messages ?? []).map((m) => `${m.ruleId ?? "fatal"}: ${m.message}`);
+}
+
+describe("module boundaries", () => {
+  it("the run-time library may not import the build tools", async () => {
+    for (const dir of ["runtime", "policy", "store"]) {
+      const found = await problems(`src/${dir}/probe.ts`, 'import { formatDiagnostic } from "../../codegen/diagnostics.js";\nexport const f = formatDiagnostic;\n');
+      expect(found.join("\n"), dir).toContain("import-x/no-restricted-paths");
+    }
+  });
+
+  it("the run-time library and the rest of src may not import the CLI", async () => {
+    const found = await problems("src/runtime/probe.ts", 'import { main } from "../cli/main.js";\nexport const m = main;\n');
+    expect(found.join("\n")).toContain("import-x/no-restricted-paths");
+    expect(await problems("src/server/probe.ts", 'import { main } from "../cli/main.js";\nexport const m = main;\n')).toEqual([
+      expect.stringContaining("src/cli is the composition root"),
+    ]);
+  });
+
+  it("the CLI may import the build tools and the library", async () => {
+    expect(await problems("src/cli/probe.ts", 'import { formatDiagnostic } from "../../codegen/diagnostics.js";\nimport { createRuntime } from "../runtime/index.js";\nexport const f = [formatDiagnostic, createRuntime];\n')).toEqual([]);
+  });
+
+  it("generated code imports only toolgate/generated-runtime", async () => {
+    expect(await problems("generated/probe.ts", 'import type { Manifest } from "toolgate/generated-runtime";\nexport type M = Manifest;\n')).toEqual([]);
+    expect((await problems("generated/probe.ts", 'import { createRuntime } from "../src/runtime/index.js";\nexport const c = createRuntime;\n')).join("\n")).toContain("generated code imports only toolgate/generated-runtime");
+    expect((await problems("generated/probe.ts", 'import { parse } from "yaml";\nexport const p = parse;\n')).join("\n")).toContain("generated code imports only toolgate/generated-runtime");
+  });
+
+  it("a specifier held in a variable is rejected; a literal or a user's file by path is not", async () => {
+    expect((await problems("src/policy/probe.ts", 'const m = "../../codegen/compiler/index.js";\nexport const load = () => import(m);\n')).join("\n")).toContain("hides a dependency");
+    expect(await problems("src/policy/probe.ts", 'export const load = () => import("./engine.js");\n')).toEqual([]);
+    expect(await problems("src/cli/probe.ts", 'import { pathToFileURL } from "node:url";\nexport const load = (f: string) => import(pathToFileURL(f).href);\n')).toEqual([]);
+  });
+
+  it("an import cycle is an error", async () => {
+    const cycle = new ESLint({ cwd: repoRoot, ignore: false });
+    const results = await cycle.lintFiles([join(repoRoot, "test/fixtures/lint-cycle/a.ts")]);
+    expect(results.flatMap((r) => r.messages.map((m) => m.ruleId))).toContain("import-x/no-cycle");
+  });
+});
