@@ -4,7 +4,6 @@
  * keeps the policy it started with, from authorize to commit); watchPolicy swaps
  * only after the new file loaded and keeps the old one on failure.
  */
-import { versionsOf } from "../../src/policy/version.js";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

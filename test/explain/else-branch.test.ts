@@ -21,7 +21,6 @@ const base = {
   args_hash: "h",
   operation_id: null,
   principal: { tenant: "t", user: "u", roles: ["agent"] },
-  context: {},
   approval: null,
   now_ms: 1,
   policy_version: "v",
