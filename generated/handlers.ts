@@ -78,3 +78,6 @@ export interface ToolReconcilers {
   /** @generated from tool: send_notification */
   readonly send_notification?: ToolReconciler<SendNotificationInput, SendNotificationOutput, SendNotificationFailure>;
 }
+
+/** The host's resolvers of every declared context fact (createRuntime({ context })); each runs right before every decision. */
+export type ToolContextResolvers = Record<never, never>;

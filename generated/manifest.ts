@@ -618,6 +618,14 @@ export const manifest: Manifest = {
         "approver_roles": []
       },
       "compensation": "release_funds",
+      "compensation_args": {
+        "reason": {
+          "equals": "compensates a reservation whose postcondition failed"
+        },
+        "reservation_id": {
+          "from": "resource_id"
+        }
+      },
       "postcondition": {
         "resource_id": true,
         "observed": {

@@ -3,4 +3,4 @@ import type { ToolName } from "./handlers.js";
 import type { StandaloneValidator } from "toolgate/generated-runtime";
 
 /** Input and output validator of every tool. @generated from tools.yaml */
-export declare const validators: Readonly<Record<ToolName, { readonly input: StandaloneValidator; readonly output: StandaloneValidator }>>;
+export declare const validators: Readonly<Record<ToolName, { readonly input: StandaloneValidator; readonly output: StandaloneValidator; readonly context?: Readonly<Record<string, StandaloneValidator>> }>>;

@@ -31,7 +31,23 @@ export interface InvokeContext extends TrustedContext {
   readonly fence_token: number | null;
   /** Aborted when the call times out or the run is interrupted. */
   readonly signal: AbortSignal;
+  /** The tool's declared context facts as resolved for this call (tools.yaml `context:`); absent when it declares none. */
+  readonly context?: JsonObject;
 }
+
+/** What a context resolver is told about the call it resolves a fact for (all trusted or validated). */
+export interface ContextRequest<Input> extends TrustedContext {
+  readonly tool: string;
+  /** The validated arguments. */
+  readonly args: Input;
+  readonly operation_id: string | null;
+}
+
+/**
+ * Supplies one declared fact, fresh, right before every decision. A throw, or a value that
+ * fails the fact's schema, fails the call closed (retryable_failure, context_unavailable).
+ */
+export type ContextResolver<Input, Fact> = (req: ContextRequest<Input>) => Promise<Fact>;
 
 /** A handler's answer: success with its value, or one of the tool's declared failures. */
 export type HandlerResult<Output, Failure extends string> =

@@ -44,6 +44,13 @@ export interface PostconditionSpec {
   readonly observed: Readonly<Record<string, { readonly arg: string } | { readonly equals: JsonValue }>>;
 }
 
+/** One argument of a compensating call: the landed resource's id, an argument or observed field of the original call, or a literal. */
+export type CompensationArg =
+  | { readonly from: "resource_id" }
+  | { readonly arg: string }
+  | { readonly observed: string }
+  | { readonly equals: JsonValue };
+
 export interface ToolManifestEntry {
   readonly name: string;
   readonly description: string;
@@ -59,6 +66,8 @@ export interface ToolManifestEntry {
   readonly approval: ApprovalSpec | null;
   /** Name of the reversible tool that undoes this one. */
   readonly compensation: string | null;
+  /** How to build the compensating call's arguments from what landed (tools.yaml `compensation_args:`). */
+  readonly compensation_args?: Readonly<Record<string, CompensationArg>>;
   readonly postcondition: PostconditionSpec | null;
   readonly timeout_ms: number;
   /** Cap on the call's arguments in bytes of canonical JSON; absent: the runtime's default (64 KiB). */
@@ -67,6 +76,11 @@ export interface ToolManifestEntry {
   readonly failures: Readonly<Record<string, FailureSpec>>;
   /** Argument fields erased from the decision log's copy of the policy input (secrets, personal data). */
   readonly sensitive?: readonly string[];
+  /**
+   * Names of the host facts this tool's decisions read (tools.yaml `context:`), resolved by the
+   * host's resolvers right before every authorization; each is validated against its schema.
+   */
+  readonly context?: readonly string[];
 }
 
 export interface Manifest {

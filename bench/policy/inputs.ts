@@ -74,6 +74,7 @@ export function policyInputs(count = 512, seed = 42): PolicyInput[] {
       args_hash,
       operation_id,
       principal: { tenant, user: pick(["alice", "carol"]), roles: pick(ROLES) },
+      context: {},
       approval: approval as PolicyInput["approval"],
       now_ms: NOW,
       policy_version: VERSION,

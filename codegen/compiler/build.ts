@@ -8,12 +8,15 @@ import { join, relative } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { bundleBytes } from "./bundle.js";
 import { compilePolicy } from "./index.js";
+import type { RegoVersion } from "./types.js";
 
 export interface BuildOptions {
   readonly policies: string;
   readonly out: string;
   readonly entrypoints: readonly string[];
   readonly check: boolean;
+  /** "v0": the policies are pre-1.0 Rego. */
+  readonly regoVersion?: RegoVersion;
 }
 
 export type BuildResult =
@@ -48,7 +51,8 @@ export function buildPolicy(opts: BuildOptions): BuildResult {
     return { kind: "errors", errors: [{ code: "file_unreadable", message: `no such folder ${opts.policies}`, location: { file: opts.policies, row: 1, col: 1 } }] };
   }
   const files = policyFiles(opts.policies);
-  const modules = files.map((f) => ({ file: relative(process.cwd(), f) || f, source: readFileSync(f, "utf8") }));
+  const version = opts.regoVersion === undefined ? {} : { regoVersion: opts.regoVersion };
+  const modules = files.map((f) => ({ file: relative(process.cwd(), f) || f, source: readFileSync(f, "utf8"), ...version }));
   const r = compilePolicy({ modules, entrypoints: opts.entrypoints });
   if (r.wasm === null) return { kind: "errors", errors: r.errors };
   let data: unknown;

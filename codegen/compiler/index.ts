@@ -10,6 +10,7 @@ import type { PlanQuery } from "../plan/planner.js";
 import { planPolicy } from "../plan/planner.js";
 import type { Body, Module } from "../rego/ast.js";
 import { compileModules, compileQuery, parseModule, parseQuery } from "../rego/index.js";
+import { zeroArityCallsToRefs } from "../rego/zero-arity.js";
 import { builtinArities } from "../wasm/emit/builtins.js";
 import { emitPolicy, isEmitError } from "../wasm/emit/index.js";
 import type { CompileOptions, CompileResult, StageName } from "./types.js";
@@ -64,10 +65,11 @@ export function compilePolicy(opts: CompileOptions): CompileResult {
 
 function parseStage(st: State, opts: CompileOptions): void {
   for (const f of opts.modules) {
-    const r = parseModule(f.source, f.file);
+    const r = parseModule(f.source, f.file, f.regoVersion === undefined ? {} : { regoVersion: f.regoVersion });
     st.errors.push(...r.errors);
     if (r.module !== null) st.modules.push(r.module);
   }
+  st.modules = zeroArityCallsToRefs(st.modules);
   for (const q of opts.queries ?? []) {
     const r = parseQuery(q.body, `query:${q.name}`);
     st.errors.push(...r.errors);

@@ -2,6 +2,9 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { CoveragePoint } from "../plan/coverage.js";
 import type { Policy } from "../plan/ir.js";
+import type { RegoVersion } from "../rego/parser.js";
+
+export type { RegoVersion } from "../rego/parser.js";
 
 /** Stage names in pipeline order; `stopAfter` ends the pipeline after the named one. */
 export const STAGE_NAMES = ["parse", "check", "plan", "emit", "optimize"] as const;
@@ -11,6 +14,8 @@ export interface SourceFile {
   /** Path used in diagnostics, e.g. "policies/authz.rego". */
   readonly file: string;
   readonly source: string;
+  /** "v0" parses pre-1.0 Rego (`p { }`, `p[x] { }`); default "v1". `import rego.v1` in a file always means v1. */
+  readonly regoVersion?: RegoVersion;
 }
 
 export interface QuerySpec {

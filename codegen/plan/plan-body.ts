@@ -104,7 +104,7 @@ function planPrint(c: Ctx, e: CallExpr, k: () => void): void {
 /** `walk(x, [path, value])` is a relation: a scan over the runtime's list of pairs. */
 function planWalk(c: Ctx, e: CallExpr, k: () => void): void {
   if (!c.s.builtins.has("walk")) {
-    c.s.errors.push({ code: "rego_type_error", message: "unsupported builtin walk (not implemented by the WebAssembly backend)", location: e.location });
+    c.s.errors.push({ code: "rego_type_error", message: "OPA builtin walk is not supported yet", location: e.location });
     return;
   }
   c.s.ops.term(c, e.args[0]!, (x) => {

@@ -117,7 +117,7 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       c.w.emit({ type: "CallStmt", func: name, args: [local(c.input), local(c.data), ...ops], result });
     } else {
       if (!c.s.builtins.has(target.name)) {
-        c.s.errors.push({ code: "rego_type_error", message: `unsupported builtin ${target.name} (not implemented by the WebAssembly backend)`, location: at });
+        c.s.errors.push({ code: "rego_type_error", message: `OPA builtin ${target.name} is not supported yet`, location: at });
         return;
       }
       c.s.statics.builtin(target.name, target.arity);

@@ -26,7 +26,11 @@ export function formatPretty(report: RunReport, verbose: boolean): string {
   for (const d of report.errors) out.push(formatDiagnostic(d));
   let lastFile = "";
   for (const r of report.results) {
-    if (!verbose && (r.status === "pass" || r.status === "skip")) continue;
+    if (!verbose && (r.status === "pass" || r.status === "skip")) {
+      // print() output is shown even for a passing test, as it was written while running.
+      for (const line of r.output ?? []) out.push(line);
+      continue;
+    }
     if (r.test.file !== lastFile) {
       if (out.length > 0) out.push("");
       out.push(`${r.test.file}:`);
@@ -35,6 +39,7 @@ export function formatPretty(report: RunReport, verbose: boolean): string {
     const at = `${r.test.file}:${r.test.row}`;
     out.push(`${r.test.name}: ${label[r.status]} (${duration(r.ms)})${r.status === "pass" || r.status === "skip" ? "" : `  ${at}`}`);
     if (r.message !== undefined && (r.status === "error" || verbose)) out.push(`  ${r.message}`);
+    for (const line of r.output ?? []) out.push(`  ${line}`);
     if (r.explanation !== undefined) {
       out.push(`  failed at ${r.explanation.at}: ${r.explanation.expr}`);
       for (const [k, v] of Object.entries(r.explanation.bindings)) out.push(`    ${k} = ${JSON.stringify(v)}`);
@@ -72,6 +77,7 @@ export function formatJson(report: RunReport): string {
         status: r.status,
         duration_ms: Number(r.ms.toFixed(3)),
         ...(r.message === undefined ? {} : { message: r.message }),
+        ...(r.output === undefined ? {} : { output: r.output }),
         ...(r.explanation === undefined ? {} : { failed_expression: r.explanation }),
       })),
       ...(report.coverage === undefined

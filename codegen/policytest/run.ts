@@ -7,7 +7,7 @@ import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { createHostBuiltins } from "../../src/policy/host-builtins/index.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Module } from "../rego/ast.js";
-import { parseModule } from "../rego/index.js";
+import { parseModule, type RegoVersion } from "../rego/index.js";
 import type { CompileOptions, CompileResult } from "../compiler/types.js";
 import { discoverTests, type PolicyTest } from "./discover.js";
 import { buildCoverage, type CoverageReport } from "./coverage.js";
@@ -24,6 +24,8 @@ export interface TestResult {
   readonly message?: string;
   /** FAIL with `explain`: the expression that did not hold and the values before it. */
   readonly explanation?: Explanation;
+  /** Lines the test's `print()` calls wrote, in order (never mixed into a report). */
+  readonly output?: readonly string[];
 }
 
 export interface RunOptions {
@@ -34,6 +36,8 @@ export interface RunOptions {
   readonly explain?: boolean;
   /** The data document (`loadDataFiles`); default `{}`. */
   readonly data?: Readonly<Record<string, unknown>>;
+  /** "v0": the files are pre-1.0 Rego (`--v0-compatible`). */
+  readonly regoVersion?: RegoVersion;
 }
 
 export interface RunReport {
@@ -46,11 +50,12 @@ export interface RunReport {
 }
 
 export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
-  const sources = opts.files.map((file) => ({ file, source: readFileSync(file, "utf8") }));
+  const version = opts.regoVersion === undefined ? {} : { regoVersion: opts.regoVersion };
+  const sources = opts.files.map((file) => ({ file, source: readFileSync(file, "utf8"), ...version }));
   const modules: Module[] = [];
   const parseErrors: Diagnostic[] = [];
   for (const s of sources) {
-    const r = parseModule(s.source, s.file);
+    const r = parseModule(s.source, s.file, version);
     parseErrors.push(...r.errors);
     if (r.module !== null) modules.push(r.module);
   }
@@ -86,7 +91,8 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   const results: TestResult[] = [];
   for (const test of toRun) {
     host.startEvaluation();
-    const r = evaluateTest(policy, test);
+    const { result: evaluated, lines } = capturePrints(() => evaluateTest(policy, test));
+    const r = lines.length === 0 ? evaluated : { ...evaluated, output: lines };
     const explanation = r.status === "fail" && opts.explain === true ? await explainFailure(test, modules, sources, compilePolicy) : null;
     results.push(explanation === null ? r : { ...r, explanation });
   }
@@ -108,6 +114,23 @@ interface CompilerModule {
 }
 
 type Loaded = Awaited<ReturnType<typeof loadPolicy>>;
+
+/**
+ * The SDK writes `print()` lines with console.log; while a test evaluates (synchronously)
+ * they are collected for its result instead, so a JSON report stays one document.
+ */
+function capturePrints<T>(run: () => T): { result: T; lines: string[] } {
+  const lines: string[] = [];
+  const original = console.log;
+  console.log = (...args: unknown[]): void => {
+    lines.push(args.map(String).join(" "));
+  };
+  try {
+    return { result: run(), lines };
+  } finally {
+    console.log = original;
+  }
+}
 
 function evaluateTest(policy: Loaded, test: PolicyTest): TestResult {
   const start = performance.now();

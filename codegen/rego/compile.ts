@@ -8,13 +8,14 @@ import type { Module } from "./ast.js";
 import { lookupBuiltin } from "./builtins.js";
 import { comparePaths, groupRules, placeRule, type GroupDraft, type PlacedRule } from "./groups.js";
 import { LocalVarGenerator } from "./locals.js";
-import { parseModule } from "./parser.js";
+import { parseModule, type RegoVersion } from "./parser.js";
 import { pathKey, type CompiledRule, type Program, type RuleGroup } from "./program.js";
 import { checkRecursion } from "./recursion.js";
 import type { ScopeContext } from "./scope.js";
 import { TypeChecker } from "./typecheck.js";
 import { RuleCompiler } from "./rule.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
+import { zeroArityCallsToRefs } from "./zero-arity.js";
 
 export function arityWith(functionArity: (path: readonly string[]) => number | null): (op: readonly string[]) => number | null {
   return (op) => {
@@ -27,6 +28,8 @@ export function arityWith(functionArity: (path: readonly string[]) => number | n
 export interface SourceFile {
   readonly file: string;
   readonly source: string;
+  /** "v0": pre-1.0 syntax (see parser.ts); default "v1". */
+  readonly regoVersion?: RegoVersion;
 }
 
 export type StageName = "parse" | "group" | "scope" | "flatten" | "safety" | "typecheck" | "recursion";
@@ -86,12 +89,13 @@ function compileModulesUnsafe(files: readonly SourceFile[], options: CompileOpti
   });
 
   // parse
-  const modules: Module[] = [];
+  const parsed: Module[] = [];
   for (const f of files) {
-    const r = parseModule(f.source, f.file);
+    const r = parseModule(f.source, f.file, f.regoVersion === undefined ? {} : { regoVersion: f.regoVersion });
     errors.push(...r.errors);
-    if (r.module !== null) modules.push(r.module);
+    if (r.module !== null) parsed.push(r.module);
   }
+  const modules = zeroArityCallsToRefs(parsed);
   if (errors.length > 0 || options.stopAfter === "parse") return finish(null, modules);
 
   // group

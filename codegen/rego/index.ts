@@ -2,7 +2,8 @@
 export type * from "./ast.js";
 export type * from "./program.js";
 export { parseModule, parseQuery, parseTerm } from "./parser.js";
-export type { ParseModuleResult } from "./parser.js";
+export type { ParseModuleResult, ParseOptions, RegoVersion } from "./parser.js";
+export { V0_SYNTAX_HINT, V0_SYNTAX_MESSAGE } from "./parser.js";
 export { compileModules, stages } from "./compile.js";
 export { compileQuery } from "./query.js";
 export type { CompileOptions, CompileResult, SourceFile, StageName } from "./compile.js";

@@ -145,7 +145,7 @@ export function lex(source: string, file: string): LexResult {
       continue;
     }
     if (c === 36 && (source[i + 1] === '"' || source[i + 1] === "`")) {
-      errors.push({ message: "template strings ($\"...\") are not supported", row, col });
+      errors.push({ message: "template strings ($\"...\", string interpolation of OPA 1.12) are not supported yet", row, col });
     } else if (c === 36) {
       errors.push({ message: 'illegal token "$"', row, col });
     }

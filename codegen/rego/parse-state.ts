@@ -28,6 +28,11 @@ export class ParseState {
   depth = 0;
   /** A hint for the next error reported. */
   hintNext: string | undefined = undefined;
+  /**
+   * Pre-1.0 syntax (`p { ... }` bodies without `if`, `p[x] { ... }` partial sets);
+   * `import rego.v1` switches a module back to v1.
+   */
+  v0 = false;
 
   constructor(readonly source: string, readonly file: string) {
     const r = lex(source, file);

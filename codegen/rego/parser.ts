@@ -8,6 +8,18 @@ import type { Body, ElseClause, Expr, Import, Location, Module, Package, Rule, R
 import { ExprParser } from "./parse-expr.js";
 import { isParseAbort, KEYWORDS } from "./parse-state.js";
 
+/** Rego language version of a file: v1 (OPA 1.x, the default) or pre-1.0 syntax. */
+export type RegoVersion = "v0" | "v1";
+
+export interface ParseOptions {
+  readonly regoVersion?: RegoVersion;
+}
+
+/** The message of the one error a v1 parse reports for a file written in pre-1.0 Rego. */
+export const V0_SYNTAX_MESSAGE = "`if` keyword is required before rule body: this file is written in pre-1.0 Rego (v0)";
+export const V0_SYNTAX_HINT =
+  "compile it with --v0-compatible (tools.yaml: `policy.rego_version: v0`), or rewrite it to Rego v1 with `toolgate fmt --v0-compatible --write`";
+
 export interface ParseModuleResult {
   /** Null only when not even the package clause could be read. */
   readonly module: Module | null;
@@ -40,7 +52,10 @@ class ModuleParser extends ExprParser {
       try {
         if (this.isKeyword("import")) {
           if (rules.length > 0) this.error("unexpected import keyword: imports must come before rules");
-          imports.push(this.parseImport());
+          const imp = this.parseImport();
+          imports.push(imp);
+          // `import rego.v1` makes this file Rego v1 whatever the compiler's default.
+          if (imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v1") this.v0 = false;
         }
         else if (this.isKeyword("package")) this.fail("unexpected package keyword: a file holds one package");
         else rules.push(...this.parseRule());
@@ -83,6 +98,7 @@ class ModuleParser extends ExprParser {
     if (!["data", "input", "future", "rego"].includes(root)) {
       this.fail(`invalid import path ${path.join(".")}: must begin with input, data, future or rego`, kw);
     }
+    if (root === "future") this.checkFutureImport(path, kw);
     let alias: string | null = null;
     if (this.isKeyword("as")) {
       this.next();
@@ -92,6 +108,22 @@ class ModuleParser extends ExprParser {
       alias = a.text;
     }
     return { type: "import", path, alias, location: this.loc(kw) };
+  }
+
+  /**
+   * `import future.keywords[.k]`: the keywords Rego v1 always has are accepted; the
+   * newer composite keywords are named as unsupported instead of being accepted silently.
+   */
+  private checkFutureImport(path: readonly string[], kw: import("./lexer.js").Token): void {
+    if (path.length === 1 || path[1] !== "keywords" || path.length > 3) this.fail(`invalid import ${path.join(".")}: must be future.keywords or future.keywords.<keyword>`, kw);
+    const k = path[2];
+    if (k === undefined || ["if", "contains", "in", "every"].includes(k)) return;
+    const newer: Record<string, string> = { not: "OPA 1.17", and: "OPA 1.20", or: "OPA 1.20" };
+    if (newer[k] !== undefined) {
+      this.hintNext = `rewrite the rule without \`${k}\` composite expressions and drop the import`;
+      this.fail(`import future.keywords.${k}: the \`${k}\` keyword (${newer[k]}) is not supported yet`, kw);
+    }
+    this.fail(`invalid import future.keywords.${k}: must be one of [contains every if in]`, kw);
   }
 
   parseRule(): Rule[] {
@@ -115,7 +147,14 @@ class ModuleParser extends ExprParser {
       if (head.kind === "contains") this.fail("else keyword cannot be used on multi-value rules");
       elseClause = this.parseElse();
     }
-    return [{ type: "rule", default: false, head, body: body ?? trueBody(location), else: elseClause, location }];
+    const rules: Rule[] = [{ type: "rule", default: false, head, body: body ?? trueBody(location), else: elseClause, location }];
+    // Pre-1.0: `p { a } { b }` is two rules with one head.
+    while (this.v0 && body !== null && elseClause === null && this.isPunct("{") && !this.tok.nl) {
+      const at = this.loc();
+      this.next();
+      rules.push({ type: "rule", default: false, head, body: this.parseBody("}"), else: null, location: at });
+    }
+    return rules;
   }
 
   private parseHead(location: Location): RuleHead {
@@ -143,11 +182,18 @@ class ModuleParser extends ExprParser {
     }
     let value: Term = TRUE(location);
     let assign = false;
-    if (this.isPunct(":=") || this.isPunct("=")) {
+    const hasValue = this.isPunct(":=") || this.isPunct("=");
+    if (hasValue) {
       assign = this.next().text === ":=";
       value = this.parseTermIn(false);
     }
-    if (args !== null) return { kind: "function", ref, args, value, assign, location };
+    // Pre-1.0: `p[x] { ... }` (no value) is a partial set, OPA's v0 multi-value rule.
+    const last = ref[ref.length - 1];
+    if (this.v0 && !hasValue && args === null && ref.length >= 2 && last !== undefined && (ref.length === 2 || last.type !== "string")) {
+      return { kind: "contains", ref: ref.slice(0, -1), key: last, location };
+    }
+    // `f()`: a zero-argument function is a rule (see zero-arity.ts).
+    if (args !== null && args.length > 0) return { kind: "function", ref, args, value, assign, location };
     return { kind: "value", ref, value, assign, location };
   }
 
@@ -159,8 +205,12 @@ class ModuleParser extends ExprParser {
       return [this.parseLiteral()];
     }
     if (this.isPunct("{") && !this.tok.nl) {
-      this.hintNext = "Rego v1 writes `p if { ... }`";
-      this.fail("`if` keyword is required before rule body");
+      if (this.v0) {
+        this.next();
+        return this.parseBody("}");
+      }
+      this.hintNext = V0_SYNTAX_HINT;
+      this.fail(V0_SYNTAX_MESSAGE);
     }
     return null;
   }
@@ -256,10 +306,17 @@ function capped(errors: Diagnostic[]): Diagnostic[] {
   return out.sort((a, b) => a.location.row - b.location.row || a.location.col - b.location.col).slice(0, 10);
 }
 
-/** Parses one Rego module. Errors are `rego_parse_error`, sorted, at most 10. */
-export function parseModule(source: string, file: string): ParseModuleResult {
+/**
+ * Parses one Rego module. Errors are `rego_parse_error`, sorted, at most 10. A v1
+ * parse of a pre-1.0 file reports one error saying so (the first place it shows),
+ * not the follow-on errors its bodies cause.
+ */
+export function parseModule(source: string, file: string, options: ParseOptions = {}): ParseModuleResult {
   const p = new ModuleParser(source, file);
+  p.v0 = options.regoVersion === "v0";
   const module = p.parseModule();
+  const v0Error = p.errors.find((e) => e.message === V0_SYNTAX_MESSAGE);
+  if (v0Error !== undefined) return { module, errors: [v0Error] };
   return { module, errors: capped(p.errors) };
 }
 

@@ -11,7 +11,7 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import type { Body, Expr, Location, RefTerm, Term, VarTerm, WithModifier } from "./ast.js";
-import { lookupBuiltin } from "./builtins.js";
+import { lookupBuiltin, isUndeclaredOpaBuiltin } from "./builtins.js";
 import type { LocalVarGenerator } from "./locals.js";
 import { directFreeNames } from "./free-names.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
@@ -192,7 +192,8 @@ export class Scoper {
     }
     const name = op.join(".");
     const b = lookupBuiltin(name);
-    if (b === undefined) this.err("rego_type_error", `undefined function ${name}`, location, "not a builtin, nor a function of this package or an import");
+    if (b === undefined && isUndeclaredOpaBuiltin(name)) this.err("rego_type_error", `OPA builtin ${name} is not supported yet`, location);
+    else if (b === undefined) this.err("rego_type_error", `undefined function ${name}`, location, "not a builtin, nor a function of this package or an import");
     else if (b.deprecated === true) this.err("rego_type_error", `deprecated built-in function calls in expression: ${name}`, location);
     return op;
   }

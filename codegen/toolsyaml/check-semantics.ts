@@ -1,5 +1,8 @@
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { Diagnostic } from "../diagnostics.js";
+import { checkClosedInputs } from "./check-closed-inputs.js";
+import { checkCompensationArgs } from "./check-compensation-args.js";
+import { checkContext } from "./check-context.js";
 import { checkRetention } from "./check-retention.js";
 import { checkSensitive } from "./check-sensitive.js";
 import { isIdentityField } from "./identity-fields.js";
@@ -39,6 +42,9 @@ export function checkSemantics(file: RawToolsFile, source: YamlSource, schemas: 
       });
     }
     out.push(...checkIdentity(name, tool.input, ["input"], at));
+    out.push(...checkClosedInputs(name, tool.input, at));
+    out.push(...checkContext(ajv, name, tool, at));
+    out.push(...checkCompensationArgs(file, name, tool, at));
     const fields = inputFields ?? new Set<string>();
     tool.idempotency?.fingerprint.forEach((field, i) => {
       if (!fields.has(field)) out.push(unknownField("unknown_fingerprint_field", name, "idempotency.fingerprint", field, at(["idempotency", "fingerprint", i])));

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Manifest } from "../../src/manifest.js";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import { identityWarnings } from "./check-identity-lint.js";
 import { retryWarnings } from "./check-retry.js";
 import { checkSemantics } from "./check-semantics.js";
 import { createSchemaCompiler } from "./schema-compiler.js";
@@ -11,7 +12,7 @@ import { validateShape } from "./validate-shape.js";
 import { parseYamlSource } from "./yaml-source.js";
 
 export type { RawTool, RawToolsFile } from "./raw-types.js";
-export { schemaId } from "./schema-compiler.js";
+export { contextSchemaId, schemaId } from "./schema-compiler.js";
 
 /** At most this many problems are reported for one file. */
 export const maxDiagnostics = 50;
@@ -48,7 +49,7 @@ export function loadToolsSource(source: string, file: string): LoadResult {
   const errors = [...parsed.errors, ...shape.errors];
   if (shape.fileBroken) return fail(errors);
   const raw = withoutTools(parsed.source.value as RawToolsFile, shape.brokenTools);
-  warnings = sorted(retryWarnings(raw, parsed.source));
+  warnings = sorted([...retryWarnings(raw, parsed.source), ...identityWarnings(raw, parsed.source)]);
   const schemas = createSchemaCompiler();
   errors.push(...checkSemantics(raw, parsed.source, schemas));
   const normalised = toManifest(raw, parsed.source);

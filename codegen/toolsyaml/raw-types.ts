@@ -3,7 +3,7 @@ import type { Effect, JsonValue } from "../../src/manifest.js";
 /** tools.yaml as written, after it passed tools-yaml.schema.json. */
 export interface RawToolsFile {
   readonly version: 1;
-  readonly policy?: { readonly entrypoint: string };
+  readonly policy?: { readonly entrypoint: string; readonly rego_version?: "v0" | "v1" };
   readonly tools: Readonly<Record<string, RawTool>>;
 }
 
@@ -25,6 +25,10 @@ export interface RawTool {
     readonly approver_roles?: readonly string[];
   };
   readonly compensation?: string;
+  /** Arguments of the compensating call: "$resource_id", "$args.<field>", "$observed.<field>" or a literal. */
+  readonly compensation_args?: Readonly<Record<string, JsonValue>>;
+  /** Host facts resolved right before every decision: fact name -> JSON Schema of its value. */
+  readonly context?: Readonly<Record<string, JsonSchemaObject>>;
   readonly sensitive?: readonly string[];
   readonly postcondition?: "resource_id" | { readonly resource_id?: boolean; readonly observed?: Readonly<Record<string, JsonValue>> };
   readonly timeout_ms?: number;

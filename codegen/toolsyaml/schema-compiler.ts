@@ -21,6 +21,11 @@ export function createSchemaCompiler(): Ajv2020 {
   return ajv;
 }
 
+/** The id a tool's declared context fact schema is registered under. */
+export function contextSchemaId(tool: string, fact: string): string {
+  return `toolgate:${tool}/context/${fact}`;
+}
+
 /** The id a tool's input or output schema is registered under. */
 export function schemaId(tool: string, part: "input" | "output"): string {
   return `toolgate:${tool}/${part}`;

@@ -1,4 +1,4 @@
-import type { FailureSpec, JsonObject, JsonValue, Manifest, PostconditionSpec, ToolManifestEntry } from "../../src/manifest.js";
+import type { CompensationArg, FailureSpec, JsonObject, JsonValue, Manifest, PostconditionSpec, ToolManifestEntry } from "../../src/manifest.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { retryableFailures } from "./check-retry.js";
 import { parseDuration } from "./duration.js";
@@ -54,6 +54,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
               approver_roles: [...(tool.approval?.approver_roles ?? [])],
             },
       compensation: tool.compensation ?? null,
+      ...(tool.compensation_args === undefined ? {} : { compensation_args: toCompensationArgs(tool.compensation_args) }),
       postcondition: toPostcondition(tool.postcondition),
       timeout_ms: tool.timeout_ms ?? defaults.timeoutMs,
       ...(tool.max_args_bytes === undefined ? {} : { max_args_bytes: tool.max_args_bytes }),
@@ -72,6 +73,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       ),
       // Only when declared, so manifests of catalogs without it stay as they were.
       ...(tool.sensitive === undefined ? {} : { sensitive: [...tool.sensitive] }),
+      ...(tool.context === undefined ? {} : { context: Object.keys(tool.context).sort() }),
     };
   }
   return {
@@ -95,4 +97,16 @@ function toPostcondition(raw: RawTool["postcondition"]): PostconditionSpec | nul
     observed[field] = typeof expected === "string" && expected.startsWith("$args.") ? { arg: expected.slice(6) } : { equals: expected };
   }
   return { resource_id: raw.resource_id ?? false, observed };
+}
+
+function toCompensationArgs(raw: Readonly<Record<string, JsonValue>>): Record<string, CompensationArg> {
+  const out: Record<string, CompensationArg> = {};
+  for (const key of Object.keys(raw).sort()) {
+    const v = raw[key] as JsonValue;
+    if (v === "$resource_id") out[key] = { from: "resource_id" };
+    else if (typeof v === "string" && v.startsWith("$args.")) out[key] = { arg: v.slice(6) };
+    else if (typeof v === "string" && v.startsWith("$observed.")) out[key] = { observed: v.slice(10) };
+    else out[key] = { equals: v };
+  }
+  return out;
 }

@@ -39,5 +39,18 @@ export function emitHandlers(file: RawToolsFile, source: string): GeneratedFile 
     out.print(`  /** @generated from tool: ${name} */`, `  readonly ${name}?: ToolReconciler<${t.input}, ${t.output}, ${t.failure}>;`);
   }
   out.print("}");
+  const withContext = tools.filter((n) => Object.keys(file.tools[n]?.context ?? {}).length > 0);
+  out.print(
+    "",
+    "/** The host's resolvers of every declared context fact (createRuntime({ context })); each runs right before every decision. */",
+    withContext.length === 0 ? "export type ToolContextResolvers = Record<never, never>;" : "export interface ToolContextResolvers {",
+  );
+  if (withContext.length > 0) out.importType(runtimeSurface, "ContextResolver");
+  for (const name of withContext) {
+    const t = typeNames(name);
+    out.importType("./types.js", t.context);
+    out.print(`  /** @generated from tool: ${name} (context) */`, `  readonly ${name}: { readonly [F in keyof ${t.context}]-?: ContextResolver<${t.input}, ${t.context}[F]> };`);
+  }
+  if (withContext.length > 0) out.print("}");
   return out;
 }

@@ -5,7 +5,7 @@ export function emitIndex(source: string): GeneratedFile {
   const out = new GeneratedFile("index.ts", source);
   out.print(
     'export * from "./types.js";',
-    'export type { ToolHandlers, ToolName, ToolReconcilers } from "./handlers.js";',
+    'export type { ToolContextResolvers, ToolHandlers, ToolName, ToolReconcilers } from "./handlers.js";',
     'export { manifest } from "./manifest.js";',
     'export { validators } from "./validators.js";',
   );

@@ -5,7 +5,7 @@ import { GeneratedFile, pascalCase } from "./generated-file.js";
 
 export const typeNames = (tool: string) => {
   const base = pascalCase(tool);
-  return { input: `${base}Input`, output: `${base}Output`, failure: `${base}Failure` };
+  return { input: `${base}Input`, output: `${base}Output`, failure: `${base}Failure`, context: `${base}Context` };
 };
 
 /** generated/types.ts: input/output interfaces and the failure union of every tool. */
@@ -24,6 +24,27 @@ export async function emitTypes(file: RawToolsFile, source: string): Promise<Gen
       const ts = await compile(schema as Parameters<typeof compile>[0], names[part], {
         bannerComment: "",
         // Formatted once for the whole file below: prettier per schema costs ~5 ms each.
+        format: false,
+        unknownAny: true,
+        strictIndexSignatures: true,
+        additionalProperties: true,
+        declareExternallyReferenced: true,
+      });
+      body.push(ts.trim(), "");
+    }
+    const facts = Object.keys(tool.context ?? {}).sort();
+    if (facts.length > 0) {
+      // The facts as one object type: what input.context is for the policy and ctx.context for the handler.
+      const schema = {
+        type: "object",
+        additionalProperties: false,
+        required: facts,
+        properties: Object.fromEntries(facts.map((f) => [f, stripNestedTitles((tool.context ?? {})[f])])),
+        title: names.context,
+        description: `Host facts of ${name}, resolved right before every decision.\n\n@generated from tool: ${name} (context)`,
+      };
+      const ts = await compile(schema as Parameters<typeof compile>[0], names.context, {
+        bannerComment: "",
         format: false,
         unknownAny: true,
         strictIndexSignatures: true,

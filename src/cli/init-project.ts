@@ -9,7 +9,7 @@ import { toolgateVersion } from "../version.js";
 import { packageRoot } from "./package-root.js";
 
 /** Template folders copied, in order; a new scaffold is one more entry. */
-export const scaffolds: readonly string[] = ["project"];
+export const scaffolds: readonly string[] = ["project", "evals"];
 
 /** What `npm init` and `npm install toolgate` leave: such a folder counts as empty. */
 const npmProjectFiles = new Set(["package.json", "package-lock.json", "node_modules", ".git", ".npmrc"]);

@@ -3,7 +3,7 @@
  * A model adapter (AI SDK) and the scripted agents implement it; the runner owns the
  * loop, executes every call through the gate and appends the results as messages.
  */
-import type { Effect, JsonObject, JsonValue, Manifest } from "../manifest.js";
+import type { Effect, JsonObject, JsonValue, Manifest, ToolManifestEntry } from "../manifest.js";
 
 /** A tool as offered to the agent. */
 export interface AgentTool {
@@ -16,6 +16,8 @@ export interface AgentTool {
   readonly max_attempts: number;
   /** Writes need an operation id: the caller's idempotency key, the same on every retry of one intent. */
   readonly requires_operation_id: boolean;
+  /** The tool as the manifest declares it (what model adapters advertise, with the gate's arguments). */
+  readonly manifest: ToolManifestEntry;
 }
 
 export interface AgentToolCall {
@@ -56,6 +58,7 @@ export function agentTools(manifest: Manifest, names: readonly string[] | null):
       input_schema: t.input_schema,
       max_attempts: t.retry.max_attempts,
       requires_operation_id: t.effect !== "read",
+      manifest: t,
     }));
 }
 

@@ -19,7 +19,7 @@ export type { FailureScore, IntentScore, SafetyCounts, ScenarioScore } from "./s
 export { summarize } from "./summary.js";
 export type { AgentResult, ClassRatio, Ratio, Scores } from "./summary.js";
 export { escrowSurface } from "./escrow-surface.js";
-export { scriptSurface, SurfaceStateError } from "./surface.js";
+export { handlerSurface, scriptSurface, SurfaceStateError } from "./surface.js";
 export type { SurfaceEffect, SurfaceFactory, SurfaceInstance } from "./surface.js";
 export type { Trajectory, TrajectoryCall } from "./trajectory.js";
 export * from "./suite-types.js";

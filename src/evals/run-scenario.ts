@@ -32,6 +32,9 @@ export interface ScenarioEnv {
   readonly settleMs: number;
 }
 
+/** Lease margin beyond each tool's timeout during an evaluation run. */
+export const LEASE_MARGIN_MS = 100;
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const toJson = (e: Envelope): JsonObject => JSON.parse(JSON.stringify(e)) as JsonObject;
 
@@ -62,6 +65,8 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
     reconcilers: surface.reconcilers,
     policy: env.policy,
     store: env.store,
+    // Scaled down with the suite's timeouts: a timed-out write's claim (and its retry_after_ms) lasts timeout + this.
+    leaseMarginMs: LEASE_MARGIN_MS,
     onError: () => undefined,
   });
   const tools = agentTools(manifest, scenario.tools);
@@ -93,6 +98,7 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
     messages.push({ role: "assistant", content: "", tool_calls: next.calls });
     for (const call of next.calls) {
       const responses: { tool: string; kind: ResponseKind }[] = [];
+      const sentAt = Date.now() - started;
       const served = serving.run(responses, () => serve(runtime, env.ctx, call, scripted.nextApproval));
       const answer = await withPatience(served, scenario.patience_ms);
       if (answer === null) abandoned.push(served);
@@ -106,7 +112,17 @@ export async function runScenario(suite: Suite, scenario: Scenario, agent: Agent
               ...(call.operation_id === undefined ? {} : { operation_id: call.operation_id }),
             }
           : toJson(answer.envelope);
-      calls.push({ index: calls.length, step, call, result, answered_by: answer === null ? "patience" : "gate", responses, approval: answer?.approval ?? null });
+      calls.push({
+        index: calls.length,
+        step,
+        call,
+        result,
+        answered_by: answer === null ? "patience" : "gate",
+        responses,
+        approval: answer?.approval ?? null,
+        sent_ms: sentAt,
+        answered_ms: Date.now() - started,
+      });
       messages.push({ role: "tool", call_id: call.id, tool: call.tool, result });
     }
   }

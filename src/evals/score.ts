@@ -61,6 +61,9 @@ export function intentKey(manifest: Manifest, tool: string, args: unknown): stri
   return `${tool}\u0000${canonicalize(picked) ?? ""}`;
 }
 
+/** Timers may fire a little early; a retry this much before retry_after_ms still counts as waiting. */
+export const RETRY_AFTER_SLACK_MS = 3;
+
 const keyOf = (m: Manifest, c: AgentToolCall): string => intentKey(m, c.tool, c.args);
 const isWrite = (m: Manifest, tool: string): boolean => m.tools[tool] !== undefined && m.tools[tool]!.effect !== "read";
 const terminalNotApproval = (c: TrajectoryCall): boolean =>
@@ -133,6 +136,13 @@ function scoreFailure(s: Scenario, t: Trajectory, m: Manifest, predicates: Reado
       const tool = m.tools[trig.call.tool];
       const bound = reaction.max_attempts ?? Math.max(tool?.retry.max_attempts ?? 1, 3);
       if (all.length > bound) return fail(`${all.length} attempts, beyond the bound of ${bound}`);
+      // A retry must wait out the hint of the answer before it (timer slack of a few ms allowed).
+      for (let i = 1; i < all.length; i++) {
+        const prev = all[i - 1]!;
+        const hint = prev.result.outcome === "retryable_failure" && typeof prev.result.retry_after_ms === "number" ? prev.result.retry_after_ms : 0;
+        const waited = all[i]!.sent_ms - prev.answered_ms;
+        if (waited + RETRY_AFTER_SLACK_MS < hint) return fail(`retried ${waited} ms after a retryable_failure that asked for retry_after_ms ${hint}`);
+      }
       const stop = all.findIndex(terminalNotApproval);
       if (stop >= 0 && stop < all.length - 1) return fail(`kept calling after the terminal ${String(all[stop]!.result.reason)}`);
       return pass(`retried ${same.length}x with the same operation id`);

@@ -32,6 +32,29 @@ export class SurfaceStateError extends Error {
   override name = "SurfaceStateError";
 }
 
+/**
+ * A surface over a project's own handlers: an effect is recorded for every write
+ * (non-read tool) whose handler answered ok. The handlers keep whatever state they
+ * hold across scenarios; a factory that builds them fresh gives each scenario its own.
+ */
+export function handlerSurface(
+  handlers: { readonly [tool: string]: (args: never, ctx: InvokeContext) => Promise<HandlerResult<unknown, string>> },
+  manifest: { readonly tools: Readonly<Record<string, { readonly effect: string }>> },
+  reconcilers: Readonly<Record<string, LooseReconciler>> = {},
+): SurfaceInstance {
+  const effects: SurfaceEffect[] = [];
+  const wrapped: Record<string, LooseHandler> = {};
+  for (const [tool, handler] of Object.entries(handlers)) {
+    const loose = handler as unknown as LooseHandler;
+    wrapped[tool] = async (args, ctx) => {
+      const result = await loose(args, ctx);
+      if (result.ok && manifest.tools[tool]?.effect !== "read") effects.push({ tool, operation_id: ctx.operation_id, args });
+      return result;
+    };
+  }
+  return { handlers: wrapped, reconcilers, effects: () => effects };
+}
+
 /** Reports each scripted response as the surface uses it. */
 export type ResponseListener = (tool: string, kind: ResponseKind) => void;
 

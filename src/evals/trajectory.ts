@@ -17,6 +17,9 @@ export interface TrajectoryCall {
   readonly responses: readonly { readonly tool: string; readonly kind: ResponseKind }[];
   /** The host approver's part: it approved (and resumed the call), left the approval pending, or rejected it. */
   readonly approval: { readonly id: string; readonly decision: "approved" | "pending" | "rejected" } | null;
+  /** When the call was sent and answered, in ms since the run started (real time). */
+  readonly sent_ms: number;
+  readonly answered_ms: number;
 }
 
 export interface Trajectory {

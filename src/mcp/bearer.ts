@@ -1,6 +1,6 @@
 /**
  * Bearer tokens for the MCP HTTP endpoint: JWT HS256 with the claims
- * `{ tenant, sub (the user), roles, exp }` (the shape `toolgate token` issues), verified
+ * `{ tenant, sub (the user), roles, exp }` (the claim shape of the inbox's approver tokens), verified
  * with jose. A verified token is the connection's only source of identity.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
@@ -19,7 +19,12 @@ export interface VerifiedPrincipal {
   readonly run_id: string | null;
 }
 
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+/** The characters approver tokens allow in tenant, user and role names. */
+const identity = /^[A-Za-z0-9_.@:+-]{1,128}$/;
+const isIdentity = (v: unknown): v is string => typeof v === "string" && identity.test(v);
+
+/** The audience an agent token may name; a token for another audience (the approvals inbox's) is refused. */
+export const MCP_AUDIENCE = "toolgate-mcp";
 
 /** Verifies signature (HS256 only), expiry and claim types; throws BearerTokenError saying what is wrong. */
 export async function verifyBearerToken(token: string, secret: Uint8Array): Promise<AuthInfo> {
@@ -29,12 +34,16 @@ export async function verifyBearerToken(token: string, secret: Uint8Array): Prom
   } catch (err) {
     throw new BearerTokenError(`invalid bearer token: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const { tenant, sub, roles, exp, run_id } = payload;
-  if (typeof tenant !== "string" || tenant === "") throw new BearerTokenError("invalid bearer token: claim tenant must be a non-empty string");
-  if (typeof sub !== "string" || sub === "") throw new BearerTokenError("invalid bearer token: claim sub must be a non-empty string");
-  if (!isStringArray(roles)) throw new BearerTokenError("invalid bearer token: claim roles must be an array of strings");
-  if (run_id !== undefined && typeof run_id !== "string") throw new BearerTokenError("invalid bearer token: claim run_id must be a string");
-  const principal: VerifiedPrincipal = { tenant, user: sub, roles, run_id: run_id ?? null };
+  const { tenant, sub, roles, exp, run_id, aud } = payload;
+  // An approver's inbox token must not open an agent session (nor the reverse, which the inbox checks).
+  if (aud !== undefined && !(Array.isArray(aud) ? aud : [aud]).includes(MCP_AUDIENCE)) {
+    throw new BearerTokenError(`invalid bearer token: audience ${JSON.stringify(aud)} is not ${MCP_AUDIENCE}`);
+  }
+  if (!isIdentity(tenant)) throw new BearerTokenError("invalid bearer token: claim tenant must be 1-128 of A-Z a-z 0-9 _ . @ : + -");
+  if (!isIdentity(sub)) throw new BearerTokenError("invalid bearer token: claim sub must be 1-128 of A-Z a-z 0-9 _ . @ : + -");
+  if (!Array.isArray(roles) || !roles.every(isIdentity)) throw new BearerTokenError("invalid bearer token: claim roles must be an array of role names");
+  if (run_id !== undefined && !isIdentity(run_id)) throw new BearerTokenError("invalid bearer token: claim run_id must be 1-128 of A-Z a-z 0-9 _ . @ : + -");
+  const principal: VerifiedPrincipal = { tenant, user: sub, roles, run_id: typeof run_id === "string" ? run_id : null };
   return { token, clientId: sub, scopes: roles, ...(typeof exp === "number" ? { expiresAt: exp } : {}), extra: { principal } };
 }
 

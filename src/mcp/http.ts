@@ -60,7 +60,7 @@ export function createMcpHttpHandler(runtime: Runtime, options: McpHttpOptions):
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       let auth: AuthInfo;
       try {
-        if (match === null) throw new Error("missing bearer token: send Authorization: Bearer <token> (issue one with `toolgate token`)");
+        if (match === null) throw new Error("missing bearer token: send Authorization: Bearer <token> (a JWT HS256 with tenant, sub, roles, exp, signed with the server's secret)");
         auth = await verifyBearerToken(match[1] as string, options.secret);
       } catch (err) {
         return jsonError(res, 401, -32001, err instanceof Error ? err.message : String(err), {

@@ -3,7 +3,7 @@ export { createMcpServer } from "./server.js";
 export type { McpConnection, McpPrincipal, McpServerOptions } from "./server.js";
 export { createMcpHttpHandler, serveMcpHttp } from "./http.js";
 export type { McpHttpOptions } from "./http.js";
-export { BearerTokenError, hs256Secret, principalFromAuth, verifyBearerToken } from "./bearer.js";
+export { BearerTokenError, hs256Secret, MCP_AUDIENCE, principalFromAuth, verifyBearerToken } from "./bearer.js";
 export type { VerifiedPrincipal } from "./bearer.js";
 export { approvalUrl, toToolResult } from "./tool-result.js";
 export type { ApprovalLink } from "./tool-result.js";

@@ -72,7 +72,9 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
     const name = request.params.name;
     const tool = Object.prototype.hasOwnProperty.call(runtime.manifest.tools, name) ? runtime.manifest.tools[name] : undefined;
     const callRequest = tool === undefined ? { tool: name, args: request.params.arguments ?? {} } : toCallRequest(tool, request.params.arguments ?? {});
-    const envelope = await runtime.call(ctx, callRequest);
+    // W3C trace context from the client's request metadata: the gate's span joins the agent's trace.
+    const traceparent = request.params._meta?.["traceparent"];
+    const envelope = await runtime.call(ctx, callRequest, typeof traceparent === "string" ? { traceparent } : undefined);
     return toToolResult(envelope, options.approvalLink);
   });
 

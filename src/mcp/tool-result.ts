@@ -4,14 +4,14 @@
  * isError so a model branches on `outcome`, `reason` and `retry_after_ms`.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { approvalPageUrl } from "../approvals/link.js";
 import type { Envelope } from "../runtime/envelope.js";
 
 export type ApprovalLink = string | ((approvalId: string) => string);
 
 /** A base URL links to `<base>/approvals/<id>`, where the approvals inbox serves one approval. */
 export function approvalUrl(link: ApprovalLink, approvalId: string): string {
-  if (typeof link === "function") return link(approvalId);
-  return `${link.replace(/\/+$/, "")}/approvals/${encodeURIComponent(approvalId)}`;
+  return typeof link === "function" ? link(approvalId) : approvalPageUrl(link, approvalId);
 }
 
 export function toToolResult(envelope: Envelope, link?: ApprovalLink): CallToolResult {

@@ -42,6 +42,8 @@ export interface PolicyInput {
   /** null only for reads called without one. */
   readonly operation_id: string | null;
   readonly principal: { readonly tenant: string; readonly user: string; readonly roles: readonly string[] };
+  /** The tool's declared host facts (tools.yaml `context:`), resolved right before this decision; {} when none. */
+  readonly context: JsonObject;
   readonly approval: PolicyApprovalInput | null;
   readonly now_ms: number;
   /** The policy in force (code and data), and its code and data versions apart. */

@@ -9,6 +9,7 @@ import type { PolicyApprovalInput, PolicyDecision, PolicyInput } from "../policy
 import { versionsOf } from "../policy/version.js";
 import { bindingProblem, callArgsHash, usedUp } from "./approval-binding.js";
 import { requestApproval } from "./approvals.js";
+import { resolveContext } from "./context.js";
 import { terminal } from "./envelope.js";
 import { evaluatePolicy } from "./evaluation.js";
 import { answerFromRecord } from "./idempotency.js";
@@ -77,6 +78,9 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
         : denied("approval_tenant_mismatch", `approval ${call.approval_id} does not belong to tenant ${ctx.tenant} (approval_tenant_mismatch)`);
     }
   }
+  // Facts from the host, fresh right before this decision; without them nothing is authorised.
+  const facts = await resolveContext(deps, call);
+  if (!facts.ok) return answer(facts.envelope, { decision: "not_evaluated", reason: "context_unavailable", policy_version: version });
   const input: PolicyInput = {
     tool: tool.name,
     effect: tool.effect,
@@ -85,6 +89,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
     args_hash: callArgsHash(call),
     operation_id: call.operation_id,
     principal: { tenant: ctx.tenant, user: ctx.user, roles: [...ctx.roles] },
+    context: facts.context,
     approval: approval === null ? null : approvalInput(approval, await usedUp(deps, approval, call, now)),
     now_ms: now,
     policy_version: version,
@@ -102,7 +107,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
   }
   if (decision.allow) {
     const relied = approval !== null && approval.status === "approved" ? approval.id : null;
-    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied, deferred: false, evaluation });
+    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied, deferred: false, evaluation, context: facts.context });
   }
   if (decision.requires_approval) {
     const pending = await requestApproval(deps, call, now);

@@ -11,6 +11,7 @@ import { retryable, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { quote, quoteJson } from "./limits.js";
 import { formatProblems } from "./problems.js";
+import { compensationFor } from "./compensation.js";
 import type { ToolValidators } from "./types.js";
 
 export interface Classified {
@@ -24,6 +25,8 @@ export interface ClassifyContext {
   readonly validators: ToolValidators;
   readonly args: JsonObject;
   readonly operation_id: string | null;
+  /** The call's tenant, for the compensating operation id. */
+  readonly tenant?: string;
   /** Attempts so far including this one; a retryable failure on the last allowed attempt is retry_exhausted. */
   readonly attempt: number;
 }
@@ -80,10 +83,13 @@ function classifySuccess(result: Record<string, unknown>, observed: JsonObject |
         return terminal("permanent_error", `silent failure: success without observed ${field}`, extra);
       }
       if (!same(observed[field], want)) {
+        // The effect may have landed on a resource: name it and how to undo it.
+        const undo = compensationFor(c.tool, c.tenant ?? "", c.operation_id, c.args, resourceId, observed);
+        const landed = { ...(resourceId === undefined ? {} : { resource_id: resourceId }), ...(undo === null || c.tenant === undefined ? {} : { compensation: undo }) };
         return terminal(
           "permanent_error",
-          `observed state contradicts the claim: ${field} is ${quoteJson(observed[field])}, expected ${quoteJson(want)} (stale or failed effect)`,
-          extra,
+          `observed state contradicts the claim: ${field} is ${quoteJson(observed[field])}, expected ${quoteJson(want)} (stale or failed effect)${undo === null || c.tenant === undefined ? "" : `; to undo it call ${undo.tool} (or runtime.compensate)`}`,
+          { ...extra, ...landed },
         );
       }
     }

@@ -6,14 +6,14 @@
  * renders a logged record as the OPA event JSON. Enters: the call and its answer.
  * Leaves: a DecisionLogEntry / an OPA event.
  */
-import { loggableToolName, quote } from "./limits.js";
-import { maxIdLength } from "./prepare.js";
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, JsonValue, ToolManifestEntry } from "../manifest.js";
 import type { PolicyInput } from "../policy/engine.js";
 import type { DecisionLogEntry, DecisionLogRecord } from "../store/store.js";
 import type { Envelope } from "./envelope.js";
+import { loggableToolName, quote } from "./limits.js";
 import type { LogNote } from "./phase.js";
+import { maxIdLength } from "./prepare.js";
 import type { CallRequest, PreparedCall } from "./types.js";
 
 /** Default decision-log retention: 30 days. */
@@ -62,6 +62,7 @@ export function decisionEntry(p: DecisionEntryParts): DecisionLogEntry {
     tenant: p.ctx.tenant,
     run_id: p.ctx.run_id,
     user: p.ctx.user,
+    // Model-sent names and ids are logged bounded: an unknown tool name of any length never is.
     tool: call?.tool.name ?? loggableToolName(p.request.tool),
     operation_id: call?.operation_id ?? (typeof p.request.operation_id === "string" ? quote(p.request.operation_id, maxIdLength) : null),
     fingerprint: call?.fingerprint ?? null,

@@ -47,6 +47,12 @@ export const envelopeJsonSchema = {
         problems: { type: "array", items: { type: "string" } },
         operation_id: { type: "string" },
         replayed: { type: "boolean" },
+        resource_id: { type: "string" },
+        compensation: {
+          type: "object",
+          required: ["tool", "args", "operation_id"],
+          properties: { tool: { type: "string" }, args: { type: "object" }, operation_id: { type: "string" } },
+        },
       },
     },
   ],

@@ -16,10 +16,12 @@ export const reasons = [
   "retry_exhausted",
   "idempotency_conflict",
   "interrupted",
+  "context_unavailable",
 ] as const;
 export type Reason = (typeof reasons)[number];
 
-export const retryableReasons = ["timeout", "retryable_error"] as const satisfies readonly Reason[];
+/** `context_unavailable`: a host fact the decision needs could not be resolved or failed its schema; nothing ran. */
+export const retryableReasons = ["timeout", "retryable_error", "context_unavailable"] as const satisfies readonly Reason[];
 export type RetryableReason = (typeof retryableReasons)[number];
 
 export interface SuccessEnvelope {
@@ -60,6 +62,10 @@ export interface TerminalFailureEnvelope {
   readonly problems?: readonly string[];
   readonly operation_id?: string;
   readonly replayed?: boolean;
+  /** The resource an effect landed on although the call failed (a stale or contradicted success). */
+  readonly resource_id?: string;
+  /** How to undo that effect: call this tool with these arguments and operation id (or runtime.compensate). */
+  readonly compensation?: { readonly tool: string; readonly args: JsonObject; readonly operation_id: string };
 }
 
 export type Envelope = SuccessEnvelope | RetryableFailureEnvelope | TerminalFailureEnvelope;
@@ -96,7 +102,9 @@ export function isEnvelope(v: unknown): v is Envelope {
         isReason(v.reason) &&
         typeof v.message === "string" &&
         optional(v, "observed_state", isObject) &&
-        optional(v, "approval_id", isString)
+        optional(v, "approval_id", isString) &&
+        optional(v, "resource_id", isString) &&
+        optional(v, "compensation", (c) => isObject(c) && typeof c.tool === "string" && isObject(c.args) && typeof c.operation_id === "string")
       );
     default:
       return false;

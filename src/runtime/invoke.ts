@@ -50,7 +50,7 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
     }
     return asReplay(await flight.done);
   }
-  const done = claimAndRun(deps, call, opId, auth.deferred ? authorizeLate : null);
+  const done = claimAndRun(deps, call, opId, auth.approval_id, auth.deferred ? authorizeLate : null);
   deps.flights.set(key, { tool: call.tool.name, fingerprint: call.fingerprint, done });
   try {
     return await done;
@@ -70,7 +70,7 @@ async function runUnrecorded(deps: RuntimeDeps, call: PreparedCall): Promise<Env
   return settle(deps, call, r, 1).envelope;
 }
 
-async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string, authorizeLate: LateAuthorizer | null): Promise<Envelope> {
+async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string, approvalId: string | null, authorizeLate: LateAuthorizer | null): Promise<Envelope> {
   const leaseMs = call.tool.timeout_ms + deps.leaseMarginMs;
   // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
   const giveUpAt = Date.now() + deps.inProgressWaitMs;
@@ -84,8 +84,15 @@ async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string, 
       now_ms: deps.clock.now(),
       lease_ms: leaseMs,
       retention_ms: call.tool.retention_ms,
+      // The store checks these in the claim itself: a revoke or interrupt committed since
+      // the re-read above still stops the effect.
+      guard: { run_id: call.ctx.run_id, approval_id: approvalId },
     });
     switch (claim.kind) {
+      case "refused":
+        return claim.why === "interrupted"
+          ? terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${claim.detail}`, { operation_id: opId })
+          : terminal("policy_denied", `approval ${approvalId ?? ""} is no longer valid (${claim.detail}); not invoking ${call.tool.name}`, { operation_id: opId });
       case "conflict":
         return conflict(opId, claim.record);
       case "final":
@@ -204,7 +211,7 @@ function settle(deps: RuntimeDeps, call: PreparedCall, r: Exclude<RunResult, { k
   }
   const validators = deps.validators[call.tool.name];
   if (validators === undefined) throw new Error(`no validators for ${call.tool.name}`);
-  const c: Classified = classify(r.result, { tool: call.tool, validators, args: call.args, operation_id: call.operation_id, attempt });
+  const c: Classified = classify(r.result, { tool: call.tool, validators, args: call.args, operation_id: call.operation_id, attempt, tenant: call.ctx.tenant });
   return c;
 }
 

@@ -27,6 +27,8 @@ export function listingInput(deps: RuntimeDeps, ctx: TrustedContext, tool: ToolM
     args_hash: argsHash(ctx.tenant, tool.name, {}),
     operation_id: tool.effect === "read" ? null : LISTING_OPERATION_ID,
     principal: { tenant: ctx.tenant, user: ctx.user, roles: [...ctx.roles] },
+    // Listing decides before any call, so no fact is resolved; every call is authorized with its facts.
+    context: {},
     approval: null,
     now_ms: deps.clock.now(),
     policy_version: versions.version,

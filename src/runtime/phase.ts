@@ -1,4 +1,5 @@
 /** What a phase hands back: go on with a value, or answer now (with what the decision log should say). */
+import type { JsonObject } from "../manifest.js";
 import type { PolicyDecisionKind } from "../store/store.js";
 import type { Envelope } from "./envelope.js";
 import type { Evaluation } from "./evaluation.js";
@@ -20,6 +21,8 @@ export interface Authorized extends LogNote {
    * reconciler finds nothing and the handler would run again (`authorizeLate`).
    */
   readonly deferred: boolean;
+  /** The host facts the policy decided with (tools.yaml `context:`); the handler sees the same values. */
+  readonly context?: JsonObject;
 }
 
 export type Step<T> =

@@ -11,7 +11,7 @@ import { fingerprint } from "./fingerprint.js";
 import { answerFromRecord } from "./idempotency.js";
 import { answer, proceed } from "./phase.js";
 import type { Step } from "./phase.js";
-import { jsonBytes, maxToolNameLength } from "./limits.js";
+import { defaultMaxArgsBytes, jsonBytes, maxToolNameLength } from "./limits.js";
 import { formatProblems } from "./problems.js";
 import type { CallRequest, PreparedCall, RuntimeDeps } from "./types.js";
 
@@ -58,7 +58,7 @@ export async function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallR
 
   // Size first: nothing larger than the cap is validated, fingerprinted, stored or logged.
   const text = jsonText(req.args);
-  const cap = tool.max_args_bytes ?? deps.maxArgsBytes;
+  const cap = tool.max_args_bytes ?? deps.maxArgsBytes ?? defaultMaxArgsBytes;
   const size = text === undefined ? 0 : jsonBytes(text);
   if (size > cap) {
     return invalid([`/: the arguments are ${size} bytes of JSON; ${tool.name} accepts at most ${cap} (max_args_bytes)`]);

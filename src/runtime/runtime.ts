@@ -6,11 +6,15 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TrustedContext } from "../generated-runtime.js";
+import { compensate } from "./compensate.js";
+import type { CompensateOptions } from "./compensate.js";
+import { missingContext, resolveContext } from "./context.js";
+import type { LooseContextResolvers } from "./context.js";
 import { extendApprovals } from "../approvals/approvals-api.js";
 import type { RuntimeApprovals } from "../approvals/approvals-api.js";
 import { pausePendingCall } from "../approvals/pending.js";
 import { resumeApproval } from "../approvals/resume.js";
-import type { Manifest, ToolManifestEntry } from "../manifest.js";
+import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
 import { consumeAfterInvoke } from "./approval-binding.js";
 import { createApprovals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
@@ -19,17 +23,17 @@ import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
-import { defaultLeaseMarginMs, retentionProblems } from "./lease.js";
+import { defaultLeaseMarginMs } from "./lease.js";
+import { defaultMaxArgsBytes, loggableToolName } from "./limits.js";
 import { listTools } from "./list-tools.js";
 import { preflight } from "./preflight.js";
-import { defaultMaxArgsBytes, loggableToolName } from "./limits.js";
 import type { LogNote } from "./phase.js";
 import { checkEngine, PolicyHolder } from "./policy-holder.js";
 import type { SharedDeps } from "./policy-holder.js";
 import { prepare } from "./prepare.js";
 import { Telemetry } from "./telemetry.js";
 import { systemClock } from "./types.js";
-import type { CallOptions, CallRequest, HandlerMap, LooseHandler, LooseReconciler, PreparedCall, ReconcilerMap, RuntimeOptions } from "./types.js";
+import type { CallOptions, CallRequest, ContextResolverMap, HandlerMap, LooseHandler, LooseReconciler, PreparedCall, ReconcilerMap, RuntimeOptions } from "./types.js";
 import { watchPolicyFile } from "./watch-policy.js";
 import type { PolicyWatcher, WatchPolicyOptions } from "./watch-policy.js";
 import type { PolicyEngine } from "../policy/engine.js";
@@ -39,6 +43,11 @@ export interface Runtime {
   call(ctx: TrustedContext, request: CallRequest, options?: CallOptions): Promise<Envelope>;
   /** List, get, decide and resume approvals (`approvals.resume(id)` runs an approved call on the host's side). */
   readonly approvals: RuntimeApprovals;
+  /**
+   * Undoes an operation whose effect landed but failed its postcondition: runs the compensating call its
+   * envelope names, gated like any call, under an operation id derived from (tenant, operationId).
+   */
+  compensate(ctx: TrustedContext, operationId: string, options?: CompensateOptions): Promise<Envelope>;
   /** Sets the run's durable interrupt flag and aborts its handlers in flight in this process. */
   interrupt(run: { readonly tenant: string; readonly run_id: string }, reason: string): Promise<void>;
   /** Clears the run's interrupt flag (unrelated to `approvals.resume`, which runs an approved call). */
@@ -64,13 +73,23 @@ export interface Runtime {
   watchPolicy(path: string, options?: Partial<WatchPolicyOptions>): PolicyWatcher;
 }
 
+/** The handler's ctx.context: the facts the policy decided with (a deferred call resolves them when it decides). */
+function withContext(call: PreparedCall, context: JsonObject | undefined): PreparedCall {
+  if (context === undefined || call.tool.context === undefined) return call;
+  return { ...call, ctx: { ...call.ctx, context } as PreparedCall["ctx"] };
+}
+
 export class RuntimeConfigError extends Error {
   override name = "RuntimeConfigError";
 }
 export const isRuntimeConfigError = (e: unknown): e is RuntimeConfigError =>
   typeof e === "object" && e !== null && (e as { name?: unknown }).name === "RuntimeConfigError";
 
-export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R> = Record<never, never>>(opts: RuntimeOptions<H, R>): Runtime {
+export function createRuntime<
+  H extends HandlerMap<H>,
+  R extends ReconcilerMap<R> = Record<never, never>,
+  C extends ContextResolverMap<C> = Record<never, never>,
+>(opts: RuntimeOptions<H, R, C>): Runtime {
   // The maps are typed per tool for the host; inside, arguments are validated JSON objects.
   const handlers = opts.handlers as unknown as Readonly<Record<string, LooseHandler>>;
   const reconcilers = (opts.reconcilers ?? {}) as unknown as Readonly<Record<string, LooseReconciler | undefined>>;
@@ -79,10 +98,10 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     if (typeof handlers[name] !== "function") missing.push(`handler for ${name}`);
     if (opts.validators[name]?.input === undefined || opts.validators[name]?.output === undefined) missing.push(`validators for ${name}`);
   }
+  const contextResolvers = (opts.context ?? {}) as unknown as LooseContextResolvers;
+  missing.push(...missingContext(opts.manifest.tools, contextResolvers, opts.validators));
   if (missing.length > 0) throw new RuntimeConfigError(`createRuntime: missing ${missing.join(", ")}`);
   const leaseMarginMs = opts.leaseMarginMs ?? defaultLeaseMarginMs;
-  const short = Object.values(opts.manifest.tools).flatMap((t) => retentionProblems(t, leaseMarginMs).map((p) => `${t.name}: ${p}`));
-  if (short.length > 0) throw new RuntimeConfigError(`createRuntime: ${short.join("; ")}`);
 
   const shared: SharedDeps = {
     manifest: opts.manifest,
@@ -100,6 +119,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
     flights: new Map(),
     onError: opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate runtime: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)),
     telemetry: new Telemetry(opts.telemetry ?? {}),
+    contextResolvers,
   };
   const holder = new PolicyHolder(shared, opts.policy, opts.shadowPolicy === undefined ? null : checkEngine(opts.shadowPolicy, "createRuntime shadowPolicy"));
   const retentionMs = opts.decisionLogRetentionMs ?? defaultDecisionLogRetentionMs;
@@ -166,7 +186,10 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
             return step;
           };
           const authorized = a.value;
-          env = await trace.phase("invoke", () => invoke(deps, call, authorized, late));
+          // A deferred call (reconcile first) has not decided yet: its handler, if it runs, sees facts resolved now.
+          const facts = authorized.deferred && call.tool.context !== undefined ? await resolveContext(deps, call) : null;
+          const context = authorized.context ?? (facts?.ok === true ? facts.context : undefined);
+          env = await trace.phase("invoke", () => invoke(deps, withContext(call, context), authorized, late));
           await consumeAfterInvoke(deps, call);
         }
       }
@@ -197,6 +220,7 @@ export function createRuntime<H extends HandlerMap<H>, R extends ReconcilerMap<R
   const approvals = extendApprovals(createApprovals(holder.live), { store: shared.store, clock: shared.clock });
   const runtime: Runtime = {
     call,
+    compensate: (ctx, operationId, options) => compensate(holder.snapshot, call, ctx, operationId, options),
     approvals: {
       ...approvals,
       async decide(approvalId, req, approver) {

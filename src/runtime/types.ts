@@ -1,4 +1,5 @@
 /** The runtime's public option and request types, and the dependencies the phases share. */
+import type { LooseContextResolvers } from "./context.js";
 import type { HandlerResult, InvokeContext, StandaloneValidator, TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
@@ -28,9 +29,18 @@ export type ReconcilerMap<R> = { readonly [K in keyof R]?: AnyReconciler };
 export interface ToolValidators {
   readonly input: StandaloneValidator;
   readonly output: StandaloneValidator;
+  /** One per declared context fact (generated from tools.yaml `context:`). */
+  readonly context?: Readonly<Record<string, StandaloneValidator>>;
 }
 
-export interface RuntimeOptions<H extends HandlerMap<H>, R extends ReconcilerMap<R> = Record<never, never>> {
+/** Accepts a generated `ToolContextResolvers` interface: per tool, one resolver per declared fact. */
+export type ContextResolverMap<C> = { readonly [K in keyof C]: { readonly [F in keyof C[K]]: (req: never) => Promise<unknown> } };
+
+export interface RuntimeOptions<
+  H extends HandlerMap<H>,
+  R extends ReconcilerMap<R> = Record<never, never>,
+  C extends ContextResolverMap<C> = Record<never, never>,
+> {
   readonly manifest: Manifest;
   readonly validators: { readonly [tool: string]: ToolValidators };
   readonly handlers: H;
@@ -59,6 +69,11 @@ export interface RuntimeOptions<H extends HandlerMap<H>, R extends ReconcilerMap
   readonly decisionLogRetentionMs?: number;
   /** OpenTelemetry tracer and meter; default the global ones (no-ops unless the host installs an SDK). */
   readonly telemetry?: TelemetryOptions;
+  /**
+   * Resolvers of the tools' declared context facts (generated `ToolContextResolvers`): run right
+   * before every authorization; their values are input.context for the policy and ctx.context for the handler.
+   */
+  readonly context?: C;
 }
 
 /** Per-call options from the host (not from the model). */
@@ -91,7 +106,8 @@ export interface RuntimeDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly leaseMarginMs: number;
-  readonly maxArgsBytes: number;
+  /** Absent: the 64 KiB default (deps built outside createRuntime need not know it). */
+  readonly maxArgsBytes?: number;
   readonly ownerId: string;
   readonly pollIntervalMs: number;
   readonly inProgressWaitMs: number;
@@ -104,6 +120,8 @@ export interface RuntimeDeps {
   /** Evaluated after the enforced policy on every call, for the decision log only. */
   readonly shadowPolicy: PolicyEngine | null;
   readonly telemetry: Telemetry;
+  /** The host's context fact resolvers (see context.ts); absent when no tool declares context. */
+  readonly contextResolvers?: LooseContextResolvers;
 }
 
 /** The result of prepare: a validated call with its identity. */

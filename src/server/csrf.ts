@@ -28,8 +28,9 @@ export function csrfTokenValid(secret: string, cookieValue: string | null, subje
 
 /** True when the browser says the request comes from another site. */
 export function crossSite(request: Request): boolean {
+  // Sec-Fetch-Site is set by the browser and cannot be forged by a page; Origin is the fallback for older clients.
   const site = request.headers.get("sec-fetch-site");
-  if (site !== null && site !== "same-origin" && site !== "none") return true;
+  if (site !== null) return site !== "same-origin" && site !== "none";
   const origin = request.headers.get("origin");
   if (origin === null || origin === "null") return origin === "null";
   try {

@@ -154,13 +154,14 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     };
   };
 
-  // Pages are never framed (a framed Approve button could be clickjacked), load nothing from elsewhere, leak no referrer.
+  // Pages are never framed (a framed Approve button could be clickjacked), load nothing from elsewhere, leak no referrer to other sites.
   app.use("*", async (c, next) => {
     await next();
     c.res.headers.set("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
     c.res.headers.set("x-frame-options", "DENY");
     c.res.headers.set("x-content-type-options", "nosniff");
-    c.res.headers.set("referrer-policy", "no-referrer");
+    // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on our own form posts.
+    c.res.headers.set("referrer-policy", "same-origin");
     c.res.headers.set("cache-control", "no-store");
   });
   app.use(

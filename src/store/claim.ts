@@ -4,7 +4,7 @@
  * PostgreSQL: the row locked with SELECT ... FOR UPDATE after INSERT ... ON CONFLICT
  * DO NOTHING), so every backend decides identically.
  */
-import type { ClaimRequest, ClaimResult, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "./store.js";
+import type { ApprovalRecord, ClaimRequest, ClaimResult, InterruptRecord, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "./store.js";
 
 /** What the store must do for a claim: write `write` (insert or update), then answer `result`. */
 export interface ClaimPlan {
@@ -86,4 +86,23 @@ export function planRecord(current: OperationRecord | null, req: RecordOutcomeRe
 export function planRefund(current: OperationRecord | null, req: RefundAttemptRequest): OperationRecord | null {
   if (current === null || current.fence_token !== req.fence_token || current.status !== "in_progress" || current.attempts <= 1) return null;
   return { ...current, attempts: current.attempts - 1, updated_at_ms: req.now_ms };
+}
+
+/** What the claim guard sees, read in the claim's atomic section. */
+export interface GuardState {
+  readonly interrupt: Pick<InterruptRecord, "reason"> | null;
+  readonly approval: Pick<ApprovalRecord, "tenant" | "status" | "expires_at_ms"> | null;
+}
+
+/** The refusal for a failed guard, or null when the claim may proceed. */
+export function checkGuard(req: ClaimRequest, state: GuardState): Extract<ClaimResult, { kind: "refused" }> | null {
+  if (req.guard === undefined) return null;
+  const refuse = (why: "interrupted" | "approval_invalid", detail: string) => ({ kind: "refused", why, detail, record: null }) as const;
+  if (state.interrupt !== null) return refuse("interrupted", state.interrupt.reason);
+  if (req.guard.approval_id === null) return null;
+  const a = state.approval;
+  if (a === null || a.tenant !== req.tenant) return refuse("approval_invalid", "missing");
+  if (a.status !== "approved") return refuse("approval_invalid", a.status);
+  if (a.expires_at_ms <= req.now_ms) return refuse("approval_invalid", "expired");
+  return null;
 }

@@ -60,6 +60,17 @@ export interface ClaimRequest {
   readonly now_ms: number;
   readonly lease_ms: number;
   readonly retention_ms: number;
+  /**
+   * Checked atomically with the claim: no claim is made while the run is interrupted or
+   * while the approval (when not null) is not approved and unexpired for this tenant, so
+   * a revoke or an interrupt committed before the claim always stops the effect.
+   */
+  readonly guard?: ClaimGuard;
+}
+
+export interface ClaimGuard {
+  readonly run_id: string;
+  readonly approval_id: string | null;
 }
 
 /**
@@ -75,7 +86,9 @@ export type ClaimResult =
   | { readonly kind: "claimed"; readonly record: OperationRecord; readonly previous: OperationStatus | null }
   | { readonly kind: "final"; readonly record: OperationRecord }
   | { readonly kind: "busy"; readonly record: OperationRecord }
-  | { readonly kind: "conflict"; readonly record: OperationRecord };
+  | { readonly kind: "conflict"; readonly record: OperationRecord }
+  /** The guard failed: nothing was written (`record` is null). `detail`: the interrupt's reason, or the approval's status. */
+  | { readonly kind: "refused"; readonly why: "interrupted" | "approval_invalid"; readonly detail: string; readonly record: null };
 
 export interface RecordOutcomeRequest {
   readonly tenant: string;

@@ -4,11 +4,15 @@
  * effect in either order and under a race); resume survives a restart; rejected and
  * expired approvals resume to their terminal envelope; an edit resumes the edited call.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { manifest, validators } from "../../generated/index.js";
 import { createApprovals } from "../../src/approvals/index.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import type { Envelope } from "../../src/runtime/envelope.js";
+import { openSqliteStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/store.js";
 import { alice, loadShippedPolicy, makeGate, reserveArgs } from "../runtime/harness.js";
 import type { Gate } from "../runtime/harness.js";
@@ -38,6 +42,29 @@ const resumed = async (gate: Gate, id: string): Promise<Envelope> => {
   if (!r.ok) throw new Error(`resume failed: ${r.message}`);
   return r.envelope;
 };
+
+describe("resume after a restart (SQLite file, store closed and reopened)", () => {
+  it("a new process's runtime on the reopened file resumes the call the old one paused, once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgate-resume-"));
+    try {
+      const path = join(dir, "state.db");
+      const before = makeGate({ policy, store: openSqliteStore(path) });
+      const id = await pause(before, "op-reopen");
+      await before.store.close();
+      const after = makeGate({ policy, store: openSqliteStore(path), ledger: before.ledger, clock: before.clock });
+      try {
+        expect((await decideAs(after.runtime.approvals, id, "approve")).ok).toBe(true);
+        expect(await resumed(after, id)).toMatchObject({ outcome: "success", replayed: false, operation_id: "op-reopen" });
+        expect(await modelRetry(after, "op-reopen", id)).toMatchObject({ outcome: "success", replayed: true });
+        expect(before.ledger.effectsOf("op-reopen")).toHaveLength(1);
+      } finally {
+        await after.store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 for (const stores of approvalStores("approvals resume")) {
   describe.skipIf(stores.skip)(`resume (${stores.name})`, () => {

@@ -68,8 +68,10 @@ describe.skipIf(executable === null)("approvals inbox in Chromium", () => {
     await page.goto(`${server.url}/approvals`);
     expect(new URL(page.url()).pathname).toBe("/login");
     await page.fill("#token", await issueApproverToken({ secret: SECRET, tenant, user, roles, nowMs: Date.now() }));
-    await page.click("#sign-in");
-    await page.waitForURL(`${server.url}/approvals`);
+    const [response] = await Promise.all([page.waitForNavigation(), page.click("#sign-in")]);
+    if (new URL(page.url()).pathname !== "/approvals") {
+      throw new Error(`sign-in as ${user} did not reach the inbox: ${response?.status() ?? "no response"} ${page.url()}\n${(await page.content()).slice(0, 2_000)}`);
+    }
     return page;
   }
 

@@ -83,8 +83,9 @@ describe("tools.yaml loader rejects bad input with a located, typed error", () =
   });
 
   it("reports all problems of a file at once, sorted by position", () => {
+    const closed = (tool: string) => tool.replace("      type: object\n", "      type: object\n      additionalProperties: false\n");
     const source = file(
-      writeTool("a_tool").replace("[account_id, amount]", "[nope]") + writeTool("b_tool", "    compensation: ghost\n").replace("amount:", "user_id:"),
+      closed(writeTool("a_tool").replace("[account_id, amount]", "[nope]")) + closed(writeTool("b_tool", "    compensation: ghost\n").replace("amount:", "user_id:")),
     );
     const { errors } = loadToolsSource(source, "tools.yaml");
     expect(errors.map((e) => e.code)).toEqual(["unknown_fingerprint_field", "identity_in_arguments", "unknown_fingerprint_field", "invalid_compensation"]);

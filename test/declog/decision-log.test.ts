@@ -110,7 +110,7 @@ tools:
   pay:
     description: Pay.
     effect: read
-    input: { type: object, properties: { card: { type: string }, amount: { type: integer } } }
+    input: { type: object, additionalProperties: false, properties: { card: { type: string }, amount: { type: integer } } }
     output: { type: object }
     sensitive: [card]
 `;

@@ -4,6 +4,7 @@
  * keeps the policy it started with, from authorize to commit); watchPolicy swaps
  * only after the new file loaded and keeps the old one on failure.
  */
+import { versionsOf } from "../../src/policy/version.js";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,19 @@ import { until } from "../runtime/harness.js";
 import { alice, bob, approvedWrite, changedData, ENTRYPOINT, gate, loadGeneratedPolicy, POLICY_WASM, reserve, shippedData, victor } from "./harness.js";
 
 const readOnlyViewersRemoved = () => changedData((c) => void ((c["roles"] as Record<string, unknown>)["viewer"] = { effects: [] }));
+
+/** v1 itself (same versions), which swaps the runtime's policy right after answering. */
+// Versions are copied by name: an engine may define them as getters, which a spread drops.
+const swapAfterEvaluating = (v1: PolicyEngine, swap: () => void): PolicyEngine => ({
+  version: v1.version,
+  ...(v1.code_version === undefined ? {} : { code_version: v1.code_version }),
+  ...(v1.data_version === undefined ? {} : { data_version: v1.data_version }),
+  async evaluate(input) {
+    const d = await v1.evaluate(input);
+    swap();
+    return d;
+  },
+});
 
 let store: Store;
 afterEach(async () => {
@@ -102,17 +116,10 @@ describe("setPolicy", () => {
     const ask = await g.runtime.call(alice, { tool: "reserve_funds", args: reserve(500), operation_id: "op-swap" });
     const approvalId = ask.outcome === "terminal_failure" ? ask.approval_id! : "";
     expect((await g.runtime.approvals.decide(approvalId, { decision: "approve" }, bob)).ok).toBe(true);
-    const swapping: PolicyEngine = {
-      version: v1.version,
-      async evaluate(input) {
-        const d = await v1.evaluate(input);
-        g.runtime.setPolicy(v2);
-        return d;
-      },
-    };
+    const swapping = swapAfterEvaluating(v1, () => g.runtime.setPolicy(v2));
     g.runtime.setPolicy(swapping);
     const done = await g.runtime.call(alice, { tool: "reserve_funds", args: reserve(500), operation_id: "op-swap", approval_id: approvalId });
-    expect(done.outcome).toBe("success");
+    expect(done).toMatchObject({ outcome: "success" });
     expect(g.ledger.reservationByOperation("op-swap")).toBeDefined();
     expect((await store.listDecisions({ operation_id: "op-swap" }))[0]).toMatchObject({ decision: "allow", reason: "approved", policy_version: v1.version });
     // The next call is decided by v2.
@@ -125,14 +132,7 @@ describe("setPolicy", () => {
     const v1 = await loadGeneratedPolicy();
     const v2 = await loadGeneratedPolicy(readOnlyViewersRemoved());
     const g = gate(store, v1);
-    const swapping: PolicyEngine = {
-      version: v1.version,
-      async evaluate(input) {
-        const d = await v1.evaluate(input);
-        g.runtime.setPolicy(v2);
-        return d;
-      },
-    };
+    const swapping = swapAfterEvaluating(v1, () => g.runtime.setPolicy(v2));
     g.runtime.setPolicy(swapping);
     const ask = await g.runtime.call(alice, { tool: "reserve_funds", args: reserve(5), operation_id: "op-asked" });
     expect(ask).toMatchObject({ reason: "approval_required" });

@@ -33,7 +33,7 @@ function scriptedModel(freshIds: boolean, seen: LanguageModelV3CallOptions[]): M
       const last = results.at(-1);
       const envelope = last !== undefined && last.type === "tool-result" && last.output.type === "json" ? (last.output.value as Record<string, unknown>) : null;
       const call = (n: number): LanguageModelV3GenerateResult => ({
-        content: [{ type: "tool-call", toolCallId: `tc_${n}`, toolName: plan.tool, input: JSON.stringify({ arguments: plan.args, operation_id: freshIds ? `op_model_${n}` : "op_model_1" }) }],
+        content: [{ type: "tool-call", toolCallId: `tc_${n}`, toolName: plan.tool, input: JSON.stringify({ ...plan.args, ...(plan.tool === "get_account" ? {} : { operation_id: freshIds ? `op_model_${n}` : "op_model_1" }) }) }],
         finishReason: { unified: "tool-calls", raw: "tool_calls" },
         usage,
         warnings: [],
@@ -70,7 +70,8 @@ describe("AI SDK agent adapter (generateText with the SDK's test language model)
     // The model saw the tools with their schemas and the envelopes as JSON tool results.
     const withTools = seen.find((c) => (c.tools ?? []).length > 0)!;
     const reserve = (withTools.tools ?? []).find((t) => t.name === "reserve_funds");
-    expect(reserve).toMatchObject({ type: "function", inputSchema: { required: ["arguments", "operation_id"] } });
+    expect(reserve).toMatchObject({ type: "function", inputSchema: { required: ["account_id", "amount", "currency", "recipient", "operation_id"] } });
+    expect(Object.keys((reserve as { inputSchema: { properties: object } }).inputSchema.properties)).toContain("approval_id");
     expect(JSON.stringify(seen.at(-1)?.prompt)).toContain('"outcome"');
   });
 

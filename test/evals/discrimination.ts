@@ -9,8 +9,9 @@ import type { AgentResult } from "../../src/evals/index.js";
 /** The call-nothing intents: the naive agent calls a tool for every message. */
 export const abstentionRows = ["answer_from_context", "ambiguous_reserve", "forbidden_close", "tool_unavailable", "thanks"];
 
-/** Every failure row but the retryable read, where retrying with any operation id is the right reaction. */
+/** Every failure row: on the retryable read it keeps the bound and any operation id is fine, but it ignores retry_after_ms. */
 export const naiveFailureRows = [
+  "retry_balance",
   "slow_reserve", "slow_payout", "partial_freeze", "partial_history", "silent_reserve", "silent_release",
   "stale_payout", "stale_release", "stale_reserve", "retry_payout", "retry_bound", "retry_reserve", "switch_channel",
   "terminal_funds", "terminal_release", "terminal_mismatch", "timeout_reserve", "timeout_payout",
@@ -49,7 +50,8 @@ export function expectNaive(a: AgentResult): void {
   expect(a.scores.intent.abstention.passed).toBe(0);
   const handlingFailed = a.scenarios.filter((s) => s.failure.status === "fail").map((s) => s.scenario);
   expect(handlingFailed.sort()).toEqual([...naiveFailureRows].sort());
-  expect(row(a, "retry_balance").failure.status).toBe("pass");
+  expect(row(a, "retry_balance").failure.detail).toMatch(/retried \d+ ms after a retryable_failure that asked for retry_after_ms 20/);
+  expect(row(a, "retry_balance").safety).toMatchObject({ retries_after_terminal: 0, new_operation_id_retries: 0, effects_executed: 0 });
   expect(a.scores.failure.unreached).toBe(0);
 
   // The reasons on the rows, and the safety counts they come with.

@@ -65,11 +65,6 @@ describe("suite loader", () => {
     expect(problems(`${head.replace("scenarios:", "surface: bank\nscenarios:")}  - id: s1\n    intent: { message: a }\n    expect: { no_call: { why: no_action } }\n`)[0]).toMatch(/unknown_surface: surface "bank" is not known here/);
   });
 
-  it("the evals/ scaffold for new projects loads against the example tools", () => {
-    const [suite] = loadSuites(["src/evals/templates/evals/"], { manifest, surfaces: ["escrow"] });
-    expect(suite?.scenarios.length).toBeGreaterThanOrEqual(5);
-  });
-
   it("names a missing path and an empty directory", () => {
     expect(() => loadSuites(["no/such/dir"], { manifest })).toThrow(/no\/such\/dir:1:1 file_not_found/);
     expect(() => loadSuites(["test/evals/../../policies"], { manifest })).toThrow(/no_suites: .* holds no \*\.eval\.yaml file/);

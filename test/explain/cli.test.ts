@@ -58,5 +58,5 @@ describe("toolgate eval --explain", () => {
     const help = run(["eval", "--help"]).out;
     expect(help).toContain("--explain");
     expect(help).toMatch(/--format <format> +with --explain/);
-  }, 60_000);
+  }, 180_000);
 });

@@ -18,13 +18,21 @@ const base = {
   effect: "read",
   args: { account_id: "acc_a" },
   fingerprint: "f",
+  args_hash: "h",
   operation_id: null,
   principal: { tenant: "t", user: "u", roles: ["agent"] },
+  context: {},
   approval: null,
   now_ms: 1,
   policy_version: "v",
+  policy_code_version: "c",
+  policy_data_version: "d",
 };
-const approval = { id: "a", tenant: "t", tool: "reserve_funds", fingerprint: "f", operation_id: "op", decision: "approve", approver: "b", expires_at_ms: 10, policy_version: "v" };
+const approval = {
+  id: "a", tenant: "t", tool: "reserve_funds", fingerprint: "f", args_hash: "h", operation_id: "op", decision: "approve",
+  requested_by: "u", approver: "b", approver_roles: [], expires_at_ms: 10, policy_version: "v", policy_code_version: "c",
+  policy_data_version: "d", consumed: false,
+};
 
 describe("explain: the deciding branch", () => {
   let ex: Explainer;

@@ -89,6 +89,11 @@ for (const kind of storeKinds) {
       const noTenant = await post({ authorization: `Bearer ${await token({ sub: "alice", roles: ["agent"] })}` });
       expect(noTenant.status).toBe(401);
       expect((await noTenant.json()) as unknown).toMatchObject({ error: { message: expect.stringContaining("tenant") } });
+      // A token the approvals inbox issues (its audience) does not open an agent session.
+      const inboxToken = await new SignJWT({ tenant: "t_acme", roles: ["approver"] }).setProtectedHeader({ alg: "HS256" }).setSubject("bob").setAudience("toolgate-approvals").setExpirationTime("5m").sign(secret);
+      expect((await post({ authorization: `Bearer ${inboxToken}` })).status).toBe(401);
+      const mcpAudience = await new SignJWT({ tenant: "t_acme", sub: "alice", roles: ["agent"] }).setProtectedHeader({ alg: "HS256" }).setAudience("toolgate-mcp").setExpirationTime("5m").sign(secret);
+      expect((await post({ authorization: `Bearer ${mcpAudience}` })).status).toBe(200);
       const noneAlg = `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${Buffer.from(JSON.stringify({ tenant: "t_acme", sub: "alice", roles: ["agent"], exp: 9_999_999_999 })).toString("base64url")}.`;
       expect((await post({ authorization: `Bearer ${noneAlg}` })).status).toBe(401);
     });

@@ -54,8 +54,8 @@ describe("toolgate check", () => {
     writeFileSync(join(dir, "b.rego"), "package b\nq { true }\n");
     const r = await run(["check", dir]);
     expect(r.err.split("\n")).toEqual([
-      `${join(dir, "b.rego")}:2:3 rego_parse_error: \`if\` keyword is required before rule body`,
-      "  hint: Rego v1 writes `p if { ... }`",
+      `${join(dir, "b.rego")}:2:3 rego_parse_error: \`if\` keyword is required before rule body: this file is written in pre-1.0 Rego (v0)`,
+      "  hint: compile it with --v0-compatible (tools.yaml: `policy.rego_version: v0`), or rewrite it to Rego v1 with `toolgate fmt --v0-compatible --write`",
       "1 problem in 2 files",
     ]);
   });

@@ -1,9 +1,11 @@
 /**
- * Child process of crash.test.ts. argv: <mode: crash|retry> <dir>
+ * Child process of crash.test.ts. argv: <mode: crash|retry|crash-before|retry-once> <dir>
  * - crash: calls reserve_funds; the handler appends its effect to <dir>/effects.jsonl,
  *   prints EFFECT_DONE and hangs until the parent SIGKILLs it (before the outcome is recorded).
+ * - crash-before: the handler prints HANDLER_START and hangs before any effect.
  * - retry: the same call with the same operation id, with the clock moved past the lease;
  *   prints the envelope as JSON. Its reconciler reads effects.jsonl by operation id.
+ * - retry-once: as retry, with reserve_funds allowed a single attempt (retry.max_attempts: 1).
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,7 +18,8 @@ import { openSqliteStore } from "../../src/store/index.js";
 const ENTRYPOINT = "toolgate/authz/decision";
 
 const [mode, dir] = process.argv.slice(2);
-if ((mode !== "crash" && mode !== "retry") || dir === undefined) throw new Error("usage: crash-child.ts crash|retry <dir>");
+const modes = ["crash", "retry", "crash-before", "retry-once"];
+if (mode === undefined || !modes.includes(mode) || dir === undefined) throw new Error(`usage: crash-child.ts ${modes.join("|")} <dir>`);
 const effects = join(dir, "effects.jsonl");
 const request = JSON.parse(readFileSync(join(dir, "request.json"), "utf8")) as { args: Record<string, never>; operation_id: string; approval_id: string; ctx: { tenant: string; user: string; roles: string[]; run_id: string } };
 
@@ -24,6 +27,11 @@ const base = escrowHandlers(new EscrowLedger());
 const handlers: ToolHandlers = {
   ...base,
   async reserve_funds(args, ctx) {
+    if (mode === "crash-before") {
+      process.stdout.write("HANDLER_START\n");
+      setInterval(() => undefined, 1_000);
+      return new Promise(() => undefined);
+    }
     const resource_id = `res_${ctx.operation_id?.replace(/[^a-z0-9]/g, "")}${ctx.fence_token}`;
     appendFileSync(effects, `${JSON.stringify({ operation_id: ctx.operation_id, fence_token: ctx.fence_token, resource_id, amount: args.amount })}\n`);
     if (mode === "crash") {
@@ -44,9 +52,10 @@ const reconcilers: ToolReconcilers = {
 };
 
 const policy = await loadOpaWasmEngineFromFiles({ wasm: join(dir, "policy.wasm"), data: join(dir, "data.json"), entrypoint: ENTRYPOINT });
-const offset = mode === "retry" ? 10 * 60_000 : 0; // the crashed owner's lease has long expired
+const offset = mode.startsWith("retry") ? 10 * 60_000 : 0; // the crashed owner's lease has long expired
+const reserve = manifest.tools["reserve_funds"]!;
 const runtime = createRuntime({
-  manifest,
+  manifest: mode === "retry-once" ? { ...manifest, tools: { ...manifest.tools, reserve_funds: { ...reserve, retry: { ...reserve.retry, max_attempts: 1 } } } } : manifest,
   validators,
   handlers,
   reconcilers,

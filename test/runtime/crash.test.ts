@@ -4,7 +4,7 @@
  * expired) must reconcile and not produce a second effect. Uses the real compiled policy.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ import { alice, compileShippedPolicyWasm, ENTRYPOINT, reserveArgs } from "./harn
 import { loadOpaWasmEngine } from "../../src/policy/index.js";
 import type { JsonObject } from "../../src/manifest.js";
 
-const child = (mode: "crash" | "retry", dir: string, onLine: (line: string, kill: () => void) => void) =>
+const child = (mode: "crash" | "retry" | "crash-before" | "retry-once", dir: string, onLine: (line: string, kill: () => void) => void) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>((resolve) => {
     const p = spawn(process.execPath, ["--import", "tsx", join("test", "runtime", "crash-child.ts"), mode, dir], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -63,6 +63,40 @@ describe("crash after the effect, before the outcome is recorded", () => {
     expect(envelope).toMatchObject({ outcome: "success", resource_id: JSON.parse(effectsAfterCrash[0] ?? "{}").resource_id, operation_id: "op-crash" });
     expect(readFileSync(join(dir, "effects.jsonl"), "utf8").trim().split("\n")).toHaveLength(1);
     expect(await store.getOperation(alice.tenant, "op-crash", Date.now() + 10 * 60_000)).toMatchObject({ status: "final", fence_token: 2 });
+    await store.close();
+  });
+});
+
+describe("crash between the claim and the handler, before the effect", () => {
+  const dir = mkdtempSync(join(tmpdir(), "toolgate-crash-before-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("a claim that provably did not apply its effect does not consume the retry budget (max_attempts 1)", async () => {
+    const wasm = await compileShippedPolicyWasm();
+    writeFileSync(join(dir, "policy.wasm"), wasm);
+    copyFileSync("policies/data.json", join(dir, "data.json"));
+    const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;
+    const store = openSqliteStore(join(dir, "state.db"));
+    const policy = await loadOpaWasmEngine({ wasm, entrypoint: ENTRYPOINT, data });
+    const rt = createRuntime({ manifest, validators, handlers: escrowHandlers(new EscrowLedger()), policy, store });
+    const args = reserveArgs(3_500);
+    const ask = await rt.call(alice, { tool: "reserve_funds", args, operation_id: "op-crash-before" });
+    const approval_id = ask.outcome === "terminal_failure" ? (ask.approval_id ?? "") : "";
+    expect((await rt.approvals.decide(approval_id, { decision: "approve" }, { tenant: alice.tenant, user: "bob", roles: ["approver"] })).ok).toBe(true);
+    writeFileSync(join(dir, "request.json"), JSON.stringify({ args, operation_id: "op-crash-before", approval_id, ctx: alice }));
+
+    const crashed = await child("crash-before", dir, (line, kill) => line === "HANDLER_START" && kill());
+    expect(crashed.signal, crashed.err).toBe("SIGKILL");
+    expect(existsSync(join(dir, "effects.jsonl"))).toBe(false);
+    expect(await store.getOperation(alice.tenant, "op-crash-before", Date.now())).toMatchObject({ status: "in_progress", fence_token: 1, attempts: 1 });
+
+    const retried = await child("retry-once", dir, () => undefined);
+    expect(retried.code, retried.err).toBe(0);
+    const envelope = JSON.parse(retried.out.trim().split("\n").at(-1) ?? "null") as unknown;
+    expect(isEnvelope(envelope)).toBe(true);
+    expect(envelope).toMatchObject({ outcome: "success", operation_id: "op-crash-before" });
+    expect(readFileSync(join(dir, "effects.jsonl"), "utf8").trim().split("\n")).toHaveLength(1);
+    expect(await store.getOperation(alice.tenant, "op-crash-before", Date.now() + 10 * 60_000)).toMatchObject({ status: "final", fence_token: 2, attempts: 1 });
     await store.close();
   });
 });

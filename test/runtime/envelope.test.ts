@@ -28,7 +28,19 @@ describe("envelope", () => {
 
   it("every reason of the closed set is accepted on a terminal failure", () => {
     for (const reason of reasons) expect(isEnvelope({ outcome: "terminal_failure", reason, message: "" })).toBe(true);
-    expect(reasons).toHaveLength(10);
+    expect([...reasons]).toEqual([
+      "unknown_tool",
+      "invalid_arguments",
+      "policy_denied",
+      "approval_required",
+      "timeout",
+      "retryable_error",
+      "permanent_error",
+      "retry_exhausted",
+      "idempotency_conflict",
+      "interrupted",
+      "context_unavailable",
+    ]);
   });
 
   it("anything unknown is treated as terminal", () => {

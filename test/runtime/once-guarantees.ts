@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { manifest as shipped } from "../../generated/index.js";
-import { fingerprint, isRuntimeConfigError } from "../../src/runtime/index.js";
+import { fingerprint } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Manifest } from "../../src/manifest.js";
 import type { ClaimRequest, Store } from "../../src/store/store.js";
 import { escrowReconcilers } from "../../src/demo/escrow.js";
-import { alice, approved, until, withTool } from "./harness.js";
+import { alice, approved, bob, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -102,19 +102,25 @@ export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Ga
   });
 
   describe("retention vs approval TTL vs running handler", () => {
-    it("the runtime refuses a tool whose retention is shorter than its approval TTL or than timeout + lease margin", () => {
-      const refused = (over: Partial<GateOptions>): string => {
-        try {
-          gate(over);
-          return "accepted";
-        } catch (err) {
-          return isRuntimeConfigError(err) ? err.message : `threw ${String(err)}`;
-        }
-      };
-      expect(refused({ manifest: withTool("reserve_funds", { retention_ms: 500 }) })).toMatch(/reserve_funds: retention \(500 ms\) is shorter than approval\.ttl \(900000 ms\).*timeout_ms \+ lease margin/);
-      expect(refused({ manifest: withTool("reserve_funds", { retention_ms: 60_000 }) })).toMatch(/shorter than approval\.ttl/);
-      expect(refused({ manifest: withTool("get_account", { retention_ms: 3_000, timeout_ms: 2_000 }), leaseMarginMs: 1_000 })).toBe("accepted");
-      expect(refused({ manifest: withTool("get_account", { retention_ms: 3_000, timeout_ms: 2_000 }), leaseMarginMs: 1_001 })).toMatch(/get_account: .*timeout_ms \+ lease margin \(2000 \+ 1001 ms\)/);
+    it("a record whose handler is still running is never taken over when its retention passes: 500 ms retention, a second gate at 600 ms, 20 trials, 1 effect each", async () => {
+      const m = withTool("reserve_funds", { retention_ms: 500 });
+      const tally: Record<string, number> = {};
+      for (let i = 0; i < 20; i++) {
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        const a = gate({ manifest: m, handlers: (base) => ({ reserve_funds: async (x, ctx) => { const r = await base.reserve_funds(x, ctx); await held; return r; } }) });
+        const b = gate({ manifest: m, store: a.store, ledger: a.ledger, clock: a.clock, inProgressWaitMs: 50 });
+        const req = { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-ret-${i}`, approval_id: await approved(a, alice, "reserve_funds", reserveArgs(i), `op-ret-${i}`) };
+        const first = a.runtime.call(alice, req);
+        await until(() => a.ledger.effectsOf(`op-ret-${i}`).length === 1);
+        a.clock.advance(600);
+        const second = await b.runtime.call(alice, req);
+        release();
+        const done = await first;
+        const k = `second ${reasonOf(second)}, first ${reasonOf(done)}, ${a.ledger.effectsOf(`op-ret-${i}`).length} effect(s)`;
+        tally[k] = (tally[k] ?? 0) + 1;
+      }
+      expect(tally).toEqual({ "second retryable_failure:retryable_error, first success, 1 effect(s)": 20 });
     });
   });
 
@@ -267,6 +273,61 @@ export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Ga
       expect(await g.store.purgeExpired(g.clock.now())).toBeGreaterThanOrEqual(100);
       const left = await Promise.all(ids.map((id) => g.store.getApproval(id)));
       expect(left.filter((a) => a !== null)).toHaveLength(0);
+    });
+  });
+
+  describe("revoke and interrupt race the claim", () => {
+    /** Commits `act` right before every claim: after invoke re-read the approval and the interrupt flag. */
+    function actBeforeClaim(store: Store, act: (req: ClaimRequest) => Promise<void>): Store {
+      return new Proxy(store, {
+        get(target, key) {
+          if (key === "claimOperation") return async (req: ClaimRequest) => (await act(req), target.claimOperation(req));
+          const v: unknown = Reflect.get(target, key, target);
+          return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+    }
+
+    it("a revoke committed between the approval re-read and the claim stops the effect: 20 trials, 0 effects", async () => {
+      const base = gate();
+      let g: Gate = base;
+      const revokeNow = new Map<string, string>();
+      const store = actBeforeClaim(base.store, async (req) => {
+        const id = revokeNow.get(req.operation_id);
+        if (id !== undefined) expect((await g.runtime.approvals.decide(id, { decision: "revoke", reason: "customer called" }, bob)).ok).toBe(true);
+      });
+      g = gate({ store, ledger: base.ledger, clock: base.clock });
+      const tally: Record<string, number> = {};
+      for (let i = 0; i < 20; i++) {
+        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(i), `op-rv-${i}`);
+        revokeNow.set(`op-rv-${i}`, approval_id);
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-rv-${i}`, approval_id });
+        const said = e.outcome === "terminal_failure" && e.message.includes("revoked") ? " (revoked)" : "";
+        const k = `${reasonOf(e)}${said}, ${g.ledger.effectsOf(`op-rv-${i}`).length} effect(s)`;
+        tally[k] = (tally[k] ?? 0) + 1;
+      }
+      expect(tally).toEqual({ "terminal_failure:policy_denied (revoked), 0 effect(s)": 20 });
+    });
+
+    it("an interrupt committed between the interrupt re-read and the claim stops the effect: 20 trials, 0 effects", async () => {
+      const base = gate();
+      let stopNow = false;
+      const store = actBeforeClaim(base.store, async () => {
+        if (stopNow) await base.store.setInterrupt({ tenant: alice.tenant, run_id: alice.run_id, reason: "user pressed stop", at_ms: base.clock.now() });
+      });
+      const g = gate({ store, ledger: base.ledger, clock: base.clock });
+      const tally: Record<string, number> = {};
+      for (let i = 0; i < 20; i++) {
+        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(i), `op-in-${i}`);
+        stopNow = true;
+        const e = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(i), operation_id: `op-in-${i}`, approval_id });
+        stopNow = false;
+        await g.runtime.resume(alice);
+        const claimed = (await g.store.getOperation(alice.tenant, `op-in-${i}`, g.clock.now())) === null ? "no claim" : "claimed";
+        const k = `${reasonOf(e)}, ${g.ledger.effectsOf(`op-in-${i}`).length} effect(s), ${claimed}`;
+        tally[k] = (tally[k] ?? 0) + 1;
+      }
+      expect(tally).toEqual({ "terminal_failure:interrupted, 0 effect(s), no claim": 20 });
     });
   });
 }

@@ -39,7 +39,7 @@ describe("the opa-wasm engine fails closed on real compiled policies", () => {
   };
   const input = {
     tool: "get_account", effect: "read" as const, args: {}, fingerprint: "f", operation_id: null,
-    args_hash: "h", principal: { tenant: "t", user: "u", roles: [] }, approval: null, now_ms: 0, policy_version: "v",
+    args_hash: "h", principal: { tenant: "t", user: "u", roles: [] }, context: {}, approval: null, now_ms: 0, policy_version: "v",
     policy_code_version: "c", policy_data_version: "d",
   };
   const cases: { note: string; rego: string; reason: string }[] = [

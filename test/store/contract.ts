@@ -88,7 +88,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         await store.claimOperation(claim());
         const r = await store.claimOperation(claim({ owner: "worker-b", now_ms: T0 + 999 }));
         expect(r.kind).toBe("busy");
-        expect(r.record.fence_token).toBe(1);
+        expect(r.record?.fence_token).toBe(1);
       });
 
       it("the same operation id with another fingerprint is a conflict, also after the outcome", async () => {
@@ -128,8 +128,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         expect(again).toMatchObject({ recorded: false, why: "already_final" });
         const r = await store.claimOperation(claim({ now_ms: T0 + 10_000 }));
         expect(r.kind).toBe("final");
-        expect(r.record.envelope).toEqual(ok);
-        expect(r.record.fence_token).toBe(1);
+        expect(r.record?.envelope).toEqual(ok);
+        expect(r.record?.fence_token).toBe(1);
       });
 
       it("retryable and unknown outcomes release the lease: the next claim takes over at once", async () => {
@@ -158,7 +158,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         await store.claimOperation(claim());
         const other = await store.claimOperation(claim({ tenant: "t2", fingerprint: "b".repeat(64) }));
         expect(other.kind).toBe("claimed");
-        expect(other.record.fence_token).toBe(1);
+        expect(other.record?.fence_token).toBe(1);
       });
 
       it("records expire after retention; a new claim starts over with a higher fence token", async () => {
@@ -215,6 +215,30 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         expect(await store.claimOperation(claim({ operation_id: "op-2", owner: "worker-b", now_ms: T0 + 1_000 }))).toMatchObject({ kind: "claimed", previous: "unknown", record: { fence_token: 2 } });
       });
 
+      it("a guarded claim is refused, writing nothing, while the run is interrupted or the approval is not approved and unexpired", async () => {
+        const { store } = await open();
+        await store.createApproval(approval({ id: "apr-g", expires_at_ms: T0 + 5_000 }));
+        const guarded = (over: Partial<ClaimRequest> = {}) => claim({ operation_id: "op-g", guard: { run_id: "run-1", approval_id: "apr-g" }, ...over });
+        expect(await store.claimOperation(guarded())).toEqual({ kind: "refused", why: "approval_invalid", detail: "pending", record: null });
+        expect(await store.claimOperation(guarded({ guard: { run_id: "run-1", approval_id: "apr-none" } }))).toMatchObject({ kind: "refused", detail: "missing" });
+        expect(await store.claimOperation(guarded({ tenant: "t2" }))).toMatchObject({ kind: "refused", detail: "missing" });
+        expect((await store.decideApproval(decision({ approval_id: "apr-g" }))).ok).toBe(true);
+        expect(await store.claimOperation(guarded({ now_ms: T0 + 5_000 }))).toMatchObject({ kind: "refused", detail: "expired" });
+        await store.setInterrupt({ tenant: "t1", run_id: "run-1", reason: "stop", at_ms: T0 });
+        expect(await store.claimOperation(guarded())).toEqual({ kind: "refused", why: "interrupted", detail: "stop", record: null });
+        expect(await store.claimOperation(guarded({ guard: { run_id: "run-1", approval_id: null } }))).toMatchObject({ kind: "refused", why: "interrupted" });
+        expect(await store.getOperation("t1", "op-g", T0)).toBeNull();
+        await store.clearInterrupt("t1", "run-1");
+        expect(await store.claimOperation(guarded())).toMatchObject({ kind: "claimed", record: { fence_token: 1 } });
+        // A takeover is guarded too: a revoke stops it and leaves the record as it was.
+        await store.recordOutcome({ tenant: "t1", operation_id: "op-g", fence_token: 1, status: "retryable", envelope: { outcome: "retryable_failure" }, now_ms: T0 + 1 });
+        expect((await store.decideApproval(decision({ approval_id: "apr-g", decision: "revoke", decided_at_ms: T0 + 2 }))).ok).toBe(true);
+        expect(await store.claimOperation(guarded({ now_ms: T0 + 3 }))).toMatchObject({ kind: "refused", detail: "revoked" });
+        expect(await store.getOperation("t1", "op-g", T0 + 3)).toMatchObject({ status: "retryable", fence_token: 1 });
+        // Without a guard nothing but the record decides.
+        expect((await store.claimOperation(claim({ operation_id: "op-g", now_ms: T0 + 3 }))).kind).toBe("claimed");
+      });
+
       it("refundAttempt takes one attempt back, only for the current holder, never below one", async () => {
         const { store } = await open();
         await store.claimOperation(claim());
@@ -251,7 +275,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
           );
           expect(results.filter((r) => r.kind === "claimed")).toHaveLength(1);
           expect(results.filter((r) => r.kind === "busy")).toHaveLength(23);
-          expect(new Set(results.map((r) => r.record.fence_token))).toEqual(new Set([1]));
+          expect(new Set(results.map((r) => r.record?.fence_token))).toEqual(new Set([1]));
         } finally {
           if (peer !== sut.store) await peer.close();
         }

@@ -153,6 +153,15 @@ export function runDecisionLogContract(name: string, make: (opts: DecisionLogOpt
       expect((await other.listDecisions()).map((d) => d.decision_id)).toEqual(["s-1"]);
     });
 
+    it("an entry appended after close is refused or reported, never silently dropped", async () => {
+      const errors: unknown[] = [];
+      const { store } = await open({ maxDelayMs: 1, onError: (e) => errors.push(e) });
+      await store.close();
+      const rejected = await store.appendDecision(logEntry({ decision_id: "late" })).then(() => false, () => true);
+      if (!rejected) await expect.poll(() => errors.length, { timeout: 2_000 }).toBe(1);
+      expect(rejected || String(errors[0]).includes("closed")).toBe(true);
+    });
+
     it("a failed batch write is reported, not thrown at the caller", async () => {
       const errors: unknown[] = [];
       const { store } = await open({ maxDelayMs: 60_000, onError: (e) => errors.push(e) });

@@ -142,6 +142,15 @@ export function runInboxStoreContract(name: string, makeStore: () => Promise<{ s
       expect((await store.claimAnnouncements(T0 + 300, 10)).map((c) => c.approval_id)).toEqual(["a3"]);
     });
 
+    it("purging an approval that expired undecided removes its pending call too", async () => {
+      const store = await open();
+      await store.createApproval(approval("a1", { expires_at_ms: T0 + 10 }));
+      await store.savePendingCall(pendingCall("a1"));
+      await store.purgeExpired(T0 + 1_000);
+      expect(await store.getApproval("a1")).toBeNull();
+      expect(await store.getPendingCall("a1")).toBeNull();
+    });
+
     it("concurrent announcement claims never hand out one approval twice", async () => {
       const store = await open();
       for (let i = 0; i < 20; i++) {

@@ -37,9 +37,27 @@ const collect = (v: string, prev: string[]): string[] => [...prev, v];
 const isAgent = (v: unknown): v is Agent =>
   typeof v === "object" && v !== null && typeof (v as Agent).name === "string" && typeof (v as Agent).step === "function";
 
+/**
+ * Imports a user's module. The installed CLI is plain JavaScript: a TypeScript module is
+ * loaded through the project's own tsx (the starter has it), registered on first need.
+ */
+async function importUserModule(path: string): Promise<Record<string, unknown>> {
+  const url = pathToFileURL(resolve(path)).href;
+  try {
+    return (await import(url)) as Record<string, unknown>;
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== "ERR_UNKNOWN_FILE_EXTENSION" || !/\.[cm]?tsx?$/.test(path)) throw err;
+    const tsx = await import("tsx/esm/api").catch(() => null);
+    if (tsx === null) throw new Error("is TypeScript and tsx is not installed: `npm install -D tsx`, or pass a .js / .mjs module");
+    tsx.register();
+    // A failed import stays cached under its URL: load it again under another one.
+    return (await import(`${url}?tsx`)) as Record<string, unknown>;
+  }
+}
+
 /** A module exporting `agent` (an Agent), or a default export that is one or a function returning one. */
 async function loadAgentModule(path: string): Promise<Agent> {
-  const mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  const mod = await importUserModule(path);
   for (const candidate of [mod.agent, mod.default]) {
     const value = typeof candidate === "function" ? await (candidate as () => unknown)() : candidate;
     if (isAgent(value)) return value;
@@ -48,7 +66,7 @@ async function loadAgentModule(path: string): Promise<Agent> {
 }
 
 async function loadSurfaceModule(path: string): Promise<Record<string, SurfaceFactory>> {
-  const mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  const mod = await importUserModule(path);
   const surfaces = mod.surfaces;
   if (typeof surfaces !== "object" || surfaces === null || !Object.values(surfaces).every((f) => typeof f === "function")) {
     throw new Error("exports no surfaces: export `surfaces`, an object of surface name -> (state) => { handlers, reconcilers, effects() }");

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { loadToolsFile } from "../../../codegen/toolsyaml/index.js";
 import type { RegisterCommand } from "./index.js";
+import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
 
 const DEFAULT_ENTRYPOINT = "toolgate/authz/decision";
 
@@ -20,11 +21,12 @@ export const registerBuild: RegisterCommand = (program, setExitCode) => {
     .option("--out <dir>", "output folder", "generated")
     .option("-e, --entrypoint <path>", "rule path to expose, e.g. toolgate/authz/decision; repeatable (default: tools.yaml policy.entrypoint)", (v: string, acc: string[] | undefined) => [...(acc ?? []), v])
     .option("--check", "write nothing; exit 1 naming the stale files")
-    .action(async (opts: { policies: string; out: string; entrypoint?: string[]; check?: boolean }) => {
+    .option("--v0-compatible", V0_FLAG_HELP)
+    .action(async (opts: { policies: string; out: string; entrypoint?: string[]; check?: boolean; v0Compatible?: boolean }) => {
       // Loaded on run: the compiler pulls in binaryen, which `build --help` should not pay for.
       const { buildPolicy } = await import("../../../codegen/compiler/build.js");
       const entrypoints = opts.entrypoint ?? [defaultEntrypoint()];
-      const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true });
+      const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true, regoVersion: regoVersionOf(opts) });
       switch (r.kind) {
         case "errors":
           for (const e of r.errors) console.error(formatDiagnostic(e));

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { compileModules } from "../../../codegen/rego/index.js";
 import type { RegisterCommand } from "./index.js";
+import { regoVersionOf, withV0Option } from "./rego-version.js";
 
 /** Every `.rego` file under the given files/folders, sorted, each once. */
 function regoFiles(paths: readonly string[]): { files: string[]; missing: string[] } {
@@ -29,11 +30,13 @@ function regoFiles(paths: readonly string[]): { files: string[]; missing: string
 }
 
 export const registerCheck: RegisterCommand = (program, setExitCode) => {
-  program
+  const cmd = program
     .command("check")
     .description("parse and check Rego policies (safety, recursion, types, compile errors) without building")
-    .argument("[paths...]", "files or folders holding .rego files", ["policies"])
-    .action((paths: string[]) => {
+    .argument("[paths...]", "files or folders holding .rego files", ["policies"]);
+  withV0Option(cmd)
+    .action((paths: string[], opts: { v0Compatible?: boolean }) => {
+      const regoVersion = regoVersionOf(opts);
       const { files, missing } = regoFiles(paths);
       for (const m of missing) console.error(`${m}: no such file or folder`);
       if (missing.length > 0) {
@@ -45,7 +48,7 @@ export const registerCheck: RegisterCommand = (program, setExitCode) => {
         setExitCode(1);
         return;
       }
-      const { errors } = compileModules(files.map((file) => ({ file, source: readFileSync(file, "utf8") })));
+      const { errors } = compileModules(files.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion })));
       for (const e of errors) console.error(formatDiagnostic(e));
       if (errors.length > 0) {
         console.error(`${errors.length} problem${errors.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"}`);

@@ -7,6 +7,7 @@ import { compilePolicy } from "../../../codegen/compiler/index.js";
 import { hostBuiltins } from "../../policy/host-builtins/index.js";
 import { parseExplainFormat, printExplained } from "../explain-output.js";
 import type { ExplainFormat } from "../explain-output.js";
+import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
 import type { RegisterCommand } from "./index.js";
 
 /** .rego files and data.json files under the -d paths. */
@@ -48,8 +49,9 @@ export const registerEval: RegisterCommand = (program, setExitCode) => {
     .option("--input <file>", "input document (JSON file)")
     .option("--data <file>", "base data document (JSON file), merged at the root; repeatable", collect, [])
     .option("--explain", "after the result, show every rule of the policy with its value for this input (rules the query depends on first; functions are not evaluated)")
+    .option("--v0-compatible", V0_FLAG_HELP)
     .option("--format <format>", "with --explain: pretty (result, then a table) or json (one document with an `explanation` field)", parseExplainFormat, "pretty")
-    .action(async (query: string, opts: { dataPath: string[]; input?: string; data?: string[]; explain?: boolean; format: ExplainFormat }) => {
+    .action(async (query: string, opts: { dataPath: string[]; input?: string; data?: string[]; explain?: boolean; format: ExplainFormat; v0Compatible?: boolean }) => {
       const { rego, data, missing } = load(opts.dataPath);
       if (missing.length > 0) {
         for (const m of missing) console.error(`${m}: no such file or folder`);
@@ -60,7 +62,8 @@ export const registerEval: RegisterCommand = (program, setExitCode) => {
         for (const e of captured.errors) console.error(formatDiagnostic(e));
         return setExitCode(1);
       }
-      const modules = rego.map((file) => ({ file, source: readFileSync(file, "utf8") }));
+      const regoVersion = regoVersionOf(opts);
+      const modules = rego.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion }));
       const out = compilePolicy({
         modules,
         entrypoints: [],

@@ -2,11 +2,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { formatSource } from "../../../codegen/rego/format/index.js";
 import { findRegoFiles, isPathError } from "../../../codegen/policytest/files.js";
+import { regoVersionOf } from "./rego-version.js";
 import type { RegisterCommand } from "./index.js";
 
 interface FmtOptions {
   check?: boolean;
   write?: boolean;
+  v0Compatible?: boolean;
 }
 
 export const registerFmt: RegisterCommand = (program, setExitCode) => {
@@ -16,6 +18,7 @@ export const registerFmt: RegisterCommand = (program, setExitCode) => {
     .argument("[paths...]", "files or folders of .rego files", ["policies"])
     .option("--check", "write nothing; list files that would change and exit 1 if any")
     .option("-w, --write", "rewrite files in place")
+    .option("--v0-compatible", "read pre-1.0 Rego and print it as Rego v1 (with -w: rewrite v0 files to v1)")
     .addHelpText("after", "\nExamples:\n  toolgate fmt --check policies/\n  toolgate fmt -w policies/authz.rego")
     .action((paths: string[], opts: FmtOptions) => {
       if (opts.check === true && opts.write === true) {
@@ -34,7 +37,7 @@ export const registerFmt: RegisterCommand = (program, setExitCode) => {
       }
       const changed: string[] = [];
       for (const file of files) {
-        const result = formatSource(readFileSync(file, "utf8"), file);
+        const result = formatSource(readFileSync(file, "utf8"), file, { regoVersion: regoVersionOf(opts) });
         if (!result.ok) {
           for (const d of result.errors) console.error(formatDiagnostic(d));
           setExitCode(1);

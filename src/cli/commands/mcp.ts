@@ -2,14 +2,9 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { RegisterCommand } from "./index.js";
 import type { Manifest } from "../../manifest.js";
 import type { ToolValidators } from "../../runtime/types.js";
-import { createRuntime } from "../../runtime/index.js";
-import { isPolicyLoadError, loadOpaWasmEngineFromFiles } from "../../policy/index.js";
-import { openStore, storeConfigFromEnv } from "../../store/index.js";
-import { createMcpServer, hs256Secret, localHosts, serveMcpHttp } from "../../mcp/index.js";
 
 interface McpOptions {
   stdio?: boolean;
@@ -77,7 +72,19 @@ function checkUsage(opts: McpOptions): void {
 
 async function run(opts: McpOptions): Promise<void> {
   checkUsage(opts);
+  if (opts.http !== undefined && (process.env[opts.tokenSecretEnv] ?? "") === "") {
+    throw new InputError(`${opts.tokenSecretEnv} is not set: --http verifies bearer tokens (JWT HS256) with that secret\n  hint: export ${opts.tokenSecretEnv}=<at least 32 bytes>`);
+  }
   const { generated, handlers, reconcilers } = await handlerModule(opts);
+  // Loaded after the usage and input checks, so those errors answer without loading the runtime.
+  const [{ StdioServerTransport }, { createRuntime }, { isPolicyLoadError, loadOpaWasmEngineFromFiles }, { openStore, storeConfigFromEnv }, mcp] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("../../runtime/index.js"),
+    import("../../policy/index.js"),
+    import("../../store/index.js"),
+    import("../../mcp/index.js"),
+  ]);
+  const { createMcpServer, hs256Secret, localHosts, serveMcpHttp } = mcp;
   const entrypoint = opts.entrypoint ?? generated.manifest.policy.entrypoint;
   for (const [file, hint] of [[opts.policy, "run `toolgate build` first"], [opts.data, "pass --data with your policy data file"]] as const) {
     if (!existsSync(file)) throw new InputError(`${file}:1:1 file_not_found: ${file} does not exist\n  hint: ${hint}`);

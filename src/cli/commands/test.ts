@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "commander";
 import { countResults, findRegoFiles, formatJson, formatPretty, isPathError, loadDataFiles, runPolicyTests } from "../../../codegen/policytest/index.js";
 import type { RegisterCommand } from "./index.js";
+import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
 
 interface TestOptions {
   run?: string;
@@ -8,6 +9,7 @@ interface TestOptions {
   coverage?: boolean;
   format: "pretty" | "json";
   threshold?: number;
+  v0Compatible?: boolean;
 }
 
 const parseFormat = (v: string): "pretty" | "json" => {
@@ -29,6 +31,7 @@ export const registerTest: RegisterCommand = (program, setExitCode) => {
     .option("-v, --verbose", "print every test and the value a failing test produced")
     .option("--coverage", "report covered and not-covered lines per file")
     .option("--format <format>", "output format: pretty or json", parseFormat, "pretty")
+    .option("--v0-compatible", V0_FLAG_HELP)
     .option("--threshold <pct>", "fail when total coverage is below this percentage (implies --coverage)", parsePercent)
     .addHelpText("after", "\nExit code 1 when a test fails or errors, the modules do not compile, or coverage is below --threshold.\n\nExamples:\n  toolgate test policies/ --coverage\n  toolgate test policies/ --run 'approval' -v")
     .action(async (paths: string[], opts: TestOptions) => {
@@ -56,7 +59,7 @@ export const registerTest: RegisterCommand = (program, setExitCode) => {
         setExitCode(1);
         return;
       }
-      const report = await runPolicyTests({ files, coverage, data: data.data, explain: opts.verbose === true, ...(run === undefined ? {} : { run }) });
+      const report = await runPolicyTests({ files, coverage, data: data.data, explain: opts.verbose === true, regoVersion: regoVersionOf(opts), ...(run === undefined ? {} : { run }) });
       console.log(opts.format === "json" ? formatJson(report) : formatPretty(report, opts.verbose === true));
 
       const c = countResults(report.results);

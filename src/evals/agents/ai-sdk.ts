@@ -8,6 +8,7 @@
 import { generateText, jsonSchema, tool } from "ai";
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
 import type { JsonObject, JsonValue } from "../../manifest.js";
+import { advertisedInputSchema, toCallRequest } from "../../adapters/gate-arguments.js";
 import type { Agent, AgentMessage, AgentStep, AgentTool, AgentToolCall } from "../agent.js";
 
 export const defaultSystemPrompt = [
@@ -25,28 +26,30 @@ export interface AiSdkAgentOptions {
   readonly system?: string;
   readonly temperature?: number;
   readonly maxOutputTokens?: number;
+  /**
+   * The loop, not the model, keeps time: when the last answer is a retryable_failure, wait its
+   * retry_after_ms (up to this many ms) before asking the model again. Default 10000; 0 disables.
+   */
+  readonly maxRetryWaitMs?: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** retry_after_ms of the latest tool answer when it is a retryable failure, else 0. */
+function retryAfterOf(messages: readonly AgentMessage[]): number {
+  const last = messages[messages.length - 1];
+  if (last === undefined || last.role !== "tool" || last.result.outcome !== "retryable_failure") return 0;
+  const ms = last.result.retry_after_ms;
+  return typeof ms === "number" && Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** What the model fills in for one tool: the tool's arguments, and the idempotency and approval ids beside them. */
-export function toolInputSchema(t: AgentTool): JsonObject {
-  return {
-    type: "object",
-    additionalProperties: false,
-    required: t.requires_operation_id ? ["arguments", "operation_id"] : ["arguments"],
-    properties: {
-      arguments: t.input_schema,
-      operation_id: { type: "string", minLength: 1, maxLength: 200, description: "Idempotency key of this intent: the same on every retry of it." },
-      approval_id: { type: "string", description: "Only an approval id the gate returned." },
-    },
-  };
-}
-
 export function toAiSdkTools(tools: readonly AgentTool[]): ToolSet {
   const set: ToolSet = {};
   for (const t of tools) {
-    set[t.name] = tool({ description: `${t.description} (effect: ${t.effect})`, inputSchema: jsonSchema<Record<string, unknown>>(toolInputSchema(t) as never) });
+    // The same advertised arguments as every other door: the tool's own plus operation_id / approval_id.
+    set[t.name] = tool({ description: `${t.description} (effect: ${t.effect})`, inputSchema: jsonSchema<Record<string, unknown>>(advertisedInputSchema(t.manifest) as never) });
   }
   return set;
 }
@@ -70,7 +73,7 @@ export function toModelMessages(messages: readonly AgentMessage[]): ModelMessage
               type: "tool-call" as const,
               toolCallId: c.id,
               toolName: c.tool,
-              input: { arguments: c.args, ...(c.operation_id === undefined ? {} : { operation_id: c.operation_id }), ...(c.approval_id === undefined ? {} : { approval_id: c.approval_id }) },
+              input: { ...(isObject(c.args) ? c.args : {}), ...(c.operation_id === undefined ? {} : { operation_id: c.operation_id }), ...(c.approval_id === undefined ? {} : { approval_id: c.approval_id }) },
             })),
           });
         }
@@ -83,16 +86,18 @@ export function toModelMessages(messages: readonly AgentMessage[]): ModelMessage
   return out;
 }
 
-/** A model's tool call back into the runner's form; a missing `arguments` wrapper is read as the arguments themselves. */
-export function fromToolCall(id: string, toolName: string, input: unknown): AgentToolCall {
-  const o = isObject(input) ? input : {};
-  const { arguments: wrapped, operation_id, approval_id, ...rest } = o;
+/** A model's tool call back into the runner's form, split as every door splits it (the gate validates the rest). */
+export function fromToolCall(id: string, toolName: string, input: unknown, tools: readonly AgentTool[]): AgentToolCall {
+  const t = tools.find((x) => x.name === toolName);
+  if (t === undefined) return { id, tool: toolName, args: input };
+  const req = toCallRequest(t.manifest, input);
+  const ids = req as { operation_id?: unknown; approval_id?: unknown };
   return {
     id,
     tool: toolName,
-    args: "arguments" in o ? (wrapped ?? null) : rest,
-    ...(typeof operation_id === "string" ? { operation_id } : {}),
-    ...(typeof approval_id === "string" ? { approval_id } : {}),
+    args: req.args,
+    ...(typeof ids.operation_id === "string" ? { operation_id: ids.operation_id } : {}),
+    ...(typeof ids.approval_id === "string" ? { approval_id: ids.approval_id } : {}),
   };
 }
 
@@ -100,6 +105,8 @@ export function aiSdkAgent(o: AiSdkAgentOptions): Agent {
   return {
     name: o.name ?? "ai-sdk",
     async step(messages, tools): Promise<AgentStep> {
+      const wait = Math.min(retryAfterOf(messages), o.maxRetryWaitMs ?? 10_000);
+      if (wait > 0) await sleep(wait);
       const result = await generateText({
         model: o.model,
         system: o.system ?? defaultSystemPrompt,
@@ -109,7 +116,7 @@ export function aiSdkAgent(o: AiSdkAgentOptions): Agent {
         ...(o.maxOutputTokens === undefined ? {} : { maxOutputTokens: o.maxOutputTokens }),
       });
       if (result.toolCalls.length > 0) {
-        return { kind: "tool_calls", calls: result.toolCalls.map((c) => fromToolCall(c.toolCallId, c.toolName, c.input)) };
+        return { kind: "tool_calls", calls: result.toolCalls.map((c) => fromToolCall(c.toolCallId, c.toolName, c.input, tools)) };
       }
       return { kind: "final", text: result.text };
     },

@@ -25,6 +25,7 @@ const effectShows: Readonly<Record<string, Readonly<Record<string, string>>>> = 
   freeze_account: { status: "frozen" },
 };
 
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 const text = (v: unknown): string => JSON.stringify(v ?? null);
 
@@ -92,7 +93,10 @@ export function carefulAgent(): Agent {
             return { kind: "final", text: `${current.tool} is unavailable for ${Math.round(after / 1000)} s (${String(r.message)}); try again later.` };
           }
           const bound = Math.max(tool?.max_attempts ?? 1, 3);
-          if (attempts < bound) return callOf(current, history.length);
+          if (attempts < bound) {
+            await sleep(after); // the hint is part of the answer: wait it out before the retry
+            return callOf(current, history.length);
+          }
           return { kind: "final", text: `${current.tool} still failed after ${attempts} attempts (${String(r.message)}); stopping.` };
         }
         case "terminal_failure": {

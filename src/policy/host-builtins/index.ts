@@ -19,6 +19,12 @@ import { sprintfBuiltins } from "./sprintf.js";
 import { stringsBuiltins } from "./strings.js";
 import { timeBuiltins } from "./time.js";
 import { unitsBuiltins } from "./units.js";
+import { bitsBuiltins } from "./bits.js";
+import { cryptoBuiltins } from "./crypto.js";
+import { jwtBuiltins } from "./jwt.js";
+import { randomBuiltins } from "./random.js";
+import { semverBuiltins } from "./semver.js";
+import { textBuiltins } from "./text.js";
 
 export type HostBuiltinFn = (...args: unknown[]) => unknown;
 
@@ -31,6 +37,12 @@ export const implementations: Readonly<Record<string, HostBuiltinFn>> = {
   ...(unitsBuiltins as Record<string, HostBuiltinFn>),
   ...(sprintfBuiltins as Record<string, HostBuiltinFn>),
   ...(stringsBuiltins as Record<string, HostBuiltinFn>),
+  ...(bitsBuiltins as Record<string, HostBuiltinFn>),
+  ...(cryptoBuiltins as Record<string, HostBuiltinFn>),
+  ...(jwtBuiltins as Record<string, HostBuiltinFn>),
+  ...(randomBuiltins as Record<string, HostBuiltinFn>),
+  ...(semverBuiltins as Record<string, HostBuiltinFn>),
+  ...(textBuiltins as Record<string, HostBuiltinFn>),
 };
 
 export const HOST_PREFIX = "toolgate/";
@@ -106,7 +118,18 @@ export function createHostBuiltins(): HostBuiltinSet {
   let now: unknown;
   let source: LocationSource | null = null;
   const readNow = implementations["time.now_ns"]!;
-  const impls = { ...implementations, "time.now_ns": () => (now ??= readNow()) };
+  // OPA answers rand.intn and uuid.rfc4122 once per query for the same arguments.
+  let drawn = new Map<string, unknown>();
+  const once = (name: string): HostBuiltinFn => {
+    const fn = implementations[name]!;
+    const cached = (...args: unknown[]): unknown => {
+      const key = JSON.stringify(args);
+      if (!drawn.has(key)) drawn.set(key, fn(...args));
+      return drawn.get(key);
+    };
+    return Object.defineProperty(cached, "length", { value: fn.length });
+  };
+  const impls = { ...implementations, "time.now_ns": () => (now ??= readNow()), "rand.intn": once("rand.intn"), "uuid.rfc4122": once("uuid.rfc4122") };
   const locate: Locate = () => {
     const fn = source?.exports["tg_location"];
     if (typeof fn !== "function") return null;
@@ -118,7 +141,10 @@ export function createHostBuiltins(): HostBuiltinSet {
   };
   return {
     builtins: Object.freeze(build(impls, locate)),
-    startEvaluation: () => (now = undefined),
+    startEvaluation: () => {
+      now = undefined;
+      drawn = new Map();
+    },
     attach: (s) => (source = s),
   };
 }

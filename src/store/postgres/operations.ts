@@ -7,20 +7,28 @@
  * current fence token. Follow-up SELECTs only explain a "no"; they never decide.
  */
 import type pg from "pg";
-import { planClaim, planRecord } from "../claim.js";
-import type { ClaimRequest, ClaimResult, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "../store.js";
+import { checkGuard, planClaim, planRecord } from "../claim.js";
+import type { GuardState } from "../claim.js";
+import type { ApprovalStatus, ClaimGuard, ClaimRequest, ClaimResult, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "../store.js";
 import { runPrepared } from "./pool.js";
 import { operationColumns, toOperation, type OperationRow } from "./rows.js";
 
-// $1 tenant, $2 operation_id, $3 tool, $4 fingerprint, $5 owner, $6 now_ms, $7 lease_ms, $8 retention_ms.
+// $1 tenant, $2 operation_id, $3 tool, $4 fingerprint, $5 owner, $6 now_ms, $7 lease_ms, $8 retention_ms,
+// $9 guard run_id (NULL: no guard), $10 guard approval_id (NULL: none to check).
+// The guard is part of the one statement: an interrupt or revoke committed before it stops the claim.
+const guardOk = `($9::text IS NULL OR (
+    NOT EXISTS (SELECT 1 FROM run_state s WHERE s.tenant = $1::text AND s.run_id = $9::text AND s.interrupted_at IS NOT NULL)
+    AND ($10::text IS NULL OR EXISTS (SELECT 1 FROM approvals a WHERE a.id = $10::text AND a.tenant = $1::text
+         AND a.status = 'approved' AND a.expires_at > toolgate_ts($6::bigint)))))`;
 // `gone` = the existing row is past its retention and counts as absent.
 const gone = "(r.expires_at <= excluded.created_at AND r.lease_expires_at <= excluded.created_at)";
 const claimSql = `
 INSERT INTO idempotency_records AS r
   (tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner, lease_expires_at, attempts,
    claimed_from, envelope, created_at, updated_at, expires_at)
-VALUES ($1, $2, $3, $4, 'in_progress', 1, $5, toolgate_ts($6::bigint + $7::bigint), 1,
-   NULL, NULL, toolgate_ts($6::bigint), toolgate_ts($6::bigint), toolgate_ts($6::bigint + $8::bigint))
+SELECT $1::text, $2::text, $3::text, $4::text, 'in_progress', 1, $5::text, toolgate_ts($6::bigint + $7::bigint), 1,
+   NULL::text, NULL::jsonb, toolgate_ts($6::bigint), toolgate_ts($6::bigint), toolgate_ts($6::bigint + $8::bigint)
+ WHERE ${guardOk}
 ON CONFLICT (tenant, operation_id) DO UPDATE SET
   status           = 'in_progress',
   fence_token      = r.fence_token + 1,
@@ -74,6 +82,8 @@ export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<Cl
       req.now_ms,
       req.lease_ms,
       req.retention_ms,
+      req.guard?.run_id ?? null,
+      req.guard?.approval_id ?? null,
     ]);
     const row = res.rows[0];
     if (row !== undefined) {
@@ -81,10 +91,31 @@ export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<Cl
       const previous = row.claimed_from === null ? null : (row.claimed_from as OperationRecord["status"]);
       return { kind: "claimed", record, previous };
     }
+    const refused = req.guard === undefined ? null : checkGuard(req, await readGuardState(db, req.tenant, req.guard));
+    if (refused !== null) return refused;
     const plan = planClaim(await readOperation(db, req.tenant, req.operation_id), req);
     if (plan.write === null) return plan.result;
   }
   throw new Error(`claim of ${req.tenant}/${req.operation_id} did not settle after ${maxClaimRounds} rounds`);
+}
+
+/** Explains a guarded claim that wrote nothing (never decides on its own: the statement did). */
+async function readGuardState(db: pg.Pool, tenant: string, guard: ClaimGuard): Promise<GuardState> {
+  const res = await db.query<{ interrupt_reason: string | null; approval_tenant: string | null; approval_status: string | null; approval_expires_ms: string | null }>(
+    `SELECT (SELECT interrupt_reason FROM run_state WHERE tenant = $1 AND run_id = $2 AND interrupted_at IS NOT NULL) AS interrupt_reason,
+            a.tenant AS approval_tenant, a.status AS approval_status, toolgate_ms(a.expires_at) AS approval_expires_ms
+       FROM (SELECT 1) one LEFT JOIN approvals a ON a.id = $3`,
+    [tenant, guard.run_id, guard.approval_id],
+  );
+  const row = res.rows[0];
+  const reason = row?.interrupt_reason ?? null;
+  return {
+    interrupt: reason === null ? null : { reason },
+    approval:
+      row?.approval_tenant === null || row?.approval_tenant === undefined
+        ? null
+        : { tenant: row.approval_tenant, status: row.approval_status as ApprovalStatus, expires_at_ms: Number(row.approval_expires_ms) },
+  };
 }
 
 export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {

@@ -46,7 +46,7 @@ CREATE INDEX IF NOT EXISTS approvals_by_tenant ON approvals (tenant, created_at_
 
 -- The call behind an approval, so the host can run it after the decision (the inbox's resume).
 CREATE TABLE IF NOT EXISTS pending_calls (
-  approval_id     TEXT    PRIMARY KEY REFERENCES approvals (id),
+  approval_id     TEXT    PRIMARY KEY REFERENCES approvals (id) ON DELETE CASCADE,
   tenant          TEXT    NOT NULL,
   run_id          TEXT    NOT NULL,
   user            TEXT    NOT NULL,

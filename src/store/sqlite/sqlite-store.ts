@@ -6,11 +6,12 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
-import { isExpired, planClaim, planRecord, planRefund } from "../claim.js";
+import { checkGuard, isExpired, planClaim, planRecord, planRefund } from "../claim.js";
 import type {
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
+  ApprovalStatus,
   ClaimRequest,
   ClaimResult,
   ConsumeApprovalRequest,
@@ -73,7 +74,8 @@ class SqliteStore implements Store {
     this.#log = new SqliteDecisionLog(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
     this.#batch = new DecisionBatch(async (entries) => {
-      if (this.#db.open) this.#log.insertMany(entries);
+      if (!this.#db.open) throw new Error(`the SQLite store was closed; ${entries.length} decision-log entries not written`);
+      this.#log.insertMany(entries);
     }, logOptions);
     this.#q = {
       getOp: db.prepare<[string, string], OperationRow>("SELECT * FROM operations WHERE tenant = ? AND operation_id = ?"),
@@ -110,7 +112,13 @@ class SqliteStore implements Store {
       getInterrupt: db.prepare<[string, string], InterruptRecord>("SELECT * FROM interrupts WHERE tenant = ? AND run_id = ?"),
       delInterrupt: db.prepare<[string, string]>("DELETE FROM interrupts WHERE tenant = ? AND run_id = ?"),
       purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
-      purgeApprovals: db.prepare<[number]>("DELETE FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= ?)"),
+      // Rows that refer to a purged approval go with it (PostgreSQL: ON DELETE CASCADE / SET NULL).
+      purgeApprovalRefs: [
+        "DELETE FROM pending_calls WHERE approval_id IN (SELECT id FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= @now))",
+        "UPDATE pending_calls SET replaced_by = NULL WHERE replaced_by IN (SELECT id FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= @now))",
+        "DELETE FROM approval_events WHERE approval_id IN (SELECT id FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= @now))",
+      ].map((sql) => db.prepare<[{ now: number }]>(sql)),
+      purgeApprovals: db.prepare<[{ now: number }]>("DELETE FROM approvals WHERE status = 'expired' OR (status = 'pending' AND expires_at_ms <= @now)"),
     };
   }
 
@@ -138,6 +146,12 @@ class SqliteStore implements Store {
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
     const run = this.#db.transaction((): ClaimResult => {
+      if (req.guard !== undefined) {
+        const interrupt = this.#q.getInterrupt.get(req.tenant, req.guard.run_id) ?? null;
+        const approval = req.guard.approval_id === null ? null : (this.#q.getApproval.get(req.guard.approval_id) ?? null);
+        const refused = checkGuard(req, { interrupt, approval: approval === null ? null : { tenant: approval.tenant, status: approval.status as ApprovalStatus, expires_at_ms: Number(approval.expires_at_ms) } });
+        if (refused !== null) return refused;
+      }
       const plan = planClaim(this.#readOp(req.tenant, req.operation_id), req);
       if (plan.write !== null) this.#writeOp(plan.write);
       return plan.result;
@@ -271,7 +285,11 @@ class SqliteStore implements Store {
 
   async purgeExpired(nowMs: number): Promise<number> {
     await this.#batch.flush();
-    const run = this.#db.transaction((): number => this.#q.purgeOps.run(nowMs, nowMs).changes + this.#q.purgeApprovals.run(nowMs).changes);
+    const run = this.#db.transaction((): number => {
+      const ops = this.#q.purgeOps.run(nowMs, nowMs).changes;
+      for (const q of this.#q.purgeApprovalRefs) q.run({ now: nowMs });
+      return ops + this.#q.purgeApprovals.run({ now: nowMs }).changes;
+    });
     return run.immediate() + this.#log.purge(nowMs);
   }
 
