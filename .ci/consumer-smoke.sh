@@ -41,6 +41,8 @@ peers=$(cd "$root" && node -p 'const d = require("./package.json").devDependenci
 run npm install --no-audit --no-fund --no-save $peers
 cp "$root/.ci/consumer/entries.ts" src/entries.ts
 run npx tsc --noEmit
+cp "$root/.ci/consumer/framework-entries.ts" src/framework-entries.ts
+run npx tsc --noEmit --skipLibCheck
 trap - ERR
 rm -rf "$work"
 step "passed"
