@@ -42,16 +42,15 @@ const isAgent = (v: unknown): v is Agent =>
  * loaded through the project's own tsx (the starter has it), registered on first need.
  */
 async function importUserModule(path: string): Promise<Record<string, unknown>> {
-  const url = pathToFileURL(resolve(path)).href;
   try {
-    return (await import(url)) as Record<string, unknown>;
+    return (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
   } catch (err) {
     if ((err as { code?: unknown }).code !== "ERR_UNKNOWN_FILE_EXTENSION" || !/\.[cm]?tsx?$/.test(path)) throw err;
     const tsx = await import("tsx/esm/api").catch(() => null);
     if (tsx === null) throw new Error("is TypeScript and tsx is not installed: `npm install -D tsx`, or pass a .js / .mjs module");
     tsx.register();
     // A failed import stays cached under its URL: load it again under another one.
-    return (await import(`${url}?tsx`)) as Record<string, unknown>;
+    return (await import(`${pathToFileURL(resolve(path)).href}?tsx`)) as Record<string, unknown>;
   }
 }
 
