@@ -1,5 +1,5 @@
 /**
- * Topic classes from issue 4: builtin topics are aggregates, arithmetic, array,
+ * Topic classes: builtin topics are aggregates, arithmetic, array,
  * sets, strings and every topic named after a builtin or builtin family; all other
  * topics are language topics.
  */

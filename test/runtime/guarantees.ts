@@ -1,5 +1,5 @@
 /**
- * One test per runtime guarantee of issue 6, named after it. The suite takes a policy
+ * One test per runtime guarantee, named after it. The suite takes a policy
  * loader so guarantees.test.ts runs it with the shipped policy compiled to WebAssembly
  * and evaluated by the opa-wasm SDK (the real thing, end to end).
  */
