@@ -117,6 +117,15 @@ export function runDecisionLogContract(name: string, make: (opts: DecisionLogOpt
       expect(seen.map((d) => d.decision_id)).toEqual(Array.from({ length: 50 }, (_, i) => `b-${49 - i}`));
     });
 
+    it("batched: batches written one per entry keep the order of the decisions", async () => {
+      // Every append fills a batch, so many batch writes are in flight at once.
+      const { store } = await open({ maxDelayMs: 60_000, maxBatchRows: 1 });
+      for (let i = 0; i < 40; i++) await store.appendDecision(logEntry({ decision_id: `o-${i}`, at_ms: T0 + i }));
+      await store.flushDecisions();
+      const seen = await store.listDecisions({ limit: 100 });
+      expect(seen.map((d) => d.decision_id)).toEqual(Array.from({ length: 40 }, (_, i) => `o-${39 - i}`));
+    });
+
     it("batched: a full batch is written without waiting for the delay", async () => {
       const { store } = await open({ maxDelayMs: 60_000, maxBatchRows: 5 });
       const other = await peer();

@@ -95,11 +95,18 @@ class PgStore implements Store {
   readonly #ownsPool: boolean;
   readonly #batch: DecisionBatch;
   #closed = false;
+  // Batches are inserted one after the other: two in flight on different pool connections
+  // could otherwise commit out of order and number later decisions before earlier ones.
+  #logTail: Promise<void> = Promise.resolve();
 
   constructor(pool: pg.Pool, ownsPool: boolean, logOptions: DecisionLogOptions) {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
-    this.#batch = new DecisionBatch((entries) => decisionLog.insertDecisions(this.#pool, entries), logOptions);
+    this.#batch = new DecisionBatch((entries) => {
+      const written = this.#logTail.then(() => decisionLog.insertDecisions(this.#pool, entries));
+      this.#logTail = written.catch(() => undefined);
+      return written;
+    }, logOptions);
   }
 
   get #db(): pg.Pool {
