@@ -18,6 +18,7 @@ import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
 import { consumeAfterInvoke } from "./approval-binding.js";
 import { createApprovals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
+import { PolicyPublisher } from "./current-policy.js";
 import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
 import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
@@ -122,6 +123,8 @@ export function createRuntime<
     contextResolvers,
   };
   const holder = new PolicyHolder(shared, opts.policy, opts.shadowPolicy === undefined ? null : checkEngine(opts.shadowPolicy, "createRuntime shadowPolicy"));
+  // The store learns the policy this gate runs before its first answer and on every swap.
+  const publisher = new PolicyPublisher({ store: shared.store, entrypoint: shared.manifest.policy.entrypoint, owner: shared.ownerId, clock: shared.clock, onError: shared.onError });
   const retentionMs = opts.decisionLogRetentionMs ?? defaultDecisionLogRetentionMs;
   const telemetry = shared.telemetry;
   // Approvals this process announced as pending, so the pending gauge counts each once.
@@ -161,6 +164,7 @@ export function createRuntime<
   const call = async (ctx: TrustedContext, req: CallRequest, options?: CallOptions): Promise<Envelope> => {
     // One policy for the whole call, from authorize to commit, even if it is swapped meanwhile.
     const deps = holder.snapshot;
+    const published = publisher.publish(deps.policy);
     const toolName = loggableToolName(req.tool);
     const trace = telemetry.startCall(toolName, options?.traceparent);
     let prepared: PreparedCall | null = null;
@@ -201,6 +205,7 @@ export function createRuntime<
       env = terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
     }
     const { decisionId, tool } = await log(ctx, req, prepared, note, env);
+    await published;
     trace.end({
       tool: tool?.name ?? toolName,
       effect: tool?.effect ?? null,
@@ -245,6 +250,7 @@ export function createRuntime<
     },
     setPolicy(engine) {
       holder.setPolicy(engine);
+      void publisher.publish(holder.snapshot.policy);
     },
     setShadowPolicy(engine) {
       holder.setShadowPolicy(engine);
@@ -256,10 +262,12 @@ export function createRuntime<
     listTools: (ctx) => listTools(holder.snapshot, ctx),
     async preflight(ctx, req) {
       const deps = holder.snapshot;
+      const published = publisher.publish(deps.policy);
       try {
         const r = await preflight(deps, ctx, req);
         // An answer is logged like a call's: it may have created a pending approval.
         if (r.envelope !== null && r.note !== null) await log(ctx, req, r.prepared, r.note, r.envelope);
+        await published;
         return r.envelope;
       } catch (err) {
         deps.onError(err);

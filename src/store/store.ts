@@ -323,6 +323,25 @@ export interface DecisionQuery {
   readonly limit?: number;
 }
 
+// ---------------------------------------------------------------- the policy the gates run
+
+/**
+ * The policy a gate of this store put in force most recently, per entrypoint: written by a
+ * runtime before its first call completes and whenever its policy is swapped (last writer wins).
+ * An approver process compares its own versions with it, because a decision recorded under
+ * other policy code than the gates' will not be accepted when the call commits.
+ */
+export interface CurrentPolicyRecord {
+  /** The policy entrypoint the gates evaluate, e.g. "toolgate/authz/decision". */
+  readonly entrypoint: string;
+  readonly version: string;
+  readonly code_version: string;
+  readonly data_version: string;
+  /** The runtime instance that wrote it (its lease owner id). */
+  readonly owner: string;
+  readonly updated_at_ms: number;
+}
+
 // ---------------------------------------------------------------- the interface
 
 export interface Store {
@@ -388,6 +407,11 @@ export interface Store {
   /** Newest first. */
   listDecisions(query?: DecisionQuery): Promise<DecisionLogRecord[]>;
   getDecision(decision_id: string): Promise<DecisionLogRecord | null>;
+
+  /** Records the policy a gate put in force now for `entrypoint` (replacing what another gate wrote). */
+  setCurrentPolicy(rec: CurrentPolicyRecord): Promise<void>;
+  /** The policy most recently put in force for `entrypoint`, or null when no gate recorded one. */
+  getCurrentPolicy(entrypoint: string): Promise<CurrentPolicyRecord | null>;
 
   /**
    * Deletes operation records past their retention whose lease is not live, approvals

@@ -12,6 +12,7 @@ import type {
   ClaimResult,
   ConsumeApprovalRequest,
   ConsumeApprovalResult,
+  CurrentPolicyRecord,
   DecideResult,
   DecisionLogEntry,
   DecisionLogRecord,
@@ -189,6 +190,14 @@ class PgStore implements Store {
 
   clearInterrupt(tenant: string, runId: string): Promise<void> {
     return runLog.clearInterrupt(this.#db, tenant, runId);
+  }
+
+  setCurrentPolicy(rec: CurrentPolicyRecord): Promise<void> {
+    return runLog.setCurrentPolicy(this.#db, rec);
+  }
+
+  getCurrentPolicy(entrypoint: string): Promise<CurrentPolicyRecord | null> {
+    return runLog.getCurrentPolicy(this.#db, entrypoint);
   }
 
   appendDecision(entry: DecisionLogEntry): Promise<void> {

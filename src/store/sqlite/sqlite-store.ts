@@ -16,6 +16,7 @@ import type {
   ClaimResult,
   ConsumeApprovalRequest,
   ConsumeApprovalResult,
+  CurrentPolicyRecord,
   DecideResult,
   DecisionLogEntry,
   DecisionLogRecord,
@@ -111,6 +112,11 @@ class SqliteStore implements Store {
       putInterrupt: db.prepare("INSERT OR REPLACE INTO interrupts VALUES (@tenant, @run_id, @reason, @at_ms)"),
       getInterrupt: db.prepare<[string, string], InterruptRecord>("SELECT * FROM interrupts WHERE tenant = ? AND run_id = ?"),
       delInterrupt: db.prepare<[string, string]>("DELETE FROM interrupts WHERE tenant = ? AND run_id = ?"),
+      putPolicy: db.prepare(
+        `INSERT OR REPLACE INTO current_policy (entrypoint, version, code_version, data_version, owner, updated_at_ms)
+         VALUES (@entrypoint, @version, @code_version, @data_version, @owner, @updated_at_ms)`,
+      ),
+      getPolicy: db.prepare<[string], CurrentPolicyRecord>("SELECT * FROM current_policy WHERE entrypoint = ?"),
       purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
       // Rows that refer to a purged approval go with it (PostgreSQL: ON DELETE CASCADE / SET NULL).
       purgeApprovalRefs: [
@@ -263,6 +269,15 @@ class SqliteStore implements Store {
 
   async clearInterrupt(tenant: string, runId: string): Promise<void> {
     this.#q.delInterrupt.run(tenant, runId);
+  }
+
+  async setCurrentPolicy(rec: CurrentPolicyRecord): Promise<void> {
+    this.#q.putPolicy.run(rec);
+  }
+
+  async getCurrentPolicy(entrypoint: string): Promise<CurrentPolicyRecord | null> {
+    const row = this.#q.getPolicy.get(entrypoint);
+    return row === undefined ? null : { ...row, updated_at_ms: Number(row.updated_at_ms) };
   }
 
   async appendDecision(entry: DecisionLogEntry): Promise<void> {
