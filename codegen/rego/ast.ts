@@ -31,7 +31,20 @@ export interface SetTerm { readonly type: "set"; readonly items: readonly Term[]
  * e.g. ["object","get"], ["plus"] for `+`, ["data","lib","f"]. After compilation,
  * nested calls are lifted into CallExprs (see README).
  */
-export interface CallTerm { readonly type: "call"; readonly operator: readonly string[]; readonly args: readonly Term[]; readonly location: Location }
+export interface CallTerm {
+  readonly type: "call";
+  readonly operator: readonly string[];
+  readonly args: readonly Term[];
+  readonly location: Location;
+  /** A template string the parser rewrote into this call (kept for the formatter; see desugar.ts). */
+  readonly template?: TemplateSource;
+}
+
+/** `$"a{x}b"` as written: literal text and interpolated terms in order; `raw` for `` $`...` ``. */
+export interface TemplateSource {
+  readonly raw: boolean;
+  readonly parts: readonly (string | Term)[];
+}
 export interface ArrayComprehension {
   readonly type: "arraycomprehension";
   readonly term: Term;
@@ -74,7 +87,19 @@ interface ExprBase {
   readonly with: readonly WithModifier[];
   /** Compiler output only: variables this expression binds first (safe order). */
   readonly binds?: readonly string[];
+  /** The newer syntax the parser rewrote into this expression (kept for the formatter; see desugar.ts). */
+  readonly source?: ExprSource;
 }
+
+/**
+ * `not { body }` (`import future.keywords.not`) and `a and b` / `a or b`
+ * (`import future.keywords.and` / `.or`) as written.
+ */
+export type ExprSource =
+  | { readonly kind: "notblock"; readonly body: Body }
+  | { readonly kind: "logical"; readonly op: "and" | "or"; readonly operands: readonly LogicalOperand[] };
+/** One operand of `and` / `or`: a braced body or a single expression. */
+export type LogicalOperand = { readonly block: Body; readonly location: Location } | { readonly expr: Expr };
 
 /** A bare term used as an expression: true when the term is defined and not false. */
 export interface TermExpr extends ExprBase { readonly type: "termexpr"; readonly term: Term }

@@ -119,6 +119,8 @@ const table: readonly BuiltinSignature[] = [
   sig("indexof_n", "string string", "array"),
   sig("format_int", "number number", "string"),
   sig("sprintf", "string array", "string"),
+  // what template strings ($"a{x}b") are rewritten to (see desugar.ts)
+  sig("internal.template_string", "array", "string"),
   // types
   sig("is_number", "any", "boolean"),
   sig("is_string", "any", "boolean"),

@@ -2,8 +2,9 @@
  * Expressions and bodies: literals (`not`, `some`, `every`, `with`), `=`/`:=`
  * between two terms, and bodies separated by `;` or newlines.
  */
-import type { Body, Expr, Location, RefTerm, Term, VarTerm, WithModifier } from "./ast.js";
-import { KEYWORDS } from "./parse-state.js";
+import type { Body, Expr, Location, LogicalOperand, RefTerm, Term, VarTerm, WithModifier } from "./ast.js";
+import { logical, notBlock } from "./desugar.js";
+import { isParseAbort, KEYWORDS } from "./parse-state.js";
 import { TermParser } from "./parse-term.js";
 
 export class ExprParser extends TermParser {
@@ -27,8 +28,59 @@ export class ExprParser extends TermParser {
     }
   }
 
-  /** One literal: `[not] expr {with ...}`, `some ...`, or `every ...`. */
+  /**
+   * One literal: `[not] expr {with ...}`, `some ...`, `every ...`; after their
+   * imports also `not { body }` and `and` / `or` between operands (`and` binds
+   * tighter; an operand is a literal or a braced body).
+   */
   parseLiteral(): Expr {
+    if (!this.future.has("and") && !this.future.has("or")) return this.parseSimpleLiteral();
+    const location = this.loc();
+    const first = this.parseConjunction(false);
+    if (!this.isKeyword("or") || !this.future.has("or")) return "block" in first ? this.fail("a braced body must be an operand of and / or") : first.expr;
+    const operands = [first];
+    while (this.isKeyword("or") && this.future.has("or")) {
+      this.next();
+      operands.push(this.parseConjunction(true));
+    }
+    return logical("or", operands, location);
+  }
+
+  private parseConjunction(afterOperator: boolean): LogicalOperand {
+    const location = this.loc();
+    const first = this.parseOperand(afterOperator);
+    if (!this.isKeyword("and") || !this.future.has("and")) return first;
+    const operands = [first];
+    while (this.isKeyword("and") && this.future.has("and")) {
+      this.next();
+      operands.push(this.parseOperand(true));
+    }
+    return { expr: logical("and", operands, location) };
+  }
+
+  /**
+   * A braced body where a term could also start: after `and` / `or` it is a body;
+   * at the start of a literal only when `and` / `or` follows it.
+   */
+  private parseOperand(afterOperator: boolean): LogicalOperand {
+    if (this.isPunct("{")) {
+      const save = this.pos;
+      const errs = this.errors.length;
+      const location = this.loc();
+      try {
+        this.next();
+        const block = this.parseBody("}");
+        if (afterOperator || this.isLogicalKeyword()) return { block, location };
+      } catch (e) {
+        if (!isParseAbort(e)) throw e;
+      }
+      this.errors.splice(errs);
+      this.pos = save;
+    }
+    return { expr: this.parseSimpleLiteral() };
+  }
+
+  private parseSimpleLiteral(): Expr {
     const start = this.tok;
     const location = this.loc(start);
     if (this.isKeyword("some")) return this.withMods(this.parseSome(location));
@@ -38,6 +90,10 @@ export class ExprParser extends TermParser {
       this.next();
       negated = true;
       if (this.isKeyword("some") || this.isKeyword("every")) this.fail(`${this.describe()}: not cannot negate ${this.tok.text}`);
+      if (this.future.has("not") && this.isPunct("{")) {
+        this.next();
+        return this.withMods(notBlock(this.parseBody("}"), location));
+      }
     }
     const expr = this.parseExprCore(location, negated);
     return this.withMods(expr);

@@ -111,19 +111,23 @@ class ModuleParser extends ExprParser {
   }
 
   /**
-   * `import future.keywords[.k]`: the keywords Rego v1 always has are accepted; the
-   * newer composite keywords are named as unsupported instead of being accepted silently.
+   * `import future.keywords[.k]`: the keywords Rego v1 always has are accepted;
+   * `not`, `and` and `or` enable their syntax for the rest of the module (the
+   * wildcard enables `not`, as in OPA; `and` / `or` are only ever imported by name).
    */
   private checkFutureImport(path: readonly string[], kw: import("./lexer.js").Token): void {
     if (path.length === 1 || path[1] !== "keywords" || path.length > 3) this.fail(`invalid import ${path.join(".")}: must be future.keywords or future.keywords.<keyword>`, kw);
     const k = path[2];
-    if (k === undefined || ["if", "contains", "in", "every"].includes(k)) return;
-    const newer: Record<string, string> = { not: "OPA 1.17", and: "OPA 1.20", or: "OPA 1.20" };
-    if (newer[k] !== undefined) {
-      this.hintNext = `rewrite the rule without \`${k}\` composite expressions and drop the import`;
-      this.fail(`import future.keywords.${k}: the \`${k}\` keyword (${newer[k]}) is not supported yet`, kw);
+    if (k === undefined) {
+      this.future.add("not");
+      return;
     }
-    this.fail(`invalid import future.keywords.${k}: must be one of [contains every if in]`, kw);
+    if (["if", "contains", "in", "every"].includes(k)) return;
+    if (k === "not" || k === "and" || k === "or") {
+      this.future.add(k);
+      return;
+    }
+    this.fail(`invalid import future.keywords.${k}: must be one of [and contains every if in not or]`, kw);
   }
 
   parseRule(): Rule[] {

@@ -75,6 +75,7 @@ const table: readonly HostBuiltin[] = [
   { name: "io.jwt.decode", arity: 1 },
   { name: "rand.intn", arity: 2 },
   { name: "uuid.rfc4122", arity: 1 },
+  { name: "internal.template_string", arity: 1 },
 ];
 
 /** Rego name -> entry. */

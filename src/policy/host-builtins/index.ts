@@ -25,6 +25,7 @@ import { jwtBuiltins } from "./jwt.js";
 import { randomBuiltins } from "./random.js";
 import { semverBuiltins } from "./semver.js";
 import { textBuiltins } from "./text.js";
+import { templateStringBuiltins } from "./template-string.js";
 
 export type HostBuiltinFn = (...args: unknown[]) => unknown;
 
@@ -43,6 +44,7 @@ export const implementations: Readonly<Record<string, HostBuiltinFn>> = {
   ...(randomBuiltins as Record<string, HostBuiltinFn>),
   ...(semverBuiltins as Record<string, HostBuiltinFn>),
   ...(textBuiltins as Record<string, HostBuiltinFn>),
+  ...(templateStringBuiltins as Record<string, HostBuiltinFn>),
 };
 
 export const HOST_PREFIX = "toolgate/";
