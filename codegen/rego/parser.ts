@@ -163,7 +163,7 @@ class ModuleParser extends ExprParser {
 
   private parseHead(location: Location): RuleHead {
     const name = this.tok;
-    if (name.kind !== "ident" || KEYWORDS.has(name.text)) this.fail(`${this.describe(name)}: expected rule name`);
+    if (name.kind !== "ident" || KEYWORDS.has(name.text) || this.isLogicalKeyword(name)) this.fail(`${this.describe(name)}: expected rule name`);
     // The head ref: `p`, `p.q`, `p[x]`, `a.b[c].d`; parseTerm reads it, calls become functions.
     const t = this.parseTerm();
     let ref: Term[];
