@@ -93,11 +93,12 @@ interface ExprBase {
 
 /**
  * `not { body }` (`import future.keywords.not`) and `a and b` / `a or b`
- * (`import future.keywords.and` / `.or`) as written.
+ * (`import future.keywords.and` / `.or`) as written; `paren` marks `(a or b)` and
+ * `not (a or b)` groups.
  */
 export type ExprSource =
-  | { readonly kind: "notblock"; readonly body: Body }
-  | { readonly kind: "logical"; readonly op: "and" | "or"; readonly operands: readonly LogicalOperand[] };
+  | { readonly kind: "notblock"; readonly body: Body; readonly paren?: true }
+  | { readonly kind: "logical"; readonly op: "and" | "or"; readonly operands: readonly LogicalOperand[]; readonly paren?: true };
 /** One operand of `and` / `or`: a braced body or a single expression. */
 export type LogicalOperand = { readonly block: Body; readonly location: Location } | { readonly expr: Expr };
 

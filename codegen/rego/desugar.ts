@@ -67,8 +67,8 @@ function test(body: Body, negated: boolean, location: Location): Expr {
   return { type: "termexpr", term: holds(body, location), negated, with: [], location };
 }
 
-export function notBlock(body: Body, location: Location): Expr {
-  return { ...test(body, true, location), source: { kind: "notblock", body } };
+export function notBlock(body: Body, location: Location, paren = false): Expr {
+  return { ...test(body, true, location), source: paren ? { kind: "notblock", body, paren } : { kind: "notblock", body } };
 }
 
 export function operandBody(o: LogicalOperand): Body {

@@ -153,7 +153,8 @@ export abstract class TermParser extends ParseState {
         this.next();
         return { type: "boolean", value: t.text === "true", location };
     }
-    if (KEYWORDS.has(t.text) || this.isLogicalKeyword(t)) this.fail(this.describe(t));
+    // `or(a, b)` / `and(a, b)`: in a term position these stay the set builtins.
+    if (KEYWORDS.has(t.text) || (this.isLogicalKeyword(t) && !this.isPunct("(", this.peek()))) this.fail(this.describe(t));
     this.next();
     return { type: "var", name: t.text, location };
   }

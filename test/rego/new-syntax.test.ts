@@ -129,6 +129,26 @@ describe("and / or (import future.keywords.and / .or)", () => {
     expect(await value(src, { ns: [-1, 5, 11] })).toEqual([-1, 11]);
   });
 
+  it("a with after the last operand applies to the whole expression; on an inner operand it is an error", async () => {
+    const src = `package t\n${AND_OR}p if input.a or input.b with input as {"b": true}`;
+    expect(await value(src, {})).toBe(true);
+    const bad = parseModule(`package t\n${AND_OR}p if input.a with input as {} or input.b`, "t.rego");
+    expect(bad.errors[0]).toMatchObject({ message: "`with` modifier is not allowed on operand of `or`", location: { row: 4, col: 14 } });
+  });
+
+  it("parentheses group and / or; not (...) negates a group", async () => {
+    const src = `package t\n${NOT}${AND_OR}p if (input.a or input.b) and input.c\nq if not (input.a or input.b)`;
+    expect(await value(src, { b: true, c: true })).toBe(true);
+    expect(await value(src, { a: true })).toBe("<rule undefined>");
+    expect(await value(src, {}, "q")).toBe(true);
+    expect(await value(src, { a: true }, "q")).toBe("<rule undefined>");
+    expect(await value(`package t\n${AND_OR}p := (1 + 2) * 3`)).toBe(9);
+  });
+
+  it("or(...) and and(...) in a term position are still the set builtins", async () => {
+    expect(await value(`package t\n${AND_OR}p := or({1}, {2})\nq := and({1, 2}, {2})`)).toEqual([1, 2]);
+  });
+
   it("`and` and `or` stay names without their imports", async () => {
     expect(await value("package t\nor := 1\nand := 2\np := or + and")).toBe(3);
     expect(parseModule(`package t\n${AND_OR}or := 1`, "t.rego").errors[0]).toMatchObject({ message: "unexpected or keyword: expected rule name" });
@@ -164,6 +184,7 @@ describe("fmt prints the new syntax back", () => {
     "\t} and input.c",
     "\t[x | x := 1; not {x == 2}]",
     "\tinput.a or input.b with input as {}",
+    "\t(input.a or input.b) and not (input.c or input.d)",
     "}",
     "",
     "s if input.a or input.b",

@@ -195,8 +195,13 @@ function printWiths(e: Expr, depth: number): string {
 
 /** `not { ... }` and `a and b` / `a or b` as written; `block` prints each braced body. */
 function printSource(source: ExprSource, block: (b: Body) => string, depth: number): string {
-  if (source.kind === "notblock") return `not ${block(source.body)}`;
-  return source.operands.map((o) => ("block" in o ? block(o.block) : printExpr(o.expr, block, depth))).join(` ${source.op} `);
+  if (source.kind === "notblock") {
+    const only = source.body[0];
+    if (source.paren === true && only !== undefined) return `not ${printExpr(only, block, depth)}`;
+    return `not ${block(source.body)}`;
+  }
+  const text = source.operands.map((o) => ("block" in o ? block(o.block) : printExpr(o.expr, block, depth))).join(` ${source.op} `);
+  return source.paren === true ? `(${text})` : text;
 }
 
 /** Whether printing `e` opens a braced body (`every`, `not { }`, a braced operand). */
@@ -204,5 +209,6 @@ export function opensBlock(e: Expr): boolean {
   if (e.type === "every") return true;
   const s = e.source;
   if (s === undefined) return false;
-  return s.kind === "notblock" || s.operands.some((o) => "block" in o || opensBlock(o.expr));
+  if (s.kind === "notblock") return s.paren !== true || s.body.some(opensBlock);
+  return s.operands.some((o) => "block" in o || opensBlock(o.expr));
 }
