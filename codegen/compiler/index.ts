@@ -11,6 +11,7 @@ import { planPolicy } from "../plan/planner.js";
 import type { Body, Module } from "../rego/ast.js";
 import { compileModules, compileQuery, parseModule, parseQuery } from "../rego/index.js";
 import { zeroArityCallsToRefs } from "../rego/zero-arity.js";
+import { rewriteMetadataCalls } from "../rego/metadata-calls.js";
 import { builtinArities } from "../wasm/emit/builtins.js";
 import { emitPolicy, isEmitError } from "../wasm/emit/index.js";
 import type { CompileOptions, CompileResult, StageName } from "./types.js";
@@ -69,7 +70,7 @@ function parseStage(st: State, opts: CompileOptions): void {
     st.errors.push(...r.errors);
     if (r.module !== null) st.modules.push(r.module);
   }
-  st.modules = zeroArityCallsToRefs(st.modules);
+  st.modules = rewriteMetadataCalls(zeroArityCallsToRefs(st.modules));
   for (const q of opts.queries ?? []) {
     const r = parseQuery(q.body, `query:${q.name}`);
     st.errors.push(...r.errors);

@@ -207,4 +207,19 @@ export interface Module {
   readonly imports: readonly Import[];
   readonly rules: readonly Rule[];
   readonly comments: readonly Comment[];
+  /** `# METADATA` blocks, in source order (see annotations.ts). */
+  readonly annotations?: readonly Annotation[];
+}
+
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [k: string]: JsonValue };
+export type AnnotationScope = "rule" | "document" | "package" | "subpackages";
+
+/** One `# METADATA` block: its scope, what it is attached to, and its value as `rego.metadata.*` return it. */
+export interface Annotation {
+  readonly type: "annotation";
+  readonly scope: AnnotationScope;
+  readonly value: { readonly [k: string]: JsonValue };
+  /** The package, or the rule (index into `rules`), right after the block. */
+  readonly target: { readonly kind: "package" } | { readonly kind: "import" } | { readonly kind: "rule"; readonly rule: number };
+  readonly location: Location;
 }

@@ -16,6 +16,7 @@ import { TypeChecker } from "./typecheck.js";
 import { RuleCompiler } from "./rule.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
 import { zeroArityCallsToRefs } from "./zero-arity.js";
+import { rewriteMetadataCalls } from "./metadata-calls.js";
 
 export function arityWith(functionArity: (path: readonly string[]) => number | null): (op: readonly string[]) => number | null {
   return (op) => {
@@ -95,7 +96,7 @@ function compileModulesUnsafe(files: readonly SourceFile[], options: CompileOpti
     errors.push(...r.errors);
     if (r.module !== null) parsed.push(r.module);
   }
-  const modules = zeroArityCallsToRefs(parsed);
+  const modules = rewriteMetadataCalls(zeroArityCallsToRefs(parsed));
   if (errors.length > 0 || options.stopAfter === "parse") return finish(null, modules);
 
   // group

@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import type { Body, ElseClause, Expr, Import, Location, Module, Package, Rule, RuleHead, Term } from "./ast.js";
+import { parseAnnotations } from "./annotations.js";
 import { ExprParser } from "./parse-expr.js";
 import { isParseAbort, KEYWORDS } from "./parse-state.js";
 
@@ -318,9 +319,14 @@ function capped(errors: Diagnostic[]): Diagnostic[] {
 export function parseModule(source: string, file: string, options: ParseOptions = {}): ParseModuleResult {
   const p = new ModuleParser(source, file);
   p.v0 = options.regoVersion === "v0";
-  const module = p.parseModule();
+  let module = p.parseModule();
   const v0Error = p.errors.find((e) => e.message === V0_SYNTAX_MESSAGE);
   if (v0Error !== undefined) return { module, errors: [v0Error] };
+  if (module !== null) {
+    const { annotations, errors } = parseAnnotations(module);
+    if (annotations.length > 0) module = { ...module, annotations };
+    p.errors.push(...errors);
+  }
   return { module, errors: capped(p.errors) };
 }
 
