@@ -10,6 +10,7 @@ import type { PlanQuery } from "../plan/planner.js";
 import { planPolicy } from "../plan/planner.js";
 import type { Body, Module } from "../rego/ast.js";
 import { compileModules, compileQuery, parseModule, parseQuery } from "../rego/index.js";
+import { withCustomBuiltins } from "../rego/builtins.js";
 import { zeroArityCallsToRefs } from "../rego/zero-arity.js";
 import { builtinArities } from "../wasm/emit/builtins.js";
 import { emitPolicy, isEmitError } from "../wasm/emit/index.js";
@@ -47,11 +48,13 @@ const STAGES: readonly Stage[] = [
 
 export function compilePolicy(opts: CompileOptions): CompileResult {
   const st: State = { modules: [], queries: [], entrypointIds: {}, wasm: null, errors: [] };
-  for (const stage of STAGES) {
-    stage.run(st, opts);
-    if (st.errors.length > 0) break;
-    if (opts.stopAfter === stage.name) break;
-  }
+  withCustomBuiltins(opts.builtins, () => {
+    for (const stage of STAGES) {
+      stage.run(st, opts);
+      if (st.errors.length > 0) break;
+      if (opts.stopAfter === stage.name) break;
+    }
+  });
   const errors = [...st.errors].sort(compareDiagnostics);
   const out: CompileResult = {
     wasm: errors.length > 0 ? null : st.wasm,
@@ -106,7 +109,7 @@ function planStage(st: State, opts: CompileOptions): void {
     }
   }
   const r = planPolicy({
-    modules: st.modules, entrypoints: opts.entrypoints, queries: st.queries, builtins: builtinArities(), coverage: opts.coverage === true,
+    modules: st.modules, entrypoints: opts.entrypoints, queries: st.queries, builtins: builtinArities(opts.builtins), coverage: opts.coverage === true,
   });
   st.plan = r.policy;
   if (r.coverage !== undefined) st.coverage = r.coverage;
@@ -120,6 +123,7 @@ function emitStage(st: State, opts: CompileOptions): void {
     st.wasm = emitPolicy(st.plan, {
       strictBuiltinErrors: opts.strictBuiltinErrors === true,
       optimize: opts.optimize !== false,
+      ...(opts.builtins === undefined ? {} : { customBuiltins: opts.builtins }),
     });
   } catch (e) {
     if (!isEmitError(e)) throw e;

@@ -5,7 +5,8 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import type { Module } from "./ast.js";
-import { lookupBuiltin } from "./builtins.js";
+import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
+import { lookupBuiltin, withCustomBuiltins } from "./builtins.js";
 import { comparePaths, groupRules, placeRule, type GroupDraft, type PlacedRule } from "./groups.js";
 import { LocalVarGenerator } from "./locals.js";
 import { parseModule, type RegoVersion } from "./parser.js";
@@ -57,6 +58,8 @@ export interface CompileOptions {
   readonly stopAfter?: StageName;
   /** Maximum errors per file (OPA: 10). */
   readonly maxErrorsPerFile?: number;
+  /** Custom builtins (tools.yaml `policy.builtins`), declared beside OPA's. */
+  readonly builtins?: CustomBuiltins;
 }
 
 export interface CompileResult {
@@ -72,7 +75,7 @@ const LOCAL_RE = /^__local\d+__$/;
 /** Never throws: an internal failure becomes a located `rego_compile_error`. */
 export function compileModules(files: readonly SourceFile[], options: CompileOptions = {}): CompileResult {
   try {
-    return compileModulesUnsafe(files, options);
+    return withCustomBuiltins(options.builtins, () => compileModulesUnsafe(files, options));
   } catch (e) {
     const message = e instanceof RangeError ? "policy too deeply nested to compile" : `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
     return { program: null, errors: [{ code: "rego_compile_error", message, location: { file: files[0]?.file ?? "", row: 1, col: 1 } }], modules: [] };
