@@ -79,8 +79,14 @@ export async function loadOpaWasmEngineFromFiles(paths: {
   readonly wasm: string;
   readonly data?: string;
   readonly entrypoint: string;
+  readonly builtins?: CustomBuiltins;
 }): Promise<PolicyEngine> {
   const wasm = new Uint8Array(await readFile(paths.wasm));
   const data = paths.data === undefined ? undefined : (JSON.parse(await readFile(paths.data, "utf8")) as JsonObject);
-  return loadOpaWasmEngine(data === undefined ? { wasm, entrypoint: paths.entrypoint } : { wasm, entrypoint: paths.entrypoint, data });
+  return loadOpaWasmEngine({
+    wasm,
+    entrypoint: paths.entrypoint,
+    ...(data === undefined ? {} : { data }),
+    ...(paths.builtins === undefined ? {} : { builtins: paths.builtins }),
+  });
 }
