@@ -3,7 +3,7 @@
  * eval use the module's custom builtins (Regal-like `regal.last`); every problem with
  * the module is a located error.
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -48,7 +48,10 @@ beforeEach(() => {
   writeFileSync(join(dir, "policies", "main_test.rego"), TESTS);
   process.chdir(dir);
 });
-afterEach(() => process.chdir(cwd));
+afterEach(() => {
+  process.chdir(cwd);
+  rmSync(dir, { recursive: true, force: true });
+});
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
-import { compileModules } from "../../../codegen/rego/index.js";
+import { checkPolicy } from "../../../codegen/compiler/index.js";
 import type { RegisterCommand } from "./index.js";
 import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, withV0Option } from "./rego-version.js";
@@ -51,7 +51,7 @@ export const registerCheck: RegisterCommand = (program, setExitCode) => {
       }
       const custom = await policyBuiltinsForCommand();
       if (custom === null) return setExitCode(1);
-      const { errors } = compileModules(files.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion })), custom);
+      const errors = checkPolicy({ modules: files.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion })), ...custom });
       for (const e of errors) console.error(formatDiagnostic(e));
       if (errors.length > 0) {
         console.error(`${errors.length} problem${errors.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"}`);
