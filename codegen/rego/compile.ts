@@ -17,6 +17,7 @@ import { TypeChecker } from "./typecheck.js";
 import { RuleCompiler } from "./rule.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
 import { zeroArityCallsToRefs } from "./zero-arity.js";
+import { rewriteMetadataCalls } from "./metadata-calls.js";
 
 export function arityWith(functionArity: (path: readonly string[]) => number | null): (op: readonly string[]) => number | null {
   return (op) => {
@@ -170,7 +171,7 @@ function parseStage(st: State): void {
     st.errors.push(...r.errors);
     if (r.module !== null) parsed.push(r.module);
   }
-  st.modules = zeroArityCallsToRefs(parsed);
+  st.modules = rewriteMetadataCalls(zeroArityCallsToRefs(parsed));
 }
 
 function groupStage(st: State): void {
