@@ -110,6 +110,10 @@ describe("custom builtins at evaluation", () => {
     }
   });
 
+  it("a call can be replaced with `with`, as an OPA builtin's", async () => {
+    expect(await run('package p\nx := y if { y := regal.last([1]) with regal.last as "mocked" }', "p/x")).toBe("mocked");
+  });
+
   it("a result of the wrong type is an eval_builtin_error", async () => {
     await expect(run("package p\nx := acme.wrong_result()", "p/x")).rejects.toThrow(/eval_builtin_error: acme\.wrong_result: the result must be string but got number$/);
   });
