@@ -120,6 +120,7 @@ function emitStage(st: State, opts: CompileOptions): void {
     st.wasm = emitPolicy(st.plan, {
       strictBuiltinErrors: opts.strictBuiltinErrors === true,
       optimize: opts.optimize !== false,
+      fuel: opts.fuel !== false,
     });
   } catch (e) {
     if (!isEmitError(e)) throw e;

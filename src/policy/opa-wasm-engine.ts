@@ -6,9 +6,10 @@
 import { readFile } from "node:fs/promises";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import type { JsonObject } from "../manifest.js";
+import { BUDGET_EXCEEDED, checkPolicyBudget, DEFAULT_POLICY_BUDGET, moduleFuel } from "./budget.js";
 import { deny, toDecision } from "./engine.js";
 import { createHostBuiltins } from "./host-builtins/index.js";
-import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
+import type { EvaluateOptions, PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
 
 export { policyVersion } from "./version.js";
@@ -19,6 +20,8 @@ export interface OpaWasmEngineOptions {
   readonly entrypoint: string;
   /** Loaded with setData; `data.toolgate.config` holds the shipped policy's limits and roles. */
   readonly data?: JsonObject;
+  /** Steps per evaluation unless `evaluate` is given one (default DEFAULT_POLICY_BUDGET; see budget.ts). */
+  readonly budget?: number;
 }
 
 export class PolicyLoadError extends Error {
@@ -45,19 +48,22 @@ export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<Pol
   if (opts.data !== undefined) policy.setData(opts.data);
   const version = policyVersion(opts.wasm, opts.data);
   const entrypoint = entrypoints[opts.entrypoint] as number;
+  const budget = opts.budget === undefined ? DEFAULT_POLICY_BUDGET : checkPolicyBudget(opts.budget, "loadOpaWasmEngine");
+  const fuel = moduleFuel((policy.wasmInstance as WebAssembly.Instance).exports);
   return {
     version,
     code_version: policyCodeVersion(opts.wasm),
     data_version: policyDataVersion(opts.data),
-    async evaluate(input: PolicyInput): Promise<PolicyDecision> {
+    async evaluate(input: PolicyInput, options?: EvaluateOptions): Promise<PolicyDecision> {
       try {
+        fuel?.set(options?.budget ?? budget);
         host.startEvaluation();
         const results: unknown = policy.evaluate(input, entrypoint);
         // One result for a defined rule; an empty set means the decision is undefined.
         if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
         return toDecision((results[0] as { result?: unknown }).result);
       } catch {
-        return deny("policy_evaluation_error");
+        return deny(fuel?.exceeded() === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
       }
     },
   };
