@@ -37,10 +37,10 @@ export function checkPolicyBudget(value: unknown, where: string): number {
 
 /** The module's fuel exports, when it has them (modules built without fuel checks, or by OPA, have none). */
 export interface ModuleFuel {
-  /** Sets the budget of the next evaluations and fills the tank. */
+  /** Sets the budget of the next evaluations (a call into the module only when it changes). */
   set(budget: number): void;
-  /** True when the last evaluation stopped because its budget was used up. */
-  exceeded(): boolean;
+  /** True when `error`, thrown by the last evaluation, is its budget running out. */
+  exceeded(error: unknown): boolean;
 }
 
 interface FuelExports {
@@ -51,7 +51,16 @@ interface FuelExports {
 export function moduleFuel(exports: WebAssembly.Exports): ModuleFuel | null {
   const ex = exports as FuelExports;
   if (typeof ex.toolgate_fuel_budget_set !== "function" || typeof ex.toolgate_fuel_left !== "function") return null;
-  const set = ex.toolgate_fuel_budget_set as (units: number) => void;
+  const setBudget = ex.toolgate_fuel_budget_set as (units: number) => void;
   const left = ex.toolgate_fuel_left as () => number;
-  return { set, exceeded: () => left() < 0 };
+  let current = Number.NaN;
+  return {
+    set(budget) {
+      if (budget === current) return;
+      setBudget(budget);
+      current = budget;
+    },
+    // The counter is below zero only after the module stopped itself; the message names the reason.
+    exceeded: (error) => left() < 0 && String(error instanceof Error ? error.message : error).includes(BUDGET_EXCEEDED),
+  };
 }

@@ -261,8 +261,8 @@ export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolic
       const results = policy.evaluate(input, entrypointId);
       if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
       return toDecision((results[0] as { result?: unknown }).result);
-    } catch {
-      return deny(policy.fuel?.exceeded() === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
+    } catch (err) {
+      return deny(policy.fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
     }
   };
   return {

@@ -62,8 +62,8 @@ export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<Pol
         // One result for a defined rule; an empty set means the decision is undefined.
         if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
         return toDecision((results[0] as { result?: unknown }).result);
-      } catch {
-        return deny(fuel?.exceeded() === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
+      } catch (err) {
+        return deny(fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
       }
     },
   };
