@@ -75,6 +75,7 @@ export class SqliteDecisionLog {
   readonly #insert: Statement;
   readonly #byId: Statement<[string], DecisionRow>;
   readonly #purge: Statement<[number]>;
+  readonly #insertMany: (entries: readonly DecisionLogEntry[]) => void;
 
   constructor(db: Db) {
     this.#db = db;
@@ -85,11 +86,12 @@ export class SqliteDecisionLog {
     );
     this.#byId = db.prepare<[string], DecisionRow>("SELECT * FROM decision_log WHERE decision_id = ?");
     this.#purge = db.prepare<[number]>("DELETE FROM decision_log WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ?");
+    this.#insertMany = db.transaction((entries: readonly DecisionLogEntry[]) => this.insertRows(entries)).immediate;
   }
 
   /** Synchronous body: callable from a process `exit` listener. */
   insertMany(entries: readonly DecisionLogEntry[]): void {
-    this.#db.transaction(() => this.insertRows(entries)).immediate();
+    this.#insertMany(entries);
   }
 
   /** Inserts inside the caller's transaction. */
