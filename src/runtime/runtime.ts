@@ -39,6 +39,7 @@ import type { CallOptions, CallRequest, ContextResolverMap, HandlerMap, LooseHan
 import { watchPolicyFile } from "./watch-policy.js";
 import type { PolicyWatcher, WatchPolicyOptions } from "./watch-policy.js";
 import type { PolicyEngine } from "../policy/engine.js";
+import { isValidPolicyBudget, policyBudgetProblem } from "../policy/budget.js";
 
 export interface Runtime {
   /** Runs one model-proposed call through the gate. Never throws for anything the model sends. */
@@ -103,6 +104,7 @@ export function createRuntime<
   const contextResolvers = (opts.context ?? {}) as unknown as LooseContextResolvers;
   missing.push(...missingContext(opts.manifest.tools, contextResolvers, opts.validators));
   if (missing.length > 0) throw new RuntimeConfigError(`createRuntime: missing ${missing.join(", ")}`);
+  if (opts.policyBudget !== undefined && !isValidPolicyBudget(opts.policyBudget)) throw new RuntimeConfigError(policyBudgetProblem("createRuntime", opts.policyBudget));
   const leaseMarginMs = opts.leaseMarginMs ?? defaultLeaseMarginMs;
 
   const shared: SharedDeps = {
@@ -122,6 +124,7 @@ export function createRuntime<
     onError: opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate runtime: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)),
     telemetry: new Telemetry(opts.telemetry ?? {}),
     contextResolvers,
+    ...(opts.policyBudget === undefined ? {} : { policyBudget: opts.policyBudget }),
   };
   const holder = new PolicyHolder(shared, opts.policy, opts.shadowPolicy === undefined ? null : checkEngine(opts.shadowPolicy, "createRuntime shadowPolicy"));
   // The store learns the policy this gate runs before its first answer and on every swap.
