@@ -11,8 +11,6 @@ export type { BuiltinSignature, ValueType } from "../../src/policy/builtins/inde
 
 export const builtins: ReadonlyMap<string, BuiltinSignature> = BUILTINS;
 
-<<<<<<< HEAD
-=======
 let custom: ReadonlyMap<string, BuiltinEntry> = new Map();
 
 /** Runs `run` with `set`'s declarations visible to lookupBuiltin (restored afterwards, also on a throw). */
@@ -27,7 +25,6 @@ export function withCustomBuiltins<T>(set: CustomBuiltins | undefined, run: () =
   }
 }
 
->>>>>>> main
 /** True for a real OPA builtin without a declaration (reported as "not supported yet"). */
 export function isUndeclaredOpaBuiltin(name: string): boolean {
   return isUnsupportedOpaBuiltin(name) && !custom.has(name);

@@ -15,7 +15,6 @@ import { randomBuiltins as random } from "../host-builtins/random.js";
 import { regexBuiltins as regex } from "../host-builtins/regex.js";
 import { semverBuiltins as semver } from "../host-builtins/semver.js";
 import { sprintfBuiltins as sprintf } from "../host-builtins/sprintf.js";
-import { templateStringBuiltins as template } from "../host-builtins/template-string.js";
 import { stringsBuiltins as strings } from "../host-builtins/strings.js";
 import { templateStringBuiltins as templateString } from "../host-builtins/template-string.js";
 import { textBuiltins as text } from "../host-builtins/text.js";
@@ -112,14 +111,10 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("format_int", "number number", "string", { native: "opa_strings_format_int" }),
   sig("sprintf", "string array", "string", { native: "opa_strings_sprintf", host: sprintf }),
   // what template strings ($"a{x}b") are rewritten to (codegen/rego/desugar.ts)
-<<<<<<< HEAD
-  sig("internal.template_string", "array", "string", { host: template }),
+  sig("internal.template_string", "array", "string", { host: templateString }),
   // constants per rule: every call is replaced by its value before type checking (codegen/rego/metadata-calls.ts)
   sig("rego.metadata.rule", "", "object"),
   sig("rego.metadata.chain", "", "array"),
-=======
-  sig("internal.template_string", "array", "string", { host: templateString }),
->>>>>>> main
   // types
   sig("is_number", "any", "boolean", { native: "opa_types_is_number" }),
   sig("is_string", "any", "boolean", { native: "opa_types_is_string" }),
