@@ -4,7 +4,7 @@
  */
 import type { Location as SrcLocation, Term } from "../rego/ast.js";
 import { lookupBuiltin } from "../rego/builtins.js";
-import type { Ctx } from "./context.js";
+import { capturedArgs, type Ctx } from "./context.js";
 import type { Local, Operand } from "./ir.js";
 import { local } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
@@ -53,6 +53,13 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       }),
     );
   }
+  if (mock !== undefined && mock.kind === "captured") {
+    return planArgs(c, args.slice(0, callee.arity), [], () => {
+      const l = c.w.newLocal();
+      c.w.emit({ type: "AssignVarStmt", source: capturedArgs(c, new Map([["", mock]]))[0]!, target: l });
+      k(l);
+    });
+  }
   // `with f as g`: the arguments are planned under the current mocks; the
   // replacement runs without the function mocks in force ("a mock will not call
   // another mock", OPA); replaced documents stay.
@@ -74,7 +81,7 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       c.mocks = calleeMocks;
       const name = c.s.ops.ruleFunc(c, target.node);
       c.mocks = saved;
-      c.w.emit({ type: "CallStmt", func: name, args: [local(c.input), local(c.data), ...ops], result });
+      c.w.emit({ type: "CallStmt", func: name, args: [local(c.input), local(c.data), ...ops, ...capturedArgs(c, calleeMocks)], result });
     } else {
       if (!c.s.builtins.has(target.name)) {
         c.s.errors.push({ code: "rego_type_error", message: `OPA builtin ${target.name} is not supported yet`, location: at });
