@@ -73,6 +73,8 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       calleeMocks = new Map([...c.mocks].filter(([, m]) => m.kind === "data"));
     }
   }
+  // Arguments of parameters the function never reads are not evaluated (OPA binds them lazily).
+  const lazy = target === callee && callee.kind === "func" ? callee.node.unusedParams : [];
   planArgs(c, args.slice(0, callee.arity), [], (ops) => {
     c.w.loc = locOf(c, at);
     const result = c.w.newLocal();
@@ -91,10 +93,15 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       c.w.emit({ type: "CallStmt", func: target.name, args: ops, result });
     }
     k(result);
-  });
+  }, lazy);
 }
 
-function planArgs(c: Ctx, ts: readonly Term[], acc: Operand[], k: (ops: Operand[]) => void): void {
+function planArgs(c: Ctx, ts: readonly Term[], acc: Operand[], k: (ops: Operand[]) => void, lazy: readonly boolean[] = []): void {
   if (acc.length === ts.length) return k(acc);
-  c.s.ops.term(c, ts[acc.length]!, (o) => planArgs(c, ts, [...acc, o], k));
+  if (lazy[acc.length] === true) {
+    const unread = c.w.newLocal();
+    c.w.emit({ type: "ResetLocalStmt", target: unread });
+    return planArgs(c, ts, [...acc, local(unread)], k, lazy);
+  }
+  c.s.ops.term(c, ts[acc.length]!, (o) => planArgs(c, ts, [...acc, o], k, lazy));
 }

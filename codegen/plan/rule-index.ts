@@ -6,6 +6,7 @@
  */
 import type { Term } from "../rego/ast.js";
 import type { CompiledRule, Program, RuleKind as GroupKind } from "../rego/program.js";
+import { forEachVar, forEachVarInBody } from "../rego/walk.js";
 
 /** How the rules at a node produce their value. */
 export type RuleKind =
@@ -29,6 +30,11 @@ export interface RuleNode {
   kind: RuleKind | null;
   /** Number of parameters (functions). */
   arity: number;
+  /**
+   * Per parameter: no definition reads it. OPA binds such an argument without
+   * evaluating it, so an undefined argument does not make the call undefined.
+   */
+  unusedParams: boolean[];
   /** A module declares this package: it is a document (`{}` at least) even without rules. */
   package: boolean;
 }
@@ -47,7 +53,7 @@ const KINDS: Record<GroupKind, RuleKind> = {
 };
 
 export function newNode(path: readonly string[]): RuleNode {
-  return { path, children: new Map(), rules: [], kind: null, arity: 0, package: false };
+  return { path, children: new Map(), rules: [], kind: null, arity: 0, unusedParams: [], package: false };
 }
 
 export function buildRuleIndex(program: Program): RuleIndex {
@@ -58,6 +64,7 @@ export function buildRuleIndex(program: Program): RuleIndex {
     node.kind = KINDS[g.kind];
     node.arity = g.arity;
     for (const rule of [...g.rules, ...(g.default === null ? [] : [g.default])]) node.rules.push({ rule, rest: rule.refTail });
+    if (g.kind === "function") node.unusedParams = unusedParams(g.arity, node.rules.map((e) => e.rule));
   }
   return { root };
 }
@@ -101,4 +108,23 @@ export function hasValueRules(n: RuleNode): boolean {
 /** The value term of a definition: the set element for sets, else the value. */
 export function valueOf(rule: CompiledRule): Term {
   return rule.key ?? rule.value ?? { type: "boolean", value: true, location: rule.location };
+}
+
+function unusedParams(arity: number, rules: readonly CompiledRule[]): boolean[] {
+  const used = new Set<string>();
+  const mark = (n: string): void => void used.add(n);
+  for (const r of rules) {
+    forEachVarInBody(r.body, mark);
+    for (const t of [r.value, r.key, ...r.refTail]) if (t !== null) forEachVar(t, mark, true);
+    for (let e = r.else; e !== null; e = e.else) {
+      forEachVarInBody(e.body, mark);
+      forEachVar(e.value, mark, true);
+    }
+  }
+  return Array.from({ length: arity }, (_, i) =>
+    rules.every((r) => {
+      const a = r.args[i];
+      return a !== undefined && a.type === "var" && !used.has(a.name);
+    }),
+  );
 }
