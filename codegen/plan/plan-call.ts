@@ -9,7 +9,8 @@ import type { Local, Operand } from "./ir.js";
 import { local } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
 import { findNode } from "./rule-index.js";
-import { locOf } from "./scope.js";
+import { isBound, isGlobalName, locOf, nested } from "./scope.js";
+import { forEachVar } from "../rego/walk.js";
 
 export type Callee =
   | { readonly kind: "func"; readonly node: RuleNode; readonly arity: number; readonly key: string }
@@ -73,8 +74,8 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       calleeMocks = new Map([...c.mocks].filter(([, m]) => m.kind === "data"));
     }
   }
-  // Arguments of parameters the function never reads are not evaluated (OPA binds them lazily).
-  const lazy = target === callee && callee.kind === "func" ? callee.node.unusedParams : [];
+  // OPA binds arguments lazily: one no definition reads is not evaluated, one some read may stay undefined.
+  const lazy = target === callee && callee.kind === "func" ? callee.node.paramUse : [];
   planArgs(c, args.slice(0, callee.arity), [], (ops) => {
     c.w.loc = locOf(c, at);
     const result = c.w.newLocal();
@@ -96,12 +97,28 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
   }, lazy);
 }
 
-function planArgs(c: Ctx, ts: readonly Term[], acc: Operand[], k: (ops: Operand[]) => void, lazy: readonly boolean[] = []): void {
+function planArgs(c: Ctx, ts: readonly Term[], acc: Operand[], k: (ops: Operand[]) => void, lazy: readonly ("none" | "some" | "all")[] = []): void {
   if (acc.length === ts.length) return k(acc);
-  if (lazy[acc.length] === true) {
-    const unread = c.w.newLocal();
-    c.w.emit({ type: "ResetLocalStmt", target: unread });
-    return planArgs(c, ts, [...acc, local(unread)], k, lazy);
+  const t = ts[acc.length]!;
+  const use = lazy[acc.length];
+  if (use === "none" || (use === "some" && singleValued(c, t))) {
+    const arg = c.w.newLocal();
+    c.w.emit({ type: "ResetLocalStmt", target: arg });
+    if (use === "some") {
+      // Undefined leaves `arg` unset: the definitions reading it check it first.
+      const block = nested(c, () => c.s.ops.term(c, t, (o) => c.w.emit({ type: "AssignVarStmt", source: o, target: arg })));
+      c.w.emit({ type: "BlockStmt", blocks: [block] });
+    }
+    return planArgs(c, ts, [...acc, local(arg)], k, lazy);
   }
-  c.s.ops.term(c, ts[acc.length]!, (o) => planArgs(c, ts, [...acc, o], k, lazy));
+  c.s.ops.term(c, t, (o) => planArgs(c, ts, [...acc, o], k, lazy));
+}
+
+/** A term with every var bound: evaluating it opens no iteration. */
+function singleValued(c: Ctx, t: Term): boolean {
+  let ok = true;
+  forEachVar(t, (n) => {
+    if (!isBound(c, n) && !isGlobalName(c, n)) ok = false;
+  });
+  return ok;
 }

@@ -31,10 +31,12 @@ export interface RuleNode {
   /** Number of parameters (functions). */
   arity: number;
   /**
-   * Per parameter: no definition reads it. OPA binds such an argument without
-   * evaluating it, so an undefined argument does not make the call undefined.
+   * Per parameter: how many definitions read it. OPA binds an argument to a
+   * parameter without evaluating it, so an undefined argument only fails the
+   * definitions that read it: `none` — not evaluated at all; `some` — evaluated
+   * but may stay undefined (those definitions check it first); `all` — evaluated first.
    */
-  unusedParams: boolean[];
+  paramUse: ("none" | "some" | "all")[];
   /** A module declares this package: it is a document (`{}` at least) even without rules. */
   package: boolean;
 }
@@ -53,7 +55,7 @@ const KINDS: Record<GroupKind, RuleKind> = {
 };
 
 export function newNode(path: readonly string[]): RuleNode {
-  return { path, children: new Map(), rules: [], kind: null, arity: 0, unusedParams: [], package: false };
+  return { path, children: new Map(), rules: [], kind: null, arity: 0, paramUse: [], package: false };
 }
 
 export function buildRuleIndex(program: Program): RuleIndex {
@@ -64,7 +66,7 @@ export function buildRuleIndex(program: Program): RuleIndex {
     node.kind = KINDS[g.kind];
     node.arity = g.arity;
     for (const rule of [...g.rules, ...(g.default === null ? [] : [g.default])]) node.rules.push({ rule, rest: rule.refTail });
-    if (g.kind === "function") node.unusedParams = unusedParams(g.arity, node.rules.map((e) => e.rule));
+    if (g.kind === "function") node.paramUse = paramUse(g.arity, node.rules.map((e) => e.rule));
   }
   return { root };
 }
@@ -110,21 +112,23 @@ export function valueOf(rule: CompiledRule): Term {
   return rule.key ?? rule.value ?? { type: "boolean", value: true, location: rule.location };
 }
 
-function unusedParams(arity: number, rules: readonly CompiledRule[]): boolean[] {
+function paramUse(arity: number, rules: readonly CompiledRule[]): ("none" | "some" | "all")[] {
+  const reads = rules.map((r) => readParams(r));
+  return Array.from({ length: arity }, (_, i) => {
+    const n = reads.filter((read) => read[i]).length;
+    return n === 0 ? "none" : n === rules.length ? "all" : "some";
+  });
+}
+
+/** Per parameter: does this definition (body, head, else chain) read it? */
+export function readParams(r: CompiledRule): boolean[] {
   const used = new Set<string>();
   const mark = (n: string): void => void used.add(n);
-  for (const r of rules) {
-    forEachVarInBody(r.body, mark);
-    for (const t of [r.value, r.key, ...r.refTail]) if (t !== null) forEachVar(t, mark, true);
-    for (let e = r.else; e !== null; e = e.else) {
-      forEachVarInBody(e.body, mark);
-      forEachVar(e.value, mark, true);
-    }
+  forEachVarInBody(r.body, mark);
+  for (const t of [r.value, r.key, ...r.refTail]) if (t !== null) forEachVar(t, mark, true);
+  for (let e = r.else; e !== null; e = e.else) {
+    forEachVarInBody(e.body, mark);
+    forEachVar(e.value, mark, true);
   }
-  return Array.from({ length: arity }, (_, i) =>
-    rules.every((r) => {
-      const a = r.args[i];
-      return a !== undefined && a.type === "var" && !used.has(a.name);
-    }),
-  );
+  return r.args.map((a) => a.type !== "var" || used.has(a.name));
 }

@@ -21,8 +21,14 @@ describe("arguments of unread parameters", () => {
     expect(await evaluate({ modules, query: "x = data.c.p", input: {} })).toEqual([]);
   });
 
-  it("a parameter read by one definition only is evaluated for every call", async () => {
-    const modules = ["package c\nf(_) := 1 if false\nf(x) := x if true\np := f(input.missing)"];
-    expect(await evaluate({ modules, query: "x = data.c.p", input: {} })).toEqual([]);
+  it("a parameter read by one definition only: an undefined argument fails that definition alone", async () => {
+    const modules = ['package c\nf("any", _) := true\nf("pos", u) := u > 0\np if f("any", input.missing)\nq if f("pos", input.missing)\nr if not f("pos", input.missing)'];
+    expect(await evaluate({ modules, query: "x = data.c", input: {} })).toEqual([{ x: { p: true, r: true } }]);
+    expect(await evaluate({ modules, query: "x = data.c", input: { missing: 3 } })).toEqual([{ x: { p: true, q: true } }]);
+  });
+
+  it("a parameter read by one definition only: the other definitions still see defined arguments", async () => {
+    const modules = ["package c\nf(_) := 1 if false\nf(x) := x if true\np := f(input.missing)\nq := f(input.n)"];
+    expect(await evaluate({ modules, query: "x = data.c", input: { n: 5 } })).toEqual([{ x: { q: 5 } }]);
   });
 });
