@@ -186,6 +186,7 @@ const table: readonly BuiltinSignature[] = [
   sig("opa.runtime", "", "object", { nondeterministic: true }),
   sig("rand.intn", "string number", "number", { nondeterministic: true }),
   sig("uuid.rfc4122", "string", "string", { nondeterministic: true }),
+  sig("uuid.parse", "string", "object"),
   sig("crypto.sha256", "string", "string"),
   sig("crypto.md5", "string", "string"),
   sig("crypto.sha1", "string", "string"),
@@ -218,7 +219,7 @@ export const builtins: ReadonlyMap<string, BuiltinSignature> = new Map(table.map
  */
 const UNDECLARED_OPA_BUILTINS: ReadonlySet<string> = new Set([
   "rego.metadata.chain", "rego.metadata.rule", "rego.parse_module", "strings.render_template",
-  "json.match_schema", "json.verify_schema", "uuid.parse", "graph.reachable_paths",
+  "json.match_schema", "json.verify_schema", "graph.reachable_paths",
   "io.jwt.verify_rs256", "io.jwt.verify_rs384", "io.jwt.verify_rs512", "io.jwt.verify_ps256", "io.jwt.verify_ps384",
   "io.jwt.verify_ps512", "io.jwt.verify_es256", "io.jwt.verify_es384", "io.jwt.verify_es512", "io.jwt.verify_eddsa",
   "io.jwt.verify_hs256", "io.jwt.verify_hs384", "io.jwt.verify_hs512", "io.jwt.encode_sign", "io.jwt.encode_sign_raw",

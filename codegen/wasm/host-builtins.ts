@@ -75,6 +75,10 @@ const table: readonly HostBuiltin[] = [
   { name: "io.jwt.decode", arity: 1 },
   { name: "rand.intn", arity: 2 },
   { name: "uuid.rfc4122", arity: 1 },
+  { name: "uuid.parse", arity: 1 },
+  { name: "json.filter", arity: 2 },
+  { name: "json.remove", arity: 2 },
+  { name: "json.patch", arity: 2 },
 ];
 
 /** Rego name -> entry. */

@@ -25,6 +25,9 @@ import { jwtBuiltins } from "./jwt.js";
 import { randomBuiltins } from "./random.js";
 import { semverBuiltins } from "./semver.js";
 import { textBuiltins } from "./text.js";
+import { jsonFilterBuiltins } from "./json-filter.js";
+import { jsonPatchBuiltins } from "./json-patch.js";
+import { uuidBuiltins } from "./uuid.js";
 
 export type HostBuiltinFn = (...args: unknown[]) => unknown;
 
@@ -43,6 +46,9 @@ export const implementations: Readonly<Record<string, HostBuiltinFn>> = {
   ...(randomBuiltins as Record<string, HostBuiltinFn>),
   ...(semverBuiltins as Record<string, HostBuiltinFn>),
   ...(textBuiltins as Record<string, HostBuiltinFn>),
+  ...(jsonFilterBuiltins as Record<string, HostBuiltinFn>),
+  ...(jsonPatchBuiltins as Record<string, HostBuiltinFn>),
+  ...(uuidBuiltins as Record<string, HostBuiltinFn>),
 };
 
 export const HOST_PREFIX = "toolgate/";
