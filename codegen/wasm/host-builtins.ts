@@ -79,6 +79,20 @@ const table: readonly HostBuiltin[] = [
   { name: "json.filter", arity: 2 },
   { name: "json.remove", arity: 2 },
   { name: "json.patch", arity: 2 },
+  { name: "io.jwt.verify_hs256", arity: 2 },
+  { name: "io.jwt.verify_hs384", arity: 2 },
+  { name: "io.jwt.verify_hs512", arity: 2 },
+  { name: "io.jwt.verify_rs256", arity: 2 },
+  { name: "io.jwt.verify_rs384", arity: 2 },
+  { name: "io.jwt.verify_rs512", arity: 2 },
+  { name: "io.jwt.verify_ps256", arity: 2 },
+  { name: "io.jwt.verify_ps384", arity: 2 },
+  { name: "io.jwt.verify_ps512", arity: 2 },
+  { name: "io.jwt.verify_es256", arity: 2 },
+  { name: "io.jwt.verify_es384", arity: 2 },
+  { name: "io.jwt.verify_es512", arity: 2 },
+  { name: "io.jwt.verify_eddsa", arity: 2 },
+  { name: "io.jwt.decode_verify", arity: 2 },
 ];
 
 /** Rego name -> entry. */

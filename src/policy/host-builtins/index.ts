@@ -28,6 +28,8 @@ import { textBuiltins } from "./text.js";
 import { jsonFilterBuiltins } from "./json-filter.js";
 import { jsonPatchBuiltins } from "./json-patch.js";
 import { uuidBuiltins } from "./uuid.js";
+import { jwtVerifyBuiltins } from "./jwt-verify.js";
+import { hostValue } from "./exact.js";
 
 export type HostBuiltinFn = (...args: unknown[]) => unknown;
 
@@ -49,6 +51,7 @@ export const implementations: Readonly<Record<string, HostBuiltinFn>> = {
   ...(jsonFilterBuiltins as Record<string, HostBuiltinFn>),
   ...(jsonPatchBuiltins as Record<string, HostBuiltinFn>),
   ...(uuidBuiltins as Record<string, HostBuiltinFn>),
+  ...(jwtVerifyBuiltins(() => Number(hostValue(timeBuiltins["time.now_ns"]()))) as Record<string, HostBuiltinFn>),
 };
 
 export const HOST_PREFIX = "toolgate/";
@@ -135,7 +138,15 @@ export function createHostBuiltins(): HostBuiltinSet {
     };
     return Object.defineProperty(cached, "length", { value: fn.length });
   };
-  const impls = { ...implementations, "time.now_ns": () => (now ??= readNow()), "rand.intn": once("rand.intn"), "uuid.rfc4122": once("uuid.rfc4122") };
+  const clock = (): unknown => (now ??= readNow());
+  const impls = {
+    ...implementations,
+    "time.now_ns": clock,
+    "rand.intn": once("rand.intn"),
+    "uuid.rfc4122": once("uuid.rfc4122"),
+    // decode_verify's default time is the evaluation's time.now_ns, as in OPA
+    "io.jwt.decode_verify": jwtVerifyBuiltins(() => Number(hostValue(clock())))["io.jwt.decode_verify"],
+  };
   const locate: Locate = () => {
     const fn = source?.exports["tg_location"];
     if (typeof fn !== "function") return null;
