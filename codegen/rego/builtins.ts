@@ -198,6 +198,7 @@ const table: readonly BuiltinSignature[] = [
   sig("semver.is_valid", "any", "boolean"),
   sig("semver.compare", "string string", "number"),
   sig("graph.reachable", "object array|set", "set"),
+  sig("graph.reachable_paths", "object array|set", "set"),
   sig("io.jwt.decode", "string", "array"),
   sig("io.jwt.decode_verify", "string object", "array", { nondeterministic: true }),
   sig("io.jwt.verify_hs256", "string string", "boolean"),
@@ -232,7 +233,7 @@ export const builtins: ReadonlyMap<string, BuiltinSignature> = new Map(table.map
  */
 const UNDECLARED_OPA_BUILTINS: ReadonlySet<string> = new Set([
   "rego.metadata.chain", "rego.metadata.rule", "rego.parse_module", "strings.render_template",
-  "json.match_schema", "json.verify_schema", "graph.reachable_paths",
+  "json.match_schema", "json.verify_schema",
   "io.jwt.encode_sign", "io.jwt.encode_sign_raw",
   "crypto.sha512", "crypto.x509.parse_certificates", "crypto.x509.parse_and_verify_certificates",
   "crypto.x509.parse_and_verify_certificates_with_options", "crypto.x509.parse_certificate_request",

@@ -46,6 +46,8 @@ export const NATIVE_BUILTINS: Readonly<Record<string, string>> = {
   "net.cidr_contains": "tg_net_cidr_contains",
   // units
   "units.parse": "tg_units_parse", "units.parse_bytes": "tg_units_parse_bytes",
+  // graphs
+  "graph.reachable": "tg_graph_reachable", "graph.reachable_paths": "tg_graph_reachable_paths",
   // `in`
   "internal.member_2": "tg_member_2", "internal.member_3": "tg_member_3",
 };
