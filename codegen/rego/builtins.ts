@@ -108,6 +108,7 @@ const table: readonly BuiltinSignature[] = [
   sig("strings.any_prefix_match", "string|array|set string|array|set", "boolean"),
   sig("strings.any_suffix_match", "string|array|set string|array|set", "boolean"),
   sig("strings.count", "string string", "number"),
+  sig("strings.render_template", "string object", "string"),
   sig("trim", "string string", "string"),
   sig("trim_left", "string string", "string"),
   sig("trim_right", "string string", "string"),
@@ -232,7 +233,7 @@ export const builtins: ReadonlyMap<string, BuiltinSignature> = new Map(table.map
  * "OPA builtin X is not supported yet", never as an unknown function.
  */
 const UNDECLARED_OPA_BUILTINS: ReadonlySet<string> = new Set([
-  "rego.metadata.chain", "rego.metadata.rule", "rego.parse_module", "strings.render_template",
+  "rego.metadata.chain", "rego.metadata.rule", "rego.parse_module",
   "json.match_schema", "json.verify_schema",
   "io.jwt.encode_sign", "io.jwt.encode_sign_raw",
   "crypto.sha512", "crypto.x509.parse_certificates", "crypto.x509.parse_and_verify_certificates",

@@ -93,6 +93,7 @@ const table: readonly HostBuiltin[] = [
   { name: "io.jwt.verify_es512", arity: 2 },
   { name: "io.jwt.verify_eddsa", arity: 2 },
   { name: "io.jwt.decode_verify", arity: 2 },
+  { name: "strings.render_template", arity: 2 },
 ];
 
 /** Rego name -> entry. */

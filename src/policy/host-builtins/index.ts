@@ -30,6 +30,7 @@ import { jsonPatchBuiltins } from "./json-patch.js";
 import { uuidBuiltins } from "./uuid.js";
 import { jwtVerifyBuiltins } from "./jwt-verify.js";
 import { hostValue } from "./exact.js";
+import { renderTemplateBuiltins } from "./render-template.js";
 
 export type HostBuiltinFn = (...args: unknown[]) => unknown;
 
@@ -51,6 +52,7 @@ export const implementations: Readonly<Record<string, HostBuiltinFn>> = {
   ...(jsonFilterBuiltins as Record<string, HostBuiltinFn>),
   ...(jsonPatchBuiltins as Record<string, HostBuiltinFn>),
   ...(uuidBuiltins as Record<string, HostBuiltinFn>),
+  ...(renderTemplateBuiltins as Record<string, HostBuiltinFn>),
   ...(jwtVerifyBuiltins(() => Number(hostValue(timeBuiltins["time.now_ns"]()))) as Record<string, HostBuiltinFn>),
 };
 
