@@ -1,7 +1,7 @@
 /**
  * toolgate's host builtins: the JavaScript side of the builtins a compiled policy
- * delegates through `opa_builtinN` (the table the emitter reads is
- * codegen/wasm/host-builtins.ts; a test keeps the two equal).
+ * delegates through `opa_builtinN`. Which builtins they are, and their
+ * implementations, is the builtin registry's table (src/policy/builtins).
  *
  *   const policy = await loadPolicy(wasm, undefined, hostBuiltins);
  *
@@ -11,53 +11,17 @@
  * Called with no arguments (the load-time probe a module makes from
  * `entrypoints()`), a builtin of arity >= 1 answers undefined.
  */
+import { hostImplementations, type HostBuiltinFn } from "../builtins/index.js";
 import { builtinError, isBuiltinError } from "./errors.js";
-import { globBuiltins } from "./glob.js";
-import { netBuiltins } from "./net.js";
-import { regexBuiltins } from "./regex.js";
-import { sprintfBuiltins } from "./sprintf.js";
-import { stringsBuiltins } from "./strings.js";
-import { timeBuiltins } from "./time.js";
-import { unitsBuiltins } from "./units.js";
-import { bitsBuiltins } from "./bits.js";
-import { cryptoBuiltins } from "./crypto.js";
-import { jwtBuiltins } from "./jwt.js";
-import { randomBuiltins } from "./random.js";
-import { semverBuiltins } from "./semver.js";
-import { textBuiltins } from "./text.js";
-import { jsonFilterBuiltins } from "./json-filter.js";
-import { jsonPatchBuiltins } from "./json-patch.js";
-import { uuidBuiltins } from "./uuid.js";
-import { jwtVerifyBuiltins } from "./jwt-verify.js";
+import { HOST_PREFIX, HOST_STRICT_PREFIX } from "./names.js";
 import { hostValue } from "./exact.js";
-import { renderTemplateBuiltins } from "./render-template.js";
+import { decodeVerifyWith } from "./jwt-verify.js";
 
-export type HostBuiltinFn = (...args: unknown[]) => unknown;
+export type { HostBuiltinFn } from "../builtins/index.js";
+export { HOST_PREFIX, HOST_STRICT_PREFIX, hostBuiltinName, parseHostBuiltinName } from "./names.js";
 
-/** OPA builtin name -> implementation (throws BuiltinError on an OPA error). */
-export const implementations: Readonly<Record<string, HostBuiltinFn>> = {
-  ...(regexBuiltins as Record<string, HostBuiltinFn>),
-  ...(globBuiltins as Record<string, HostBuiltinFn>),
-  ...(timeBuiltins as Record<string, HostBuiltinFn>),
-  ...(netBuiltins as Record<string, HostBuiltinFn>),
-  ...(unitsBuiltins as Record<string, HostBuiltinFn>),
-  ...(sprintfBuiltins as Record<string, HostBuiltinFn>),
-  ...(stringsBuiltins as Record<string, HostBuiltinFn>),
-  ...(bitsBuiltins as Record<string, HostBuiltinFn>),
-  ...(cryptoBuiltins as Record<string, HostBuiltinFn>),
-  ...(jwtBuiltins as Record<string, HostBuiltinFn>),
-  ...(randomBuiltins as Record<string, HostBuiltinFn>),
-  ...(semverBuiltins as Record<string, HostBuiltinFn>),
-  ...(textBuiltins as Record<string, HostBuiltinFn>),
-  ...(jsonFilterBuiltins as Record<string, HostBuiltinFn>),
-  ...(jsonPatchBuiltins as Record<string, HostBuiltinFn>),
-  ...(uuidBuiltins as Record<string, HostBuiltinFn>),
-  ...(renderTemplateBuiltins as Record<string, HostBuiltinFn>),
-  ...(jwtVerifyBuiltins(() => Number(hostValue(timeBuiltins["time.now_ns"]()))) as Record<string, HostBuiltinFn>),
-};
-
-export const HOST_PREFIX = "toolgate/";
-export const HOST_STRICT_PREFIX = "toolgate/strict/";
+/** OPA builtin name -> implementation (throws BuiltinError on an OPA error), from the builtin registry. */
+export const implementations: Readonly<Record<string, HostBuiltinFn>> = hostImplementations();
 
 /** Thrown by strict host builtins; the SDK propagates it out of evaluate(). */
 export class HostBuiltinError extends Error {
@@ -147,7 +111,7 @@ export function createHostBuiltins(): HostBuiltinSet {
     "rand.intn": once("rand.intn"),
     "uuid.rfc4122": once("uuid.rfc4122"),
     // decode_verify's default time is the evaluation's time.now_ns, as in OPA
-    "io.jwt.decode_verify": jwtVerifyBuiltins(() => Number(hostValue(clock())))["io.jwt.decode_verify"],
+    "io.jwt.decode_verify": decodeVerifyWith(() => Number(hostValue(clock()))),
   };
   const locate: Locate = () => {
     const fn = source?.exports["tg_location"];

@@ -192,21 +192,22 @@ export function decodeVerifyWith(nowNs: () => number) {
   };
 }
 
-export function jwtVerifyBuiltins(nowNs: () => number) {
-  return {
-    "io.jwt.verify_hs256": verifyWithSecret("HS256"),
-    "io.jwt.verify_hs384": verifyWithSecret("HS384"),
-    "io.jwt.verify_hs512": verifyWithSecret("HS512"),
-    "io.jwt.verify_rs256": verifyWithCertificate("RS256"),
-    "io.jwt.verify_rs384": verifyWithCertificate("RS384"),
-    "io.jwt.verify_rs512": verifyWithCertificate("RS512"),
-    "io.jwt.verify_ps256": verifyWithCertificate("PS256"),
-    "io.jwt.verify_ps384": verifyWithCertificate("PS384"),
-    "io.jwt.verify_ps512": verifyWithCertificate("PS512"),
-    "io.jwt.verify_es256": verifyWithCertificate("ES256"),
-    "io.jwt.verify_es384": verifyWithCertificate("ES384"),
-    "io.jwt.verify_es512": verifyWithCertificate("ES512"),
-    "io.jwt.verify_eddsa": verifyWithCertificate("EdDSA"),
-    "io.jwt.decode_verify": decodeVerifyWith(nowNs),
-  };
-}
+/** The wall clock in ns (the host object fixes it per evaluation instead, see createHostBuiltins). */
+const wallClockNs = (): number => Date.now() * 1e6;
+
+export const jwtVerifyBuiltins = {
+  "io.jwt.verify_hs256": verifyWithSecret("HS256"),
+  "io.jwt.verify_hs384": verifyWithSecret("HS384"),
+  "io.jwt.verify_hs512": verifyWithSecret("HS512"),
+  "io.jwt.verify_rs256": verifyWithCertificate("RS256"),
+  "io.jwt.verify_rs384": verifyWithCertificate("RS384"),
+  "io.jwt.verify_rs512": verifyWithCertificate("RS512"),
+  "io.jwt.verify_ps256": verifyWithCertificate("PS256"),
+  "io.jwt.verify_ps384": verifyWithCertificate("PS384"),
+  "io.jwt.verify_ps512": verifyWithCertificate("PS512"),
+  "io.jwt.verify_es256": verifyWithCertificate("ES256"),
+  "io.jwt.verify_es384": verifyWithCertificate("ES384"),
+  "io.jwt.verify_es512": verifyWithCertificate("ES512"),
+  "io.jwt.verify_eddsa": verifyWithCertificate("EdDSA"),
+  "io.jwt.decode_verify": decodeVerifyWith(wallClockNs),
+};
