@@ -11,6 +11,7 @@ import { cryptoBuiltins as crypto } from "../host-builtins/crypto.js";
 import { globBuiltins as glob } from "../host-builtins/glob.js";
 import { jsonFilterBuiltins as jsonFilter } from "../host-builtins/json-filter.js";
 import { jsonPatchBuiltins as jsonPatch } from "../host-builtins/json-patch.js";
+import { jsonSchemaBuiltins as jsonSchema } from "../host-builtins/json-schema.js";
 import { jwtBuiltins as jwt } from "../host-builtins/jwt.js";
 import { jwtVerifyBuiltins as jwtVerify } from "../host-builtins/jwt-verify.js";
 import { netBuiltins as net } from "../host-builtins/net.js";
@@ -89,6 +90,8 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("json.filter", "object array|set", "any", { host: jsonFilter }),
   sig("json.remove", "object array|set", "any", { host: jsonFilter }),
   sig("json.patch", "any array", "any", { host: jsonPatch }),
+  sig("json.verify_schema", "string|object", "array", { host: jsonSchema }),
+  sig("json.match_schema", "string|object string|object", "array", { host: jsonSchema }),
   // strings
   sig("concat", "string array|set", "string", { native: "opa_strings_concat" }),
   sig("contains", "string string", "boolean", { native: "opa_strings_contains" }),
