@@ -13,6 +13,7 @@ import { jsonFilterBuiltins as jsonFilter } from "../host-builtins/json-filter.j
 import { jsonPatchBuiltins as jsonPatch } from "../host-builtins/json-patch.js";
 import { jsonSchemaBuiltins as jsonSchema } from "../host-builtins/json-schema.js";
 import { jwtBuiltins as jwt } from "../host-builtins/jwt.js";
+import { jwtSignBuiltins as jwtSign } from "../host-builtins/jwt-sign.js";
 import { jwtVerifyBuiltins as jwtVerify } from "../host-builtins/jwt-verify.js";
 import { netBuiltins as net } from "../host-builtins/net.js";
 import { randomBuiltins as random } from "../host-builtins/random.js";
@@ -200,6 +201,8 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("graph.reachable_paths", "object array|set", "set", { native: "tg_graph_reachable_paths" }),
   sig("io.jwt.decode", "string", "array", { host: jwt }),
   sig("io.jwt.decode_verify", "string object", "array", { nondeterministic: true, host: jwtVerify }),
+  sig("io.jwt.encode_sign", "object object object", "string", { nondeterministic: true, host: jwtSign }),
+  sig("io.jwt.encode_sign_raw", "string string string", "string", { nondeterministic: true, host: jwtSign }),
   sig("io.jwt.verify_hs256", "string string", "boolean", { host: jwtVerify }),
   sig("io.jwt.verify_hs384", "string string", "boolean", { host: jwtVerify }),
   sig("io.jwt.verify_hs512", "string string", "boolean", { host: jwtVerify }),

@@ -5,7 +5,6 @@
  */
 export const UNSUPPORTED_OPA_BUILTINS: ReadonlySet<string> = new Set([
   "rego.metadata.chain", "rego.metadata.rule", "rego.parse_module",
-  "io.jwt.encode_sign", "io.jwt.encode_sign_raw",
   "crypto.sha512", "crypto.x509.parse_certificates", "crypto.x509.parse_and_verify_certificates",
   "crypto.x509.parse_and_verify_certificates_with_options", "crypto.x509.parse_certificate_request",
   "crypto.x509.parse_keypair", "crypto.x509.parse_rsa_private_key", "crypto.parse_private_keys",
