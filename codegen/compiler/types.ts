@@ -49,4 +49,15 @@ export interface CompileResult {
   readonly entrypointIds: Record<string, number>;
   /** With `coverage: true`: point i is the byte at `toolgate_coverage_ptr() + i`. */
   readonly coverage?: { readonly points: CoveragePoint[] };
+  /**
+   * Wall time of each stage that ran, in order: the front end's own stages
+   * (parse, group, scope, flatten, safety, typecheck, recursion), `query`
+   * (compiling the queries), then plan, emit, optimize.
+   */
+  readonly timings: readonly StageTiming[];
+}
+
+export interface StageTiming {
+  readonly stage: string;
+  readonly ms: number;
 }

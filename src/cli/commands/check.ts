@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
-import { compileModules } from "../../../codegen/rego/index.js";
+import { checkPolicy } from "../../../codegen/compiler/index.js";
 import type { RegisterCommand } from "./index.js";
 import { regoVersionOf, withV0Option } from "./rego-version.js";
 
@@ -48,7 +48,7 @@ export const registerCheck: RegisterCommand = (program, setExitCode) => {
         setExitCode(1);
         return;
       }
-      const { errors } = compileModules(files.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion })));
+      const errors = checkPolicy({ modules: files.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion })) });
       for (const e of errors) console.error(formatDiagnostic(e));
       if (errors.length > 0) {
         console.error(`${errors.length} problem${errors.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"}`);

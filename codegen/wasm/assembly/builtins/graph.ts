@@ -12,7 +12,8 @@ import { isArr, isSet, isObj } from "./util";
 export function tg_graph_reachable(graph: usize, initial: usize): usize {
   if (!isObj(graph)) return typeError("graph.reachable", 1, "object", graph);
   if (!isVertices(initial)) return typeError("graph.reachable", 2, "{array, set}", initial);
-  const queue = shallowCopy(initial);
+  const queue = mkArray(colLen(initial)); // an array even when the initial vertices are a set
+  for (let i = 0; i < colLen(initial); i++) arrPush(queue, arrGet(initial, i));
   const reached = mkSet(0);
   for (let q = 0; q < colLen(queue); q++) {
     const node = arrGet(queue, q);
