@@ -166,6 +166,7 @@ function emitStage(st: State, opts: CompileOptions): void {
       strictBuiltinErrors: opts.strictBuiltinErrors === true,
       optimize: opts.optimize !== false,
       ...(opts.builtins === undefined ? {} : { customBuiltins: opts.builtins }),
+      fuel: opts.fuel !== false,
     });
   } catch (e) {
     if (!isEmitError(e)) throw e;

@@ -36,6 +36,8 @@ export interface CompileOptions {
   readonly strictBuiltinErrors?: boolean;
   /** Run binaryen's optimiser (default true). */
   readonly optimize?: boolean;
+  /** Fuel checks for bounded evaluation (default true; see codegen/wasm/emit/fuel.ts). */
+  readonly fuel?: boolean;
   readonly stopAfter?: StageName;
   /** Record coverage points (see README): result `coverage`, export `toolgate_coverage_ptr`. */
   readonly coverage?: boolean;

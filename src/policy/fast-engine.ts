@@ -16,8 +16,10 @@ import type { CustomBuiltins } from "./builtins/index.js";
 import { createHostBuiltins } from "./host-builtins/index.js";
 import type { HostBuiltinFn, HostBuiltinSet } from "./host-builtins/index.js";
 import type { JsonObject } from "../manifest.js";
+import { BUDGET_EXCEEDED, checkPolicyBudget, DEFAULT_POLICY_BUDGET, moduleFuel } from "./budget.js";
+import type { ModuleFuel } from "./budget.js";
 import { deny, toDecision } from "./engine.js";
-import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
+import type { EvaluateOptions, PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { DECLINED, ValueReader, ValueWriter } from "./fast-input.js";
 import { PolicyLoadError } from "./opa-wasm-engine.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
@@ -31,6 +33,8 @@ export interface FastEngineOptions {
   readonly initialPages?: number;
   /** Custom builtins the policy was compiled with (`defineBuiltins`, tools.yaml `policy.builtins`). */
   readonly builtins?: CustomBuiltins;
+  /** Steps per evaluation unless `evaluate` is given one (default DEFAULT_POLICY_BUDGET; see budget.ts). */
+  readonly budget?: number;
 }
 
 interface Exports {
@@ -69,6 +73,8 @@ export class FastPolicy {
   /** Null when the module lacks what direct writing needs or fails the load-time check. */
   private writer: ValueWriter | null = null;
   private reader: ValueReader | null = null;
+  /** The module's step counter (budget.ts), null for modules built without one. */
+  fuel: ModuleFuel | null = null;
 
   private constructor(
     initialPages: number,
@@ -85,6 +91,7 @@ export class FastPolicy {
     const module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, { env: p.imports() as WebAssembly.ModuleImports });
     p.exports = instance.exports as unknown as Exports;
+    p.fuel = moduleFuel(instance.exports);
     p.host.attach({ exports: instance.exports, memory: p.memory });
     p.init();
     return p;
@@ -232,7 +239,7 @@ export class FastPolicy {
 /** A PolicyEngine over FastPolicy; same decisions and failure rules as loadOpaWasmEngine. */
 export interface FastPolicyEngine extends PolicyEngine {
   /** The synchronous decision (what evaluate() resolves to). */
-  decide(input: PolicyInput): PolicyDecision;
+  decide(input: PolicyInput, options?: EvaluateOptions): PolicyDecision;
   readonly policy: FastPolicy;
   readonly entrypointId: number;
 }
@@ -253,13 +260,15 @@ export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolic
   }
   if (opts.data !== undefined) policy.setData(opts.data);
   const entrypointId = policy.entrypoints[opts.entrypoint]!;
-  const decide = (input: PolicyInput): PolicyDecision => {
+  const budget = opts.budget === undefined ? DEFAULT_POLICY_BUDGET : checkPolicyBudget(opts.budget, "loadFastEngine");
+  const decide = (input: PolicyInput, options?: EvaluateOptions): PolicyDecision => {
     try {
+      policy.fuel?.set(options?.budget ?? budget);
       const results = policy.evaluate(input, entrypointId);
       if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
       return toDecision((results[0] as { result?: unknown }).result);
-    } catch {
-      return deny("policy_evaluation_error");
+    } catch (err) {
+      return deny(policy.fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
     }
   };
   return {
@@ -269,6 +278,6 @@ export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolic
     policy,
     entrypointId,
     decide,
-    evaluate: (input) => Promise.resolve(decide(input)),
+    evaluate: (input, options) => Promise.resolve(decide(input, options)),
   };
 }

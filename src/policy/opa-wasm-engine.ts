@@ -6,10 +6,11 @@
 import { readFile } from "node:fs/promises";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import type { JsonObject } from "../manifest.js";
+import { BUDGET_EXCEEDED, checkPolicyBudget, DEFAULT_POLICY_BUDGET, moduleFuel } from "./budget.js";
 import { deny, toDecision } from "./engine.js";
 import { BUILTINS, type CustomBuiltins } from "./builtins/index.js";
 import { createHostBuiltins } from "./host-builtins/index.js";
-import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
+import type { EvaluateOptions, PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
 
 export { policyVersion } from "./version.js";
@@ -22,6 +23,8 @@ export interface OpaWasmEngineOptions {
   readonly data?: JsonObject;
   /** Custom builtins the policy was compiled with (`defineBuiltins`, tools.yaml `policy.builtins`). */
   readonly builtins?: CustomBuiltins;
+  /** Steps per evaluation unless `evaluate` is given one (default DEFAULT_POLICY_BUDGET; see budget.ts). */
+  readonly budget?: number;
 }
 
 export class PolicyLoadError extends Error {
@@ -48,19 +51,22 @@ export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<Pol
   if (opts.data !== undefined) policy.setData(opts.data);
   const version = policyVersion(opts.wasm, opts.data);
   const entrypoint = entrypoints[opts.entrypoint] as number;
+  const budget = opts.budget === undefined ? DEFAULT_POLICY_BUDGET : checkPolicyBudget(opts.budget, "loadOpaWasmEngine");
+  const fuel = moduleFuel((policy.wasmInstance as WebAssembly.Instance).exports);
   return {
     version,
     code_version: policyCodeVersion(opts.wasm),
     data_version: policyDataVersion(opts.data),
-    async evaluate(input: PolicyInput): Promise<PolicyDecision> {
+    async evaluate(input: PolicyInput, options?: EvaluateOptions): Promise<PolicyDecision> {
       try {
+        fuel?.set(options?.budget ?? budget);
         host.startEvaluation();
         const results: unknown = policy.evaluate(input, entrypoint);
         // One result for a defined rule; an empty set means the decision is undefined.
         if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
         return toDecision((results[0] as { result?: unknown }).result);
-      } catch {
-        return deny("policy_evaluation_error");
+      } catch (err) {
+        return deny(fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
       }
     },
   };

@@ -6,6 +6,7 @@
  */
 import type { ApprovalRecord, OperationRecord } from "../store/store.js";
 import type { PolicyApprovalInput, PolicyDecision, PolicyInput } from "../policy/engine.js";
+import { BUDGET_EXCEEDED } from "../policy/budget.js";
 import { versionsOf } from "../policy/version.js";
 import { bindingProblem, callArgsHash, usedUp } from "./approval-binding.js";
 import { requestApproval } from "./approvals.js";
@@ -132,6 +133,10 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
       ),
       { decision: "approval_required", reason: decision.reason, policy_version: version, evaluation },
     );
+  }
+  if (decision.reason === BUDGET_EXCEEDED) {
+    const message = `the policy's evaluation for ${tool.name} exceeded its step budget and was stopped; nothing ran`;
+    return answer(terminal("policy_budget_exceeded", message), { decision: "deny", reason: decision.reason, policy_version: version, evaluation });
   }
   return answer(terminal("policy_denied", `policy denied ${tool.name}: ${decision.reason}`), {
     decision: "deny",

@@ -18,6 +18,7 @@ import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
 import { consumeAfterInvoke } from "./approval-binding.js";
 import { createApprovals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
+import { decisionId as newDecisionId } from "../store/decision-id.js";
 import { PolicyPublisher } from "./current-policy.js";
 import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
 import { terminal } from "./envelope.js";
@@ -39,6 +40,7 @@ import type { CallOptions, CallRequest, ContextResolverMap, HandlerMap, LooseHan
 import { watchPolicyFile } from "./watch-policy.js";
 import type { PolicyWatcher, WatchPolicyOptions } from "./watch-policy.js";
 import type { PolicyEngine } from "../policy/engine.js";
+import { isValidPolicyBudget, policyBudgetProblem } from "../policy/budget.js";
 
 export interface Runtime {
   /** Runs one model-proposed call through the gate. Never throws for anything the model sends. */
@@ -103,6 +105,7 @@ export function createRuntime<
   const contextResolvers = (opts.context ?? {}) as unknown as LooseContextResolvers;
   missing.push(...missingContext(opts.manifest.tools, contextResolvers, opts.validators));
   if (missing.length > 0) throw new RuntimeConfigError(`createRuntime: missing ${missing.join(", ")}`);
+  if (opts.policyBudget !== undefined && !isValidPolicyBudget(opts.policyBudget)) throw new RuntimeConfigError(policyBudgetProblem("createRuntime", opts.policyBudget));
   const leaseMarginMs = opts.leaseMarginMs ?? defaultLeaseMarginMs;
 
   const shared: SharedDeps = {
@@ -122,6 +125,7 @@ export function createRuntime<
     onError: opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate runtime: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)),
     telemetry: new Telemetry(opts.telemetry ?? {}),
     contextResolvers,
+    ...(opts.policyBudget === undefined ? {} : { policyBudget: opts.policyBudget }),
   };
   const holder = new PolicyHolder(shared, opts.policy, opts.shadowPolicy === undefined ? null : checkEngine(opts.shadowPolicy, "createRuntime shadowPolicy"));
   // The store learns the policy this gate runs before its first answer and on every swap.
@@ -155,7 +159,7 @@ export function createRuntime<
    * Writes the call's decision-log entry (unless it was committed with the call's outcome);
    * an answer given before the policy is logged too.
    */
-  const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope, decisionId: string = randomUUID(), committed = false) => {
+  const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope, decisionId: string = newDecisionId(), committed = false) => {
     const deps = holder.snapshot;
     const tool = toolOf(deps, req, prepared);
     if (!committed) {
@@ -182,7 +186,7 @@ export function createRuntime<
     let prepared: PreparedCall | null = null;
     let note: LogNote = { decision: "not_evaluated", reason: null, policy_version: null };
     let env: Envelope;
-    const decisionId = randomUUID();
+    const decisionId = newDecisionId();
     let committed = false;
     try {
       const p = await trace.phase("prepare", () => prepare(deps, ctx, req));

@@ -11,6 +11,7 @@ import type { CustomBuiltins } from "../../../src/policy/builtins/index.js";
 import { builtinTable } from "./builtins.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
+import { Fuel } from "./fuel.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, readRuntime, replaceImport, staticDataStart } from "../runtime-link.js";
 import { StaticData } from "./static-data.js";
 
@@ -21,6 +22,8 @@ export interface EmitOptions {
   readonly legacyAbi?: boolean;
   /** Custom builtins the plan may call (through the host, as toolgate's host builtins). */
   readonly customBuiltins?: CustomBuiltins;
+  /** Fuel checks for bounded evaluation (default on; off only to measure their cost). */
+  readonly fuel?: boolean;
 }
 
 export class EmitError extends Error {
@@ -61,7 +64,14 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     return println;
   };
   const sdkNames = new Set<string>();
+  const fuel = opts.fuel === false ? null : new Fuel({
+    m,
+    cstring: (s) => data.cstring(s),
+    file: (i) => policy.static.files[i] ?? "unknown",
+    runtimeError: exportedName(m, "opa_runtime_error"),
+  });
   const env: EmitEnv = {
+    fuel,
     m,
     data,
     strings: policy.static.strings,
@@ -163,7 +173,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
 function addFunc(env: EmitEnv, f: Func): void {
   const count = localCount(f.blocks, Math.max(f.return, ...f.params) + 1);
   const fe = new FuncEmitter(env, count, null);
-  const body = fe.blocks(f.blocks);
+  const body = [...fe.entryTick(f.blocks), ...fe.blocks(f.blocks)];
   body.push(env.m.return(env.m.local.get(f.return, i32)));
   finish(env, f.name, f.params.length, fe, body);
 }
@@ -173,7 +183,8 @@ function addPlan(env: EmitEnv, p: Plan, id: number): string {
   const rs = count;
   const fe = new FuncEmitter(env, count + 1, rs);
   const m = env.m;
-  const body = [m.local.set(rs, m.call(env.rt("opa_set"), [], i32)), ...fe.blocks(p.blocks), m.return(m.local.get(rs, i32))];
+  const refuel = env.fuel === null ? [] : [env.fuel.reset()];
+  const body = [...refuel, m.local.set(rs, m.call(env.rt("opa_set"), [], i32)), ...fe.blocks(p.blocks), m.return(m.local.get(rs, i32))];
   const name = `plan.${id}`;
   finish(env, name, 2, fe, body);
   return name;
