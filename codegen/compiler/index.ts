@@ -10,15 +10,16 @@ import type { PlanQuery } from "../plan/planner.js";
 import { planPolicy } from "../plan/planner.js";
 import type { Body } from "../rego/ast.js";
 import { compileModules, compileQuery, continueCompile, parseQuery, startCompile, type Compilation } from "../rego/index.js";
-import { withCustomBuiltins } from "../rego/builtins.js";
-import { mockedBuiltins } from "../rego/compile.js";
 import type { Program } from "../rego/program.js";
 import { builtinArities } from "../wasm/emit/builtins.js";
 import { emitPolicy, isEmitError } from "../wasm/emit/index.js";
 import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
+import { supportedBuiltins } from "./check.js";
+import { withCustomBuiltins } from "../rego/builtins.js";
 import type { CompileOptions, CompileResult, StageName, StageTiming } from "./types.js";
 
 export type * from "./types.js";
+export { checkPolicy } from "./check.js";
 export { STAGE_NAMES } from "./types.js";
 
 interface State {
@@ -75,30 +76,6 @@ export function compilePolicy(opts: CompileOptions): CompileResult {
     ...(st.coverage === undefined ? {} : { coverage: { points: st.coverage } }),
   };
   return out;
-}
-
-/**
- * `toolgate check`: everything `build` reports, without emitting. The front end
- * reports nearly everything; planning every rule group as an entrypoint adds what
- * only planning can see (a builtin the backend lacks, called where no `with`
- * replaces it although one elsewhere does), so any `build` of these modules
- * reports no error that `check` does not.
- */
-export function checkPolicy(opts: Pick<CompileOptions, "modules" | "builtins">): Diagnostic[] {
-  const custom = opts.builtins === undefined ? {} : { builtins: opts.builtins };
-  const front = compileModules(opts.modules, { supportedBuiltins: supportedBuiltins([], opts.builtins), ...custom });
-  if (front.program === null) return front.errors;
-  const program = front.program;
-  const entrypoints = program.groups.filter((g) => g.kind !== "function").map((g) => g.path.slice(1).join("/"));
-  const r = withCustomBuiltins(opts.builtins, () =>
-    planPolicy({ program, files: opts.modules.map((m) => m.file), entrypoints, queries: [], builtins: builtinArities(opts.builtins) }),
-  );
-  return [...r.errors].sort(compareDiagnostics);
-}
-
-/** Builtins the backend calls (custom ones included), plus those a query replaces with `with` (their calls need no implementation). */
-function supportedBuiltins(queries: readonly { body: Body }[], custom: CustomBuiltins | undefined): Set<string> {
-  return new Set([...builtinArities(custom).keys(), ...mockedBuiltins(queries.map((q) => q.body))]);
 }
 
 function parseStage(st: State, opts: CompileOptions): void {
