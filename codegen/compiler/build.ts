@@ -8,6 +8,7 @@ import { join, relative } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { bundleBytes } from "./bundle.js";
 import { compilePolicy } from "./index.js";
+import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
 import type { RegoVersion, StageTiming } from "./types.js";
 
 export interface BuildOptions {
@@ -17,6 +18,8 @@ export interface BuildOptions {
   readonly check: boolean;
   /** "v0": the policies are pre-1.0 Rego. */
   readonly regoVersion?: RegoVersion;
+  /** Custom builtins (tools.yaml `policy.builtins`). */
+  readonly builtins?: CustomBuiltins;
 }
 
 /** Every result carries the wall time of each step: reading the sources, the compiler's stages, bundling, writing. */
@@ -63,7 +66,7 @@ export function buildPolicy(opts: BuildOptions): BuildResult {
   const version = opts.regoVersion === undefined ? {} : { regoVersion: opts.regoVersion };
   const modules = files.map((f) => ({ file: relative(process.cwd(), f) || f, source: readFileSync(f, "utf8"), ...version }));
   step("read");
-  const r = compilePolicy({ modules, entrypoints: opts.entrypoints });
+  const r = compilePolicy({ modules, entrypoints: opts.entrypoints, ...(opts.builtins === undefined ? {} : { builtins: opts.builtins }) });
   timings.push(...r.timings);
   t = performance.now();
   if (r.wasm === null) return { kind: "errors", errors: r.errors, timings };

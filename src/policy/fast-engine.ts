@@ -12,6 +12,7 @@
  * Data is loaded once. Host builtins are dispatched to `src/policy/host-builtins`
  * with the SDK's exact JSON round trip, so both engines decide identically.
  */
+import type { CustomBuiltins } from "./builtins/index.js";
 import { createHostBuiltins } from "./host-builtins/index.js";
 import type { HostBuiltinFn, HostBuiltinSet } from "./host-builtins/index.js";
 import type { JsonObject } from "../manifest.js";
@@ -30,6 +31,8 @@ export interface FastEngineOptions {
   readonly data?: JsonObject;
   /** Initial memory pages (the SDK's default is 5). */
   readonly initialPages?: number;
+  /** Custom builtins the policy was compiled with (`defineBuiltins`, tools.yaml `policy.builtins`). */
+  readonly builtins?: CustomBuiltins;
   /** Steps per evaluation unless `evaluate` is given one (default DEFAULT_POLICY_BUDGET; see budget.ts). */
   readonly budget?: number;
 }
@@ -244,7 +247,10 @@ export interface FastPolicyEngine extends PolicyEngine {
 export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolicyEngine> {
   let policy: FastPolicy;
   try {
-    policy = await FastPolicy.load(opts.wasm, opts.initialPages === undefined ? {} : { initialPages: opts.initialPages });
+    policy = await FastPolicy.load(opts.wasm, {
+      ...(opts.initialPages === undefined ? {} : { initialPages: opts.initialPages }),
+      ...(opts.builtins === undefined ? {} : { host: createHostBuiltins({ builtins: opts.builtins }) }),
+    });
   } catch (err) {
     if (err instanceof PolicyLoadError) throw err;
     throw new PolicyLoadError(`policy.wasm does not load: ${String(err)}`);

@@ -7,3 +7,5 @@ export type { PolicyVersions } from "./version.js";
 export type { OpaWasmEngineOptions } from "./opa-wasm-engine.js";
 export { loadPolicyFile, readBundleFiles } from "./policy-file.js";
 export type { PolicyFileOptions } from "./policy-file.js";
+export { CustomBuiltinError, defineBuiltins, isCustomBuiltinError } from "./builtins/index.js";
+export type { CustomBuiltins, CustomBuiltinSpec, JsArgsOf, JsValueOf, TypeSpec, ValueType } from "./builtins/index.js";

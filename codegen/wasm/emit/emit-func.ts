@@ -24,7 +24,7 @@ export interface EmitEnv {
   callee(name: string):
     | { kind: "func"; name: string }
     | { kind: "native"; name: string }
-    | { kind: "host"; id: number; arity: number }
+    | { kind: "host"; id: number; arity: number; located: boolean }
     | { kind: "print"; format: string; println: string };
   hostImport(arity: number): string;
   /** Address of coverage byte 0 (static data, below the heap base). */
@@ -212,8 +212,9 @@ export class FuncEmitter {
     const call = target.kind === "host"
       ? this.setOrFail(s.result, m.call(this.env.hostImport(target.arity), [m.i32.const(target.id), m.i32.const(0), ...args], i32))
       : this.setOrFail(s.result, m.call(target.name, args, i32));
-    // Strict mode: builtin errors (native, or host ones reading tg_location) carry this call's location.
-    if (!this.env.strict) return call;
+    // Strict mode: builtin errors (native, or host ones reading tg_location) carry this call's location;
+    // custom builtins' errors always abort, so their calls are located in every mode.
+    if (!this.env.strict && !(target.kind === "host" && target.located)) return call;
     const d = this.env.data;
     const loc = s.loc;
     return m.block(null, [

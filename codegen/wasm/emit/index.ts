@@ -7,6 +7,7 @@
 import binaryen from "binaryen";
 import type { Func, Plan, Policy } from "../../plan/ir.js";
 import { hostBuiltinName } from "../host-builtins.js";
+import type { CustomBuiltins } from "../../../src/policy/builtins/index.js";
 import { builtinTable } from "./builtins.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
@@ -19,6 +20,8 @@ export interface EmitOptions {
   readonly optimize?: boolean;
   /** Keep `opa_wasm_abi_minor_version` below 2 to exercise the SDK's legacy path. */
   readonly legacyAbi?: boolean;
+  /** Custom builtins the plan may call (through the host, as toolgate's host builtins). */
+  readonly customBuiltins?: CustomBuiltins;
   /** Fuel checks for bounded evaluation (default on; off only to measure their cost). */
   readonly fuel?: boolean;
   /** Receives the wall time of each phase (`toolgate build --timings`). */
@@ -59,7 +62,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   const data = new StaticData(staticDataStart(m));
   const coverage = policy.coveragePoints ?? 0;
   const coverageAt = coverage > 0 ? data.zeros(coverage) : 0;
-  const builtins = builtinTable();
+  const builtins = builtinTable(opts.customBuiltins);
   const funcNames = new Set(policy.funcs.map((f) => f.name));
   const hostIds = new Map<string, number>();
   const hostImports = new Map<number, string>();
@@ -107,7 +110,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
         hostIds.set(name, id);
         if (b.kind === "sdk") sdkNames.add(name);
       }
-      return { kind: "host", id, arity: b.arity };
+      return { kind: "host", id, arity: b.arity, located: b.custom === true };
     },
     coverageBase() {
       return coverageAt;

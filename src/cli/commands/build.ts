@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { loadToolsFile } from "../../../codegen/toolsyaml/index.js";
 import type { RegisterCommand } from "./index.js";
+import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
 
 const DEFAULT_ENTRYPOINT = "toolgate/authz/decision";
@@ -29,7 +30,9 @@ export const registerBuild: RegisterCommand = (program, setExitCode) => {
       const { buildPolicy, formatTimings } = await import("../../../codegen/compiler/build.js");
       const loadMs = performance.now() - t0;
       const entrypoints = opts.entrypoint ?? [defaultEntrypoint()];
-      const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true, regoVersion: regoVersionOf(opts) });
+      const custom = await policyBuiltinsForCommand();
+      if (custom === null) return setExitCode(1);
+      const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true, regoVersion: regoVersionOf(opts), ...custom });
       if (opts.timings === true) {
         const total = loadMs + r.timings.reduce((a, x) => a + x.ms, 0);
         console.error(formatTimings([{ stage: "load compiler", ms: loadMs }, ...r.timings, { stage: "total", ms: total }]));
