@@ -24,7 +24,12 @@ export interface EmitOptions {
   readonly customBuiltins?: CustomBuiltins;
   /** Fuel checks for bounded evaluation (default on; off only to measure their cost). */
   readonly fuel?: boolean;
+  /** Receives the wall time of each phase (`toolgate build --timings`). */
+  readonly onPhase?: (phase: EmitPhase, ms: number) => void;
 }
+
+/** Reading runtime.wasm, adding the generated code and data, validating, optimising, encoding. */
+export type EmitPhase = "runtime" | "generate" | "validate" | "optimize" | "binary";
 
 export class EmitError extends Error {
   override name = "EmitError";
@@ -37,7 +42,9 @@ const i32 = binaryen.i32;
 const NOW_GLOBAL = "tg_now_ns";
 
 export function emitPolicy(policy: Policy, opts: EmitOptions = {}): Uint8Array {
+  const t0 = performance.now();
   const m = readRuntime();
+  opts.onPhase?.("runtime", performance.now() - t0);
   try {
     return build(m, policy, opts);
   } finally {
@@ -46,6 +53,12 @@ export function emitPolicy(policy: Policy, opts: EmitOptions = {}): Uint8Array {
 }
 
 function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Array {
+  let t = performance.now();
+  const phase = (name: EmitPhase): void => {
+    const now = performance.now();
+    opts.onPhase?.(name, now - t);
+    t = now;
+  };
   const data = new StaticData(staticDataStart(m));
   const coverage = policy.coveragePoints ?? 0;
   const coverageAt = coverage > 0 ? data.zeros(coverage) : 0;
@@ -159,7 +172,9 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     m.addGlobal(g, i32, false, m.i32.const(1));
   }
 
+  phase("generate");
   if (!m.validate()) throw new EmitError("generated module does not validate");
+  phase("validate");
   if (opts.optimize !== false) {
     // The runtime is already optimised by asc; optimising only the generated
     // functions keeps compile time low (whole-module -O2 costs about a second).
@@ -167,7 +182,10 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     binaryen.setShrinkLevel(1);
     for (const name of generated) m.optimizeFunction(name);
   }
-  return m.emitBinary();
+  phase("optimize");
+  const bytes = m.emitBinary();
+  phase("binary");
+  return bytes;
 }
 
 function addFunc(env: EmitEnv, f: Func): void {
