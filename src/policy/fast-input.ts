@@ -11,6 +11,8 @@
  * against the module's own parser at load and disables it on any difference.
  */
 
+import type { ProjectedObject } from "./input-projection.js";
+
 class GiveUp extends Error {}
 const giveUp = new GiveUp();
 
@@ -64,6 +66,49 @@ export class ValueWriter {
       if (e === giveUp) return null;
       throw e;
     }
+  }
+
+  /**
+   * Like write, but objects at projected paths get only the projected members, with
+   * their ready-made key cells (`node` null: the whole value). A member that is
+   * absent or undefined is left out, as JSON.stringify leaves it out.
+   */
+  writeProjected(value: unknown, node: ProjectedObject | null, start: number): { addr: number; end: number } | null {
+    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    this.ptr = start;
+    try {
+      const addr = node === null ? this.value(value) : this.projected(value, node);
+      return { addr, end: (this.ptr + 7) & ~7 };
+    } catch (e) {
+      if (e === giveUp) return null;
+      throw e;
+    }
+  }
+
+  private projected(v: unknown, node: ProjectedObject): number {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return this.value(v);
+    const o = v as Record<string, unknown>;
+    const proto: unknown = Object.getPrototypeOf(o);
+    if ((proto !== Object.prototype && proto !== null) || typeof o.toJSON === "function") throw giveUp;
+    const { keys, keyCells, children, inherited } = node;
+    const n = keys.length;
+    const c = this.alloc(16);
+    const data = n > 0 ? this.alloc(8 * n) : 0;
+    let j = data >>> 2;
+    let present = 0;
+    for (let i = 0; i < n; i++) {
+      const k = keys[i]!;
+      const x = inherited[i] && !Object.prototype.hasOwnProperty.call(o, k) ? undefined : o[k];
+      if (x === undefined) continue;
+      const child = children[i]!;
+      const va = child === null ? this.value(x) : this.projected(x, child);
+      this.u32[j] = keyCells[i]!;
+      this.u32[j + 1] = va;
+      j += 2;
+      present++;
+    }
+    this.cell(c, T_OBJECT, present, present, present > 0 ? data : 0);
+    return c;
   }
 
   private refresh(): void {

@@ -8,9 +8,11 @@ import binaryen from "binaryen";
 import type { Func, Plan, Policy } from "../../plan/ir.js";
 import { hostBuiltinName } from "../host-builtins.js";
 import { builtinTable } from "./builtins.js";
+import { addDecisionExport, DECISION_EXPORT } from "./decision-export.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, readRuntime, replaceImport, staticDataStart } from "../runtime-link.js";
+import { INPUT_PATHS_SECTION, inputPaths } from "./input-paths.js";
 import { StaticData } from "./static-data.js";
 
 export interface EmitOptions {
@@ -124,7 +126,8 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     );
   });
   dispatch.push(m.call(abort, [m.i32.const(data.cstring("internal: illegal entrypoint id"))], binaryen.none), m.unreachable());
-  replaceImport(m, "eval", [], m.block(null, dispatch));
+  const evalFunction = replaceImport(m, "eval", [], m.block(null, dispatch));
+  addDecisionExport(env, evalFunction);
 
   // Probe every host builtin at load time (the SDK calls entrypoints() in its
   // constructor), so a module fails in loadPolicy when the host lacks one.
@@ -146,13 +149,17 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     m.addGlobal(g, i32, false, m.i32.const(1));
   }
 
+  // The input each entrypoint can read, for hosts that write only that (custom sections are ignored by the SDK).
+  const paths = JSON.stringify({ version: 1, entrypoints: inputPaths(policy) });
+  m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(paths));
+
   if (!m.validate()) throw new EmitError("generated module does not validate");
   if (opts.optimize !== false) {
     // The runtime is already optimised by asc; optimising only the generated
     // functions keeps compile time low (whole-module -O2 costs about a second).
     binaryen.setOptimizeLevel(2);
     binaryen.setShrinkLevel(1);
-    for (const name of generated) m.optimizeFunction(name);
+    for (const name of [...generated, DECISION_EXPORT]) m.optimizeFunction(name);
   }
   return m.emitBinary();
 }
