@@ -27,6 +27,7 @@ import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { DECLINED, ValueReader, ValueWriter } from "./fast-input.js";
 import { projectInput, projectionSample, readInputPaths } from "./input-projection.js";
 import type { ProjectedObject } from "./input-projection.js";
+import { compileProjection } from "./projected-writer.js";
 import { PolicyLoadError } from "./opa-wasm-engine.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
 
@@ -63,6 +64,7 @@ const DECISION_MALFORMED = 1;
 const PROBE = { b: [1, -2, 4294967297, -9007199254740991, true, false, null, "", "xé😀"], a: { "": {}, z: [] }, "é": "k" };
 
 const PAGE = 65536;
+const STRING_CACHE_BYTES = 64 * 1024;
 
 export class FastPolicy {
   private readonly memory: WebAssembly.Memory;
@@ -88,6 +90,7 @@ export class FastPolicy {
   private constructor(
     initialPages: number,
     private readonly host: HostBuiltinSet,
+    private readonly compileWriters: boolean,
   ) {
     this.memory = new WebAssembly.Memory({ initial: initialPages });
     this.u8 = new Uint8Array(this.memory.buffer);
@@ -95,8 +98,9 @@ export class FastPolicy {
   }
 
   /** `host` defaults to toolgate's host builtins (createHostBuiltins). */
-  static async load(wasm: Uint8Array, opts: { initialPages?: number; host?: HostBuiltinSet } = {}): Promise<FastPolicy> {
-    const p = new FastPolicy(opts.initialPages ?? 5, opts.host ?? createHostBuiltins());
+  /** `compileWriters: false` keeps the interpreted input writer (as where code generation is forbidden). */
+  static async load(wasm: Uint8Array, opts: { initialPages?: number; host?: HostBuiltinSet; compileWriters?: boolean } = {}): Promise<FastPolicy> {
+    const p = new FastPolicy(opts.initialPages ?? 5, opts.host ?? createHostBuiltins(), opts.compileWriters ?? true);
     const module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, { env: p.imports() as WebAssembly.ModuleImports });
     p.exports = instance.exports as unknown as Exports;
@@ -135,7 +139,11 @@ export class FastPolicy {
     this.dataHeapPtr = this.baseHeapPtr;
     this.writer = this.checkedWriter();
     this.reader = this.writer === null ? null : new ValueReader(this.memory);
-    if (this.writer !== null) this.projections = this.checkedProjections(module, this.writer);
+    if (this.writer !== null) {
+      this.projections = this.checkedProjections(module, this.writer);
+      const region = this.exports.opa_malloc(STRING_CACHE_BYTES);
+      this.writer.cacheStrings(region, region + STRING_CACHE_BYTES);
+    }
     // Member-name cells stay below the saved heap pointer, like data.
     this.baseHeapPtr = this.exports.opa_heap_ptr_get();
     this.dataHeapPtr = this.baseHeapPtr;
@@ -147,11 +155,17 @@ export class FastPolicy {
     const paths = readInputPaths(module);
     const out: (ProjectedObject | null)[] = [];
     if (paths === null) return out;
-    const keyCell = (k: string): number => this.loadJson(this.encoder.encode(JSON.stringify(k)));
+    // The module's own cell for a member name when it holds that name (checked), else a new one.
+    const keyCell = (k: string): number => {
+      const cell = paths.keys[k];
+      if (cell !== undefined && cell < this.baseHeapPtr && this.cString(this.exports.opa_json_dump(cell)) === JSON.stringify(k)) return cell;
+      return this.loadJson(this.encoder.encode(JSON.stringify(k)));
+    };
     for (const [name, id] of Object.entries(this.entrypoints)) {
-      const tree = paths[name];
+      const tree = paths.entrypoints[name];
       const node = tree === undefined ? null : projectInput(tree, keyCell);
       if (node === null) continue;
+      if (this.compileWriters) compileProjection(node);
       const mark = this.exports.opa_heap_ptr_get();
       const sample = projectionSample(node);
       const cells = writer.writeProjected(sample, node, (mark + 7) & ~7);
@@ -259,7 +273,7 @@ export class FastPolicy {
     const len = dv.getUint32(cell + 4, true);
     const ptr = dv.getUint32(cell + 8, true);
     const s = this.decoder.decode(this.view().subarray(ptr, ptr + len));
-    if (cell < this.dataHeapPtr && this.reasons.size < 4096) this.reasons.set(cell, s);
+    if (cell < this.dataHeapPtr && !this.writer!.inStringCache(cell) && this.reasons.size < 4096) this.reasons.set(cell, s);
     return s;
   }
 

@@ -37,6 +37,7 @@ interface Shape {
   readonly sorted: readonly string[];
 }
 const SHAPES_MAX = 32;
+const CACHED_STRING_MAX = 64;
 
 export class ValueWriter {
   private readonly shapes: Shape[] = [];
@@ -86,10 +87,10 @@ export class ValueWriter {
   }
 
   private projected(v: unknown, node: ProjectedObject): number {
+    if (node.compiled !== undefined) return node.compiled(this, v);
     if (typeof v !== "object" || v === null || Array.isArray(v)) return this.value(v);
     const o = v as Record<string, unknown>;
-    const proto: unknown = Object.getPrototypeOf(o);
-    if ((proto !== Object.prototype && proto !== null) || typeof o.toJSON === "function") throw giveUp;
+    this.plainObject(o);
     const { keys, keyCells, children, inherited } = node;
     const n = keys.length;
     const c = this.alloc(16);
@@ -109,6 +110,33 @@ export class ValueWriter {
     }
     this.cell(c, T_OBJECT, present, present, present > 0 ? data : 0);
     return c;
+  }
+
+  // The pieces of writeProjected that compiled projections (projected-writer.ts) call.
+
+  /** Gives up (JSON route) on objects JSON.stringify would not write as their own members. */
+  plainObject(o: object): void {
+    const proto: unknown = Object.getPrototypeOf(o);
+    if ((proto !== Object.prototype && proto !== null) || typeof (o as { toJSON?: unknown }).toJSON === "function") throw giveUp;
+  }
+
+  allocate(n: number): number {
+    return this.alloc(n);
+  }
+
+  whole(v: unknown): number {
+    return this.value(v);
+  }
+
+  /** A member (key cell, value cell) at `at`. */
+  member(at: number, key: number, value: number): void {
+    const i = at >>> 2;
+    this.u32[i] = key;
+    this.u32[i + 1] = value;
+  }
+
+  objectCell(c: number, n: number, data: number): void {
+    this.cell(c, T_OBJECT, n, n, n > 0 ? data : 0);
   }
 
   private refresh(): void {
@@ -164,7 +192,46 @@ export class ValueWriter {
   }
 
   /** `key`: object keys must sort the same in UTF-16 and UTF-8 (no code unit >= U+D800). */
+  /**
+   * Keeps short strings' cells in [start, end) (memory the caller reserved below the
+   * evaluation heap) and reuses them when the same text comes again, as the
+   * runtime's versions, tool names and ids do from call to call. When the region is
+   * full it starts over: a cell is only needed for the evaluation it was written for.
+   */
+  cacheStrings(start: number, end: number): void {
+    this.cache = { start, end, next: start, cells: new Map() };
+  }
+
+  /** Whether `addr` lies in the string cache (its cells are reused for other strings later). */
+  inStringCache(addr: number): boolean {
+    return this.cache !== null && addr >= this.cache.start && addr < this.cache.end;
+  }
+
+  private cache: { readonly start: number; readonly end: number; next: number; readonly cells: Map<string, number> } | null = null;
+
   private string(s: string, key = false): number {
+    const cache = this.cache;
+    // Only ASCII text is kept, so a cached cell is also a valid object key.
+    if (cache !== null && s.length <= CACHED_STRING_MAX) {
+      const known = cache.cells.get(s);
+      if (known !== undefined) return known;
+      if (cache.next + 16 + 3 * CACHED_STRING_MAX + 8 > cache.end) {
+        cache.cells.clear();
+        cache.next = cache.start;
+      }
+      const ptr = this.ptr;
+      this.ptr = cache.next;
+      const c = this.uncachedString(s, key);
+      const ascii = this.ptr - this.u32[(c >>> 2) + 2]! === s.length;
+      cache.next = (this.ptr + 7) & ~7;
+      this.ptr = ptr;
+      if (ascii) cache.cells.set(s, c);
+      return c;
+    }
+    return this.uncachedString(s, key);
+  }
+
+  private uncachedString(s: string, key: boolean): number {
     const c = this.alloc(16);
     const len = s.length;
     const bytes = this.ptr;

@@ -6,6 +6,7 @@
  * engine writes only those parts: the per-call cost follows what the policy reads,
  * not the size of the input.
  */
+import type { ValueWriter } from "./fast-input.js";
 import { PolicyLoadError } from "./opa-wasm-engine.js";
 
 export const INPUT_PATHS_SECTION = "toolgate.input_paths";
@@ -23,10 +24,21 @@ export interface ProjectedObject {
   readonly children: readonly (ProjectedObject | null)[];
   /** Members that also exist on Object.prototype, read with an own-property check. */
   readonly inherited: readonly boolean[];
+  /** The same writing as straight-line code for this node (projected-writer.ts), where the host allows it. */
+  compiled?: CompiledProjection;
 }
 
-/** The entrypoints' trees; null when the module has no section (an older compiler). */
-export function readInputPaths(module: WebAssembly.Module): Record<string, InputPaths> | null {
+/** Writes `value` as its node says and returns its cell (see ValueWriter.writeProjected). */
+export type CompiledProjection = (writer: ValueWriter, value: unknown) => number;
+
+export interface InputPathsSection {
+  readonly entrypoints: Record<string, InputPaths>;
+  /** The module's static string cell of each member name. */
+  readonly keys: Record<string, number>;
+}
+
+/** The section's trees and key cells; null when the module has none (an older compiler). */
+export function readInputPaths(module: WebAssembly.Module): InputPathsSection | null {
   const sections = WebAssembly.Module.customSections(module, INPUT_PATHS_SECTION);
   if (sections.length === 0) return null;
   let parsed: unknown;
@@ -35,16 +47,22 @@ export function readInputPaths(module: WebAssembly.Module): Record<string, Input
   } catch (e) {
     throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION} is not JSON (${String(e)}); rebuild the policy`);
   }
-  const p = parsed as { version?: unknown; entrypoints?: unknown };
-  if (typeof parsed !== "object" || parsed === null || p.version !== 1 || typeof p.entrypoints !== "object" || p.entrypoints === null) {
-    throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION} is not {"version": 1, "entrypoints": {...}}; rebuild the policy`);
+  const p = parsed as { version?: unknown; entrypoints?: unknown; keys?: unknown };
+  const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+  if (!isObject(parsed) || p.version !== 1 || !isObject(p.entrypoints) || !isObject(p.keys)) {
+    throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION} is not {"version": 1, "entrypoints": {...}, "keys": {...}}; rebuild the policy`);
   }
-  const out: Record<string, InputPaths> = Object.create(null) as Record<string, InputPaths>;
+  const entrypoints = Object.create(null) as Record<string, InputPaths>;
   for (const [name, tree] of Object.entries(p.entrypoints)) {
     if (!isTree(tree)) throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION}: entrypoint "${name}" has a malformed tree`);
-    out[name] = tree;
+    entrypoints[name] = tree;
   }
-  return out;
+  const keys = Object.create(null) as Record<string, number>;
+  for (const [k, addr] of Object.entries(p.keys)) {
+    if (!Number.isInteger(addr) || (addr as number) <= 0) throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION}: key "${k}" has no cell address`);
+    keys[k] = addr as number;
+  }
+  return { entrypoints, keys };
 }
 
 function isTree(t: unknown): t is InputPaths {

@@ -13,6 +13,7 @@ import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, readRuntime, replaceImport, staticDataStart } from "../runtime-link.js";
 import { INPUT_PATHS_SECTION, inputPaths } from "./input-paths.js";
+import type { InputPaths } from "./input-paths.js";
 import { StaticData } from "./static-data.js";
 
 export interface EmitOptions {
@@ -141,6 +142,12 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     m.addFunction("toolgate_coverage_ptr", binaryen.none, i32, [], m.i32.const(coverageAt));
     m.addFunctionExport("toolgate_coverage_ptr", "toolgate_coverage_ptr");
   }
+  // The input each entrypoint can read, for hosts that write only that, with the static
+  // string cell of every member name (a host that uses these cells as keys makes the
+  // runtime's key compare a pointer compare). The SDK ignores custom sections.
+  const entrypoints = inputPaths(policy);
+  const keys = Object.fromEntries(memberNames(entrypoints).map((k) => [k, data.string(k)]));
+  m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(JSON.stringify({ version: 1, entrypoints, keys })));
   appendStaticData(m, data.blob());
   finishHeapBase(m);
   if (opts.legacyAbi === true) {
@@ -149,9 +156,6 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     m.addGlobal(g, i32, false, m.i32.const(1));
   }
 
-  // The input each entrypoint can read, for hosts that write only that (custom sections are ignored by the SDK).
-  const paths = JSON.stringify({ version: 1, entrypoints: inputPaths(policy) });
-  m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(paths));
 
   if (!m.validate()) throw new EmitError("generated module does not validate");
   if (opts.optimize !== false) {
@@ -162,6 +166,19 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     for (const name of [...generated, DECISION_EXPORT]) m.optimizeFunction(name);
   }
   return m.emitBinary();
+}
+
+function memberNames(trees: Record<string, InputPaths>): string[] {
+  const names = new Set<string>();
+  const visit = (t: InputPaths): void => {
+    if (t === true) return;
+    for (const [k, c] of Object.entries(t)) {
+      names.add(k);
+      visit(c);
+    }
+  };
+  Object.values(trees).forEach(visit);
+  return [...names].sort();
 }
 
 function addFunc(env: EmitEnv, f: Func): void {
