@@ -212,6 +212,11 @@ export class FastPolicy {
     this.reasons.clear();
   }
 
+  /** Bytes of the module's memory (it grows when an input does not fit). */
+  get memoryBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
   /** Whether `decide` returns decisions through the module's decision export. */
   get hasDecisionExport(): boolean {
     return this.exports.toolgate_decision !== undefined;
