@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { createApprovals } from "../approvals/create-approvals.js";
 import type { InboxApprovals } from "../approvals/approvals-api.js";
 import type { Manifest } from "../manifest.js";
-import { loadOpaWasmEngineFromFiles } from "../policy/index.js";
+import { loadPolicyEngineFromFiles } from "../policy/index.js";
 import type { ApproverContext } from "../runtime/approver.js";
 import type { ToolValidators } from "../runtime/types.js";
 import { openPgStore } from "../store/postgres/index.js";
@@ -95,6 +95,6 @@ export async function projectApprovals(store: Store, f: ProjectFlags): Promise<I
   for (const [file, hint] of [[f.policy, "run `toolgate build` or pass --policy"], [f.data, "pass --data with your policy data file"]] as const) {
     if (!existsSync(file)) throw new CliInputError("file_not_found", `${file} does not exist`, hint);
   }
-  const policy = await loadOpaWasmEngineFromFiles({ wasm: f.policy, data: f.data, entrypoint: generated.manifest.policy.entrypoint });
+  const policy = await loadPolicyEngineFromFiles({ wasm: f.policy, data: f.data, entrypoint: generated.manifest.policy.entrypoint });
   return createApprovals({ store, manifest: generated.manifest, validators: generated.validators, policy });
 }

@@ -9,7 +9,8 @@ import { gunzipSync } from "node:zlib";
 import { Header } from "tar";
 import type { JsonObject } from "../manifest.js";
 import type { PolicyEngine } from "./engine.js";
-import { loadOpaWasmEngine, PolicyLoadError } from "./opa-wasm-engine.js";
+import { loadPolicyEngine } from "./default-engine.js";
+import { PolicyLoadError } from "./opa-wasm-engine.js";
 import type { OpaWasmEngineOptions } from "./opa-wasm-engine.js";
 
 export interface PolicyFileOptions {
@@ -17,7 +18,7 @@ export interface PolicyFileOptions {
   readonly entrypoint: string;
   /** Data for a bare policy.wasm (a bundle carries its own /data.json). */
   readonly data?: JsonObject;
-  /** How to turn the bytes into an engine. Default: the opa-wasm SDK engine. */
+  /** How to turn the bytes into an engine. Default: the default engine (default-engine.ts). */
   readonly load?: (opts: OpaWasmEngineOptions) => Promise<PolicyEngine>;
 }
 
@@ -50,7 +51,7 @@ export async function loadPolicyFile(path: string, opts: PolicyFileOptions): Pro
   } catch (err) {
     throw new PolicyLoadError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  const load = opts.load ?? loadOpaWasmEngine;
+  const load = opts.load ?? loadPolicyEngine;
   if (!isGzip(bytes)) {
     return load(opts.data === undefined ? { wasm: bytes, entrypoint: opts.entrypoint } : { wasm: bytes, entrypoint: opts.entrypoint, data: opts.data });
   }

@@ -51,7 +51,7 @@ describe("input paths of a plan", () => {
     const { readFileSync } = await import("node:fs");
     const r = compilePolicy({ modules: [{ file: "policies/authz.rego", source: readFileSync("policies/authz.rego", "utf8") }], entrypoints: ["toolgate/authz/decision"] });
     expect(r.errors).toEqual([]);
-    const section = WebAssembly.Module.customSections(new WebAssembly.Module(r.wasm!), INPUT_PATHS_SECTION);
+    const section = WebAssembly.Module.customSections(new WebAssembly.Module(r.wasm! as Uint8Array<ArrayBuffer>), INPUT_PATHS_SECTION);
     expect(section).toHaveLength(1);
     const parsed = JSON.parse(new TextDecoder().decode(section[0])) as { version: number; entrypoints: Record<string, Record<string, unknown>>; keys: Record<string, number> };
     expect(parsed.version).toBe(1);
