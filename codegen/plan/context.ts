@@ -5,7 +5,7 @@
  * importing each other in a cycle.
  */
 import type { Diagnostic } from "../diagnostics.js";
-import type { Body, Location as SourceLocation, Module, RefTerm, Term } from "../rego/ast.js";
+import type { Body, Location as SourceLocation, RefTerm, Term } from "../rego/ast.js";
 import type { BlockWriter, StaticTable } from "./builder.js";
 import type { Func, Local, Operand } from "./ir.js";
 import type { CoverageMap } from "./coverage.js";
@@ -16,9 +16,9 @@ export type Mock =
   /** Read the mocked rule from the (replaced) data document instead of calling it. */
   | { readonly kind: "data" }
   /** Call another function or builtin instead (`with f as g`). */
-  | { readonly kind: "func"; readonly target: Term; readonly module: Module }
+  | { readonly kind: "func"; readonly target: Term }
   /** A value for every call (`with f as 1`). */
-  | { readonly kind: "value"; readonly value: Term; readonly module: Module };
+  | { readonly kind: "value"; readonly value: Term };
 
 export interface PlannerOps {
   body(c: Ctx, body: Body, k: () => void): void;
@@ -41,6 +41,8 @@ export interface Shared {
   readonly ops: PlannerOps;
   /** Builtins known to the backend: name -> arity. */
   readonly builtins: ReadonlyMap<string, number>;
+  /** Rule functions named but not planned yet (planned one after another, not nested). */
+  readonly pending: { readonly name: string; readonly node: RuleNode; readonly mocks: ReadonlyMap<string, Mock> }[];
   /** Coverage points when coverage is on. */
   readonly coverage: CoverageMap | null;
   /** The rule being planned last: where an internal failure (stack exhaustion) is reported. */
@@ -51,8 +53,6 @@ export interface Shared {
 export interface Ctx {
   readonly s: Shared;
   readonly w: BlockWriter;
-  /** The module whose names are being resolved (package, imports). */
-  module: Module;
   readonly vars: Map<string, Local>;
   input: Local;
   data: Local;

@@ -6,6 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { JsonObject } from "../manifest.js";
+import type { CustomBuiltins } from "./builtins/index.js";
 import type { PolicyEngine } from "./engine.js";
 import { loadFastEngine } from "./fast-engine.js";
 import type { FastEngineOptions } from "./fast-engine.js";
@@ -15,8 +16,18 @@ export function loadPolicyEngine(opts: FastEngineOptions): Promise<PolicyEngine>
 }
 
 /** Reads policy.wasm (and an optional data.json) from disk and loads the default engine. */
-export async function loadPolicyEngineFromFiles(paths: { readonly wasm: string; readonly data?: string; readonly entrypoint: string }): Promise<PolicyEngine> {
+export async function loadPolicyEngineFromFiles(paths: {
+  readonly wasm: string;
+  readonly data?: string;
+  readonly entrypoint: string;
+  readonly builtins?: CustomBuiltins;
+}): Promise<PolicyEngine> {
   const wasm = new Uint8Array(await readFile(paths.wasm));
   const data = paths.data === undefined ? undefined : (JSON.parse(await readFile(paths.data, "utf8")) as JsonObject);
-  return loadPolicyEngine(data === undefined ? { wasm, entrypoint: paths.entrypoint } : { wasm, entrypoint: paths.entrypoint, data });
+  return loadPolicyEngine({
+    wasm,
+    entrypoint: paths.entrypoint,
+    ...(data === undefined ? {} : { data }),
+    ...(paths.builtins === undefined ? {} : { builtins: paths.builtins }),
+  });
 }

@@ -11,6 +11,7 @@ import type { JsonObject } from "../manifest.js";
 import type { PolicyEngine } from "./engine.js";
 import { loadPolicyEngine } from "./default-engine.js";
 import { PolicyLoadError } from "./opa-wasm-engine.js";
+import type { CustomBuiltins } from "./builtins/index.js";
 import type { OpaWasmEngineOptions } from "./opa-wasm-engine.js";
 
 export interface PolicyFileOptions {
@@ -20,6 +21,8 @@ export interface PolicyFileOptions {
   readonly data?: JsonObject;
   /** How to turn the bytes into an engine. Default: the default engine (default-engine.ts). */
   readonly load?: (opts: OpaWasmEngineOptions) => Promise<PolicyEngine>;
+  /** Custom builtins the policy was compiled with, passed on to `load`. */
+  readonly builtins?: CustomBuiltins;
 }
 
 const isGzip = (b: Uint8Array): boolean => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
@@ -51,7 +54,8 @@ export async function loadPolicyFile(path: string, opts: PolicyFileOptions): Pro
   } catch (err) {
     throw new PolicyLoadError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  const load = opts.load ?? loadPolicyEngine;
+  const loadEngine = opts.load ?? loadPolicyEngine;
+  const load = (o: OpaWasmEngineOptions) => loadEngine(opts.builtins === undefined ? o : { ...o, builtins: opts.builtins });
   if (!isGzip(bytes)) {
     return load(opts.data === undefined ? { wasm: bytes, entrypoint: opts.entrypoint } : { wasm: bytes, entrypoint: opts.entrypoint, data: opts.data });
   }

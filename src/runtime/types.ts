@@ -74,6 +74,12 @@ export interface RuntimeOptions<
    * before every authorization; their values are input.context for the policy and ctx.context for the handler.
    */
   readonly context?: C;
+  /**
+   * Steps one policy evaluation may take (loop iterations plus function calls), for the
+   * enforced and the shadow policy; more is a denial `policy_budget_exceeded`. A positive
+   * integer or Infinity. Default: the engine's own (DEFAULT_POLICY_BUDGET, 10^6).
+   */
+  readonly policyBudget?: number;
 }
 
 /** Per-call options from the host (not from the model). */
@@ -122,6 +128,8 @@ export interface RuntimeDeps {
   readonly telemetry: Telemetry;
   /** The host's context fact resolvers (see context.ts); absent when no tool declares context. */
   readonly contextResolvers?: LooseContextResolvers;
+  /** Steps per policy evaluation (CreateRuntimeOptions.policyBudget); absent: the engine's default. */
+  readonly policyBudget?: number;
 }
 
 /** The result of prepare: a validated call with its identity. */

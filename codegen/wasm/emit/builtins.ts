@@ -1,17 +1,10 @@
 /**
- * Which Rego builtins the backend can call: natives exported by runtime.wasm (the
- * table `../runtime-builtins.ts`; arity read from the export's signature),
- * and toolgate's host builtins (`../host-builtins.ts`), reached via `opa_builtinN`.
+ * Which Rego builtins the backend can call, read from the builtin registry
+ * (src/policy/builtins): natives are runtime.wasm exports (arity = declared
+ * arguments; test/builtins/registry.test.ts checks the exports' signatures),
+ * host builtins are reached via `opa_builtinN`, SDK builtins by their plain name.
  */
-import binaryen from "binaryen";
-import { HOST_BUILTINS } from "../host-builtins.js";
-import { NATIVE_BUILTINS } from "../runtime-builtins.js";
-import { readRuntime } from "../runtime-link.js";
-
-/** Builtins the opa-wasm SDK itself ships in JavaScript that toolgate does not replace. */
-const SDK_BUILTINS: Readonly<Record<string, number>> = {
-  "yaml.is_valid": 1, "yaml.marshal": 1, "yaml.unmarshal": 1, "json.is_valid": 1,
-};
+import { BUILTINS, type BuiltinEntry, type CustomBuiltins } from "../../../src/policy/builtins/index.js";
 
 export interface BuiltinImpl {
   /** native: runtime export; host: toolgate's host builtins; sdk: the SDK's own, by its plain name. */
@@ -19,40 +12,39 @@ export interface BuiltinImpl {
   /** Export name for natives. */
   readonly exportName: string;
   readonly arity: number;
+  /** A custom builtin: its errors always abort the evaluation, so every call sets its location. */
+  readonly custom?: boolean;
 }
 
-let table: Map<string, BuiltinImpl> | undefined;
+/** How the backend calls one registry entry, or undefined when it has no implementation. */
+export function builtinImpl(e: BuiltinEntry): BuiltinImpl | undefined {
+  // print's native formats the array of its operands (the planner special-cases the statement).
+  if (e.name === "print" && e.native !== undefined) return { kind: "print", exportName: e.native, arity: 1 };
+  const arity = e.args.length;
+  if (e.native !== undefined) return { kind: "native", exportName: e.native, arity };
+  if (e.host !== undefined) return e.custom === true ? { kind: "host", exportName: "", arity, custom: true } : { kind: "host", exportName: "", arity };
+  if (e.sdk === true) return { kind: "sdk", exportName: "", arity };
+  return undefined;
+}
 
-/** Every builtin the backend can call, natives first; computed once from runtime.wasm. */
-export function builtinTable(): ReadonlyMap<string, BuiltinImpl> {
-  if (table !== undefined) return table;
-  const m = readRuntime();
+function tableOf(entries: Iterable<BuiltinEntry>): ReadonlyMap<string, BuiltinImpl> {
   const t = new Map<string, BuiltinImpl>();
-  try {
-    for (const [name, exportName] of Object.entries(NATIVE_BUILTINS)) {
-      const e = m.getExport(exportName);
-      if (e === 0) continue;
-      const fn = m.getFunction(binaryen.getExportInfo(e).value);
-      const arity = binaryen.expandType(binaryen.getFunctionInfo(fn).params).length;
-      t.set(name, { kind: "native", exportName, arity });
-    }
-    // Relations and statements the planner special-cases (RUNTIME-API.md section 5).
-    if (m.getExport("tg_walk") !== 0) t.set("walk", { kind: "native", exportName: "tg_walk", arity: 1 });
-    if (m.getExport("tg_print_format") !== 0) t.set("print", { kind: "print", exportName: "tg_print_format", arity: 1 });
-  } finally {
-    m.dispose();
+  for (const e of entries) {
+    const impl = builtinImpl(e);
+    if (impl !== undefined) t.set(e.name, impl);
   }
-  for (const b of HOST_BUILTINS.values()) {
-    if (!t.has(b.name)) t.set(b.name, { kind: "host", exportName: "", arity: b.arity });
-  }
-  for (const [name, arity] of Object.entries(SDK_BUILTINS)) {
-    if (!t.has(name)) t.set(name, { kind: "sdk", exportName: "", arity });
-  }
-  table = t;
   return t;
 }
 
+const table = tableOf(BUILTINS.values());
+
+/** Every builtin the backend can call: OPA's, and the custom ones given. */
+export function builtinTable(custom?: CustomBuiltins): ReadonlyMap<string, BuiltinImpl> {
+  if (custom === undefined || custom.entries.length === 0) return table;
+  return new Map([...table, ...tableOf(custom.entries)]);
+}
+
 /** name -> arity, what the planner needs. */
-export function builtinArities(): Map<string, number> {
-  return new Map([...builtinTable()].map(([n, b]) => [n, b.arity]));
+export function builtinArities(custom?: CustomBuiltins): Map<string, number> {
+  return new Map([...builtinTable(custom)].map(([n, b]) => [n, b.arity]));
 }

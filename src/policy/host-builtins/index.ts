@@ -1,7 +1,7 @@
 /**
  * toolgate's host builtins: the JavaScript side of the builtins a compiled policy
- * delegates through `opa_builtinN` (the table the emitter reads is
- * codegen/wasm/host-builtins.ts; a test keeps the two equal).
+ * delegates through `opa_builtinN`. Which builtins they are, and their
+ * implementations, is the builtin registry's table (src/policy/builtins).
  *
  *   const policy = await loadPolicy(wasm, undefined, hostBuiltins);
  *
@@ -11,42 +11,15 @@
  * Called with no arguments (the load-time probe a module makes from
  * `entrypoints()`), a builtin of arity >= 1 answers undefined.
  */
+import { hostImplementations, NO_CUSTOM_BUILTINS, type CustomBuiltins, type HostBuiltinFn } from "../builtins/index.js";
 import { builtinError, isBuiltinError } from "./errors.js";
-import { globBuiltins } from "./glob.js";
-import { netBuiltins } from "./net.js";
-import { regexBuiltins } from "./regex.js";
-import { sprintfBuiltins } from "./sprintf.js";
-import { stringsBuiltins } from "./strings.js";
-import { timeBuiltins } from "./time.js";
-import { unitsBuiltins } from "./units.js";
-import { bitsBuiltins } from "./bits.js";
-import { cryptoBuiltins } from "./crypto.js";
-import { jwtBuiltins } from "./jwt.js";
-import { randomBuiltins } from "./random.js";
-import { semverBuiltins } from "./semver.js";
-import { textBuiltins } from "./text.js";
+import { HOST_PREFIX, HOST_STRICT_PREFIX } from "./names.js";
 
-export type HostBuiltinFn = (...args: unknown[]) => unknown;
+export type { HostBuiltinFn } from "../builtins/index.js";
+export { HOST_PREFIX, HOST_STRICT_PREFIX, hostBuiltinName, parseHostBuiltinName } from "./names.js";
 
-/** OPA builtin name -> implementation (throws BuiltinError on an OPA error). */
-export const implementations: Readonly<Record<string, HostBuiltinFn>> = {
-  ...(regexBuiltins as Record<string, HostBuiltinFn>),
-  ...(globBuiltins as Record<string, HostBuiltinFn>),
-  ...(timeBuiltins as Record<string, HostBuiltinFn>),
-  ...(netBuiltins as Record<string, HostBuiltinFn>),
-  ...(unitsBuiltins as Record<string, HostBuiltinFn>),
-  ...(sprintfBuiltins as Record<string, HostBuiltinFn>),
-  ...(stringsBuiltins as Record<string, HostBuiltinFn>),
-  ...(bitsBuiltins as Record<string, HostBuiltinFn>),
-  ...(cryptoBuiltins as Record<string, HostBuiltinFn>),
-  ...(jwtBuiltins as Record<string, HostBuiltinFn>),
-  ...(randomBuiltins as Record<string, HostBuiltinFn>),
-  ...(semverBuiltins as Record<string, HostBuiltinFn>),
-  ...(textBuiltins as Record<string, HostBuiltinFn>),
-};
-
-export const HOST_PREFIX = "toolgate/";
-export const HOST_STRICT_PREFIX = "toolgate/strict/";
+/** OPA builtin name -> implementation (throws BuiltinError on an OPA error), from the builtin registry. */
+export const implementations: Readonly<Record<string, HostBuiltinFn>> = hostImplementations();
 
 /** Thrown by strict host builtins; the SDK propagates it out of evaluate(). */
 export class HostBuiltinError extends Error {
@@ -83,17 +56,28 @@ function wrap(name: string, fn: HostBuiltinFn, strict: boolean, locate: Locate):
   };
 }
 
-function build(impls: Readonly<Record<string, HostBuiltinFn>>, locate: Locate = nowhere): Record<string, HostBuiltinFn> {
+function build(impls: Readonly<Record<string, HostBuiltinFn>>, locate: Locate = nowhere, custom: CustomBuiltins = NO_CUSTOM_BUILTINS): Record<string, HostBuiltinFn> {
   const out: Record<string, HostBuiltinFn> = {};
   for (const [name, fn] of Object.entries(impls)) {
     out[HOST_PREFIX + name] = wrap(name, fn, false, locate);
     out[HOST_STRICT_PREFIX + name] = wrap(name, fn, true, locate);
+  }
+  // A custom builtin's error aborts the evaluation in both modes: it never fails open as undefined.
+  for (const e of custom.entries) {
+    if (e.host === undefined) continue;
+    out[HOST_PREFIX + e.name] = wrap(e.name, e.host, true, locate);
+    out[HOST_STRICT_PREFIX + e.name] = out[HOST_PREFIX + e.name]!;
   }
   return out;
 }
 
 /** Pass as `loadPolicy`'s third argument (custom builtins). time.now_ns reads the clock on every call. */
 export const hostBuiltins: Readonly<Record<string, HostBuiltinFn>> = Object.freeze(build(implementations));
+
+/** `hostBuiltins` plus the given custom builtins (errors without a location: see createHostBuiltins). */
+export function hostBuiltinsWith(custom: CustomBuiltins): Readonly<Record<string, HostBuiltinFn>> {
+  return custom.entries.length === 0 ? hostBuiltins : Object.freeze(build(implementations, nowhere, custom));
+}
 
 /** What attach() reads: the runtime's `tg_location() -> cstr` ("file:row:col" of the last builtin call). */
 export interface LocationSource {
@@ -113,8 +97,13 @@ export interface HostBuiltinSet {
   readonly attach: (source: LocationSource) => void;
 }
 
+export interface HostBuiltinOptions {
+  /** Custom builtins (`defineBuiltins`, tools.yaml `policy.builtins`) the policy was compiled with. */
+  readonly builtins?: CustomBuiltins;
+}
+
 /** Host builtins for one engine, with time.now_ns fixed per evaluation by the engine. */
-export function createHostBuiltins(): HostBuiltinSet {
+export function createHostBuiltins(options: HostBuiltinOptions = {}): HostBuiltinSet {
   let now: unknown;
   let source: LocationSource | null = null;
   const readNow = implementations["time.now_ns"]!;
@@ -140,7 +129,7 @@ export function createHostBuiltins(): HostBuiltinSet {
     return new TextDecoder().decode(u8.subarray(addr, end < 0 ? addr : end)) || null;
   };
   return {
-    builtins: Object.freeze(build(impls, locate)),
+    builtins: Object.freeze(build(impls, locate, options.builtins)),
     startEvaluation: () => {
       now = undefined;
       drawn = new Map();

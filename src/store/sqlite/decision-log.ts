@@ -90,34 +90,36 @@ export class SqliteDecisionLog {
 
   /** Synchronous body: callable from a process `exit` listener. */
   insertMany(entries: readonly DecisionLogEntry[]): void {
-    const run = this.#db.transaction(() => {
-      for (const e of entries) {
-        this.#insert.run({
-          decision_id: e.decision_id ?? randomUUID(),
-          at_ms: e.at_ms,
-          tenant: e.tenant,
-          run_id: e.run_id,
-          user: e.user,
-          tool: e.tool,
-          operation_id: e.operation_id,
-          fingerprint: e.fingerprint,
-          decision: e.decision,
-          reason: e.reason,
-          policy_version: e.policy_version,
-          outcome: e.outcome,
-          outcome_reason: e.outcome_reason,
-          path: e.path ?? null,
-          input: json(e.input),
-          result: json(e.result),
-          erased: json(e.erased ?? []),
-          eval_ns: e.eval_ns ?? null,
-          shadow: json(e.shadow),
-          shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees ? 1 : 0,
-          expires_at_ms: e.expires_at_ms ?? null,
-        });
-      }
-    });
-    run.immediate();
+    this.#db.transaction(() => this.insertRows(entries)).immediate();
+  }
+
+  /** Inserts inside the caller's transaction. */
+  insertRows(entries: readonly DecisionLogEntry[]): void {
+    for (const e of entries) {
+      this.#insert.run({
+        decision_id: e.decision_id ?? randomUUID(),
+        at_ms: e.at_ms,
+        tenant: e.tenant,
+        run_id: e.run_id,
+        user: e.user,
+        tool: e.tool,
+        operation_id: e.operation_id,
+        fingerprint: e.fingerprint,
+        decision: e.decision,
+        reason: e.reason,
+        policy_version: e.policy_version,
+        outcome: e.outcome,
+        outcome_reason: e.outcome_reason,
+        path: e.path ?? null,
+        input: json(e.input),
+        result: json(e.result),
+        erased: json(e.erased ?? []),
+        eval_ns: e.eval_ns ?? null,
+        shadow: json(e.shadow),
+        shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees ? 1 : 0,
+        expires_at_ms: e.expires_at_ms ?? null,
+      });
+    }
   }
 
   get(decisionId: string): DecisionLogRecord | null {

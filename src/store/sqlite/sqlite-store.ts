@@ -12,10 +12,13 @@ import type {
   ApprovalListQuery,
   ApprovalRecord,
   ApprovalStatus,
+  CallState,
+  CallStateRequest,
   ClaimRequest,
   ClaimResult,
   ConsumeApprovalRequest,
   ConsumeApprovalResult,
+  CurrentPolicyRecord,
   DecideResult,
   DecisionLogEntry,
   DecisionLogRecord,
@@ -43,13 +46,15 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Group commit of the decision log (default batched) or synchronous audit. */
   readonly decisionLog?: DecisionLogOptions;
+  /** Receives the text of every statement the store runs (diagnostics; tests count commits with it). */
+  readonly trace?: (sql: string) => void;
 }
 
 const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected", revoke: "revoked" } as const;
 
 /** Opens (and creates) the store at `path`, or an in-memory one for ":memory:". */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
-  const db = new Database(path);
+  const db = new Database(path, options.trace === undefined ? {} : { verbose: (sql: unknown) => options.trace?.(String(sql)) });
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
@@ -111,6 +116,11 @@ class SqliteStore implements Store {
       putInterrupt: db.prepare("INSERT OR REPLACE INTO interrupts VALUES (@tenant, @run_id, @reason, @at_ms)"),
       getInterrupt: db.prepare<[string, string], InterruptRecord>("SELECT * FROM interrupts WHERE tenant = ? AND run_id = ?"),
       delInterrupt: db.prepare<[string, string]>("DELETE FROM interrupts WHERE tenant = ? AND run_id = ?"),
+      putPolicy: db.prepare(
+        `INSERT OR REPLACE INTO current_policy (entrypoint, version, code_version, data_version, owner, updated_at_ms)
+         VALUES (@entrypoint, @version, @code_version, @data_version, @owner, @updated_at_ms)`,
+      ),
+      getPolicy: db.prepare<[string], CurrentPolicyRecord>("SELECT * FROM current_policy WHERE entrypoint = ?"),
       purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
       // Rows that refer to a purged approval go with it (PostgreSQL: ON DELETE CASCADE / SET NULL).
       purgeApprovalRefs: [
@@ -159,13 +169,37 @@ class SqliteStore implements Store {
     return run.immediate();
   }
 
+  async readCallState(req: CallStateRequest): Promise<CallState> {
+    const op = req.operation_id === null ? null : this.#readOp(req.tenant, req.operation_id);
+    const interrupt = req.interrupt ? ((await this.getInterrupt(req.tenant, req.run_id)) ?? null) : null;
+    return {
+      operation: op !== null && !isExpired(op, req.now_ms) ? op : null,
+      interrupt,
+      approval: req.approval_id === null ? null : this.#approval(req.approval_id),
+    };
+  }
+
   async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
+    // Entries still queued go first, in this transaction, so the log keeps the order of decisions.
+    const queued = req.decision === undefined ? [] : await this.#batch.take();
     const run = this.#db.transaction((): RecordOutcomeResult => {
       const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
-      if (plan.write !== null) this.#writeOp(plan.write);
+      if (plan.write !== null) {
+        this.#writeOp(plan.write);
+        if (req.consume_approval_id !== undefined && req.status !== "retryable") {
+          this.#q.consume.run(req.operation_id, req.now_ms, req.consume_approval_id, req.tenant, req.operation_id);
+        }
+      }
+      const entries = plan.write !== null && req.decision !== undefined ? [...queued, req.decision] : queued;
+      if (entries.length > 0) this.#log.insertRows(entries);
       return plan.result;
     });
-    return run.immediate();
+    try {
+      return run.immediate();
+    } catch (err) {
+      this.#batch.putBack(queued);
+      throw err;
+    }
   }
 
   async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
@@ -263,6 +297,15 @@ class SqliteStore implements Store {
 
   async clearInterrupt(tenant: string, runId: string): Promise<void> {
     this.#q.delInterrupt.run(tenant, runId);
+  }
+
+  async setCurrentPolicy(rec: CurrentPolicyRecord): Promise<void> {
+    this.#q.putPolicy.run(rec);
+  }
+
+  async getCurrentPolicy(entrypoint: string): Promise<CurrentPolicyRecord | null> {
+    const row = this.#q.getPolicy.get(entrypoint);
+    return row === undefined ? null : { ...row, updated_at_ms: Number(row.updated_at_ms) };
   }
 
   async appendDecision(entry: DecisionLogEntry): Promise<void> {
