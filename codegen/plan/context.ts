@@ -17,8 +17,13 @@ export type Mock =
   | { readonly kind: "data" }
   /** Call another function or builtin instead (`with f as g`). */
   | { readonly kind: "func"; readonly target: Term }
-  /** A value for every call (`with f as 1`). */
-  | { readonly kind: "value"; readonly value: Term };
+  /** A value for every call (`with f as 1`), planned where the call is. */
+  | { readonly kind: "value"; readonly value: Term }
+  /**
+   * A value reading locals of the `with`'s body (`with f as y`), computed there:
+   * functions planned under it take it as an extra parameter (`Ctx.captured`).
+   */
+  | { readonly kind: "captured"; readonly id: number };
 
 export interface PlannerOps {
   body(c: Ctx, body: Body, k: () => void): void;
@@ -47,6 +52,8 @@ export interface Shared {
   readonly coverage: CoverageMap | null;
   /** The rule being planned last: where an internal failure (stack exhaustion) is reported. */
   at: SourceLocation | null;
+  /** Captured mock values so far (their ids). */
+  captures: number;
 }
 
 /** Per function (or plan) state; `vars`, `input`, `data`, `mocks` change while planning. */
@@ -57,6 +64,8 @@ export interface Ctx {
   input: Local;
   data: Local;
   mocks: ReadonlyMap<string, Mock>;
+  /** Captured mock value id -> the local holding it in this function. */
+  captured: ReadonlyMap<number, Local>;
   /** Block depth, for BreakStmt indexes. */
   depth: number;
 }
@@ -65,4 +74,18 @@ export interface Ctx {
 export function mockSignature(mocks: ReadonlyMap<string, Mock>): string {
   if (mocks.size === 0) return "";
   return [...mocks.keys()].sort().join(",");
+}
+
+/** Ids of the captured mock values among `mocks`, sorted: the extra parameters of functions planned under them. */
+export function capturedIds(mocks: ReadonlyMap<string, Mock>): number[] {
+  return [...mocks.values()].flatMap((m) => (m.kind === "captured" ? [m.id] : [])).sort((a, b) => a - b);
+}
+
+/** The captured values a call passes to a function planned under `mocks`. */
+export function capturedArgs(c: Ctx, mocks: ReadonlyMap<string, Mock>): Operand[] {
+  return capturedIds(mocks).map((id) => {
+    const l = c.captured.get(id);
+    if (l === undefined) throw new Error(`captured mock value ${id} is not in scope`);
+    return { kind: "local", local: l };
+  });
 }

@@ -6,7 +6,8 @@ import type { Body, CallExpr, Every, Expr, Term, WithModifier } from "../rego/as
 import type { Ctx, Mock } from "./context.js";
 import { bool, local } from "./ir.js";
 import { operatorOf, planResolvedCall, resolveCallee } from "./plan-call.js";
-import { asLocal, declare, locOf, nested, termVars } from "./scope.js";
+import { asLocal, declare, isBound, locOf, nested, termVars } from "./scope.js";
+import { forEachVar } from "../rego/walk.js";
 import { findNode, hasValueRules } from "./rule-index.js";
 
 /** The front end ordered the body: every expression is planned where it stands. */
@@ -146,9 +147,9 @@ function planEvery(c: Ctx, e: Every, k: () => void): void {
 
 /** `expr with target as value ...`: replaced documents and mocks for this expression only. */
 function planWith(c: Ctx, e: Expr, mods: readonly WithModifier[], k: () => void): void {
-  const saved = { input: c.input, data: c.data, mocks: c.mocks };
+  const saved = { input: c.input, data: c.data, mocks: c.mocks, captured: c.captured };
   applyMods(c, mods, 0, () => {
-    const replaced = { input: c.input, data: c.data, mocks: c.mocks };
+    const replaced = { input: c.input, data: c.data, mocks: c.mocks, captured: c.captured };
     planExpr(c, { ...e, with: [] }, () => {
       Object.assign(c, saved);
       k();
@@ -190,17 +191,29 @@ function applyMods(c: Ctx, mods: readonly WithModifier[], i: number, k: () => vo
     c.s.errors.push({ code: "rego_compile_error", message: `internal compiler error: with target ${target.join(".")} is not a function`, location: m.location });
     return;
   }
-  const mocks = new Map(c.mocks);
-  mocks.set(callee.key, mockOf(c, m.value));
-  c.mocks = mocks;
-  next();
+  const setMock = (mock: Mock): void => {
+    c.mocks = new Map(c.mocks).set(callee.key, mock);
+    next();
+  };
+  const value = m.value;
+  const op = operatorOf(value);
+  // `with f as g` names a function or builtin (a ref whose head no local shadows).
+  if (op !== null && value.type === "ref" && !c.vars.has(op[0]!) && resolveCallee(c, op) !== null) return setMock({ kind: "func", target: value });
+  if (!readsLocals(c, value)) return setMock({ kind: "value", value });
+  c.s.ops.term(c, value, (o) => {
+    const id = c.s.captures++;
+    c.captured = new Map(c.captured).set(id, asLocal(c, o));
+    setMock({ kind: "captured", id });
+  });
 }
 
-/** `with f as g` names a function or builtin (a ref no local shadows); anything else is a value. */
-function mockOf(c: Ctx, value: Term): Mock {
-  const op = operatorOf(value);
-  const shadowed = op !== null && value.type === "ref" && c.vars.has(op[0]!);
-  return op !== null && !shadowed && value.type === "ref" && resolveCallee(c, op) !== null ? { kind: "func", target: value } : { kind: "value", value };
+/** Does `t` read a local bound in this body (directly or in a comprehension's closure)? */
+function readsLocals(c: Ctx, t: Term): boolean {
+  let found = false;
+  forEachVar(t, (n) => {
+    if (isBound(c, n)) found = true;
+  });
+  return found;
 }
 
 /** Rule nodes at or below `path` now read their value from the replaced data. */

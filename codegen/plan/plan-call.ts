@@ -4,12 +4,13 @@
  */
 import type { Location as SrcLocation, Term } from "../rego/ast.js";
 import { lookupBuiltin } from "../rego/builtins.js";
-import type { Ctx } from "./context.js";
+import { capturedArgs, type Ctx } from "./context.js";
 import type { Local, Operand } from "./ir.js";
 import { local } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
 import { findNode } from "./rule-index.js";
-import { locOf } from "./scope.js";
+import { isBound, isGlobalName, locOf, nested } from "./scope.js";
+import { forEachVar } from "../rego/walk.js";
 
 export type Callee =
   | { readonly kind: "func"; readonly node: RuleNode; readonly arity: number; readonly key: string }
@@ -53,6 +54,13 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       }),
     );
   }
+  if (mock !== undefined && mock.kind === "captured") {
+    return planArgs(c, args.slice(0, callee.arity), [], () => {
+      const l = c.w.newLocal();
+      c.w.emit({ type: "AssignVarStmt", source: capturedArgs(c, new Map([["", mock]]))[0]!, target: l });
+      k(l);
+    });
+  }
   // `with f as g`: the arguments are planned under the current mocks; the
   // replacement runs without the function mocks in force ("a mock will not call
   // another mock", OPA); replaced documents stay.
@@ -66,6 +74,8 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       calleeMocks = new Map([...c.mocks].filter(([, m]) => m.kind === "data"));
     }
   }
+  // OPA binds arguments lazily: one no definition reads is not evaluated, one some read may stay undefined.
+  const lazy = target === callee && callee.kind === "func" ? callee.node.paramUse : [];
   planArgs(c, args.slice(0, callee.arity), [], (ops) => {
     c.w.loc = locOf(c, at);
     const result = c.w.newLocal();
@@ -74,7 +84,7 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       c.mocks = calleeMocks;
       const name = c.s.ops.ruleFunc(c, target.node);
       c.mocks = saved;
-      c.w.emit({ type: "CallStmt", func: name, args: [local(c.input), local(c.data), ...ops], result });
+      c.w.emit({ type: "CallStmt", func: name, args: [local(c.input), local(c.data), ...ops, ...capturedArgs(c, calleeMocks)], result });
     } else {
       if (!c.s.builtins.has(target.name)) {
         c.s.errors.push({ code: "rego_type_error", message: `OPA builtin ${target.name} is not supported yet`, location: at });
@@ -84,10 +94,31 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       c.w.emit({ type: "CallStmt", func: target.name, args: ops, result });
     }
     k(result);
-  });
+  }, lazy);
 }
 
-function planArgs(c: Ctx, ts: readonly Term[], acc: Operand[], k: (ops: Operand[]) => void): void {
+function planArgs(c: Ctx, ts: readonly Term[], acc: Operand[], k: (ops: Operand[]) => void, lazy: readonly ("none" | "some" | "all")[] = []): void {
   if (acc.length === ts.length) return k(acc);
-  c.s.ops.term(c, ts[acc.length]!, (o) => planArgs(c, ts, [...acc, o], k));
+  const t = ts[acc.length]!;
+  const use = lazy[acc.length];
+  if (use === "none" || (use === "some" && singleValued(c, t))) {
+    const arg = c.w.newLocal();
+    c.w.emit({ type: "ResetLocalStmt", target: arg });
+    if (use === "some") {
+      // Undefined leaves `arg` unset: the definitions reading it check it first.
+      const block = nested(c, () => c.s.ops.term(c, t, (o) => c.w.emit({ type: "AssignVarStmt", source: o, target: arg })));
+      c.w.emit({ type: "BlockStmt", blocks: [block] });
+    }
+    return planArgs(c, ts, [...acc, local(arg)], k, lazy);
+  }
+  c.s.ops.term(c, t, (o) => planArgs(c, ts, [...acc, o], k, lazy));
+}
+
+/** A term with every var bound: evaluating it opens no iteration. */
+function singleValued(c: Ctx, t: Term): boolean {
+  let ok = true;
+  forEachVar(t, (n) => {
+    if (!isBound(c, n) && !isGlobalName(c, n)) ok = false;
+  });
+  return ok;
 }

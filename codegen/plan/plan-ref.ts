@@ -5,7 +5,7 @@
  * becomes a virtual document (rule values merged into the base document).
  */
 import type { RefTerm, Term } from "../rego/ast.js";
-import type { Ctx } from "./context.js";
+import { capturedArgs, type Ctx } from "./context.js";
 import type { Operand } from "./ir.js";
 import { local, str } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
@@ -143,7 +143,7 @@ function ruleValue(c: Ctx, node: RuleNode, k: (o: Operand) => void): void {
   if (mock !== undefined && mock.kind === "data") return k(baseDoc(c, node.path));
   const result = c.w.newLocal();
   const func = c.s.ops.ruleFunc(c, node);
-  c.w.emit({ type: "CallStmt", func, args: [local(c.input), local(c.data)], result });
+  c.w.emit({ type: "CallStmt", func, args: [local(c.input), local(c.data), ...capturedArgs(c, c.mocks)], result });
   if (!producesObject(node) && [...node.children.values()].some(hasValueRules)) {
     // Rules below a rule node (ref heads such as `p[x] := 1` next to `p.q := 2`).
     return virtualDoc(c, node, (sub) => {

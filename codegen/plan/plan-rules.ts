@@ -6,11 +6,11 @@
 import type { Body, ElseClause, Term } from "../rego/ast.js";
 import type { CompiledRule } from "../rego/program.js";
 import { BlockWriter } from "./builder.js";
-import type { Ctx, Mock } from "./context.js";
+import { capturedIds, type Ctx, type Mock } from "./context.js";
 import type { Block, Local } from "./ir.js";
 import { DATA, INPUT, local } from "./ir.js";
 import type { RuleEntry, RuleNode } from "./rule-index.js";
-import { valueOf } from "./rule-index.js";
+import { readParams, valueOf } from "./rule-index.js";
 import { locOf, nested, withVar } from "./scope.js";
 
 const COMPLETE_CONFLICT = "eval_conflict_error: complete rules must not produce multiple outputs";
@@ -43,8 +43,14 @@ function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<s
   const arity = node.kind === "function" ? node.arity : 0;
   const params: Local[] = [INPUT, DATA];
   for (let i = 0; i < arity; i++) params.push(w.newLocal());
+  const captured = new Map<number, Local>();
+  for (const id of capturedIds(mocks)) {
+    const l = w.newLocal();
+    params.push(l);
+    captured.set(id, l);
+  }
   const ret = w.newLocal();
-  const fc: Ctx = { s: c.s, w, vars: new Map(), input: INPUT, data: DATA, mocks, depth: 0 };
+  const fc: Ctx = { s: c.s, w, vars: new Map(), input: INPUT, data: DATA, mocks, captured, depth: 0 };
   const blocks: Block[] = [];
   const top = (fill: () => void): void => {
     blocks.push(nested(fc, fill));
@@ -59,7 +65,7 @@ function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<s
   for (const entry of node.rules) {
     if (entry.rule.default) continue;
     start(entry.rule);
-    top(() => planDefinition(fc, node, entry, params.slice(2), ret));
+    top(() => planDefinition(fc, node, entry, params.slice(2, 2 + arity), ret));
   }
   if (node.kind === "object" || node.kind === "nested") {
     // Rules below this node (`p.a.r := 42` next to `p[q].r := ...`) add into its object.
@@ -102,16 +108,19 @@ function descendantRules(node: RuleNode): [string[], RuleEntry][] {
 
 function mockKey(c: Ctx): string {
   if (c.mocks.size === 0) return "";
-  return JSON.stringify([...c.mocks.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, m]) => [k, m.kind === "data" ? "data" : JSON.stringify(m.kind === "func" ? m.target : m.value)]));
+  return JSON.stringify([...c.mocks.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, m]) => [k, m.kind === "data" ? "data" : m.kind === "captured" ? `captured ${m.id}` : JSON.stringify(m.kind === "func" ? m.target : m.value)]));
 }
 
 /** One definition (with its else chain) of the rules at `node`. */
 function planDefinition(c: Ctx, node: RuleNode, entry: RuleEntry, args: readonly Local[], ret: Local): void {
   const { rule } = entry;
   // Parameters are distinct vars; the front end unifies non-var patterns in the body.
+  // An argument other definitions do not read may be undefined: this one fails then.
+  const reads = node.kind === "function" ? readParams(rule) : [];
   const bindArgs = (i: number, k: () => void): void => {
     const v = rule.args[i];
     if (v === undefined) return k();
+    if (node.paramUse[i] === "some" && reads[i] === true) c.w.emit({ type: "IsDefinedStmt", source: args[i]! });
     if (v.type !== "var") {
       c.s.errors.push({ code: "rego_compile_error", message: `internal compiler error: parameter ${i + 1} of ${node.path.join(".")} is not a var`, location: v.location });
       return;

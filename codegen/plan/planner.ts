@@ -48,17 +48,20 @@ export interface PlanResult {
 
 const ops: PlannerOps = { body: planBody, term: planTerm, unify, unifyOperand, ref: planRef, ruleFunc };
 
-/** Never throws: exhausting the stack on a deep rule chain is a located error. */
+/**
+ * Never throws: exhausting the stack (a body nested beyond what the planner's
+ * recursion holds) or an internal failure is a located error at the rule being planned.
+ */
 export function planPolicy(opts: PlanOptions): PlanResult {
   const at: { s: Shared | null } = { s: null };
   try {
     return planPolicyUnsafe(opts, at);
   } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
     const first = opts.program.groups[0]?.rules[0]?.location;
     const location = at.s?.at ?? first ?? { file: "policy", row: 1, col: 1 };
     const policy: Policy = { static: { strings: [], builtinFuncs: [], files: [] }, plans: [], funcs: [] };
-    return { policy, entrypointIds: {}, errors: [{ code: "rego_compile_error", message: "policy too deeply nested to compile: rules or functions depend on each other in a chain too long to plan", location }] };
+    const message = e instanceof RangeError ? "policy too deeply nested to compile" : `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
+    return { policy, entrypointIds: {}, errors: [{ code: "rego_compile_error", message, location }] };
   }
 }
 
@@ -74,11 +77,12 @@ function planPolicyUnsafe(opts: PlanOptions, at: { s: Shared | null }): PlanResu
     builtins: opts.builtins,
     coverage: opts.coverage === true ? coverageMap(opts.program, opts.files) : null,
     at: null,
+    captures: 0,
   };
   at.s = s;
   const plans: Plan[] = [];
   const entrypointIds: Record<string, number> = {};
-  const newCtx = (): Ctx => ({ s, w: new BlockWriter(), vars: new Map(), input: INPUT, data: DATA, mocks: new Map(), depth: 0 });
+  const newCtx = (): Ctx => ({ s, w: new BlockWriter(), vars: new Map(), input: INPUT, data: DATA, mocks: new Map(), captured: new Map(), depth: 0 });
   for (const ep of opts.entrypoints) {
     const c = newCtx();
     const loc = { file: "entrypoint", row: 1, col: 1 };

@@ -33,8 +33,8 @@ export interface Token {
   readonly nl: boolean;
   /** Any whitespace or comment lies between this token and the previous one. */
   readonly ws: boolean;
-  /** Template string pieces only (kind "template"); `value` is the decoded text. */
-  readonly template?: TemplatePiece;
+  /** Template string pieces (kind "template"; `value` is the decoded text), else null. */
+  readonly template: TemplatePiece | null;
 }
 
 export interface LexResult {
@@ -67,31 +67,34 @@ export function lex(source: string, file: string): LexResult {
   let ws = false;
   const n = source.length;
 
-  const push = (kind: TokenKind, start: number, end: number, value: string, sRow: number, sCol: number, template?: TemplatePiece): void => {
-    const text = source.slice(start, end);
-    tokens.push(template === undefined ? { kind, text, value, row: sRow, col: sCol, offset: start, nl, ws } : { kind, text, value, row: sRow, col: sCol, offset: start, nl, ws, template });
+  const push = (kind: TokenKind, start: number, end: number, value: string, sRow: number, sCol: number, template: TemplatePiece | null = null): void => {
+    tokens.push({ kind, text: source.slice(start, end), value, row: sRow, col: sCol, offset: start, nl, ws, template });
     nl = false;
     ws = false;
   };
   // Open template strings, innermost last; `depth` counts the braces opened inside
   // the current interpolation, so only its own `}` resumes the template text.
   const templates: { raw: boolean; depth: number }[] = [];
-  /** Scans template text from `from` (just after `$"`, `` $` `` or `}`); `start` is where the token begins. */
-  const templatePiece = (start: number, from: number, raw: boolean, first: boolean): void => {
-    const sRow = row;
-    const sCol = start - lineStart + 1;
+  /**
+   * Scans template text from `from` (just after `$"`, `` $` `` or `}`) into a token;
+   * returns where the scan ended. Takes and returns the position instead of writing
+   * the loop's variables, which keeps those out of the closure.
+   */
+  const templatePiece = (start: number, from: number, raw: boolean, first: boolean, atRow: number, atLineStart: number): { end: number; row: number; lineStart: number } => {
+    const sCol = start - atLineStart + 1;
     const r = scanTemplateText(source, from, raw);
-    for (const nlAt of r.newlines) { row++; lineStart = nlAt + 1; }
+    let endRow = atRow;
+    let endLineStart = atLineStart;
+    for (const nlAt of r.newlines) { endRow++; endLineStart = nlAt + 1; }
     if (r.error !== null) {
-      errors.push({ message: r.error, row: r.errorAt === null ? sRow : row, col: r.errorAt === null ? sCol : r.errorAt - lineStart + 1 });
-      push("illegal", start, r.end, r.value, sRow, sCol);
+      errors.push({ message: r.error, row: r.errorAt === null ? atRow : endRow, col: r.errorAt === null ? sCol : r.errorAt - endLineStart + 1 });
+      push("illegal", start, r.end, r.value, atRow, sCol);
       templates.pop();
-      i = r.end;
-      return;
+    } else {
+      push("template", start, r.end, r.value, atRow, sCol, { raw, first, last: r.last });
+      if (r.last) templates.pop();
     }
-    push("template", start, r.end, r.value, sRow, sCol, { raw, first, last: r.last });
-    if (r.last) templates.pop();
-    i = r.end;
+    return { end: r.end, row: endRow, lineStart: endLineStart };
   };
 
   while (i < n) {
@@ -175,13 +178,13 @@ export function lex(source: string, file: string): LexResult {
       continue;
     }
     const one = source[i] as string;
-    const open = templates[templates.length - 1];
-    if (open !== undefined && (one === "{" || one === "}")) {
+    const open = templates.length === 0 ? undefined : templates[templates.length - 1];
+    if (open !== undefined && (c === 123 || c === 125)) {
       if (one === "{") open.depth++;
       else if (open.depth > 0) open.depth--;
       else {
         // The `}` closing an interpolation: the template text goes on.
-        templatePiece(i, i + 1, open.raw, false);
+        ({ end: i, row, lineStart } = templatePiece(i, i + 1, open.raw, false, row, lineStart));
         continue;
       }
     }
@@ -193,7 +196,7 @@ export function lex(source: string, file: string): LexResult {
     if (c === 36 && (source[i + 1] === '"' || source[i + 1] === "`")) {
       const raw = source[i + 1] === "`";
       templates.push({ raw, depth: 0 });
-      templatePiece(i, i + 2, raw, true);
+      ({ end: i, row, lineStart } = templatePiece(i, i + 2, raw, true, row, lineStart));
       continue;
     }
     if (c === 36) {
@@ -208,7 +211,7 @@ export function lex(source: string, file: string): LexResult {
     push("illegal", i, i + width, source.slice(i, i + width), row, col);
     i += width;
   }
-  tokens.push({ kind: "eof", text: "", value: "", row, col: i - lineStart + 1, offset: n, nl, ws });
+  tokens.push({ kind: "eof", text: "", value: "", row, col: i - lineStart + 1, offset: n, nl, ws, template: null });
   return { tokens, comments, errors };
 }
 

@@ -18,6 +18,8 @@ export type BindingProblem =
   | "approval_consumed";
 
 export function callArgsHash(call: PreparedCall): string {
+  // Without declared fingerprint fields the fingerprint hashes exactly { tenant, tool, args }.
+  if (call.tool.fingerprint.length === 0) return call.fingerprint;
   return argsHash(call.ctx.tenant, call.tool.name, call.args);
 }
 

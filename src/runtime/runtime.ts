@@ -18,6 +18,7 @@ import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
 import { consumeAfterInvoke } from "./approval-binding.js";
 import { createApprovals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
+import { decisionId as newDecisionId } from "../store/decision-id.js";
 import { PolicyPublisher } from "./current-policy.js";
 import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
 import { terminal } from "./envelope.js";
@@ -158,7 +159,7 @@ export function createRuntime<
    * Writes the call's decision-log entry (unless it was committed with the call's outcome);
    * an answer given before the policy is logged too.
    */
-  const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope, decisionId: string = randomUUID(), committed = false) => {
+  const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope, decisionId: string = newDecisionId(), committed = false) => {
     const deps = holder.snapshot;
     const tool = toolOf(deps, req, prepared);
     if (!committed) {
@@ -185,7 +186,7 @@ export function createRuntime<
     let prepared: PreparedCall | null = null;
     let note: LogNote = { decision: "not_evaluated", reason: null, policy_version: null };
     let env: Envelope;
-    const decisionId = randomUUID();
+    const decisionId = newDecisionId();
     let committed = false;
     try {
       const p = await trace.phase("prepare", () => prepare(deps, ctx, req));

@@ -103,6 +103,11 @@ export type LooseReconciler = (
   ctx: InvokeContext,
 ) => Promise<HandlerResult<unknown, string> | { readonly ok: "not_applied" }>;
 
+/** What an interrupt aborts: a running handler's signal. */
+export interface Abortable {
+  abort(reason: unknown): void;
+}
+
 export interface RuntimeDeps {
   readonly manifest: Manifest;
   readonly validators: { readonly [tool: string]: ToolValidators };
@@ -118,7 +123,7 @@ export interface RuntimeDeps {
   readonly pollIntervalMs: number;
   readonly inProgressWaitMs: number;
   /** Aborts handlers in flight when their run is interrupted (in this process). */
-  readonly inFlight: Map<string, Set<AbortController>>;
+  readonly inFlight: Map<string, Set<Abortable>>;
   /** Calls of one (tenant, operation_id) running in this process: later callers join instead of polling. */
   readonly flights: Map<string, { readonly tool: string; readonly fingerprint: string; readonly done: Promise<Envelope> }>;
   /** Where errors that must not change an answer go (a failed decision-log write, a late record). */

@@ -191,6 +191,13 @@ describe("fmt prints the new syntax back", () => {
     "",
   ].join("\n");
 
+  it("a set union first in a collection keeps its parentheses (else it reads as a comprehension)", () => {
+    const src = "package t\n\np := [(a | b), a | b]\n\nq := {(a | b), 1}\n\nr := {\"k\": (a | b), \"l\": a | b}\n\ns := {(a | b): 1}\n";
+    const r = formatSource(src, "t.rego");
+    expect(r.ok && r.text).toBe(src);
+    expect(roundTrip(src, "t.rego")).toMatchObject({ kind: "checked", sameAst: true });
+  });
+
   it("canonical text stays as it is", () => {
     const r = formatSource(src, "t.rego");
     expect(r.ok && r.text).toBe(src);

@@ -21,6 +21,7 @@ const INFIX: Record<string, { op: string; prec: number }> = {
   rem: { op: "%", prec: 6 },
 };
 const IN_PREC = 1;
+const UNION_PREC = 3;
 /** Precedence of a term that is not an operator application. */
 const ATOM = 100;
 
@@ -68,6 +69,8 @@ export function printCall(operator: readonly string[], args: readonly Term[], co
  */
 export function printTerm(t: Term, context = IN_PREC + 1, depth = 0): string {
   const sub = (x: Term) => (d: number): string => printTerm(x, IN_PREC + 1, d);
+  // A `|` right after the first item would read as a comprehension: `[(a | b)]`, `{"k": (a | b)}`.
+  const first = (x: Term) => (d: number): string => printTerm(x, UNION_PREC + 1, d);
   switch (t.type) {
     case "null":
       return "null";
@@ -83,12 +86,12 @@ export function printTerm(t: Term, context = IN_PREC + 1, depth = 0): string {
     case "ref":
       return printRef(t.head, t.path, depth);
     case "array":
-      return collection("[", "]", t.items.map((i) => [i.location.row, sub(i)] as const), t.location.row, depth);
+      return collection("[", "]", t.items.map((i, n) => [i.location.row, n === 0 ? first(i) : sub(i)] as const), t.location.row, depth);
     case "set":
       if (t.items.length === 0) return "set()";
-      return collection("{", "}", t.items.map((i) => [i.location.row, sub(i)] as const), t.location.row, depth);
+      return collection("{", "}", t.items.map((i, n) => [i.location.row, n === 0 ? first(i) : sub(i)] as const), t.location.row, depth);
     case "object":
-      return collection("{", "}", t.items.map(([k, v]) => [k.location.row, (d: number) => `${sub(k)(d)}: ${sub(v)(d)}`] as const), t.location.row, depth);
+      return collection("{", "}", t.items.map(([k, v], n) => [k.location.row, (d: number) => `${(n === 0 ? first(k) : sub(k))(d)}: ${(n === 0 ? first(v) : sub(v))(d)}`] as const), t.location.row, depth);
     case "call":
       if (t.template !== undefined) return printTemplate(t.template, depth);
       return printCall(t.operator, t.args, context, depth);

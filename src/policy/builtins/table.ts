@@ -112,6 +112,9 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("sprintf", "string array", "string", { native: "opa_strings_sprintf", host: sprintf }),
   // what template strings ($"a{x}b") are rewritten to (codegen/rego/desugar.ts)
   sig("internal.template_string", "array", "string", { host: templateString }),
+  // constants per rule: every call is replaced by its value before type checking (codegen/rego/metadata-calls.ts)
+  sig("rego.metadata.rule", "", "object"),
+  sig("rego.metadata.chain", "", "array"),
   // types
   sig("is_number", "any", "boolean", { native: "opa_types_is_number" }),
   sig("is_string", "any", "boolean", { native: "opa_types_is_string" }),

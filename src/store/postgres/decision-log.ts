@@ -3,11 +3,11 @@
  * commit) from a JSON array, reads by id and by filters, purge past retention.
  * Enters: entries and queries. Leaves: records.
  */
-import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { JsonObject, JsonValue } from "../../manifest.js";
 import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery, PolicyDecisionKind, ShadowDecision } from "../store.js";
 import { runPrepared } from "./pool.js";
+import { decisionId } from "../decision-id.js";
 
 type Int8 = string | number;
 
@@ -72,7 +72,7 @@ export function decisionRows(entries: readonly DecisionLogEntry[], own = false):
   return entries.map((e, n) => ({
     n,
     own,
-    decision_id: e.decision_id ?? randomUUID(),
+    decision_id: e.decision_id ?? decisionId(e.at_ms),
     at_ms: e.at_ms,
     tenant: e.tenant,
     run_id: e.run_id,

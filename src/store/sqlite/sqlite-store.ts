@@ -72,9 +72,13 @@ class SqliteStore implements Store {
   readonly #inbox: SqliteInbox;
   readonly #log: SqliteDecisionLog;
   readonly #batch: DecisionBatch;
+  /** Runs `fn` in BEGIN IMMEDIATE ... COMMIT (one transaction function, made once: making one costs per call). */
+  readonly #atomic: <R>(fn: () => R) => R;
 
   constructor(db: Db, logOptions: DecisionLogOptions) {
     this.#db = db;
+    const immediate = db.transaction((fn: () => unknown) => fn()).immediate;
+    this.#atomic = <R>(fn: () => R): R => immediate(fn) as R;
     this.#inbox = new SqliteInbox(db);
     this.#log = new SqliteDecisionLog(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
@@ -84,9 +88,10 @@ class SqliteStore implements Store {
     }, logOptions);
     this.#q = {
       getOp: db.prepare<[string, string], OperationRow>("SELECT * FROM operations WHERE tenant = ? AND operation_id = ?"),
-      putOp: db.prepare(
-        `INSERT OR REPLACE INTO operations VALUES (@tenant, @operation_id, @tool, @fingerprint, @status, @fence_token,
-           @lease_owner, @lease_expires_at_ms, @attempts, @envelope, @created_at_ms, @updated_at_ms, @expires_at_ms)`,
+      putOp: db.prepare("INSERT OR REPLACE INTO operations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+      updOp: db.prepare(
+        `UPDATE operations SET tool = ?, fingerprint = ?, status = ?, fence_token = ?, lease_owner = ?, lease_expires_at_ms = ?,
+           attempts = ?, envelope = ?, created_at_ms = ?, updated_at_ms = ?, expires_at_ms = ? WHERE tenant = ? AND operation_id = ?`,
       ),
       insApproval: db.prepare(
         `INSERT INTO approvals (id, tenant, run_id, requested_by, tool, args, preview, fingerprint, operation_id,
@@ -137,8 +142,16 @@ class SqliteStore implements Store {
     return row === undefined ? null : toOperation(row);
   }
 
-  #writeOp(rec: OperationRecord): void {
-    this.#q.putOp.run({ ...rec, envelope: rec.envelope === null ? null : JSON.stringify(rec.envelope) });
+  /** `existing`: the row is there (an UPDATE, which leaves the indexes alone); else it is inserted or replaced. */
+  #writeOp(rec: OperationRecord, existing = false): void {
+    const envelope = rec.envelope === null ? null : JSON.stringify(rec.envelope);
+    if (existing) {
+      this.#q.updOp.run(rec.tool, rec.fingerprint, rec.status, rec.fence_token, rec.lease_owner, rec.lease_expires_at_ms, rec.attempts, envelope,
+        rec.created_at_ms, rec.updated_at_ms, rec.expires_at_ms, rec.tenant, rec.operation_id);
+      return;
+    }
+    this.#q.putOp.run(rec.tenant, rec.operation_id, rec.tool, rec.fingerprint, rec.status, rec.fence_token, rec.lease_owner, rec.lease_expires_at_ms,
+      rec.attempts, envelope, rec.created_at_ms, rec.updated_at_ms, rec.expires_at_ms);
   }
 
   #approval(id: string): ApprovalRecord | null {
@@ -155,18 +168,18 @@ class SqliteStore implements Store {
   }
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
-    const run = this.#db.transaction((): ClaimResult => {
+    return this.#atomic((): ClaimResult => {
       if (req.guard !== undefined) {
         const interrupt = this.#q.getInterrupt.get(req.tenant, req.guard.run_id) ?? null;
         const approval = req.guard.approval_id === null ? null : (this.#q.getApproval.get(req.guard.approval_id) ?? null);
         const refused = checkGuard(req, { interrupt, approval: approval === null ? null : { tenant: approval.tenant, status: approval.status as ApprovalStatus, expires_at_ms: Number(approval.expires_at_ms) } });
         if (refused !== null) return refused;
       }
-      const plan = planClaim(this.#readOp(req.tenant, req.operation_id), req);
-      if (plan.write !== null) this.#writeOp(plan.write);
+      const current = this.#readOp(req.tenant, req.operation_id);
+      const plan = planClaim(current, req);
+      if (plan.write !== null) this.#writeOp(plan.write, current !== null);
       return plan.result;
     });
-    return run.immediate();
   }
 
   async readCallState(req: CallStateRequest): Promise<CallState> {
@@ -182,10 +195,10 @@ class SqliteStore implements Store {
   async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
     // Entries still queued go first, in this transaction, so the log keeps the order of decisions.
     const queued = req.decision === undefined ? [] : await this.#batch.take();
-    const run = this.#db.transaction((): RecordOutcomeResult => {
+    const run = (): RecordOutcomeResult => {
       const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
       if (plan.write !== null) {
-        this.#writeOp(plan.write);
+        this.#writeOp(plan.write, true);
         if (req.consume_approval_id !== undefined && req.status !== "retryable") {
           this.#q.consume.run(req.operation_id, req.now_ms, req.consume_approval_id, req.tenant, req.operation_id);
         }
@@ -193,9 +206,9 @@ class SqliteStore implements Store {
       const entries = plan.write !== null && req.decision !== undefined ? [...queued, req.decision] : queued;
       if (entries.length > 0) this.#log.insertRows(entries);
       return plan.result;
-    });
+    };
     try {
-      return run.immediate();
+      return this.#atomic(run);
     } catch (err) {
       this.#batch.putBack(queued);
       throw err;
@@ -203,12 +216,11 @@ class SqliteStore implements Store {
   }
 
   async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
-    const run = this.#db.transaction((): boolean => {
+    return this.#atomic((): boolean => {
       const next = planRefund(this.#readOp(req.tenant, req.operation_id), req);
-      if (next !== null) this.#writeOp(next);
+      if (next !== null) this.#writeOp(next, true);
       return next !== null;
     });
-    return run.immediate();
   }
 
   async createApproval(a: NewApproval): Promise<ApprovalRecord> {
@@ -226,7 +238,7 @@ class SqliteStore implements Store {
   }
 
   async decideApproval(event: ApprovalEvent): Promise<DecideResult> {
-    const run = this.#db.transaction((): DecideResult => {
+    return this.#atomic((): DecideResult => {
       const current = this.#approval(event.approval_id);
       if (current === null) return { ok: false, why: "not_found", approval: null };
       if (event.decision === "revoke") {
@@ -243,11 +255,10 @@ class SqliteStore implements Store {
       this.#q.setApprovalStatus.run(decisionStatus[event.decision], event.approval_id);
       return { ok: true, approval: { ...current, status: decisionStatus[event.decision], decision: event } };
     });
-    return run.immediate();
   }
 
   async consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
-    const run = this.#db.transaction((): ConsumeApprovalResult => {
+    return this.#atomic((): ConsumeApprovalResult => {
       const changed = this.#q.consume.run(req.operation_id, req.now_ms, req.approval_id, req.tenant, req.operation_id).changes;
       if (changed === 1) return { ok: true };
       const current = this.#approval(req.approval_id);
@@ -255,7 +266,6 @@ class SqliteStore implements Store {
       if (current.consumed_by === req.operation_id) return { ok: true };
       return { ok: false, why: current.consumed_by === null ? "not_approved" : "already_consumed" };
     });
-    return run.immediate();
   }
 
   async listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
@@ -328,12 +338,12 @@ class SqliteStore implements Store {
 
   async purgeExpired(nowMs: number): Promise<number> {
     await this.#batch.flush();
-    const run = this.#db.transaction((): number => {
+    const purged = this.#atomic((): number => {
       const ops = this.#q.purgeOps.run(nowMs, nowMs).changes;
       for (const q of this.#q.purgeApprovalRefs) q.run({ now: nowMs });
       return ops + this.#q.purgeApprovals.run({ now: nowMs }).changes;
     });
-    return run.immediate() + this.#log.purge(nowMs);
+    return purged + this.#log.purge(nowMs);
   }
 
   async close(): Promise<void> {
