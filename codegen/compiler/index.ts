@@ -10,10 +10,12 @@ import type { PlanQuery } from "../plan/planner.js";
 import { planPolicy } from "../plan/planner.js";
 import type { Body } from "../rego/ast.js";
 import { compileModules, compileQuery, continueCompile, parseQuery, startCompile, type Compilation } from "../rego/index.js";
+import { withCustomBuiltins } from "../rego/builtins.js";
 import { mockedBuiltins } from "../rego/compile.js";
 import type { Program } from "../rego/program.js";
 import { builtinArities } from "../wasm/emit/builtins.js";
 import { emitPolicy, isEmitError } from "../wasm/emit/index.js";
+import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
 import type { CompileOptions, CompileResult, StageName, StageTiming } from "./types.js";
 
 export type * from "./types.js";
@@ -54,13 +56,15 @@ export const STAGES: readonly Stage[] = [
 
 export function compilePolicy(opts: CompileOptions): CompileResult {
   const st: State = { front: null, program: null, parsedQueries: [], queries: [], entrypointIds: {}, wasm: null, errors: [], timings: [] };
-  for (const stage of STAGES) {
-    const t0 = performance.now();
-    stage.run(st, opts);
-    if (stage.name !== "parse" && stage.name !== "check") st.timings.push({ stage: stage.name, ms: performance.now() - t0 });
-    if (st.errors.length > 0) break;
-    if (opts.stopAfter === stage.name) break;
-  }
+  withCustomBuiltins(opts.builtins, () => {
+    for (const stage of STAGES) {
+      const t0 = performance.now();
+      stage.run(st, opts);
+      if (stage.name !== "parse" && stage.name !== "check") st.timings.push({ stage: stage.name, ms: performance.now() - t0 });
+      if (st.errors.length > 0) break;
+      if (opts.stopAfter === stage.name) break;
+    }
+  });
   const errors = [...st.errors].sort(compareDiagnostics);
   const out: CompileResult = {
     wasm: errors.length > 0 ? null : st.wasm,
@@ -80,17 +84,21 @@ export function compilePolicy(opts: CompileOptions): CompileResult {
  * replaces it although one elsewhere does), so any `build` of these modules
  * reports no error that `check` does not.
  */
-export function checkPolicy(opts: Pick<CompileOptions, "modules">): Diagnostic[] {
-  const front = compileModules(opts.modules, { supportedBuiltins: supportedBuiltins([]) });
+export function checkPolicy(opts: Pick<CompileOptions, "modules" | "builtins">): Diagnostic[] {
+  const custom = opts.builtins === undefined ? {} : { builtins: opts.builtins };
+  const front = compileModules(opts.modules, { supportedBuiltins: supportedBuiltins([], opts.builtins), ...custom });
   if (front.program === null) return front.errors;
-  const entrypoints = front.program.groups.filter((g) => g.kind !== "function").map((g) => g.path.slice(1).join("/"));
-  const r = planPolicy({ program: front.program, files: opts.modules.map((m) => m.file), entrypoints, queries: [], builtins: builtinArities() });
+  const program = front.program;
+  const entrypoints = program.groups.filter((g) => g.kind !== "function").map((g) => g.path.slice(1).join("/"));
+  const r = withCustomBuiltins(opts.builtins, () =>
+    planPolicy({ program, files: opts.modules.map((m) => m.file), entrypoints, queries: [], builtins: builtinArities(opts.builtins) }),
+  );
   return [...r.errors].sort(compareDiagnostics);
 }
 
-/** Builtins the backend calls, plus those a query replaces with `with` (their calls need no implementation). */
-function supportedBuiltins(queries: readonly { body: Body }[]): Set<string> {
-  return new Set([...builtinArities().keys(), ...mockedBuiltins(queries.map((q) => q.body))]);
+/** Builtins the backend calls (custom ones included), plus those a query replaces with `with` (their calls need no implementation). */
+function supportedBuiltins(queries: readonly { body: Body }[], custom: CustomBuiltins | undefined): Set<string> {
+  return new Set([...builtinArities(custom).keys(), ...mockedBuiltins(queries.map((q) => q.body))]);
 }
 
 function parseStage(st: State, opts: CompileOptions): void {
@@ -100,21 +108,22 @@ function parseStage(st: State, opts: CompileOptions): void {
     if (r.body !== null) st.parsedQueries.push({ name: q.name, body: r.body as Body });
   }
   st.front = startCompile(opts.modules, {
-    supportedBuiltins: supportedBuiltins(st.parsedQueries),
+    supportedBuiltins: supportedBuiltins(st.parsedQueries, opts.builtins),
+    ...(opts.builtins === undefined ? {} : { builtins: opts.builtins }),
     onStage: (stage, ms) => st.timings.push({ stage, ms }),
   });
   st.errors.push(...continueCompile(st.front, "parse").errors);
 }
 
 /** The front end's checks (safety, types, recursion, unknown builtins); then each query against the program. */
-function checkStage(st: State): void {
+function checkStage(st: State, opts: CompileOptions): void {
   if (st.front === null) return;
   const r = continueCompile(st.front);
   st.errors = [...st.errors.filter((e) => e.location.file.startsWith("query:")), ...r.errors];
   if (r.program === null) return;
   st.program = r.program;
   const t0 = performance.now();
-  const supported = supportedBuiltins(st.parsedQueries);
+  const supported = supportedBuiltins(st.parsedQueries, opts.builtins);
   for (const q of st.parsedQueries) {
     const c = compileQuery(r.program, q.body, `query:${q.name}`, { supportedBuiltins: supported });
     st.errors.push(...c.errors);
@@ -141,7 +150,7 @@ function planStage(st: State, opts: CompileOptions): void {
     files: opts.modules.map((m) => m.file),
     entrypoints: opts.entrypoints,
     queries: st.queries,
-    builtins: builtinArities(),
+    builtins: builtinArities(opts.builtins),
     coverage: opts.coverage === true,
   });
   st.plan = r.policy;
@@ -156,6 +165,8 @@ function emitStage(st: State, opts: CompileOptions): void {
     st.wasm = emitPolicy(st.plan, {
       strictBuiltinErrors: opts.strictBuiltinErrors === true,
       optimize: opts.optimize !== false,
+      ...(opts.builtins === undefined ? {} : { customBuiltins: opts.builtins }),
+      fuel: opts.fuel !== false,
     });
   } catch (e) {
     if (!isEmitError(e)) throw e;

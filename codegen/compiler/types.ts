@@ -3,6 +3,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { CoveragePoint } from "../plan/coverage.js";
 import type { Policy } from "../plan/ir.js";
 import type { RegoVersion } from "../rego/parser.js";
+import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
 
 export type { RegoVersion } from "../rego/parser.js";
 
@@ -35,9 +36,13 @@ export interface CompileOptions {
   readonly strictBuiltinErrors?: boolean;
   /** Run binaryen's optimiser (default true). */
   readonly optimize?: boolean;
+  /** Fuel checks for bounded evaluation (default true; see codegen/wasm/emit/fuel.ts). */
+  readonly fuel?: boolean;
   readonly stopAfter?: StageName;
   /** Record coverage points (see README): result `coverage`, export `toolgate_coverage_ptr`. */
   readonly coverage?: boolean;
+  /** Custom builtins (tools.yaml `policy.builtins`): declared for the checks, called through the host. */
+  readonly builtins?: CustomBuiltins;
 }
 
 export interface CompileResult {

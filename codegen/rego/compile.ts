@@ -5,7 +5,8 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import type { Body, Expr, Module } from "./ast.js";
-import { lookupBuiltin } from "./builtins.js";
+import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
+import { lookupBuiltin, withCustomBuiltins } from "./builtins.js";
 import { comparePaths, groupRules, placeRule, type GroupDraft, type PlacedRule } from "./groups.js";
 import { LocalVarGenerator } from "./locals.js";
 import { parseModule, type RegoVersion } from "./parser.js";
@@ -16,6 +17,7 @@ import { TypeChecker } from "./typecheck.js";
 import { RuleCompiler } from "./rule.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
 import { zeroArityCallsToRefs } from "./zero-arity.js";
+import { rewriteMetadataCalls } from "./metadata-calls.js";
 
 export function arityWith(functionArity: (path: readonly string[]) => number | null): (op: readonly string[]) => number | null {
   return (op) => {
@@ -50,6 +52,8 @@ export interface CompileOptions {
   readonly supportedBuiltins?: ReadonlySet<string>;
   /** Called after each stage ran, with its wall time in milliseconds. */
   readonly onStage?: (name: StageName, ms: number) => void;
+  /** Custom builtins (tools.yaml `policy.builtins`), declared beside OPA's. */
+  readonly builtins?: CustomBuiltins;
 }
 
 export interface CompileResult {
@@ -138,15 +142,17 @@ export function continueCompile(c: Compilation, until?: StageName): CompileResul
   const st = c.state;
   const { options } = st;
   try {
-    while (c.next < stages.length) {
-      const stage = stages[c.next] as Stage;
-      const t0 = performance.now();
-      stage.run(st);
-      options.onStage?.(stage.name, performance.now() - t0);
-      c.next++;
-      if (!stage.goOn(st.errors) || options.stopAfter === stage.name) c.next = stages.length;
-      if (stage.name === until) break;
-    }
+    withCustomBuiltins(options.builtins, () => {
+      while (c.next < stages.length) {
+        const stage = stages[c.next] as Stage;
+        const t0 = performance.now();
+        stage.run(st);
+        options.onStage?.(stage.name, performance.now() - t0);
+        c.next++;
+        if (!stage.goOn(st.errors) || options.stopAfter === stage.name) c.next = stages.length;
+        if (stage.name === until) break;
+      }
+    });
   } catch (e) {
     c.next = stages.length;
     const message = e instanceof RangeError ? "policy too deeply nested to compile" : `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
@@ -165,7 +171,7 @@ function parseStage(st: State): void {
     st.errors.push(...r.errors);
     if (r.module !== null) parsed.push(r.module);
   }
-  st.modules = zeroArityCallsToRefs(parsed);
+  st.modules = rewriteMetadataCalls(zeroArityCallsToRefs(parsed));
 }
 
 function groupStage(st: State): void {

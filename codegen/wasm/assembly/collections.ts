@@ -1,76 +1,138 @@
-// Sorted objects and sets, lookups, iteration, and the structural operations
-// generated code needs (merge, upsert along a path).
-import { alloc } from "./memory";
+// Objects and sets: hashed lookups, appends that defer sorting, iteration in key
+// order, and the structural operations generated code needs (merge, upsert).
+//
+// An object or set made by mkObject/mkSet keeps a hash index once it has
+// INDEX_MIN entries (keyindex.ts). A key that sorts after the last one is
+// appended in place; any other new key is appended too and the collection is
+// marked F_UNSORTED; the accessors in value.ts sort it (order.ts) before anything
+// reads entries by position. So building a collection costs O(n) hashing plus at
+// most one O(n log n) sort, and lookups never search linearly.
+import { building, isYoung } from "./memory";
 import {
-  tag, colLen, colData, setColLen, growFor, arrGet, arrPush, objKey, objVal, objSetVal, setGet,
-  mkArray, mkObject, mkSet, mkInt, strLen, T_ARRAY, T_OBJECT, T_SET, T_STRING, T_NUMBER,
+  tag, colLen, colData, rawData, colFlags, setColLen, growFor, arrGet, objKey, objVal, objSetVal, setGet,
+  mkArray, mkObject, mkSet, mkInt, strLen, F_EXT, F_UNSORTED, T_ARRAY, T_OBJECT, T_SET, T_STRING, T_NUMBER,
 } from "./value";
 import { compare, equal } from "./compare";
 import { toI64, okInt } from "./number";
+import { INDEX_MIN, indexOf, buildIndex, probe, lastHash, indexAppend, copyIndex } from "./keyindex";
 
-/** Binary search: index of key, or -(insertion point)-1. */
-export function objFind(obj: usize, key: usize): i32 {
-  let lo = 0, hi = colLen(obj) - 1;
+/** `locate` result for a key the index says is absent (no insertion point known). */
+const ABSENT: i32 = i32.MIN_VALUE;
+
+@inline function shiftOf(v: usize): usize {
+  return tag(v) == T_OBJECT ? 3 : 2;
+}
+
+/** Binary search of the sorted entries: index of key, or -(insertion point)-1. */
+function bsearch(v: usize, key: usize): i32 {
+  const d = colData(v);
+  const sh = shiftOf(v);
+  let lo = 0, hi = colLen(v) - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const c = compare(objKey(obj, mid), key);
+    const c = compare(<usize>load<u32>(d + (<usize>mid << sh)), key);
     if (c == 0) return mid;
     if (c < 0) lo = mid + 1; else hi = mid - 1;
   }
   return -lo - 1;
+}
+
+/**
+ * Storage position of key in v (an object or set): >= 0 found; ABSENT when the
+ * hash index answered; otherwise -(insertion point)-1 in the (now) sorted entries.
+ */
+function locate(v: usize, key: usize): i32 {
+  if (colLen(v) >= INDEX_MIN && (colFlags(v) & F_EXT) != 0) {
+    let ix = indexOf(v);
+    if (ix == 0) ix = buildIndex(v, isYoung(v) && !building());
+    if (ix != 0) {
+      const p = probe(v, ix, key);
+      return p >= 0 ? p : ABSENT;
+    }
+  }
+  return bsearch(v, key);
+}
+
+/** Position of key in the sorted entries, or -(insertion point)-1. */
+function findSorted(v: usize, key: usize): i32 {
+  if (colFlags(v) & F_UNSORTED) colData(v);
+  const p = locate(v, key);
+  return p == ABSENT ? bsearch(v, key) : p;
+}
+
+export function objFind(obj: usize, key: usize): i32 {
+  return findSorted(obj, key);
 }
 
 export function setFind(set: usize, x: usize): i32 {
-  let lo = 0, hi = colLen(set) - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = compare(setGet(set, mid), x);
-    if (c == 0) return mid;
-    if (c < 0) lo = mid + 1; else hi = mid - 1;
+  return findSorted(set, x);
+}
+
+/** Adds an entry for a key `locate` did not find (p is its result). */
+function addEntry(v: usize, key: usize, val: usize, p: i32): void {
+  const sh = shiftOf(v);
+  const slot: i32 = 1 << <i32>sh;
+  const n = colLen(v);
+  if (p == ABSENT) {
+    const h = lastHash;
+    const ix = indexOf(v);
+    const d = growFor(v, slot);
+    const e = d + (<usize>n << sh);
+    store<u32>(e, <u32>key);
+    if (sh == 3) store<u32>(e, <u32>val, 4);
+    setColLen(v, n + 1);
+    const f = colFlags(v);
+    if ((f & F_UNSORTED) == 0 && compare(<usize>load<u32>(e - <usize>slot), key) > 0) {
+      store<u8>(v, f | F_UNSORTED, 1);
+      store<i32>(v, n, 20);
+    }
+    indexAppend(v, ix, h);
+    return;
   }
-  return -lo - 1;
+  const at = -p - 1;
+  const d = growFor(v, slot);
+  const e = d + (<usize>at << sh);
+  if (at < n) memory.copy(e + <usize>slot, e, <usize>(n - at) << sh);
+  store<u32>(e, <u32>key);
+  if (sh == 3) store<u32>(e, <u32>val, 4);
+  setColLen(v, n + 1);
+  if (n + 1 == INDEX_MIN && (colFlags(v) & F_EXT) != 0 && isYoung(v) && !building()) buildIndex(v, true);
+}
+
+@inline function rawVal(obj: usize, p: i32): usize {
+  return <usize>load<u32>(rawData(obj) + (<usize>p << 3), 4);
+}
+
+@inline function setRawVal(obj: usize, p: i32, x: usize): void {
+  store<u32>(rawData(obj) + (<usize>p << 3), <u32>x, 4);
 }
 
 export function objGet(obj: usize, key: usize): usize {
-  const i = objFind(obj, key);
-  return i >= 0 ? objVal(obj, i) : 0;
+  const p = locate(obj, key);
+  return p >= 0 ? rawVal(obj, p) : 0;
 }
 
 export function objInsert(obj: usize, key: usize, val: usize): void {
-  const i = objFind(obj, key);
-  if (i >= 0) { objSetVal(obj, i, val); return; }
-  const at = -i - 1;
-  const d = growFor(obj, 8);
-  const n = colLen(obj);
-  const p = d + (<usize>at << 3);
-  if (at < n) memory.copy(p + 8, p, <usize>(n - at) << 3);
-  store<u32>(p, <u32>key);
-  store<u32>(p, <u32>val, 4);
-  setColLen(obj, n + 1);
+  const p = locate(obj, key);
+  if (p >= 0) setRawVal(obj, p, val);
+  else addEntry(obj, key, val, p);
 }
 
 /** Inserts unless the key holds a different value: 1 ok, 0 conflict. */
 export function objInsertOnce(obj: usize, key: usize, val: usize): i32 {
-  const i = objFind(obj, key);
-  if (i >= 0) return equal(objVal(obj, i), val) ? 1 : 0;
-  objInsert(obj, key, val);
+  const p = locate(obj, key);
+  if (p >= 0) return equal(rawVal(obj, p), val) ? 1 : 0;
+  addEntry(obj, key, val, p);
   return 1;
 }
 
 export function setAdd(set: usize, x: usize): void {
-  const i = setFind(set, x);
-  if (i >= 0) return;
-  const at = -i - 1;
-  const d = growFor(set, 4);
-  const n = colLen(set);
-  const p = d + (<usize>at << 2);
-  if (at < n) memory.copy(p + 4, p, <usize>(n - at) << 2);
-  store<u32>(p, <u32>x);
-  setColLen(set, n + 1);
+  const p = locate(set, x);
+  if (p < 0) addEntry(set, x, 0, p);
 }
 
 export function setHas(set: usize, x: usize): bool {
-  return setFind(set, x) >= 0;
+  return locate(set, x) >= 0;
 }
 
 /** opa_value_get semantics. */
@@ -85,8 +147,8 @@ export function valueGet(v: usize, key: usize): usize {
     return arrGet(v, <i32>i);
   }
   if (t == T_SET) {
-    const i = setFind(v, key);
-    return i >= 0 ? setGet(v, i) : 0;
+    const p = locate(v, key);
+    return p >= 0 ? <usize>load<u32>(rawData(v) + (<usize>p << 2)) : 0;
   }
   return 0;
 }
@@ -127,7 +189,7 @@ export function valueIter(v: usize, prev: usize): usize {
       if (!okInt) return 0;
       next = <i32>i + 1;
     } else {
-      const i = t == T_OBJECT ? objFind(v, prev) : setFind(v, prev);
+      const i = findSorted(v, prev);
       next = i >= 0 ? i + 1 : -i - 1;
     }
   }
@@ -141,8 +203,12 @@ export function shallowCopy(v: usize): usize {
   const n = colLen(v);
   const slot: usize = t == T_OBJECT ? 8 : 4;
   const c = t == T_ARRAY ? mkArray(n) : t == T_OBJECT ? mkObject(n) : mkSet(n);
-  if (n > 0) memory.copy(colData(c), colData(v), <usize>n * slot);
+  if (n > 0) memory.copy(rawData(c), colData(v), <usize>n * slot);
   setColLen(c, n);
+  if (t != T_ARRAY) {
+    const ix = indexOf(v);
+    if (ix != 0) copyIndex(c, ix);
+  }
   return c;
 }
 
@@ -156,15 +222,14 @@ export function merge(a: usize, b: usize): usize {
   for (let i = 0; i < n; i++) {
     const k = objKey(b, i);
     const bv = objVal(b, i);
-    const j = objFind(r, k);
-    if (j < 0) { objInsert(r, k, bv); continue; }
-    const m = merge(objVal(r, j), bv);
+    const j = locate(r, k);
+    if (j < 0) { addEntry(r, k, bv, j); continue; }
+    const m = merge(rawVal(r, j), bv);
     if (m == 0) return 0;
-    objSetVal(r, j, m);
+    setRawVal(r, j, m);
   }
   return r;
 }
-
 /** Copy of `base` with the value at `path` (array of keys) set to `v`. */
 export function upsert(base: usize, path: usize, v: usize): usize {
   return upsertAt(base, path, 0, v);

@@ -1,5 +1,5 @@
 // OPA's total order over values (RUNTIME-API.md section 3).
-import { tag, boolVal, strLen, strPtr, colLen, arrGet, objKey, objVal, setGet, T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET } from "./value";
+import { tag, boolVal, strLen, strPtr, colLen, colData, T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET } from "./value";
 import { numCompare } from "./number";
 
 export function strCompare(a: usize, b: usize): i32 {
@@ -27,8 +27,9 @@ export function compare(a: usize, b: usize): i32 {
     case T_SET: {
       const na = colLen(a), nb = colLen(b);
       const n = na < nb ? na : nb;
+      const da = colData(a), db = colData(b);
       for (let i = 0; i < n; i++) {
-        const c = compare(arrGet(a, i), arrGet(b, i));
+        const c = compare(<usize>load<u32>(da + (<usize>i << 2)), <usize>load<u32>(db + (<usize>i << 2)));
         if (c != 0) return c;
       }
       return na < nb ? -1 : na > nb ? 1 : 0;
@@ -36,10 +37,12 @@ export function compare(a: usize, b: usize): i32 {
     case T_OBJECT: {
       const na = colLen(a), nb = colLen(b);
       const n = na < nb ? na : nb;
+      const da = colData(a), db = colData(b);
       for (let i = 0; i < n; i++) {
-        let c = compare(objKey(a, i), objKey(b, i));
+        const pa = da + (<usize>i << 3), pb = db + (<usize>i << 3);
+        let c = compare(<usize>load<u32>(pa), <usize>load<u32>(pb));
         if (c != 0) return c;
-        c = compare(objVal(a, i), objVal(b, i));
+        c = compare(<usize>load<u32>(pa, 4), <usize>load<u32>(pb, 4));
         if (c != 0) return c;
       }
       return na < nb ? -1 : na > nb ? 1 : 0;

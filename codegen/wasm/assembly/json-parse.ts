@@ -3,6 +3,7 @@ import { alloc } from "./memory";
 import { mkInt, colLen, colData, setColLen, mkString, mkArray, mkObject, arrPush, objPushSorted, NULL_CELL, TRUE_CELL, FALSE_CELL } from "./value";
 import { scanNumber, parseNumber } from "./number";
 import { compare } from "./compare";
+import { INDEX_MIN, buildIndex } from "./keyindex";
 
 const MAX_DEPTH = 512;
 
@@ -133,6 +134,8 @@ function parseObject(): usize {
   }
   depth--;
   sortObjectPairs(obj);
+  // indexed now: a document kept below the SDK's saved heap pointer cannot get one later
+  if (colLen(obj) >= INDEX_MIN) buildIndex(obj, true);
   return obj;
 }
 

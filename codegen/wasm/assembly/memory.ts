@@ -7,6 +7,9 @@ declare function tg_heap_base(): usize;
 
 let heapPtr: usize = 0;
 let heapLimit: usize = 0;
+// Cells below the epoch may outlive the next heap reset (static data, data the SDK
+// keeps below its saved pointer): nothing allocated later may be attached to them.
+let epoch: usize = 0;
 
 @inline function align8(n: usize): usize {
   return (n + 7) & ~(<usize>7);
@@ -39,8 +42,10 @@ export function alloc(n: usize): usize {
   return p;
 }
 
+/** The heap pointer, for a caller that may reset to it later (so it becomes the epoch). */
 export function heapGet(): usize {
   if (heapPtr == 0) initHeap();
+  epoch = heapPtr;
   return heapPtr;
 }
 
@@ -48,15 +53,29 @@ export function heapSet(p: usize): void {
   if (heapPtr == 0) initHeap();
   heapPtr = align8(p);
   if (heapPtr > heapLimit) ensureMemory(heapPtr);
+  epoch = heapPtr;
+  bActive = false;
+}
+
+/** Whether the cell at c was allocated after the last heap save or reset. */
+@inline export function isYoung(c: usize): bool {
+  return c >= epoch;
 }
 
 // ---- Builder: appends bytes at the top of the heap. No allocation may happen
 // between bBegin and bEnd (the bytes would be overwritten).
 let bStart: usize = 0;
 let bPos: usize = 0;
+let bActive = false;
+
+/** Whether a builder is open (allocation is forbidden). */
+@inline export function building(): bool {
+  return bActive;
+}
 
 export function bBegin(): void {
   if (heapPtr == 0) initHeap();
+  bActive = true;
   bStart = heapPtr;
   bPos = heapPtr;
 }
@@ -102,6 +121,7 @@ export function bLen(): usize {
 
 /** Finishes the builder; returns its start address (length: bLen() before the call). */
 export function bEnd(): usize {
+  bActive = false;
   heapPtr = align8(bPos);
   return bStart;
 }

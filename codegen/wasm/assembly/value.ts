@@ -1,5 +1,6 @@
 // Value cells. Layout is part of the contract (RUNTIME-API.md section 2).
 import { alloc } from "./memory";
+import { sortEntries } from "./order";
 
 export const T_NULL: u8 = 1;
 export const T_BOOLEAN: u8 = 2;
@@ -82,43 +83,59 @@ export function mkString(ptr: usize, len: usize): usize {
   return <usize>load<u32>(v, 8);
 }
 
-// ---- collections: +4 len, +8 cap, +12 data pointer
+// ---- collections: +4 len, +8 cap, +12 data pointer. Objects and sets made here
+// are 24-byte cells (flag F_EXT): +16 address of their hash index (0: none), +20
+// length of the sorted prefix while F_UNSORTED is set. Cells made elsewhere (static
+// data, host writers) are 16 bytes with flags 0: sorted, no index.
+export const F_EXT: u8 = 1;
+export const F_UNSORTED: u8 = 2;
+
+@inline export function colFlags(v: usize): u8 {
+  return load<u8>(v, 1);
+}
 @inline export function colLen(v: usize): i32 {
   return load<i32>(v, 4);
 }
 @inline export function colCap(v: usize): i32 {
   return load<i32>(v, 8);
 }
+/** Entries in storage order: insertion order after the sorted prefix while F_UNSORTED is set. */
+@inline export function rawData(v: usize): usize {
+  return <usize>load<u32>(v, 12);
+}
+/** Entries in sorted order (sorts pending appends first; never allocates). */
 @inline export function colData(v: usize): usize {
+  if (load<u8>(v, 1) & F_UNSORTED) sortEntries(v);
   return <usize>load<u32>(v, 12);
 }
 @inline export function setColLen(v: usize, n: i32): void {
   store<i32>(v, n, 4);
 }
 
-function mkCollection(t: u8, cap: i32, slot: i32): usize {
-  const c = alloc(16);
-  store<u8>(c, t);
+function mkCollection(t: u8, cap: i32, slot: i32, ext: bool): usize {
+  const c = alloc(ext ? 24 : 16);
+  store<u32>(c, <u32>t | (ext ? <u32>F_EXT << 8 : 0));
   store<i32>(c, 0, 4);
   store<i32>(c, cap, 8);
   store<u32>(c, cap > 0 ? <u32>alloc(<usize>(cap * slot)) : 0, 12);
+  if (ext) store<u64>(c, 0, 16);
   return c;
 }
 export function mkArray(cap: i32): usize {
-  return mkCollection(T_ARRAY, cap, 4);
+  return mkCollection(T_ARRAY, cap, 4, false);
 }
 export function mkObject(cap: i32): usize {
-  return mkCollection(T_OBJECT, cap, 8);
+  return mkCollection(T_OBJECT, cap, 8, true);
 }
 export function mkSet(cap: i32): usize {
-  return mkCollection(T_SET, cap, 4);
+  return mkCollection(T_SET, cap, 4, true);
 }
 
-/** Makes room for one more slot; returns the data pointer. */
+/** Makes room for one more slot; returns the (raw) data pointer. */
 export function growFor(v: usize, slot: i32): usize {
   const n = colLen(v);
   let cap = colCap(v);
-  let data = colData(v);
+  let data = rawData(v);
   if (n < cap) return data;
   cap = cap < 4 ? 4 : cap * 2;
   const nd = alloc(<usize>(cap * slot));
@@ -128,7 +145,7 @@ export function growFor(v: usize, slot: i32): usize {
   return nd;
 }
 
-// arrays
+// arrays (also reads sets in order)
 @inline export function arrGet(v: usize, i: i32): usize {
   return <usize>load<u32>(colData(v) + (<usize>i << 2));
 }
@@ -139,7 +156,7 @@ export function arrPush(v: usize, x: usize): void {
   setColLen(v, n + 1);
 }
 
-// objects: sorted (key, value) pairs
+// objects: (key, value) pairs, in key order through these accessors
 @inline export function objKey(v: usize, i: i32): usize {
   return <usize>load<u32>(colData(v) + (<usize>i << 3));
 }
@@ -159,7 +176,7 @@ export function objPushSorted(v: usize, k: usize, x: usize): void {
   setColLen(v, n + 1);
 }
 
-// sets: sorted elements
+// sets: elements, in order through this accessor
 @inline export function setGet(v: usize, i: i32): usize {
   return <usize>load<u32>(colData(v) + (<usize>i << 2));
 }

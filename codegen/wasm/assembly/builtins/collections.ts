@@ -5,7 +5,7 @@ import {
 } from "../value";
 import { toI64, okInt } from "../number";
 import { equal } from "../compare";
-import { objFind, objGet, setHas, setFind, valueGet, shallowCopy, objInsert } from "../collections";
+import { objFind, objGet, setHas, setAdd, valueGet, shallowCopy, objInsert } from "../collections";
 import { typeError } from "../errors";
 import { isArr, isSet, isObj, isNum } from "./util";
 
@@ -13,20 +13,8 @@ import { isArr, isSet, isObj, isNum } from "./util";
 function union2(a: usize, b: usize): usize {
   const r = shallowCopy(a);
   const n = colLen(b);
-  for (let i = 0; i < n; i++) {
-    const x = setGet(b, i);
-    const j = setFind(r, x);
-    if (j < 0) insertSetAt(r, -j - 1, x);
-  }
+  for (let i = 0; i < n; i++) setAdd(r, setGet(b, i));
   return r;
-}
-
-function insertSetAt(set: usize, at: i32, x: usize): void {
-  arrPush(set, x); // grows; then shift into place
-  const d = colData(set);
-  const n = colLen(set);
-  for (let k = n - 1; k > at; k--) store<u32>(d + (<usize>k << 2), load<u32>(d + (<usize>(k - 1) << 2)));
-  store<u32>(d + (<usize>at << 2), <u32>x);
 }
 
 function intersect2(a: usize, b: usize): usize {
