@@ -5,12 +5,15 @@
 import { existsSync } from "node:fs";
 
 // Commands that load the compiler, and with it binaryen (14.8 MB of JavaScript).
-const COMPILING = new Set(["build", "check", "eval", "test", "explain"]);
+// (`check` runs the front end and the planner only.)
+const COMPILING = new Set(["build", "eval", "test", "explain"]);
+const args = process.argv.slice(2);
+const compiles = COMPILING.has(args.find((a) => !a.startsWith("-")) ?? "") && !args.includes("--help") && !args.includes("-h");
 
 if (existsSync(new URL("../src/cli/bin.ts", import.meta.url))) {
   // Loaded natively before tsx hooks in: later imports of it hit the module cache, so tsx
   // never transforms it (through tsx it takes ~15x the time and ~10x the memory).
-  if (COMPILING.has(process.argv.slice(2).find((a) => !a.startsWith("-")) ?? "")) await import("binaryen");
+  if (compiles) await import("binaryen");
   const { register } = await import("tsx/esm/api");
   register();
   await import("../src/cli/bin.ts");
