@@ -15,6 +15,7 @@ export function prng(seed: number): () => number {
 }
 
 export const ENTRYPOINT = "large/decision";
+export const FLOOR_ENTRYPOINT = "large/floor";
 
 /** Rego for `rules` generated kind rules plus the fixed comprehension and lookup rules. */
 export function largePolicy(rules: number): string {
@@ -24,12 +25,17 @@ export function largePolicy(rules: number): string {
   some id, r in input.resources
   r.kind == "kind_${k}"
   input.users[r.owner].team == "team_${k % 7}"
+  dep := input.resources[r.deps[0]]
+  dep.kind != "kind_${(k + 1) % rules}"
 }
 `);
   }
   return `package large
 
 import rego.v1
+
+# reads nothing: the cost of passing the input in, for subtraction
+floor := 1
 
 # sets and objects built by comprehensions, in input order (not key order)
 names := {r.name | some r in input.resources}
