@@ -12,6 +12,8 @@ import { pathToFileURL } from "node:url";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { compilePolicy } from "../codegen/compiler/index.js";
 import { useRuntimeBytes } from "../codegen/wasm/runtime-link.js";
+import { hostBuiltins } from "../src/policy/host-builtins/index.js";
+import { policyInputs } from "./policy/inputs.js";
 import { ENTRYPOINT, FLOOR_ENTRYPOINT, largeInput, largePolicy } from "./large/policy.js";
 
 /** One line of the umbrella report: toolgate's figure next to its anchor from the same run. */
@@ -78,6 +80,39 @@ function cpuMs(): number {
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** policies/authz.rego through the SDK: small policies must not pay for the large-value machinery. */
+async function smallPolicyRow(base: Uint8Array | null, ref: string, rounds: number, log: (l: string) => void): Promise<BenchRow> {
+  const source = readFileSync("policies/authz.rego", "utf8");
+  const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as Record<string, unknown>;
+  const entry = "toolgate/authz/decision";
+  const build = async (runtime: Uint8Array | undefined): Promise<(i: unknown) => unknown> => {
+    useRuntimeBytes(runtime);
+    try {
+      const r = compilePolicy({ modules: [{ file: "policies/authz.rego", source }], entrypoints: [entry] });
+      if (r.wasm === null) throw new Error(`authz.rego does not compile: ${JSON.stringify(r.errors)}`);
+      const p = await loadPolicy(r.wasm, undefined, hostBuiltins);
+      p.setData(data);
+      return (i) => p.evaluate(i, entry);
+    } finally {
+      useRuntimeBytes(undefined);
+    }
+  };
+  const inputs = policyInputs(512, 42);
+  const subjects = [await build(undefined), ...(base !== null ? [await build(base)] : [])];
+  const batch = 5000;
+  const times = subjects.map(() => [] as number[]);
+  for (let r = 0; r < rounds + 2; r++) {
+    subjects.forEach((ev, i) => {
+      const t = cpuMs();
+      for (let k = 0; k < batch; k++) ev(inputs[k & 511]);
+      if (r >= 2) times[i]!.push(((cpuMs() - t) * 1000) / batch);
+    });
+  }
+  const us = times.map(median);
+  log(`policies/authz.rego, SDK evaluate(): toolgate ${us[0]!.toFixed(2)} µs/decision${us[1] !== undefined ? `, runtime ${ref} ${us[1].toFixed(2)} µs` : ""}`);
+  return { what: "policies/authz.rego: CPU time per SDK decision", unit: "µs", toolgate: us[0]!, anchor: base !== null ? `runtime ${ref}` : "none", anchorValue: us[1] ?? null, ratio: us[1] !== undefined ? us[1] / us[0]! : null };
+}
+
 export async function largeRows(opts: LargeOptions = {}): Promise<BenchRow[]> {
   const sizes = opts.sizes ?? [10_000, 100_000];
   const rules = opts.rules ?? 20;
@@ -87,7 +122,7 @@ export async function largeRows(opts: LargeOptions = {}): Promise<BenchRow[]> {
   const source = largePolicy(rules);
   const base = baselineBytes(ref);
   if (base === null && ref !== "") log(`baseline ${ref}: no runtime.wasm found there; toolgate only`);
-  const rows: BenchRow[] = [];
+  const rows: BenchRow[] = [await smallPolicyRow(base, ref, Math.max(rounds, 5), log)];
   for (const n of sizes) {
     const input = largeInput(n, rules);
     // fresh instances per size: the memory figure is what this size needs

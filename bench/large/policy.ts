@@ -99,7 +99,7 @@ export function largeInput(n: number, rules: number, seed = 7): LargeInput {
   const resources: LargeInput["resources"] = {};
   const names: string[] = [];
   for (const id of ids) {
-    const name = `n-${hex(rand)}`;
+    const name = `n-${hex(rand)}-${names.length}`;
     names.push(name);
     resources[id] = {
       name,
