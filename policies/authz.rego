@@ -28,6 +28,11 @@
 #   - destructive is denied, even with an approval;
 #   - anything unexpected (malformed input, unknown effect) is denied.
 #
+# The runtime adds two denials of its own around this policy: an evaluation error is
+# "policy_evaluation_error", and an evaluation that takes more steps (loop iterations plus
+# function calls) than its budget, createRuntime({ policyBudget }) (default 10^6; this
+# policy takes 11-14), is stopped and answered "policy_budget_exceeded".
+#
 # The runtime enforces the binding of an approval (tenant, tool, argument hash, operation,
 # decision, expiry, single use) itself whatever this policy says; the checks here say why.
 #

@@ -8,6 +8,7 @@ import { join, relative } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { bundleBytes } from "./bundle.js";
 import { compilePolicy } from "./index.js";
+import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
 import type { RegoVersion } from "./types.js";
 
 export interface BuildOptions {
@@ -17,6 +18,8 @@ export interface BuildOptions {
   readonly check: boolean;
   /** "v0": the policies are pre-1.0 Rego. */
   readonly regoVersion?: RegoVersion;
+  /** Custom builtins (tools.yaml `policy.builtins`). */
+  readonly builtins?: CustomBuiltins;
 }
 
 export type BuildResult =
@@ -53,7 +56,7 @@ export function buildPolicy(opts: BuildOptions): BuildResult {
   const files = policyFiles(opts.policies);
   const version = opts.regoVersion === undefined ? {} : { regoVersion: opts.regoVersion };
   const modules = files.map((f) => ({ file: relative(process.cwd(), f) || f, source: readFileSync(f, "utf8"), ...version }));
-  const r = compilePolicy({ modules, entrypoints: opts.entrypoints });
+  const r = compilePolicy({ modules, entrypoints: opts.entrypoints, ...(opts.builtins === undefined ? {} : { builtins: opts.builtins }) });
   if (r.wasm === null) return { kind: "errors", errors: r.errors };
   let data: unknown;
   try {

@@ -8,27 +8,34 @@ import type { CoveragePoint } from "../plan/coverage.js";
 import type { Policy } from "../plan/ir.js";
 import type { PlanQuery } from "../plan/planner.js";
 import { planPolicy } from "../plan/planner.js";
-import type { Body, Module } from "../rego/ast.js";
-import { compileModules, compileQuery, parseModule, parseQuery } from "../rego/index.js";
-import { zeroArityCallsToRefs } from "../rego/zero-arity.js";
+import type { Body } from "../rego/ast.js";
+import { compileModules, compileQuery, continueCompile, parseQuery, startCompile, type Compilation } from "../rego/index.js";
+import { withCustomBuiltins } from "../rego/builtins.js";
+import { mockedBuiltins } from "../rego/compile.js";
+import type { Program } from "../rego/program.js";
 import { builtinArities } from "../wasm/emit/builtins.js";
 import { emitPolicy, isEmitError } from "../wasm/emit/index.js";
-import type { CompileOptions, CompileResult, StageName } from "./types.js";
+import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
+import type { CompileOptions, CompileResult, StageName, StageTiming } from "./types.js";
 
 export type * from "./types.js";
 export { STAGE_NAMES } from "./types.js";
 
 interface State {
-  modules: Module[];
+  front: Compilation | null;
+  program: Program | null;
+  /** Parsed query bodies, then their checked form. */
+  parsedQueries: { name: string; body: Body }[];
   queries: PlanQuery[];
   plan?: Policy;
   coverage?: CoveragePoint[];
   entrypointIds: Record<string, number>;
   wasm: Uint8Array | null;
   errors: Diagnostic[];
+  timings: StageTiming[];
 }
 
-interface Stage {
+export interface Stage {
   readonly name: StageName;
   readonly run: (st: State, opts: CompileOptions) => void;
 }
@@ -36,8 +43,10 @@ interface Stage {
 /**
  * Order matters: parsing must finish for every file before checking (rules refer
  * across files); planning needs the checked program; emitting needs the plan.
+ * The front end's own stages (codegen/rego `stages`) run inside parse and check
+ * and are timed one by one.
  */
-const STAGES: readonly Stage[] = [
+export const STAGES: readonly Stage[] = [
   { name: "parse", run: parseStage },
   { name: "check", run: checkStage },
   { name: "plan", run: planStage },
@@ -46,54 +55,85 @@ const STAGES: readonly Stage[] = [
 ];
 
 export function compilePolicy(opts: CompileOptions): CompileResult {
-  const st: State = { modules: [], queries: [], entrypointIds: {}, wasm: null, errors: [] };
-  for (const stage of STAGES) {
-    stage.run(st, opts);
-    if (st.errors.length > 0) break;
-    if (opts.stopAfter === stage.name) break;
-  }
+  const st: State = { front: null, program: null, parsedQueries: [], queries: [], entrypointIds: {}, wasm: null, errors: [], timings: [] };
+  withCustomBuiltins(opts.builtins, () => {
+    for (const stage of STAGES) {
+      const t0 = performance.now();
+      stage.run(st, opts);
+      if (stage.name !== "parse" && stage.name !== "check") st.timings.push({ stage: stage.name, ms: performance.now() - t0 });
+      if (st.errors.length > 0) break;
+      if (opts.stopAfter === stage.name) break;
+    }
+  });
   const errors = [...st.errors].sort(compareDiagnostics);
   const out: CompileResult = {
     wasm: errors.length > 0 ? null : st.wasm,
     errors,
     entrypointIds: st.entrypointIds,
+    timings: st.timings,
     ...(st.plan === undefined ? {} : { plan: st.plan }),
     ...(st.coverage === undefined ? {} : { coverage: { points: st.coverage } }),
   };
   return out;
 }
 
+/**
+ * `toolgate check`: everything `build` reports, without emitting. The front end
+ * reports nearly everything; planning every rule group as an entrypoint adds what
+ * only planning can see (a builtin the backend lacks, called where no `with`
+ * replaces it although one elsewhere does), so any `build` of these modules
+ * reports no error that `check` does not.
+ */
+export function checkPolicy(opts: Pick<CompileOptions, "modules" | "builtins">): Diagnostic[] {
+  const custom = opts.builtins === undefined ? {} : { builtins: opts.builtins };
+  const front = compileModules(opts.modules, { supportedBuiltins: supportedBuiltins([], opts.builtins), ...custom });
+  if (front.program === null) return front.errors;
+  const program = front.program;
+  const entrypoints = program.groups.filter((g) => g.kind !== "function").map((g) => g.path.slice(1).join("/"));
+  const r = withCustomBuiltins(opts.builtins, () =>
+    planPolicy({ program, files: opts.modules.map((m) => m.file), entrypoints, queries: [], builtins: builtinArities(opts.builtins) }),
+  );
+  return [...r.errors].sort(compareDiagnostics);
+}
+
+/** Builtins the backend calls (custom ones included), plus those a query replaces with `with` (their calls need no implementation). */
+function supportedBuiltins(queries: readonly { body: Body }[], custom: CustomBuiltins | undefined): Set<string> {
+  return new Set([...builtinArities(custom).keys(), ...mockedBuiltins(queries.map((q) => q.body))]);
+}
+
 function parseStage(st: State, opts: CompileOptions): void {
-  for (const f of opts.modules) {
-    const r = parseModule(f.source, f.file, f.regoVersion === undefined ? {} : { regoVersion: f.regoVersion });
-    st.errors.push(...r.errors);
-    if (r.module !== null) st.modules.push(r.module);
-  }
-  st.modules = zeroArityCallsToRefs(st.modules);
   for (const q of opts.queries ?? []) {
     const r = parseQuery(q.body, `query:${q.name}`);
     st.errors.push(...r.errors);
-    if (r.body !== null) st.queries.push({ name: q.name, body: r.body as Body });
+    if (r.body !== null) st.parsedQueries.push({ name: q.name, body: r.body as Body });
   }
+  st.front = startCompile(opts.modules, {
+    supportedBuiltins: supportedBuiltins(st.parsedQueries, opts.builtins),
+    ...(opts.builtins === undefined ? {} : { builtins: opts.builtins }),
+    onStage: (stage, ms) => st.timings.push({ stage, ms }),
+  });
+  st.errors.push(...continueCompile(st.front, "parse").errors);
 }
 
-/**
- * The front end's checks (safety, types, recursion, unknown builtins) decide whether
- * the program is valid. The planner still reads the parsed modules; planning from
- * the front end's rewritten program is the next step (see README, known gaps).
- */
+/** The front end's checks (safety, types, recursion, unknown builtins); then each query against the program. */
 function checkStage(st: State, opts: CompileOptions): void {
-  const r = compileModules(opts.modules);
-  st.errors.push(...r.errors);
+  if (st.front === null) return;
+  const r = continueCompile(st.front);
+  st.errors = [...st.errors.filter((e) => e.location.file.startsWith("query:")), ...r.errors];
   if (r.program === null) return;
-  for (const q of opts.queries ?? []) {
-    const parsed = st.queries.find((x) => x.name === q.name);
-    if (parsed === undefined) continue;
-    st.errors.push(...compileQuery(r.program, parsed.body, `query:${q.name}`).errors);
+  st.program = r.program;
+  const t0 = performance.now();
+  const supported = supportedBuiltins(st.parsedQueries, opts.builtins);
+  for (const q of st.parsedQueries) {
+    const c = compileQuery(r.program, q.body, `query:${q.name}`, { supportedBuiltins: supported });
+    st.errors.push(...c.errors);
+    if (c.query !== null) st.queries.push({ name: q.name, query: c.query });
   }
+  st.timings.push({ stage: "query", ms: performance.now() - t0 });
 }
 
 function planStage(st: State, opts: CompileOptions): void {
+  if (st.program === null) return;
   const names = new Set(opts.entrypoints);
   for (const q of opts.queries ?? []) {
     if (names.has(q.name)) {
@@ -106,7 +146,12 @@ function planStage(st: State, opts: CompileOptions): void {
     }
   }
   const r = planPolicy({
-    modules: st.modules, entrypoints: opts.entrypoints, queries: st.queries, builtins: builtinArities(), coverage: opts.coverage === true,
+    program: st.program,
+    files: opts.modules.map((m) => m.file),
+    entrypoints: opts.entrypoints,
+    queries: st.queries,
+    builtins: builtinArities(opts.builtins),
+    coverage: opts.coverage === true,
   });
   st.plan = r.policy;
   if (r.coverage !== undefined) st.coverage = r.coverage;
@@ -120,6 +165,8 @@ function emitStage(st: State, opts: CompileOptions): void {
     st.wasm = emitPolicy(st.plan, {
       strictBuiltinErrors: opts.strictBuiltinErrors === true,
       optimize: opts.optimize !== false,
+      ...(opts.builtins === undefined ? {} : { customBuiltins: opts.builtins }),
+      fuel: opts.fuel !== false,
     });
   } catch (e) {
     if (!isEmitError(e)) throw e;

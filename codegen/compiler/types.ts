@@ -3,6 +3,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { CoveragePoint } from "../plan/coverage.js";
 import type { Policy } from "../plan/ir.js";
 import type { RegoVersion } from "../rego/parser.js";
+import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
 
 export type { RegoVersion } from "../rego/parser.js";
 
@@ -35,9 +36,13 @@ export interface CompileOptions {
   readonly strictBuiltinErrors?: boolean;
   /** Run binaryen's optimiser (default true). */
   readonly optimize?: boolean;
+  /** Fuel checks for bounded evaluation (default true; see codegen/wasm/emit/fuel.ts). */
+  readonly fuel?: boolean;
   readonly stopAfter?: StageName;
   /** Record coverage points (see README): result `coverage`, export `toolgate_coverage_ptr`. */
   readonly coverage?: boolean;
+  /** Custom builtins (tools.yaml `policy.builtins`): declared for the checks, called through the host. */
+  readonly builtins?: CustomBuiltins;
 }
 
 export interface CompileResult {
@@ -49,4 +54,15 @@ export interface CompileResult {
   readonly entrypointIds: Record<string, number>;
   /** With `coverage: true`: point i is the byte at `toolgate_coverage_ptr() + i`. */
   readonly coverage?: { readonly points: CoveragePoint[] };
+  /**
+   * Wall time of each stage that ran, in order: the front end's own stages
+   * (parse, group, scope, flatten, safety, typecheck, recursion), `query`
+   * (compiling the queries), then plan, emit, optimize.
+   */
+  readonly timings: readonly StageTiming[];
+}
+
+export interface StageTiming {
+  readonly stage: string;
+  readonly ms: number;
 }

@@ -5,7 +5,7 @@
  * importing each other in a cycle.
  */
 import type { Diagnostic } from "../diagnostics.js";
-import type { Body, Location as SourceLocation, Module, RefTerm, Term } from "../rego/ast.js";
+import type { Body, Location as SourceLocation, RefTerm, Term } from "../rego/ast.js";
 import type { BlockWriter, StaticTable } from "./builder.js";
 import type { Func, Local, Operand } from "./ir.js";
 import type { CoverageMap } from "./coverage.js";
@@ -16,9 +16,14 @@ export type Mock =
   /** Read the mocked rule from the (replaced) data document instead of calling it. */
   | { readonly kind: "data" }
   /** Call another function or builtin instead (`with f as g`). */
-  | { readonly kind: "func"; readonly target: Term; readonly module: Module }
-  /** A value for every call (`with f as 1`). */
-  | { readonly kind: "value"; readonly value: Term; readonly module: Module };
+  | { readonly kind: "func"; readonly target: Term }
+  /** A value for every call (`with f as 1`), planned where the call is. */
+  | { readonly kind: "value"; readonly value: Term }
+  /**
+   * A value reading locals of the `with`'s body (`with f as y`), computed there:
+   * functions planned under it take it as an extra parameter (`Ctx.captured`).
+   */
+  | { readonly kind: "captured"; readonly id: number };
 
 export interface PlannerOps {
   body(c: Ctx, body: Body, k: () => void): void;
@@ -41,22 +46,26 @@ export interface Shared {
   readonly ops: PlannerOps;
   /** Builtins known to the backend: name -> arity. */
   readonly builtins: ReadonlyMap<string, number>;
+  /** Rule functions named but not planned yet (planned one after another, not nested). */
+  readonly pending: { readonly name: string; readonly node: RuleNode; readonly mocks: ReadonlyMap<string, Mock> }[];
   /** Coverage points when coverage is on. */
   readonly coverage: CoverageMap | null;
   /** The rule being planned last: where an internal failure (stack exhaustion) is reported. */
   at: SourceLocation | null;
+  /** Captured mock values so far (their ids). */
+  captures: number;
 }
 
 /** Per function (or plan) state; `vars`, `input`, `data`, `mocks` change while planning. */
 export interface Ctx {
   readonly s: Shared;
   readonly w: BlockWriter;
-  /** The module whose names are being resolved (package, imports). */
-  module: Module;
   readonly vars: Map<string, Local>;
   input: Local;
   data: Local;
   mocks: ReadonlyMap<string, Mock>;
+  /** Captured mock value id -> the local holding it in this function. */
+  captured: ReadonlyMap<number, Local>;
   /** Block depth, for BreakStmt indexes. */
   depth: number;
 }
@@ -65,4 +74,18 @@ export interface Ctx {
 export function mockSignature(mocks: ReadonlyMap<string, Mock>): string {
   if (mocks.size === 0) return "";
   return [...mocks.keys()].sort().join(",");
+}
+
+/** Ids of the captured mock values among `mocks`, sorted: the extra parameters of functions planned under them. */
+export function capturedIds(mocks: ReadonlyMap<string, Mock>): number[] {
+  return [...mocks.values()].flatMap((m) => (m.kind === "captured" ? [m.id] : [])).sort((a, b) => a - b);
+}
+
+/** The captured values a call passes to a function planned under `mocks`. */
+export function capturedArgs(c: Ctx, mocks: ReadonlyMap<string, Mock>): Operand[] {
+  return capturedIds(mocks).map((id) => {
+    const l = c.captured.get(id);
+    if (l === undefined) throw new Error(`captured mock value ${id} is not in scope`);
+    return { kind: "local", local: l };
+  });
 }

@@ -1,10 +1,13 @@
 /**
- * Coverage points of the source (for `toolgate test --coverage`): one `expr` point
- * per expression of every rule, else, function, comprehension and `every` body, one
- * `head` point per rule, else clause and default rule (hit when the default is used). Keyed by AST node identity,
- * so re-planning a rule (under `with` mocks) hits the same points.
+ * Coverage points of the checked program (for `toolgate test --coverage`): one
+ * `expr` point per expression of every rule, else, function, comprehension, `not`
+ * and `every` body, one `head` point per rule, else clause and default rule (hit
+ * when the default is used). Keyed by node identity, so re-planning a rule (under
+ * `with` mocks) hits the same points. Rules come in source order (files in input
+ * order), each head before its body.
  */
-import type { Body, ElseClause, Expr, Module, Rule, Term } from "../rego/ast.js";
+import type { Body, ElseClause, Expr, Term } from "../rego/ast.js";
+import type { CompiledRule, Program } from "../rego/program.js";
 
 export interface CoveragePoint {
   readonly file: string;
@@ -15,13 +18,16 @@ export interface CoveragePoint {
 export interface CoverageMap {
   readonly points: CoveragePoint[];
   readonly exprs: Map<Expr, number>;
-  readonly heads: Map<Rule | ElseClause, number>;
+  readonly heads: Map<CompiledRule | ElseClause, number>;
 }
 
-export function coverageMap(modules: readonly Module[]): CoverageMap {
+export function coverageMap(program: Program, files: readonly string[]): CoverageMap {
   const map: CoverageMap = { points: [], exprs: new Map(), heads: new Map() };
-  for (const m of modules) {
-    const add = (row: number, kind: CoveragePoint["kind"]): number => map.points.push({ file: m.file, row, kind }) - 1;
+  const fileOrder = new Map(files.map((f, i) => [f, i]));
+  const rules = program.groups.flatMap((g) => [...g.rules, ...(g.default === null ? [] : [g.default])]);
+  rules.sort((a, b) => (fileOrder.get(a.file) ?? 0) - (fileOrder.get(b.file) ?? 0) || a.location.row - b.location.row || a.location.col - b.location.col);
+  for (const r of rules) {
+    const add = (row: number, kind: CoveragePoint["kind"]): number => map.points.push({ file: r.file, row, kind }) - 1;
     const term = (t: Term): void => {
       switch (t.type) {
         case "arraycomprehension":
@@ -40,9 +46,6 @@ export function coverageMap(modules: readonly Module[]): CoverageMap {
         case "object":
           t.items.forEach(([k, v]) => (term(k), term(v)));
           return;
-        case "call":
-          t.args.forEach(term);
-          return;
         default:
           return;
       }
@@ -53,19 +56,17 @@ export function coverageMap(modules: readonly Module[]): CoverageMap {
         switch (e.type) {
           case "termexpr": term(e.term); break;
           case "callexpr": e.args.forEach(term); break;
-          case "somein": term(e.domain); break;
-          case "every": term(e.domain); body(e.body); break;
-          case "some": break;
+          case "every": body(e.body); break;
+          case "not": body(e.body); break;
+          default: break;
         }
       }
     };
-    for (const r of m.rules) {
-      map.heads.set(r, add(r.head.location.row, "head"));
-      if (!r.default) body(r.body); // a default rule's body is never evaluated
-      for (let e = r.else; e !== null; e = e.else) {
-        map.heads.set(e, add(e.location.row, "head"));
-        body(e.body);
-      }
+    map.heads.set(r, add(r.location.row, "head"));
+    if (!r.default) body(r.body); // a default rule's body is never evaluated
+    for (let e = r.else; e !== null; e = e.else) {
+      map.heads.set(e, add(e.location.row, "head"));
+      body(e.body);
     }
   }
   return map;

@@ -2,18 +2,18 @@
  * Query bodies: expressions in order, each planned with the rest of the body as its
  * continuation. `not`, `every` and `with` are handled here.
  */
-import type { Body, CallExpr, Every, Expr, SomeIn, Term, WithModifier } from "../rego/ast.js";
+import type { Body, CallExpr, Every, Expr, Term, WithModifier } from "../rego/ast.js";
 import type { Ctx, Mock } from "./context.js";
 import { bool, local } from "./ir.js";
 import { operatorOf, planResolvedCall, resolveCallee } from "./plan-call.js";
-import { asLocal, declare, locOf, nested, termVars } from "./scope.js";
-import { nextReady } from "./order.js";
-import { findNode, hasValueRules, importAliases } from "./rule-index.js";
+import { asLocal, declare, isBound, locOf, nested, termVars } from "./scope.js";
+import { forEachVar } from "../rego/walk.js";
+import { findNode, hasValueRules } from "./rule-index.js";
 
-export function planBody(c: Ctx, body: Body, k: () => void): void {
-  if (body.length === 0) return k();
-  const j = body.length === 1 ? 0 : nextReady(c, body);
-  planExpr(c, body[j]!, () => planBody(c, [...body.slice(0, j), ...body.slice(j + 1)], k));
+/** The front end ordered the body: every expression is planned where it stands. */
+export function planBody(c: Ctx, body: Body, k: () => void, i = 0): void {
+  if (i === body.length) return k();
+  planExpr(c, body[i]!, () => planBody(c, body, k, i + 1));
 }
 
 function planExpr(c: Ctx, e: Expr, k: () => void): void {
@@ -21,11 +21,6 @@ function planExpr(c: Ctx, e: Expr, k: () => void): void {
   const point = c.s.coverage?.exprs.get(e);
   if (point !== undefined) c.w.emit({ type: "CoverStmt", point });
   if (e.with.length > 0) return planWith(c, e, e.with, k);
-  if (e.negated) {
-    const block = nested(c, () => planExprInner(c, e, () => {}));
-    c.w.emit({ type: "NotStmt", block });
-    return k();
-  }
   planExprInner(c, e, k);
 }
 
@@ -38,19 +33,27 @@ function planExprInner(c: Ctx, e: Expr, k: () => void): void {
       });
     case "callexpr":
       return planCallExpr(c, e, k);
-    case "some":
-      return declare(c, e.vars.map((v) => v.name), k);
-    case "somein":
-      return planSomeIn(c, e, k);
+    case "not": {
+      const block = nested(c, () => planBody(c, e.body, () => {}));
+      c.w.emit({ type: "NotStmt", block });
+      return k();
+    }
     case "every":
       return planEvery(c, e, k);
+    case "some":
+    case "somein":
+      return internalError(c, e, `${e.type} expression left in a checked body`);
   }
+}
+
+/** A shape the front end never leaves in a checked program. */
+function internalError(c: Ctx, e: Expr, what: string): void {
+  c.s.errors.push({ code: "rego_compile_error", message: `internal compiler error: ${what}`, location: e.location });
 }
 
 function planCallExpr(c: Ctx, e: CallExpr, k: () => void): void {
   const op = e.operator.join(".");
   if (op === "eq") return c.s.ops.unify(c, e.args[0]!, e.args[1]!, k);
-  if (op === "assign") return declare(c, termVars(e.args[0]!), () => c.s.ops.unify(c, e.args[0]!, e.args[1]!, k));
   if ((op === "equal" || op === "neq") && e.args.length === 2 && !c.mocks.has(op)) {
     return c.s.ops.term(c, e.args[0]!, (a) =>
       c.s.ops.term(c, e.args[1]!, (b) => {
@@ -62,18 +65,7 @@ function planCallExpr(c: Ctx, e: CallExpr, k: () => void): void {
   if (op === "print" && !c.mocks.has(op)) return planPrint(c, e, k);
   if (op === "walk" && e.args.length === 2 && !c.mocks.has(op)) return planWalk(c, e, k);
   const callee = resolveCallee(c, e.operator);
-  if (callee === null) {
-    c.s.errors.push({ code: "rego_type_error", message: `undefined function ${op}`, location: e.location });
-    return;
-  }
-  if (e.args.length !== callee.arity && e.args.length !== callee.arity + 1) {
-    c.s.errors.push({
-      code: "rego_type_error",
-      message: `${op}: arity mismatch: expected ${callee.arity} arguments, got ${e.args.length}`,
-      location: e.location,
-    });
-    return;
-  }
+  if (callee === null) return internalError(c, e, `unresolved function ${op}`);
   planResolvedCall(c, callee, e.args, e.location, (r) => {
     const out = e.args[callee.arity];
     if (out !== undefined) return c.s.ops.unifyOperand(c, out, local(r), k);
@@ -82,23 +74,25 @@ function planCallExpr(c: Ctx, e: CallExpr, k: () => void): void {
   });
 }
 
-/** Scans `source`, matching each key/value against the pattern terms, then `k` inside. */
 /**
- * `print(a, b)`: each operand is collected into a set (undefined -> empty, as OPA's
- * rewriting does); the runtime formats the line and the host prints it. Always true.
+ * `print(a, b)`: the front end made each operand the set of its values (empty when
+ * undefined, as OPA's rewriting does); the runtime formats the line and the host
+ * prints it. Always true.
  */
 function planPrint(c: Ctx, e: CallExpr, k: () => void): void {
   const arr = c.w.newLocal();
   c.w.emit({ type: "MakeArrayStmt", capacity: e.args.length, target: arr });
-  for (const a of e.args) {
-    const set = c.w.newLocal();
-    c.w.emit({ type: "MakeSetStmt", target: set });
-    const block = nested(c, () => c.s.ops.term(c, a, (o) => c.w.emit({ type: "SetAddStmt", set, value: o })));
-    c.w.emit({ type: "BlockStmt", blocks: [block] });
-    c.w.emit({ type: "ArrayAppendStmt", array: arr, value: local(set) });
-  }
-  c.w.emit({ type: "CallStmt", func: "print", args: [local(arr)], result: c.w.newLocal() });
-  k();
+  const append = (i: number): void => {
+    if (i === e.args.length) {
+      c.w.emit({ type: "CallStmt", func: "print", args: [local(arr)], result: c.w.newLocal() });
+      return k();
+    }
+    c.s.ops.term(c, e.args[i]!, (o) => {
+      c.w.emit({ type: "ArrayAppendStmt", array: arr, value: o });
+      append(i + 1);
+    });
+  };
+  append(0);
 }
 
 /** `walk(x, [path, value])` is a relation: a scan over the runtime's list of pairs. */
@@ -124,13 +118,6 @@ function scanInto(c: Ctx, source: number, keyT: Term | null, valueT: Term, k: ()
     else c.s.ops.unifyOperand(c, keyT, local(key), bindValue);
   });
   c.w.emit({ type: "ScanStmt", source, key, value, block });
-}
-
-function planSomeIn(c: Ctx, e: SomeIn, k: () => void): void {
-  c.s.ops.term(c, e.domain, (d) => {
-    const source = asLocal(c, d);
-    declare(c, [...termVars(e.key), ...termVars(e.value)], () => scanInto(c, source, e.key, e.value, k));
-  });
 }
 
 /** `every k, v in xs { body }` is `not (some k, v in xs; not body)` over a defined domain. */
@@ -160,9 +147,9 @@ function planEvery(c: Ctx, e: Every, k: () => void): void {
 
 /** `expr with target as value ...`: replaced documents and mocks for this expression only. */
 function planWith(c: Ctx, e: Expr, mods: readonly WithModifier[], k: () => void): void {
-  const saved = { input: c.input, data: c.data, mocks: c.mocks };
+  const saved = { input: c.input, data: c.data, mocks: c.mocks, captured: c.captured };
   applyMods(c, mods, 0, () => {
-    const replaced = { input: c.input, data: c.data, mocks: c.mocks };
+    const replaced = { input: c.input, data: c.data, mocks: c.mocks, captured: c.captured };
     planExpr(c, { ...e, with: [] }, () => {
       Object.assign(c, saved);
       k();
@@ -172,14 +159,14 @@ function planWith(c: Ctx, e: Expr, mods: readonly WithModifier[], k: () => void)
   });
 }
 
+/** Targets are absolute (`input...`, `data...`, or a builtin name), resolved by the front end. */
 function applyMods(c: Ctx, mods: readonly WithModifier[], i: number, k: () => void): void {
   if (i === mods.length) return k();
   const m = mods[i]!;
   c.w.loc = locOf(c, m.location);
-  const written = operatorOf(m.target);
-  const target = written === null ? null : absoluteWithTarget(c, written);
+  const target = operatorOf(m.target);
   if (target === null) {
-    c.s.errors.push({ code: "rego_compile_error", message: "with: invalid target", location: m.location });
+    c.s.errors.push({ code: "rego_compile_error", message: "internal compiler error: with target is not a name", location: m.location });
     return;
   }
   const next = (): void => applyMods(c, mods, i + 1, k);
@@ -201,34 +188,32 @@ function applyMods(c: Ctx, mods: readonly WithModifier[], i: number, k: () => vo
   }
   const callee = resolveCallee(c, target);
   if (callee === null) {
-    c.s.errors.push({ code: "rego_compile_error", message: `with: unknown function ${target.join(".")}`, location: m.location });
+    c.s.errors.push({ code: "rego_compile_error", message: `internal compiler error: with target ${target.join(".")} is not a function`, location: m.location });
     return;
   }
-  const valueOp = operatorOf(m.value);
-  const isFunc = valueOp !== null && resolveCallee(c, valueOp) !== null;
-  const mock: Mock = isFunc ? { kind: "func", target: m.value, module: c.module } : { kind: "value", value: m.value, module: c.module };
-  const mocks = new Map(c.mocks);
-  mocks.set(callee.key, mock);
-  c.mocks = mocks;
-  next();
+  const setMock = (mock: Mock): void => {
+    c.mocks = new Map(c.mocks).set(callee.key, mock);
+    next();
+  };
+  const value = m.value;
+  const op = operatorOf(value);
+  // `with f as g` names a function or builtin (a ref whose head no local shadows).
+  if (op !== null && value.type === "ref" && !c.vars.has(op[0]!) && resolveCallee(c, op) !== null) return setMock({ kind: "func", target: value });
+  if (!readsLocals(c, value)) return setMock({ kind: "value", value });
+  c.s.ops.term(c, value, (o) => {
+    const id = c.s.captures++;
+    c.captured = new Map(c.captured).set(id, asLocal(c, o));
+    setMock({ kind: "captured", id });
+  });
 }
 
-/**
- * A target written through an import alias (`import data.cfg` ... `with cfg.level`)
- * or naming a value rule of the package is the absolute document path, as OPA
- * resolves refs in `with` targets; functions and builtins stay as written.
- */
-function absoluteWithTarget(c: Ctx, target: readonly string[]): readonly string[] {
-  const head = target[0]!;
-  if (head === "input" || head === "data") return target;
-  const alias = importAliases(c.module.imports).get(head);
-  if (alias !== undefined) return [...alias, ...target.slice(1)];
-  const pkg = c.module.package.path;
-  if (pkg.length > 1) {
-    const n = findNode(c.s.index.root, [...pkg.slice(1), head]);
-    if (n !== undefined && n.kind !== "function") return [...pkg, ...target];
-  }
-  return target;
+/** Does `t` read a local bound in this body (directly or in a comprehension's closure)? */
+function readsLocals(c: Ctx, t: Term): boolean {
+  let found = false;
+  forEachVar(t, (n) => {
+    if (isBound(c, n)) found = true;
+  });
+  return found;
 }
 
 /** Rule nodes at or below `path` now read their value from the replaced data. */

@@ -5,11 +5,11 @@
  * becomes a virtual document (rule values merged into the base document).
  */
 import type { RefTerm, Term } from "../rego/ast.js";
-import type { Ctx } from "./context.js";
+import { capturedArgs, type Ctx } from "./context.js";
 import type { Operand } from "./ir.js";
 import { local, str } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
-import { findNode, hasDocuments, hasValueRules, importAliases } from "./rule-index.js";
+import { findNode, hasDocuments, hasValueRules } from "./rule-index.js";
 import { asLocal, bindOperand, isBound, isGlobalName, locOf, nested, unboundVars } from "./scope.js";
 
 export function planRef(c: Ctx, r: RefTerm, k: (o: Operand) => void): void {
@@ -18,24 +18,13 @@ export function planRef(c: Ctx, r: RefTerm, k: (o: Operand) => void): void {
   if (h.type !== "var") return c.s.ops.term(c, h, (o) => walk(c, o, r.path, k));
   const bound = c.vars.get(h.name);
   if (bound !== undefined && bound >= 0) return walk(c, local(bound), r.path, k);
-  if (!isGlobalName(c, h.name)) {
-    c.s.errors.push({ code: "rego_unsafe_var_error", message: `var ${h.name} is unsafe`, location: h.location });
-    return;
-  }
-  if (h.name === "input") {
+  if (h.name === "input" && !c.vars.has(h.name)) {
     // The input may be undefined (no input given): a bare `input` must not pass as a value.
     if (r.path.length === 0) c.w.emit({ type: "IsDefinedStmt", source: c.input });
     return walk(c, local(c.input), r.path, k);
   }
-  if (h.name === "data") return planData(c, r.path, k);
-  const alias = importAliases(c.module.imports).get(h.name);
-  if (alias !== undefined) {
-    const prefix = alias.slice(1).map((s): Term => ({ type: "string", value: s, location: h.location }));
-    if (alias[0] === "input") return walk(c, local(c.input), [...prefix, ...r.path], k);
-    return planData(c, [...prefix, ...r.path], k);
-  }
-  const pkg = c.module.package.path.slice(1).map((s): Term => ({ type: "string", value: s, location: h.location }));
-  planData(c, [...pkg, { type: "string", value: h.name, location: h.location }, ...r.path], k);
+  if (h.name === "data" && !c.vars.has(h.name)) return planData(c, r.path, k);
+  c.s.errors.push({ code: "rego_unsafe_var_error", message: `var ${h.name} is unsafe`, location: h.location });
 }
 
 /** Dots and scans over an evaluated value. */
@@ -154,7 +143,7 @@ function ruleValue(c: Ctx, node: RuleNode, k: (o: Operand) => void): void {
   if (mock !== undefined && mock.kind === "data") return k(baseDoc(c, node.path));
   const result = c.w.newLocal();
   const func = c.s.ops.ruleFunc(c, node);
-  c.w.emit({ type: "CallStmt", func, args: [local(c.input), local(c.data)], result });
+  c.w.emit({ type: "CallStmt", func, args: [local(c.input), local(c.data), ...capturedArgs(c, c.mocks)], result });
   if (!producesObject(node) && [...node.children.values()].some(hasValueRules)) {
     // Rules below a rule node (ref heads such as `p[x] := 1` next to `p.q := 2`).
     return virtualDoc(c, node, (sub) => {

@@ -3,18 +3,25 @@
  * first use and shared. Under `with` mocks a node is planned again under another
  * name, because the functions it calls may be replaced.
  */
-import type { Body, ElseClause, Rule, Term } from "../rego/ast.js";
+import type { Body, ElseClause, Term } from "../rego/ast.js";
+import type { CompiledRule } from "../rego/program.js";
 import { BlockWriter } from "./builder.js";
-import type { Ctx } from "./context.js";
+import { capturedIds, type Ctx, type Mock } from "./context.js";
 import type { Block, Local } from "./ir.js";
 import { DATA, INPUT, local } from "./ir.js";
 import type { RuleEntry, RuleNode } from "./rule-index.js";
-import { declare, locOf, nested, termVars } from "./scope.js";
+import { readParams, valueOf } from "./rule-index.js";
+import { locOf, nested, withVar } from "./scope.js";
 
 const COMPLETE_CONFLICT = "eval_conflict_error: complete rules must not produce multiple outputs";
 const FUNC_CONFLICT = "eval_conflict_error: functions must not produce multiple outputs for same inputs";
 const KEY_CONFLICT = "eval_conflict_error: object keys must be unique";
 
+/**
+ * The name of the function computing `node` under the mocks in force. A new
+ * function is only named here and planned later (`planPending`), so a chain of
+ * rules calling each other never nests the planner's recursion.
+ */
 export function ruleFunc(c: Ctx, node: RuleNode): string {
   const sig = mockKey(c);
   const key = `${node.path.join("/")}|${sig}`;
@@ -22,55 +29,67 @@ export function ruleFunc(c: Ctx, node: RuleNode): string {
   if (known !== undefined) return known;
   const name = `g${sig === "" ? 0 : c.s.funcNames.size + 1}.data.${node.path.join(".")}`;
   c.s.funcNames.set(key, name);
+  c.s.pending.push({ name, node, mocks: c.mocks });
+  return name;
+}
+
+/** Plans every function named so far, and those they name in turn. */
+export function planPending(c: Ctx): void {
+  for (let job = c.s.pending.shift(); job !== undefined; job = c.s.pending.shift()) planRuleFunc(c, job.name, job.node, job.mocks);
+}
+
+function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<string, Mock>): void {
   const w = new BlockWriter();
-  const arity = node.kind === "function" ? functionArity(node) : 0;
+  const arity = node.kind === "function" ? node.arity : 0;
   const params: Local[] = [INPUT, DATA];
   for (let i = 0; i < arity; i++) params.push(w.newLocal());
+  const captured = new Map<number, Local>();
+  for (const id of capturedIds(mocks)) {
+    const l = w.newLocal();
+    params.push(l);
+    captured.set(id, l);
+  }
   const ret = w.newLocal();
-  const fc: Ctx = {
-    s: c.s, w, module: node.rules[0]!.module, vars: new Map(), input: INPUT, data: DATA, mocks: c.mocks, depth: 0,
-  };
+  const fc: Ctx = { s: c.s, w, vars: new Map(), input: INPUT, data: DATA, mocks, captured, depth: 0 };
   const blocks: Block[] = [];
   const top = (fill: () => void): void => {
     blocks.push(nested(fc, fill));
+  };
+  const start = (rule: CompiledRule): void => {
+    fc.vars.clear();
+    w.loc = locOf(fc, rule.location);
+    c.s.at = rule.location;
   };
   if (node.kind === "set") top(() => w.emit({ type: "MakeSetStmt", target: ret }));
   if (node.kind === "object" || node.kind === "nested") top(() => w.emit({ type: "MakeObjectStmt", target: ret }));
   for (const entry of node.rules) {
     if (entry.rule.default) continue;
-    fc.module = entry.module;
-    fc.vars.clear();
-    w.loc = locOf(fc, entry.rule.location);
-    c.s.at = entry.rule.location;
-    top(() => planDefinition(fc, node, entry, params.slice(2), ret));
+    start(entry.rule);
+    top(() => planDefinition(fc, node, entry, params.slice(2, 2 + arity), ret));
   }
   if (node.kind === "object" || node.kind === "nested") {
     // Rules below this node (`p.a.r := 42` next to `p[q].r := ...`) add into its object.
     for (const [rel, entry] of descendantRules(node)) {
       if (entry.rule.default) continue;
-      fc.module = entry.module;
-      fc.vars.clear();
-      w.loc = locOf(fc, entry.rule.location);
+      start(entry.rule);
       const at = entry.rule.location;
       const keys: Term[] = [...rel.map((value): Term => ({ type: "string", value, location: at })), ...entry.rest];
-      top(() => fc.s.ops.body(fc, entry.rule.body, () => produceNested(fc, { ...entry, rest: keys }, ret, entry.rule.head.kind === "contains")));
+      top(() => fc.s.ops.body(fc, entry.rule.body, () => produceNested(fc, { ...entry, rest: keys }, ret, entry.rule.key !== null)));
     }
   }
   for (const entry of node.rules) {
     if (!entry.rule.default) continue;
-    fc.module = entry.module;
-    fc.vars.clear();
-    w.loc = locOf(fc, entry.rule.location);
+    start(entry.rule);
     top(() => {
       w.emit({ type: "IsUndefinedStmt", source: ret });
       const point = fc.s.coverage?.heads.get(entry.rule);
       if (point !== undefined) w.emit({ type: "CoverStmt", point });
-      fc.s.ops.term(fc, valueOf(entry), (o) => w.emit({ type: "AssignVarStmt", source: o, target: ret }));
+      // The body holds only what the front end lifted out of the default value.
+      fc.s.ops.body(fc, entry.rule.body, () => fc.s.ops.term(fc, valueOf(entry.rule), (o) => w.emit({ type: "AssignVarStmt", source: o, target: ret })));
     });
   }
   top(() => w.emit({ type: "ReturnLocalStmt", source: ret }));
   c.s.funcs.push({ name, params, return: ret, blocks, path: [...node.path] });
-  return name;
 }
 
 /** Non-function rules strictly below `node`, with their path relative to it. */
@@ -89,50 +108,43 @@ function descendantRules(node: RuleNode): [string[], RuleEntry][] {
 
 function mockKey(c: Ctx): string {
   if (c.mocks.size === 0) return "";
-  return JSON.stringify([...c.mocks.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, m]) => [k, m.kind === "data" ? "data" : JSON.stringify(m.kind === "func" ? m.target : m.value)]));
-}
-
-function functionArity(node: RuleNode): number {
-  const h = node.rules[0]!.rule.head;
-  return h.kind === "function" ? h.args.length : 0;
-}
-
-function valueOf(entry: RuleEntry): Term {
-  const h = entry.rule.head;
-  return h.kind === "contains" ? h.key : h.value;
+  return JSON.stringify([...c.mocks.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, m]) => [k, m.kind === "data" ? "data" : m.kind === "captured" ? `captured ${m.id}` : JSON.stringify(m.kind === "func" ? m.target : m.value)]));
 }
 
 /** One definition (with its else chain) of the rules at `node`. */
 function planDefinition(c: Ctx, node: RuleNode, entry: RuleEntry, args: readonly Local[], ret: Local): void {
   const { rule } = entry;
-  const head = rule.head;
-  const bindArgs = (k: () => void): void => {
-    if (head.kind !== "function") return k();
-    const go = (i: number): void => {
-      if (i === head.args.length) return k();
-      c.s.ops.unifyOperand(c, head.args[i]!, local(args[i]!), () => go(i + 1));
-    };
-    // Parameters are locals even when a rule of the package has the same name.
-    declare(c, [...new Set(head.args.flatMap(termVars))], () => go(0));
+  // Parameters are distinct vars; the front end unifies non-var patterns in the body.
+  // An argument other definitions do not read may be undefined: this one fails then.
+  const reads = node.kind === "function" ? readParams(rule) : [];
+  const bindArgs = (i: number, k: () => void): void => {
+    const v = rule.args[i];
+    if (v === undefined) return k();
+    if (node.paramUse[i] === "some" && reads[i] === true) c.w.emit({ type: "IsDefinedStmt", source: args[i]! });
+    if (v.type !== "var") {
+      c.s.errors.push({ code: "rego_compile_error", message: `internal compiler error: parameter ${i + 1} of ${node.path.join(".")} is not a var`, location: v.location });
+      return;
+    }
+    withVar(c, v.name, args[i]!, () => bindArgs(i + 1, k));
   };
-  const cover = (n: Rule | ElseClause): void => {
+  const cover = (n: CompiledRule | ElseClause): void => {
     const point = c.s.coverage?.heads.get(n);
     if (point !== undefined) c.w.emit({ type: "CoverStmt", point });
   };
   if (rule.else === null) {
-    return bindArgs(() => c.s.ops.body(c, rule.body, () => {
+    return bindArgs(0, () => c.s.ops.body(c, rule.body, () => {
       cover(rule);
       produce(c, node, entry, ret);
     }));
   }
   // else chain: the first alternative whose body succeeds gives the value.
-  bindArgs(() => {
+  bindArgs(0, () => {
     const chosen = c.w.newLocal();
     c.w.emit({ type: "ResetLocalStmt", target: chosen });
-    const alts: { body: Body; value: Term; node: Rule | ElseClause }[] = [{ body: rule.body, value: valueOf(entry), node: rule }];
+    const alts: { body: Body; value: Term; node: CompiledRule | ElseClause }[] = [{ body: rule.body, value: valueOf(rule), node: rule }];
     for (let e: ElseClause | null = rule.else; e !== null; e = e.else) alts.push({ body: e.body, value: e.value, node: e });
     const wrapperDepth = c.depth + 1;
-    const conflict = head.kind === "function" ? FUNC_CONFLICT : COMPLETE_CONFLICT;
+    const conflict = node.kind === "function" ? FUNC_CONFLICT : COMPLETE_CONFLICT;
     const wrapper = nested(c, () => {
       const inner = alts.map((alt) =>
         nested(c, () => {
@@ -155,23 +167,22 @@ function planDefinition(c: Ctx, node: RuleNode, entry: RuleEntry, args: readonly
 
 /** After a successful body: add the head's contribution to `ret`. */
 function produce(c: Ctx, node: RuleNode, entry: RuleEntry, ret: Local): void {
-  const head = entry.rule.head;
   const w = c.w;
   switch (node.kind) {
     case "complete":
     case "function":
-      return c.s.ops.term(c, valueOf(entry), (o) =>
+      return c.s.ops.term(c, valueOf(entry.rule), (o) =>
         w.emit({ type: "AssignVarOnceStmt", source: o, target: ret, message: node.kind === "function" ? FUNC_CONFLICT : COMPLETE_CONFLICT }),
       );
     case "set":
-      return c.s.ops.term(c, valueOf(entry), (o) => w.emit({ type: "SetAddStmt", set: ret, value: o }));
+      return c.s.ops.term(c, valueOf(entry.rule), (o) => w.emit({ type: "SetAddStmt", set: ret, value: o }));
     case "object":
       return c.s.ops.term(c, entry.rest[0]!, (key) =>
-        c.s.ops.term(c, valueOf(entry), (o) => w.emit({ type: "ObjectInsertOnceStmt", object: ret, key, value: o, message: KEY_CONFLICT })),
+        c.s.ops.term(c, valueOf(entry.rule), (o) => w.emit({ type: "ObjectInsertOnceStmt", object: ret, key, value: o, message: KEY_CONFLICT })),
       );
     case "nested":
     case null:
-      return produceNested(c, entry, ret, head.kind === "contains");
+      return produceNested(c, entry, ret, entry.rule.key !== null);
   }
 }
 
@@ -182,13 +193,13 @@ function produceNested(c: Ctx, entry: RuleEntry, ret: Local, isSet: boolean): vo
     const last = isSet ? i === keys.length : i === keys.length - 1;
     if (last && !isSet) {
       return c.s.ops.term(c, keys[i]!, (key) =>
-        c.s.ops.term(c, valueOf(entry), (o) =>
+        c.s.ops.term(c, valueOf(entry.rule), (o) =>
           c.w.emit({ type: "ObjectInsertOnceStmt", object: cur, key, value: o, message: KEY_CONFLICT }),
         ),
       );
     }
     if (last && isSet) {
-      return c.s.ops.term(c, valueOf(entry), (o) => c.w.emit({ type: "SetAddStmt", set: cur, value: o }));
+      return c.s.ops.term(c, valueOf(entry.rule), (o) => c.w.emit({ type: "SetAddStmt", set: cur, value: o }));
     }
     c.s.ops.term(c, keys[i]!, (key) => {
       const next = c.w.newLocal();

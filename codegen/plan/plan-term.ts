@@ -7,8 +7,7 @@ import type { Term } from "../rego/ast.js";
 import type { Ctx } from "./context.js";
 import type { Operand } from "./ir.js";
 import { bool, local, str } from "./ir.js";
-import { asLocal, bindOperand, isBound, isGlobalName, isWildcard, locOf, nested, unboundVars } from "./scope.js";
-import { planCall } from "./plan-call.js";
+import { asLocal, bindOperand, isBound, isGlobalName, locOf, nested, unboundVars } from "./scope.js";
 
 const SAFE = 2 ** 53;
 
@@ -42,7 +41,9 @@ export function planTerm(c: Ctx, t: Term, k: (o: Operand) => void): void {
     case "ref":
       return c.s.ops.ref(c, t, k);
     case "call":
-      return planCall(c, t.operator, t.args, t.location, false, (r) => k(local(r)));
+      // The front end lifts every nested call into its own expression.
+      c.s.errors.push({ code: "rego_compile_error", message: `internal compiler error: nested call ${t.operator.join(".")} in a checked body`, location: t.location });
+      return;
     case "array":
       return planTerms(c, t.items, (ops) => {
         const l = c.w.newLocal();
@@ -163,7 +164,7 @@ function fail(c: Ctx, k: () => void): void {
 
 /** Matches term `t` against an evaluated value `o`. */
 export function unifyOperand(c: Ctx, t: Term, o: Operand, k: () => void): void {
-  if (t.type === "var" && !isBound(c, t.name) && (c.vars.has(t.name) || !isGlobalName(c, t.name) || isWildcard(t.name))) {
+  if (t.type === "var" && !isBound(c, t.name) && !isGlobalName(c, t.name)) {
     return bindOperand(c, t.name, o, k);
   }
   if (t.type === "array" && isPattern(c, t)) {

@@ -1,36 +1,41 @@
 /**
- * Planner entry: a checked program (modules) plus entrypoints and queries -> IR policy.
- * Entrypoint plans add `{"result": value}` to the result set; query plans add one
- * object of the query's variable bindings per solution, as OPA does.
+ * Planner entry: the front end's checked program plus entrypoints and compiled
+ * queries -> IR policy. Entrypoint plans add `{"result": value}` to the result set;
+ * query plans add one object of the query's variable bindings per solution, as OPA does.
  */
 import type { Diagnostic } from "../diagnostics.js";
-import type { Body, Module, Term } from "../rego/ast.js";
+import type { Term } from "../rego/ast.js";
+import type { CompiledQuery, Program } from "../rego/program.js";
 import { BlockWriter, StaticTable } from "./builder.js";
 import type { Ctx, PlannerOps, Shared } from "./context.js";
 import type { Plan, Policy } from "./ir.js";
 import { DATA, INPUT, local } from "./ir.js";
 import { planBody } from "./plan-body.js";
 import { planData, planRef } from "./plan-ref.js";
-import { ruleFunc } from "./plan-rules.js";
+import { planPending, ruleFunc } from "./plan-rules.js";
 import { planTerm, unify, unifyOperand } from "./plan-term.js";
 import type { CoveragePoint } from "./coverage.js";
 import { coverageMap } from "./coverage.js";
 import { buildRuleIndex } from "./rule-index.js";
-import { isWildcard, nested } from "./scope.js";
+import { nested } from "./scope.js";
 
 export interface PlanQuery {
   readonly name: string;
-  readonly body: Body;
+  readonly query: CompiledQuery;
 }
 
 export interface PlanOptions {
-  readonly modules: readonly Module[];
+  /** The front end's checked, rewritten program (`compileModules`). */
+  readonly program: Program;
+  /** Source files in input order (coverage points follow it). */
+  readonly files: readonly string[];
   /** Rule paths with slashes: "toolgate/authz/decision". */
   readonly entrypoints: readonly string[];
+  /** Queries compiled against the program (`compileQuery`). */
   readonly queries: readonly PlanQuery[];
   /** Builtins the backend can call: name -> arity. */
   readonly builtins: ReadonlyMap<string, number>;
-  /** Emit coverage points (CoverStmt) for the modules' expressions and heads. */
+  /** Emit coverage points (CoverStmt) for the program's expressions and heads. */
   readonly coverage?: boolean;
 }
 
@@ -43,45 +48,41 @@ export interface PlanResult {
 
 const ops: PlannerOps = { body: planBody, term: planTerm, unify, unifyOperand, ref: planRef, ruleFunc };
 
-/** Never throws: exhausting the stack on a deep rule chain is a located error. */
+/**
+ * Never throws: exhausting the stack (a body nested beyond what the planner's
+ * recursion holds) or an internal failure is a located error at the rule being planned.
+ */
 export function planPolicy(opts: PlanOptions): PlanResult {
   const at: { s: Shared | null } = { s: null };
   try {
     return planPolicyUnsafe(opts, at);
   } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
-    const location = at.s?.at ?? opts.modules[0]?.package.location ?? { file: "policy", row: 1, col: 1 };
+    const first = opts.program.groups[0]?.rules[0]?.location;
+    const location = at.s?.at ?? first ?? { file: "policy", row: 1, col: 1 };
     const policy: Policy = { static: { strings: [], builtinFuncs: [], files: [] }, plans: [], funcs: [] };
-    return { policy, entrypointIds: {}, errors: [{ code: "rego_compile_error", message: "policy too deeply nested to compile: rules or functions depend on each other in a chain too long to plan", location }] };
+    const message = e instanceof RangeError ? "policy too deeply nested to compile" : `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
+    return { policy, entrypointIds: {}, errors: [{ code: "rego_compile_error", message, location }] };
   }
 }
 
 function planPolicyUnsafe(opts: PlanOptions, at: { s: Shared | null }): PlanResult {
   const s: Shared = {
     statics: new StaticTable(),
-    index: buildRuleIndex(opts.modules),
+    index: buildRuleIndex(opts.program),
     funcs: [],
+    pending: [],
     funcNames: new Map(),
     errors: [],
     ops,
     builtins: opts.builtins,
-    coverage: opts.coverage === true ? coverageMap(opts.modules) : null,
+    coverage: opts.coverage === true ? coverageMap(opts.program, opts.files) : null,
     at: null,
+    captures: 0,
   };
   at.s = s;
   const plans: Plan[] = [];
   const entrypointIds: Record<string, number> = {};
-  const queryModule: Module = {
-    type: "module",
-    file: "query",
-    package: { type: "package", path: ["data"], location: { file: "query", row: 1, col: 1 } },
-    imports: [],
-    rules: [],
-    comments: [],
-  };
-  const newCtx = (): Ctx => ({
-    s, w: new BlockWriter(), module: queryModule, vars: new Map(), input: INPUT, data: DATA, mocks: new Map(), depth: 0,
-  });
+  const newCtx = (): Ctx => ({ s, w: new BlockWriter(), vars: new Map(), input: INPUT, data: DATA, mocks: new Map(), captured: new Map(), depth: 0 });
   for (const ep of opts.entrypoints) {
     const c = newCtx();
     const loc = { file: "entrypoint", row: 1, col: 1 };
@@ -99,9 +100,9 @@ function planPolicyUnsafe(opts: PlanOptions, at: { s: Shared | null }): PlanResu
   }
   for (const q of opts.queries) {
     const c = newCtx();
-    const names = queryVars(q.body);
+    const names = q.query.vars;
     const block = nested(c, () =>
-      planBody(c, q.body, () => {
+      planBody(c, q.query.body, () => {
         const r = c.w.newLocal();
         c.w.emit({ type: "MakeObjectStmt", target: r });
         for (const n of names) {
@@ -115,6 +116,7 @@ function planPolicyUnsafe(opts: PlanOptions, at: { s: Shared | null }): PlanResu
     entrypointIds[q.name] = plans.length;
     plans.push({ name: q.name, blocks: [block] });
   }
+  planPending(newCtx());
   const policy: Policy = {
     static: { strings: s.statics.strings, builtinFuncs: s.statics.builtins, files: s.statics.files },
     plans,
@@ -122,43 +124,4 @@ function planPolicyUnsafe(opts: PlanOptions, at: { s: Shared | null }): PlanResu
     ...(s.coverage === null ? {} : { coveragePoints: s.coverage.points.length }),
   };
   return { policy, errors: s.errors, entrypointIds, ...(s.coverage === null ? {} : { coverage: s.coverage.points }) };
-}
-
-/** User variables of a query, in order of appearance (not those inside nested bodies). */
-function queryVars(body: Body): string[] {
-  const out = new Set<string>();
-  const term = (t: Term): void => {
-    switch (t.type) {
-      case "var":
-        if (!isWildcard(t.name) && !/^__local/.test(t.name) && t.name !== "input" && t.name !== "data") out.add(t.name);
-        return;
-      case "ref":
-        term(t.head);
-        t.path.forEach(term);
-        return;
-      case "array":
-      case "set":
-        t.items.forEach(term);
-        return;
-      case "object":
-        t.items.forEach(([a, b]) => (term(a), term(b)));
-        return;
-      case "call":
-        t.args.forEach(term);
-        return;
-      default:
-        return;
-    }
-  };
-  for (const e of body) {
-    if (e.negated) continue;
-    switch (e.type) {
-      case "termexpr": term(e.term); break;
-      case "callexpr": e.args.forEach(term); break;
-      case "some": e.vars.forEach(term); break;
-      case "somein": if (e.key) term(e.key); term(e.value); term(e.domain); break;
-      case "every": term(e.domain); break;
-    }
-  }
-  return [...out];
 }

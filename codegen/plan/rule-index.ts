@@ -1,10 +1,12 @@
 /**
- * The rule tree: every rule sits at the node of its path under data (package path
- * plus the ground prefix of its head reference). The planner walks this tree to turn
- * `data` references into calls of rule functions, base-data lookups, or virtual
- * documents that merge both.
+ * The rule tree: every rule group of the checked program sits at the node of its
+ * path under data (package path plus the ground prefix of its head reference). The
+ * planner walks this tree to turn `data` references into calls of rule functions,
+ * base-data lookups, or virtual documents that merge both.
  */
-import type { Import, Module, Rule, Term } from "../rego/ast.js";
+import type { Term } from "../rego/ast.js";
+import type { CompiledRule, Program, RuleKind as GroupKind } from "../rego/program.js";
+import { forEachVar, forEachVarInBody } from "../rego/walk.js";
 
 /** How the rules at a node produce their value. */
 export type RuleKind =
@@ -15,8 +17,7 @@ export type RuleKind =
   | "function";
 
 export interface RuleEntry {
-  readonly rule: Rule;
-  readonly module: Module;
+  readonly rule: CompiledRule;
   /** Head ref terms after the node path (empty for complete rules and functions). */
   readonly rest: readonly Term[];
 }
@@ -24,60 +25,50 @@ export interface RuleEntry {
 export interface RuleNode {
   readonly path: readonly string[];
   readonly children: Map<string, RuleNode>;
+  /** The group's definitions in source order, its default rule (if any) last. */
   readonly rules: RuleEntry[];
   kind: RuleKind | null;
+  /** Number of parameters (functions). */
+  arity: number;
+  /**
+   * Per parameter: how many definitions read it. OPA binds an argument to a
+   * parameter without evaluating it, so an undefined argument only fails the
+   * definitions that read it: `none` — not evaluated at all; `some` — evaluated
+   * but may stay undefined (those definitions check it first); `all` — evaluated first.
+   */
+  paramUse: ("none" | "some" | "all")[];
   /** A module declares this package: it is a document (`{}` at least) even without rules. */
   package: boolean;
 }
 
 export interface RuleIndex {
   readonly root: RuleNode;
-  /** Packages by dotted path, for resolving rule names inside a module. */
-  readonly modules: readonly Module[];
 }
+
+const KINDS: Record<GroupKind, RuleKind> = {
+  complete: "complete",
+  partial_set: "set",
+  partial_object: "object",
+  ref_value: "nested",
+  ref_set: "nested",
+  function: "function",
+};
 
 export function newNode(path: readonly string[]): RuleNode {
-  return { path, children: new Map(), rules: [], kind: null, package: false };
+  return { path, children: new Map(), rules: [], kind: null, arity: 0, paramUse: [], package: false };
 }
 
-export function buildRuleIndex(modules: readonly Module[]): RuleIndex {
+export function buildRuleIndex(program: Program): RuleIndex {
   const root = newNode([]);
-  for (const m of modules) {
-    const pkg = m.package.path.slice(1);
-    nodeAt(root, pkg).package = true;
-    for (const rule of m.rules) {
-      const ref = rule.head.ref;
-      const ground: string[] = [];
-      let i = 0;
-      for (; i < ref.length; i++) {
-        const t = ref[i]!;
-        if (i === 0 && t.type === "var") ground.push(t.name);
-        else if (t.type === "string") ground.push(t.value);
-        else break;
-      }
-      let rest = ref.slice(i);
-      let kind: RuleKind;
-      if (rule.head.kind === "function") kind = "function";
-      else if (rule.head.kind === "contains") kind = rest.length === 0 ? "set" : "nested";
-      else if (rest.length === 0) kind = "complete";
-      else if (rest.length === 1) kind = "object";
-      else kind = "nested";
-      // `p.q contains "x"` style heads with a constant last key still build a set at p.q.
-      if (rule.head.kind === "contains" && rest.length === 0) rest = [];
-      const node = nodeAt(root, [...pkg, ...ground]);
-      node.rules.push({ rule, module: m, rest });
-      if (node.kind === null || node.kind === kind) node.kind = kind;
-      else if (!(rule.default && node.kind !== "function")) node.kind = mergeKinds(node.kind, kind);
-    }
+  for (const pkg of program.packages) nodeAt(root, pkg.slice(1)).package = true;
+  for (const g of program.groups) {
+    const node = nodeAt(root, g.path.slice(1));
+    node.kind = KINDS[g.kind];
+    node.arity = g.arity;
+    for (const rule of [...g.rules, ...(g.default === null ? [] : [g.default])]) node.rules.push({ rule, rest: rule.refTail });
+    if (g.kind === "function") node.paramUse = paramUse(g.arity, node.rules.map((e) => e.rule));
   }
-  return { root, modules };
-}
-
-function mergeKinds(a: RuleKind, b: RuleKind): RuleKind {
-  if (a === "function" || b === "function") return "function";
-  if (a === "complete") return b;
-  if (b === "complete") return a;
-  return "nested";
+  return { root };
 }
 
 export function nodeAt(root: RuleNode, path: readonly string[]): RuleNode {
@@ -116,13 +107,28 @@ export function hasValueRules(n: RuleNode): boolean {
   return false;
 }
 
-/** Import alias -> absolute path (["data", ...] or ["input", ...]). */
-export function importAliases(imports: readonly Import[]): Map<string, readonly string[]> {
-  const out = new Map<string, readonly string[]>();
-  for (const imp of imports) {
-    if (imp.path[0] !== "data" && imp.path[0] !== "input") continue;
-    const name = imp.alias ?? imp.path[imp.path.length - 1]!;
-    out.set(name, imp.path);
+/** The value term of a definition: the set element for sets, else the value. */
+export function valueOf(rule: CompiledRule): Term {
+  return rule.key ?? rule.value ?? { type: "boolean", value: true, location: rule.location };
+}
+
+function paramUse(arity: number, rules: readonly CompiledRule[]): ("none" | "some" | "all")[] {
+  const reads = rules.map((r) => readParams(r));
+  return Array.from({ length: arity }, (_, i) => {
+    const n = reads.filter((read) => read[i]).length;
+    return n === 0 ? "none" : n === rules.length ? "all" : "some";
+  });
+}
+
+/** Per parameter: does this definition (body, head, else chain) read it? */
+export function readParams(r: CompiledRule): boolean[] {
+  const used = new Set<string>();
+  const mark = (n: string): void => void used.add(n);
+  forEachVarInBody(r.body, mark);
+  for (const t of [r.value, r.key, ...r.refTail]) if (t !== null) forEachVar(t, mark, true);
+  for (let e = r.else; e !== null; e = e.else) {
+    forEachVarInBody(e.body, mark);
+    forEachVar(e.value, mark, true);
   }
-  return out;
+  return r.args.map((a) => a.type !== "var" || used.has(a.name));
 }

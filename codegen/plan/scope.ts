@@ -7,8 +7,9 @@ import { local } from "./ir.js";
 /** Marks a variable declared (`some x`, `x :=`) but not bound yet. */
 export const UNBOUND: Local = -1;
 
+/** `_` only survives in hand-built bodies: the front end renames every wildcard to a fresh local. */
 export function isWildcard(name: string): boolean {
-  return name === "_" || name.startsWith("$");
+  return name === "_";
 }
 
 export function isBound(c: Ctx, name: string): boolean {
@@ -103,23 +104,12 @@ export function unboundVars(c: Ctx, t: Term, out: string[] = []): string[] {
   return out;
 }
 
-/** Names resolved outside the local scope: input, data, imports, rules of the package. */
+/**
+ * The checked program's only global names: `input` and `data` (ref heads); every
+ * other var is a local of the rule or query.
+ */
 export function isGlobalName(c: Ctx, name: string): boolean {
-  if (c.vars.has(name)) return false;
-  if (name === "input" || name === "data") return true;
-  if (isWildcard(name)) return false;
-  for (const imp of c.module.imports) {
-    const alias = imp.alias ?? imp.path[imp.path.length - 1];
-    if (alias === name && (imp.path[0] === "data" || imp.path[0] === "input")) return true;
-  }
-  if (c.module.package.path.length <= 1) return false; // queries: only data/input are global
-  let n = c.s.index.root;
-  for (const seg of c.module.package.path.slice(1)) {
-    const next = n.children.get(seg);
-    if (next === undefined) return false;
-    n = next;
-  }
-  return n.children.has(name);
+  return (name === "input" || name === "data") && !c.vars.has(name);
 }
 
 export function locOf(c: Ctx, l: { file: string; row: number; col: number }): Location {

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
+import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
 import { createHostBuiltins } from "../../src/policy/host-builtins/index.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Module } from "../rego/ast.js";
@@ -38,6 +39,8 @@ export interface RunOptions {
   readonly data?: Readonly<Record<string, unknown>>;
   /** "v0": the files are pre-1.0 Rego (`--v0-compatible`). */
   readonly regoVersion?: RegoVersion;
+  /** Custom builtins (tools.yaml `policy.builtins`). */
+  readonly builtins?: CustomBuiltins;
 }
 
 export interface RunReport {
@@ -73,6 +76,7 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
     entrypoints: toRun.map((t) => t.entrypoint),
     coverage: opts.coverage === true,
     optimize: false,
+    ...(opts.builtins === undefined ? {} : { builtins: opts.builtins }),
   };
   // Loaded on use so that the rest of the CLI works while the compiler is broken.
   let compilePolicy: CompilerModule["compilePolicy"];
@@ -85,8 +89,9 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   const compiled = compilePolicy(options as CompileOptions);
   if (compiled.errors.length > 0 || compiled.wasm === null) return { results: skipped, errors: compiled.errors };
 
-  const host = createHostBuiltins();
+  const host = createHostBuiltins(opts.builtins === undefined ? {} : { builtins: opts.builtins });
   const policy = await loadPolicy(compiled.wasm, undefined, host.builtins);
+  host.attach({ exports: (policy.wasmInstance as WebAssembly.Instance).exports, memory: policy.mem });
   policy.setData(opts.data ?? {});
   const results: TestResult[] = [];
   for (const test of toRun) {

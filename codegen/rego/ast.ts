@@ -31,7 +31,20 @@ export interface SetTerm { readonly type: "set"; readonly items: readonly Term[]
  * e.g. ["object","get"], ["plus"] for `+`, ["data","lib","f"]. After compilation,
  * nested calls are lifted into CallExprs (see README).
  */
-export interface CallTerm { readonly type: "call"; readonly operator: readonly string[]; readonly args: readonly Term[]; readonly location: Location }
+export interface CallTerm {
+  readonly type: "call";
+  readonly operator: readonly string[];
+  readonly args: readonly Term[];
+  readonly location: Location;
+  /** A template string the parser rewrote into this call (kept for the formatter; see desugar.ts). */
+  readonly template?: TemplateSource;
+}
+
+/** `$"a{x}b"` as written: literal text and interpolated terms in order; `raw` for `` $`...` ``. */
+export interface TemplateSource {
+  readonly raw: boolean;
+  readonly parts: readonly (string | Term)[];
+}
 export interface ArrayComprehension {
   readonly type: "arraycomprehension";
   readonly term: Term;
@@ -74,7 +87,20 @@ interface ExprBase {
   readonly with: readonly WithModifier[];
   /** Compiler output only: variables this expression binds first (safe order). */
   readonly binds?: readonly string[];
+  /** The newer syntax the parser rewrote into this expression (kept for the formatter; see desugar.ts). */
+  readonly source?: ExprSource;
 }
+
+/**
+ * `not { body }` (`import future.keywords.not`) and `a and b` / `a or b`
+ * (`import future.keywords.and` / `.or`) as written; `paren` marks `(a or b)` and
+ * `not (a or b)` groups.
+ */
+export type ExprSource =
+  | { readonly kind: "notblock"; readonly body: Body; readonly paren?: true }
+  | { readonly kind: "logical"; readonly op: "and" | "or"; readonly operands: readonly LogicalOperand[]; readonly paren?: true };
+/** One operand of `and` / `or`: a braced body or a single expression. */
+export type LogicalOperand = { readonly block: Body; readonly location: Location } | { readonly expr: Expr };
 
 /** A bare term used as an expression: true when the term is defined and not false. */
 export interface TermExpr extends ExprBase { readonly type: "termexpr"; readonly term: Term }
@@ -181,4 +207,19 @@ export interface Module {
   readonly imports: readonly Import[];
   readonly rules: readonly Rule[];
   readonly comments: readonly Comment[];
+  /** `# METADATA` blocks, in source order (see annotations.ts). */
+  readonly annotations?: readonly Annotation[];
+}
+
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [k: string]: JsonValue };
+export type AnnotationScope = "rule" | "document" | "package" | "subpackages";
+
+/** One `# METADATA` block: its scope, what it is attached to, and its value as `rego.metadata.*` return it. */
+export interface Annotation {
+  readonly type: "annotation";
+  readonly scope: AnnotationScope;
+  readonly value: { readonly [k: string]: JsonValue };
+  /** The package, or the rule (index into `rules`), right after the block. */
+  readonly target: { readonly kind: "package" } | { readonly kind: "import" } | { readonly kind: "rule"; readonly rule: number };
+  readonly location: Location;
 }

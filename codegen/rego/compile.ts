@@ -1,11 +1,12 @@
 /**
- * The compiler driver: parse -> group rules -> per rule (scope, flatten, safety)
- * -> type check -> recursion check. The stage list is a named table so tests
- * can stop after any stage (`stopAfter`).
+ * The compiler driver: an executed table of stages over one state. Parse ->
+ * group rules -> per rule (scope, flatten, safety) -> type check -> recursion
+ * check. Tests stop after any stage (`stopAfter`); `onStage` times each one.
  */
 import type { Diagnostic } from "../diagnostics.js";
-import type { Module } from "./ast.js";
-import { lookupBuiltin } from "./builtins.js";
+import type { Body, Expr, Module } from "./ast.js";
+import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
+import { lookupBuiltin, withCustomBuiltins } from "./builtins.js";
 import { comparePaths, groupRules, placeRule, type GroupDraft, type PlacedRule } from "./groups.js";
 import { LocalVarGenerator } from "./locals.js";
 import { parseModule, type RegoVersion } from "./parser.js";
@@ -16,6 +17,7 @@ import { TypeChecker } from "./typecheck.js";
 import { RuleCompiler } from "./rule.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
 import { zeroArityCallsToRefs } from "./zero-arity.js";
+import { rewriteMetadataCalls } from "./metadata-calls.js";
 
 export function arityWith(functionArity: (path: readonly string[]) => number | null): (op: readonly string[]) => number | null {
   return (op) => {
@@ -34,20 +36,6 @@ export interface SourceFile {
 
 export type StageName = "parse" | "group" | "scope" | "flatten" | "safety" | "typecheck" | "recursion";
 
-/**
- * The stages, in order. Each runs only when the ones before left no errors
- * (except undefined-function type errors), like OPA.
- */
-export const stages: readonly { name: StageName; why: string }[] = [
-  { name: "parse", why: "source -> AST; parse errors stop compilation" },
-  { name: "group", why: "head paths and rule kinds must be known before names resolve" },
-  { name: "scope", why: "resolve names through imports and packages, rename locals; needs the groups (functions)" },
-  { name: "flatten", why: "lift nested calls and comprehensions, desugar; needs resolved operators for arities" },
-  { name: "safety", why: "order bodies so vars are bound before use; needs the flat shapes" },
-  { name: "typecheck", why: "arity and literal argument types, on flattened calls" },
-  { name: "recursion", why: "needs resolved data refs and function paths" },
-];
-
 export interface CompileOptions {
   /**
    * Stop after this stage (for tests). After scope, flatten or safety the program
@@ -57,6 +45,15 @@ export interface CompileOptions {
   readonly stopAfter?: StageName;
   /** Maximum errors per file (OPA: 10). */
   readonly maxErrorsPerFile?: number;
+  /**
+   * Builtins the backend can call. When given, a call of any other builtin is
+   * `OPA builtin X is not supported yet`, unless some `with` replaces that builtin.
+   */
+  readonly supportedBuiltins?: ReadonlySet<string>;
+  /** Called after each stage ran, with its wall time in milliseconds. */
+  readonly onStage?: (name: StageName, ms: number) => void;
+  /** Custom builtins (tools.yaml `policy.builtins`), declared beside OPA's. */
+  readonly builtins?: CustomBuiltins;
 }
 
 export interface CompileResult {
@@ -67,82 +64,163 @@ export interface CompileResult {
   readonly modules: readonly Module[];
 }
 
-const LOCAL_RE = /^__local\d+__$/;
-
-/** Never throws: an internal failure becomes a located `rego_compile_error`. */
-export function compileModules(files: readonly SourceFile[], options: CompileOptions = {}): CompileResult {
-  try {
-    return compileModulesUnsafe(files, options);
-  } catch (e) {
-    const message = e instanceof RangeError ? "policy too deeply nested to compile" : `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
-    return { program: null, errors: [{ code: "rego_compile_error", message, location: { file: files[0]?.file ?? "", row: 1, col: 1 } }], modules: [] };
-  }
+/** What the stages pass along; each stage fills its part. */
+export interface State {
+  readonly files: readonly SourceFile[];
+  readonly options: CompileOptions;
+  readonly errors: Diagnostic[];
+  modules: Module[];
+  placed: PlacedRule[];
+  drafts: GroupDraft[];
+  functionArity: (path: readonly string[]) => number | null;
+  gen: LocalVarGenerator;
+  rules: RuleCompiler[];
+  packages: (readonly string[])[];
+  /** The program as the last stage left it (null until the rules are scoped). */
+  program: Program | null;
 }
 
-function compileModulesUnsafe(files: readonly SourceFile[], options: CompileOptions): CompileResult {
-  const errors: Diagnostic[] = [];
-  const cap = options.maxErrorsPerFile ?? 10;
-  const finish = (program: Program | null, modules: readonly Module[]): CompileResult => ({
-    program: errors.length === 0 ? program : null,
-    errors: capErrors(errors, cap),
-    modules,
-  });
+export interface Stage {
+  readonly name: StageName;
+  readonly why: string;
+  readonly run: (st: State) => void;
+  /** Whether the later stages may run after this one reported `errors`. */
+  readonly goOn: (errors: readonly Diagnostic[]) => boolean;
+}
 
-  // parse
+const noErrors = (errors: readonly Diagnostic[]): boolean => errors.length === 0;
+
+/**
+ * The stages, in order. Each runs only when the ones before left no errors
+ * (except undefined-function type errors after scope), like OPA.
+ */
+export const stages: readonly Stage[] = [
+  { name: "parse", why: "source -> AST; parse errors stop compilation", run: parseStage, goOn: noErrors },
+  { name: "group", why: "head paths and rule kinds must be known before names resolve", run: groupStage, goOn: noErrors },
+  {
+    name: "scope",
+    why: "resolve names through imports and packages, rename locals; needs the groups (functions)",
+    run: scopeStage,
+    // Undefined functions (type errors) do not stop later stages, as in OPA.
+    goOn: (errors) => errors.every((e) => e.code === "rego_type_error"),
+  },
+  // Unsafe-var errors caused by a call of the wrong arity would only repeat it: stop after flatten's errors.
+  { name: "flatten", why: "lift nested calls and comprehensions, desugar; needs resolved operators for arities", run: (st) => eachRule(st, (r) => r.flatten(arityWith(st.functionArity))), goOn: noErrors },
+  { name: "safety", why: "order bodies so vars are bound before use; needs the flat shapes", run: (st) => eachRule(st, (r) => r.safety(arityWith(st.functionArity))), goOn: noErrors },
+  { name: "typecheck", why: "arity and literal argument types, on flattened calls", run: typecheckStage, goOn: noErrors },
+  { name: "recursion", why: "needs resolved data refs and function paths", run: (st) => checkRecursion(st.program?.groups ?? [], st.errors), goOn: noErrors },
+];
+
+const LOCAL_RE = /^__local\d+__$/;
+
+/** A compilation in progress: the stages run so far and their state (see `startCompile`). */
+export interface Compilation {
+  readonly state: State;
+  /** Index in `stages` of the next stage to run; `stages.length` when done or stopped. */
+  next: number;
+}
+
+/** Parses and checks the files: every stage of the table, in order. Never throws. */
+export function compileModules(files: readonly SourceFile[], options: CompileOptions = {}): CompileResult {
+  return continueCompile(startCompile(files, options));
+}
+
+export function startCompile(files: readonly SourceFile[], options: CompileOptions = {}): Compilation {
+  const state: State = {
+    files, options, errors: [], modules: [], placed: [], drafts: [], functionArity: () => null,
+    gen: new LocalVarGenerator(new Set()), rules: [], packages: [], program: null,
+  };
+  return { state, next: 0 };
+}
+
+/**
+ * Runs the remaining stages (up to and including `until`, when given, else to the
+ * end or `stopAfter`). Never throws: an internal failure becomes a located
+ * `rego_compile_error`. The result holds every error so far.
+ */
+export function continueCompile(c: Compilation, until?: StageName): CompileResult {
+  const st = c.state;
+  const { options } = st;
+  try {
+    withCustomBuiltins(options.builtins, () => {
+      while (c.next < stages.length) {
+        const stage = stages[c.next] as Stage;
+        const t0 = performance.now();
+        stage.run(st);
+        options.onStage?.(stage.name, performance.now() - t0);
+        c.next++;
+        if (!stage.goOn(st.errors) || options.stopAfter === stage.name) c.next = stages.length;
+        if (stage.name === until) break;
+      }
+    });
+  } catch (e) {
+    c.next = stages.length;
+    const message = e instanceof RangeError ? "policy too deeply nested to compile" : `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
+    st.errors.push({ code: "rego_compile_error", message, location: { file: st.files[0]?.file ?? "", row: 1, col: 1 } });
+    st.program = null;
+  }
+  const errors = capErrors(st.errors, options.maxErrorsPerFile ?? 10);
+  const stoppedEarly = options.stopAfter === "parse" || options.stopAfter === "group" || (until === "parse" || until === "group");
+  return { program: errors.length === 0 && !stoppedEarly ? st.program : null, errors, modules: st.modules };
+}
+
+function parseStage(st: State): void {
   const parsed: Module[] = [];
-  for (const f of files) {
+  for (const f of st.files) {
     const r = parseModule(f.source, f.file, f.regoVersion === undefined ? {} : { regoVersion: f.regoVersion });
-    errors.push(...r.errors);
+    st.errors.push(...r.errors);
     if (r.module !== null) parsed.push(r.module);
   }
-  const modules = zeroArityCallsToRefs(parsed);
-  if (errors.length > 0 || options.stopAfter === "parse") return finish(null, modules);
+  st.modules = rewriteMetadataCalls(zeroArityCallsToRefs(parsed));
+}
 
-  // group
-  const placed: PlacedRule[] = [];
-  for (const m of modules) for (const r of m.rules) {
-    const p = placeRule(m, r, errors);
-    if (p !== null) placed.push(p);
+function groupStage(st: State): void {
+  for (const m of st.modules) for (const r of m.rules) {
+    const p = placeRule(m, r, st.errors);
+    if (p !== null) st.placed.push(p);
   }
-  const drafts = groupRules(placed, errors);
-  const byPath = new Map(drafts.map((g) => [pathKey(g.path), g]));
-  const functionArity = (path: readonly string[]): number | null => {
+  st.drafts = groupRules(st.placed, st.errors);
+  const byPath = new Map(st.drafts.map((g) => [pathKey(g.path), g]));
+  st.functionArity = (path) => {
     const g = byPath.get(pathKey(path));
     return g !== undefined && g.kind === "function" ? g.arity : null;
   };
-  if (errors.length > 0 || options.stopAfter === "group") return finish(null, modules);
+  st.packages = uniquePaths(st.modules.map((m) => m.package.path));
+}
 
-  // scope, flatten, safety: each for every rule before the next
+function scopeStage(st: State): void {
   const reserved = new Set<string>();
-  for (const m of modules) collectReserved(m, reserved);
-  const gen = new LocalVarGenerator(reserved);
-  const arityOf = arityWith(functionArity);
-  const ctxFor = moduleContexts(modules, errors, functionArity);
-  const rules = placed.map((p) => new RuleCompiler(p, gen, errors));
-  for (const r of rules) {
+  for (const m of st.modules) collectReserved(m, reserved);
+  st.gen = new LocalVarGenerator(reserved);
+  const ctxFor = moduleContexts(st.modules, st.errors, st.functionArity);
+  st.rules = st.placed.map((p) => new RuleCompiler(p, st.gen, st.errors));
+  for (const r of st.rules) {
     const ctx = ctxFor.get(r.placed.module);
     if (ctx !== undefined) r.scope(ctx);
   }
-  const snapshot = (): RuleGroup[] => {
-    const compiled = new Map<PlacedRule, CompiledRule>(rules.map((r) => [r.placed, r.result()]));
-    return drafts.map((d) => toGroup(d, compiled));
-  };
-  const packages = uniquePaths(modules.map((m) => m.package.path));
-  const partial = (): Program => ({ groups: snapshot(), packages, builtinsUsed: [] });
-  // Undefined functions (type errors) do not stop later stages, as in OPA.
-  if (errors.some((e) => e.code !== "rego_type_error")) return finish(null, modules);
-  if (options.stopAfter === "scope") return finish(partial(), modules);
-  for (const r of rules) r.flatten(arityOf);
-  // Unsafe-var errors caused by a call of the wrong arity would only repeat it: stop here.
-  if (errors.length > 0) return finish(null, modules);
-  if (options.stopAfter === "flatten") return finish(partial(), modules);
-  for (const r of rules) r.safety(arityOf);
-  if (errors.length > 0) return finish(null, modules);
-  const groups = snapshot();
-  if (options.stopAfter === "safety") return finish({ groups, packages, builtinsUsed: [] }, modules);
+  snapshot(st);
+}
 
-  // typecheck
-  const tc = new TypeChecker(functionArity, errors);
+function eachRule(st: State, f: (r: RuleCompiler) => void): void {
+  for (const r of st.rules) f(r);
+  snapshot(st);
+}
+
+/** The program from the rules as the stages left them so far. */
+function snapshot(st: State): void {
+  const compiled = new Map<PlacedRule, CompiledRule>(st.rules.map((r) => [r.placed, r.result()]));
+  st.program = { groups: st.drafts.map((d) => toGroup(d, compiled)), packages: st.packages, builtinsUsed: [] };
+}
+
+function typecheckStage(st: State): void {
+  const groups = st.program?.groups ?? [];
+  const supported = st.options.supportedBuiltins;
+  const bodies = groups.flatMap((g) => [...g.rules, ...(g.default === null ? [] : [g.default])]).flatMap((r) => {
+    const out = [r.body];
+    for (let e = r.else; e !== null; e = e.else) out.push(e.body);
+    return out;
+  });
+  const tc = new TypeChecker(st.functionArity, st.errors, supported === undefined ? null : { supported, mocked: mockedBuiltins(bodies) });
   for (const g of groups) for (const r of [...g.rules, ...(g.default === null ? [] : [g.default])]) {
     tc.body(r.body);
     tc.terms([r.value, r.key, ...r.refTail]);
@@ -151,12 +229,26 @@ function compileModulesUnsafe(files: readonly SourceFile[], options: CompileOpti
       tc.terms([e.value]);
     }
   }
-  const program: Program = { groups, packages, builtinsUsed: [...tc.used].sort() };
-  if (errors.length > 0 || options.stopAfter === "typecheck") return finish(program, modules);
+  st.program = { groups, packages: st.packages, builtinsUsed: [...tc.used].sort() };
+}
 
-  // recursion
-  checkRecursion(groups, errors);
-  return finish(program, modules);
+/** Builtins some `with` in these bodies replaces (calls of them need no implementation). */
+export function mockedBuiltins(bodies: readonly Body[]): Set<string> {
+  const out = new Set<string>();
+  const body = (b: readonly Expr[]): void => {
+    for (const e of b) {
+      for (const w of e.with) {
+        const t = w.target;
+        if (t.type === "ref" && t.head.type === "var" && t.head.name !== "data" && t.head.name !== "input") {
+          out.add([t.head.name, ...t.path.map((p) => (p.type === "string" ? p.value : ""))].join("."));
+        }
+      }
+      if (e.type === "not" || e.type === "every") body(e.body);
+      if (e.type === "callexpr") for (const a of e.args) if (a.type === "arraycomprehension" || a.type === "setcomprehension" || a.type === "objectcomprehension") body(a.body);
+    }
+  };
+  for (const b of bodies) body(b);
+  return out;
 }
 
 function uniquePaths(paths: readonly (readonly string[])[]): (readonly string[])[] {

@@ -7,12 +7,14 @@
  *   `some k, v in xs` becomes `eq(v, xs[k])` (`some x in xs`: `eq(x, xs[t])`);
  * - `not e` becomes a `not` expression over the lifted conjunction;
  * - `every` keeps its shape with a key var always present and a lifted domain;
+ * - `print` operands become sets of their values (undefined prints, never fails);
  * - `with` values are lifted before the expression; lifted parts of the
  *   expression itself carry the same `with` modifiers, as in OPA.
  */
 import type { Body, CallExpr, Expr, Location, Term, VarTerm, WithModifier } from "./ast.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { LocalVarGenerator } from "./locals.js";
+import { forEachVar } from "./walk.js";
 
 export type ArityOf = (operator: readonly string[]) => number | null;
 
@@ -65,6 +67,35 @@ export class Flattener {
     }
   }
 
+  /** Does this `with` replace a function or builtin (not a document)? Targets are resolved refs. */
+  private replacesFunction(w: WithModifier): boolean {
+    const t = w.target;
+    if (t.type !== "ref" || t.head.type !== "var") return false;
+    if (t.head.name === "input") return false;
+    if (t.head.name !== "data") return true;
+    const path = [t.head.name, ...t.path.map((p) => (p.type === "string" ? p.value : ""))];
+    return this.arityOf(path) !== null;
+  }
+
+  /** Like `lift`, but comprehensions stay where they are (their bodies flattened). */
+  private liftCalls(t: Term, out: Expr[]): Term {
+    switch (t.type) {
+      case "ref":
+        return { ...t, head: this.liftCalls(t.head, out), path: t.path.map((p) => this.liftCalls(p, out)) };
+      case "array":
+      case "set":
+        return { ...t, items: t.items.map((i) => this.liftCalls(i, out)) };
+      case "object":
+        return { ...t, items: t.items.map(([k, v]) => [this.liftCalls(k, out), this.liftCalls(v, out)] as const) };
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+        return this.comprehension(t);
+      default:
+        return this.lift(t, out, []);
+    }
+  }
+
   /** Lifts a head term; in values and set keys also refs, so heads hold only vars and constants' shapes. */
   liftHead(t: Term, out: Expr[], liftRefs: boolean): Term {
     const lifted = this.lift(t, out, []);
@@ -112,8 +143,10 @@ export class Flattener {
   }
 
   expr(e: Expr, out: Expr[]): void {
-    // With values first, without the modifiers (they are evaluated outside).
-    const withs = e.with.map((w) => ({ ...w, value: this.lift(w.value, out, []) }));
+    // With values first, without the modifiers (they are evaluated outside). A value
+    // replacing a function is evaluated where the function is called: its
+    // comprehensions stay in place (the call site cannot read the temps of this body).
+    const withs = e.with.map((w) => ({ ...w, value: this.replacesFunction(w) ? this.liftCalls(w.value, out) : this.lift(w.value, out, []) }));
     if (e.negated) {
       const inner: Expr[] = [];
       this.exprCore({ ...e, negated: false }, withs, inner);
@@ -162,6 +195,22 @@ export class Flattener {
     }
   }
 
+  /**
+   * A `print` operand becomes the set of its values, `t = {v | v = a}`, so an
+   * undefined operand prints as `<undefined>` instead of failing the expression (OPA).
+   */
+  private printOperand(a: Term, out: Expr[], withs: readonly WithModifier[]): Term {
+    const v = this.temp(a.location);
+    const captures = new Set<string>();
+    forEachVar(a, (n) => {
+      if (this.gen.locals.has(n)) captures.add(n);
+    });
+    const set: Term = { type: "setcomprehension", term: v, body: this.body([this.eq(v, a, a.location)]), captures: [...captures], location: a.location };
+    const t = this.temp(a.location);
+    out.push(this.eq(t, set, a.location, withs));
+    return t;
+  }
+
   private callExpr(e: CallExpr, withs: readonly WithModifier[], out: Expr[]): void {
     const op = e.operator;
     if (op.length === 1 && (op[0] === "eq" || op[0] === "assign")) {
@@ -178,6 +227,10 @@ export class Flattener {
       const la = this.lift(a, out, withs);
       const lb = this.lift(b, out, withs);
       out.push(this.eq(la, lb, e.location, withs));
+      return;
+    }
+    if (op.length === 1 && op[0] === "print") {
+      out.push({ ...e, args: e.args.map((a) => this.printOperand(a, out, withs)), with: withs });
       return;
     }
     const arity = this.arityOf(op);

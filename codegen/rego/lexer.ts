@@ -6,7 +6,20 @@
  */
 import type { Comment } from "./ast.js";
 
-export type TokenKind = "ident" | "number" | "string" | "rawstring" | "punct" | "eof" | "illegal";
+export type TokenKind = "ident" | "number" | "string" | "rawstring" | "template" | "punct" | "eof" | "illegal";
+
+/**
+ * A literal piece of a template string (`$"a{x}b"`, `` $`a{x}b` ``): the text from
+ * `$"` or from a `}` closing an interpolation, up to the next `{` or the closing quote.
+ * The tokens of each interpolated expression lie between two pieces.
+ */
+export interface TemplatePiece {
+  readonly raw: boolean;
+  /** Starts the template (`$"` / `` $` ``); otherwise it follows an interpolation's `}`. */
+  readonly first: boolean;
+  /** Ends the template (closing quote); otherwise an interpolation (`{`) follows. */
+  readonly last: boolean;
+}
 
 export interface Token {
   readonly kind: TokenKind;
@@ -20,6 +33,8 @@ export interface Token {
   readonly nl: boolean;
   /** Any whitespace or comment lies between this token and the previous one. */
   readonly ws: boolean;
+  /** Template string pieces (kind "template"; `value` is the decoded text), else null. */
+  readonly template: TemplatePiece | null;
 }
 
 export interface LexResult {
@@ -52,10 +67,34 @@ export function lex(source: string, file: string): LexResult {
   let ws = false;
   const n = source.length;
 
-  const push = (kind: TokenKind, start: number, end: number, value: string, sRow: number, sCol: number): void => {
-    tokens.push({ kind, text: source.slice(start, end), value, row: sRow, col: sCol, offset: start, nl, ws });
+  const push = (kind: TokenKind, start: number, end: number, value: string, sRow: number, sCol: number, template: TemplatePiece | null = null): void => {
+    tokens.push({ kind, text: source.slice(start, end), value, row: sRow, col: sCol, offset: start, nl, ws, template });
     nl = false;
     ws = false;
+  };
+  // Open template strings, innermost last; `depth` counts the braces opened inside
+  // the current interpolation, so only its own `}` resumes the template text.
+  const templates: { raw: boolean; depth: number }[] = [];
+  /**
+   * Scans template text from `from` (just after `$"`, `` $` `` or `}`) into a token;
+   * returns where the scan ended. Takes and returns the position instead of writing
+   * the loop's variables, which keeps those out of the closure.
+   */
+  const templatePiece = (start: number, from: number, raw: boolean, first: boolean, atRow: number, atLineStart: number): { end: number; row: number; lineStart: number } => {
+    const sCol = start - atLineStart + 1;
+    const r = scanTemplateText(source, from, raw);
+    let endRow = atRow;
+    let endLineStart = atLineStart;
+    for (const nlAt of r.newlines) { endRow++; endLineStart = nlAt + 1; }
+    if (r.error !== null) {
+      errors.push({ message: r.error, row: r.errorAt === null ? atRow : endRow, col: r.errorAt === null ? sCol : r.errorAt - endLineStart + 1 });
+      push("illegal", start, r.end, r.value, atRow, sCol);
+      templates.pop();
+    } else {
+      push("template", start, r.end, r.value, atRow, sCol, { raw, first, last: r.last });
+      if (r.last) templates.pop();
+    }
+    return { end: r.end, row: endRow, lineStart: endLineStart };
   };
 
   while (i < n) {
@@ -139,17 +178,29 @@ export function lex(source: string, file: string): LexResult {
       continue;
     }
     const one = source[i] as string;
+    const open = templates.length === 0 ? undefined : templates[templates.length - 1];
+    if (open !== undefined && (c === 123 || c === 125)) {
+      if (one === "{") open.depth++;
+      else if (open.depth > 0) open.depth--;
+      else {
+        // The `}` closing an interpolation: the template text goes on.
+        ({ end: i, row, lineStart } = templatePiece(i, i + 1, open.raw, false, row, lineStart));
+        continue;
+      }
+    }
     if (PUNCT1.has(one)) {
       push("punct", i, i + 1, one, row, col);
       i++;
       continue;
     }
     if (c === 36 && (source[i + 1] === '"' || source[i + 1] === "`")) {
-      errors.push({ message: "template strings ($\"...\", string interpolation of OPA 1.12) are not supported yet", row, col });
-    } else if (c === 36) {
-      errors.push({ message: 'illegal token "$"', row, col });
+      const raw = source[i + 1] === "`";
+      templates.push({ raw, depth: 0 });
+      ({ end: i, row, lineStart } = templatePiece(i, i + 2, raw, true, row, lineStart));
+      continue;
     }
     if (c === 36) {
+      errors.push({ message: 'illegal token "$"', row, col });
       push("illegal", i, i + 1, "$", row, col);
       i++;
       continue;
@@ -160,7 +211,7 @@ export function lex(source: string, file: string): LexResult {
     push("illegal", i, i + width, source.slice(i, i + width), row, col);
     i += width;
   }
-  tokens.push({ kind: "eof", text: "", value: "", row, col: i - lineStart + 1, offset: n, nl, ws });
+  tokens.push({ kind: "eof", text: "", value: "", row, col: i - lineStart + 1, offset: n, nl, ws, template: null });
   return { tokens, comments, errors };
 }
 
@@ -216,4 +267,56 @@ function scanStringRaw(source: string, start: number): { end: number; value: str
     j = k;
   }
   return { end: n, value: out, error: "non-terminated string" };
+}
+
+interface TemplateText {
+  readonly end: number;
+  readonly value: string;
+  /** The closing quote ended the text (else an interpolation's `{` did). */
+  readonly last: boolean;
+  readonly error: string | null;
+  /** Offset of the error when it is not at the token's start. */
+  readonly errorAt: number | null;
+  /** Offsets of the newlines crossed (raw templates may span lines). */
+  readonly newlines: readonly number[];
+}
+
+/**
+ * Template text up to `{` or the closing quote, as OPA's scanner reads it: `\{` is a
+ * literal brace in both forms; `$"..."` also decodes the JSON escapes and ends at a
+ * newline with an error; `` $`...` `` keeps every other character as written.
+ */
+function scanTemplateText(source: string, from: number, raw: boolean): TemplateText {
+  const close = raw ? 96 : 34;
+  const newlines: number[] = [];
+  let out = "";
+  let j = from;
+  const n = source.length;
+  while (j < n) {
+    const c = source.charCodeAt(j);
+    if (c === close) return { end: j + 1, value: out, last: true, error: null, errorAt: null, newlines };
+    if (c === 123) return { end: j + 1, value: out, last: false, error: null, errorAt: null, newlines };
+    if (c === 92 && source[j + 1] === "{") { out += "{"; j += 2; continue; }
+    if (raw) {
+      if (c === 10) newlines.push(j);
+      out += source[j];
+      j++;
+      continue;
+    }
+    if (c === 10) return { end: j, value: out, last: false, error: "non-terminated template string", errorAt: null, newlines };
+    if (c < 0x20 && c !== 9) return { end: j + 1, value: out, last: false, error: "illegal control character in string", errorAt: j, newlines };
+    if (c === 92) {
+      // A JSON escape: decode it as a one-escape string.
+      const e = source[j + 1];
+      const len = e === "u" ? 6 : 2;
+      const r = scanStringRaw(`"${source.slice(j, j + len)}"`, 0);
+      if (r.error !== null) return { end: Math.min(j + len, n), value: out, last: false, error: r.error, errorAt: j, newlines };
+      out += r.value;
+      j += len;
+      continue;
+    }
+    out += source[j];
+    j++;
+  }
+  return { end: n, value: out, last: false, error: raw ? "non-terminated raw template string" : "non-terminated template string", errorAt: null, newlines };
 }

@@ -2,8 +2,9 @@
  * Expressions and bodies: literals (`not`, `some`, `every`, `with`), `=`/`:=`
  * between two terms, and bodies separated by `;` or newlines.
  */
-import type { Body, Expr, Location, RefTerm, Term, VarTerm, WithModifier } from "./ast.js";
-import { KEYWORDS } from "./parse-state.js";
+import type { Body, Expr, Location, LogicalOperand, RefTerm, Term, VarTerm, WithModifier } from "./ast.js";
+import { logical, notBlock } from "./desugar.js";
+import { isParseAbort, KEYWORDS } from "./parse-state.js";
 import { TermParser } from "./parse-term.js";
 
 export class ExprParser extends TermParser {
@@ -27,20 +28,121 @@ export class ExprParser extends TermParser {
     }
   }
 
-  /** One literal: `[not] expr {with ...}`, `some ...`, or `every ...`. */
+  /**
+   * One literal: `[not] expr {with ...}`, `some ...`, `every ...`; after their
+   * imports also `not { body }` and `and` / `or` between operands. Precedence, as
+   * OPA's parser: `not` > `and` > `or` > `with` (a `with` after the last operand
+   * applies to the whole expression; one on an inner operand is an error). An
+   * operand is a literal, a braced body, or a parenthesised `and` / `or` group.
+   */
   parseLiteral(): Expr {
+    if (!this.future.has("and") && !this.future.has("or")) return this.withMods(this.parseLiteralCore());
+    const location = this.loc();
+    const chain = this.parseDisjunction();
+    const expr = chain.operands.length === 1 ? this.single(chain.operands[0]!) : logical("or", chain.operands, location);
+    return this.withMods(expr);
+  }
+
+  private single(o: LogicalOperand): Expr {
+    return "block" in o ? this.fail("a braced body must be an operand of and / or") : o.expr;
+  }
+
+  private parseDisjunction(): { operands: LogicalOperand[] } {
+    const operands = [this.parseConjunction(false, this.loc())];
+    while (this.isKeyword("or") && this.future.has("or")) {
+      this.next();
+      operands.push(this.parseConjunction(true, this.loc()));
+    }
+    return { operands };
+  }
+
+  private parseConjunction(afterOperator: boolean, location: Location): LogicalOperand {
+    const first = this.parseOperand(afterOperator);
+    if (!this.isKeyword("and") || !this.future.has("and")) return first;
+    const operands = [first];
+    while (this.isKeyword("and") && this.future.has("and")) {
+      this.next();
+      operands.push(this.parseOperand(true));
+    }
+    return { expr: logical("and", operands, location) };
+  }
+
+  /**
+   * A braced body where a term could also start: after `and` / `or` it is a body;
+   * at the start of a literal only when `and` / `or` follows it. `( ... )` is a
+   * group when it holds `and` / `or`, else a term.
+   */
+  private parseOperand(afterOperator: boolean): LogicalOperand {
+    const save = this.pos;
+    const errs = this.errors.length;
+    const location = this.loc();
+    if (this.isPunct("{")) {
+      try {
+        this.next();
+        const block = this.parseBody("}");
+        if (afterOperator || this.isLogicalKeyword()) return { block, location };
+      } catch (e) {
+        if (!isParseAbort(e)) throw e;
+      }
+      this.errors.splice(errs);
+      this.pos = save;
+    }
+    const negated = this.isKeyword("not") && this.future.has("not") && this.isPunct("(", this.peek());
+    if (this.isPunct("(") || negated) {
+      const group = this.tryGroup(negated, location);
+      if (group !== null) return { expr: group };
+      this.errors.splice(errs);
+      this.pos = save;
+    }
+    const expr = this.parseLiteralCore();
+    if (this.isKeyword("with")) {
+      const withAt = this.tok;
+      const withed = this.withMods(expr);
+      if (this.isLogicalKeyword()) {
+        this.hintNext = `wrap the operand in (...) or {...}, or move \`with\` after the whole \`${this.tok.text}\` expression`;
+        this.fail(`\`with\` modifier is not allowed on operand of \`${this.tok.text}\``, withAt);
+      }
+      return { expr: withed };
+    }
+    return { expr };
+  }
+
+  /** `(a or b)` / `not (a or b)`: null (to re-read as a term) unless the parentheses hold `and` / `or`. */
+  private tryGroup(negated: boolean, location: Location): Expr | null {
+    try {
+      if (negated) this.next();
+      this.next();
+      const inner = this.loc();
+      const chain = this.parseDisjunction();
+      const only = chain.operands.length === 1 ? chain.operands[0]! : null;
+      const expr = only === null ? logical("or", chain.operands, inner) : "block" in only ? null : only.expr;
+      if (expr === null || expr.source?.kind !== "logical" || !this.isPunct(")")) return null;
+      this.next();
+      const group: Expr = { ...expr, source: { ...expr.source, paren: true as const } };
+      return negated ? notBlock([group], location, true) : group;
+    } catch (e) {
+      if (!isParseAbort(e)) throw e;
+      return null;
+    }
+  }
+
+  /** A literal without its `with` modifiers. */
+  private parseLiteralCore(): Expr {
     const start = this.tok;
     const location = this.loc(start);
-    if (this.isKeyword("some")) return this.withMods(this.parseSome(location));
-    if (this.isKeyword("every")) return this.withMods(this.parseEvery(location));
+    if (this.isKeyword("some")) return this.parseSome(location);
+    if (this.isKeyword("every")) return this.parseEvery(location);
     let negated = false;
     if (this.isKeyword("not")) {
       this.next();
       negated = true;
       if (this.isKeyword("some") || this.isKeyword("every")) this.fail(`${this.describe()}: not cannot negate ${this.tok.text}`);
+      if (this.future.has("not") && this.isPunct("{")) {
+        this.next();
+        return notBlock(this.parseBody("}"), location);
+      }
     }
-    const expr = this.parseExprCore(location, negated);
-    return this.withMods(expr);
+    return this.parseExprCore(location, negated);
   }
 
   private parseExprCore(location: Location, negated: boolean): Expr {

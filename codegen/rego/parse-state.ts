@@ -33,6 +33,11 @@ export class ParseState {
    * `import rego.v1` switches a module back to v1.
    */
   v0 = false;
+  /**
+   * Keywords a module enabled with `import future.keywords.<k>` beyond Rego v1's own:
+   * `not` (block bodies `not { ... }`), `and`, `or`.
+   */
+  readonly future = new Set<string>();
 
   constructor(readonly source: string, readonly file: string) {
     const r = lex(source, file);
@@ -82,9 +87,14 @@ export class ParseState {
     this.hintNext = undefined;
     this.errors.push(hint === undefined ? { code: "rego_parse_error", message, location: this.loc(t) } : { code: "rego_parse_error", message, location: this.loc(t), hint });
   }
+  /** `and` / `or` after their import. */
+  isLogicalKeyword(t: Token = this.tok): boolean {
+    return t.kind === "ident" && (t.text === "and" || t.text === "or") && this.future.has(t.text);
+  }
   describe(t: Token = this.tok): string {
     if (t.kind === "eof") return "unexpected eof token";
-    if (t.kind === "ident" && KEYWORDS.has(t.text)) return `unexpected ${t.text} keyword`;
+    if (t.kind === "ident" && (KEYWORDS.has(t.text) || this.isLogicalKeyword(t))) return `unexpected ${t.text} keyword`;
+    if (t.kind === "template") return t.template?.first === true ? "unexpected template string token" : "unexpected } token";
     if (t.kind === "ident") return `unexpected ident token`;
     if (t.kind === "number") return `unexpected number token`;
     if (t.kind === "string" || t.kind === "rawstring") return `unexpected string token`;

@@ -8,6 +8,7 @@
 import type { Body, CallTerm, Location, Term } from "./ast.js";
 import { KEYWORDS, ParseState } from "./parse-state.js";
 import type { Token } from "./lexer.js";
+import { templateCall } from "./desugar.js";
 
 const RELATION: Record<string, string> = { "==": "equal", "!=": "neq", "<": "lt", ">": "gt", "<=": "lte", ">=": "gte" };
 const ARITH: Record<string, string> = { "+": "plus", "-": "minus" };
@@ -86,6 +87,9 @@ export abstract class TermParser extends ParseState {
       case "rawstring":
         this.next();
         return { type: "string", value: t.value, raw: true, location };
+      case "template":
+        if (t.template?.first !== true) break;
+        return this.parseTemplate(t, location);
       case "ident":
         return this.parseIdent(t, location);
       case "punct":
@@ -93,6 +97,7 @@ export abstract class TermParser extends ParseState {
       default:
         this.fail(this.describe(t));
     }
+    if (t.kind !== "punct") this.fail(this.describe(t));
     switch (t.text) {
       case "[":
         return this.parseArray(location);
@@ -120,6 +125,24 @@ export abstract class TermParser extends ParseState {
     }
   }
 
+  /** `$"a{x}b"`: literal pieces from the lexer, an interpolated term between each two. */
+  private parseTemplate(t: Token, location: Location): Term {
+    const raw = t.template?.raw === true;
+    const parts: (string | Term)[] = [];
+    let piece = this.next();
+    for (;;) {
+      if (piece.value !== "") parts.push(piece.value);
+      if (piece.template?.last !== false) break;
+      const at = this.tok;
+      if (at.kind === "template" && at.template?.first === false) this.fail("empty template expression", at);
+      parts.push(this.parseTermIn(false));
+      const close = this.tok;
+      if (close.kind !== "template" || close.template?.first !== false) this.fail(`${this.describe(close)}: expected } to close the template expression`);
+      piece = this.next();
+    }
+    return templateCall({ raw, parts }, location);
+  }
+
   private parseIdent(t: Token, location: Location): Term {
     switch (t.text) {
       case "null":
@@ -130,7 +153,8 @@ export abstract class TermParser extends ParseState {
         this.next();
         return { type: "boolean", value: t.text === "true", location };
     }
-    if (KEYWORDS.has(t.text)) this.fail(this.describe(t));
+    // `or(a, b)` / `and(a, b)`: in a term position these stay the set builtins.
+    if (KEYWORDS.has(t.text) || (this.isLogicalKeyword(t) && !this.isPunct("(", this.peek()))) this.fail(this.describe(t));
     this.next();
     return { type: "var", name: t.text, location };
   }

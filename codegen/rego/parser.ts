@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import type { Body, ElseClause, Expr, Import, Location, Module, Package, Rule, RuleHead, Term } from "./ast.js";
+import { parseAnnotations } from "./annotations.js";
 import { ExprParser } from "./parse-expr.js";
 import { isParseAbort, KEYWORDS } from "./parse-state.js";
 
@@ -111,19 +112,23 @@ class ModuleParser extends ExprParser {
   }
 
   /**
-   * `import future.keywords[.k]`: the keywords Rego v1 always has are accepted; the
-   * newer composite keywords are named as unsupported instead of being accepted silently.
+   * `import future.keywords[.k]`: the keywords Rego v1 always has are accepted;
+   * `not`, `and` and `or` enable their syntax for the rest of the module (the
+   * wildcard enables `not`, as in OPA; `and` / `or` are only ever imported by name).
    */
   private checkFutureImport(path: readonly string[], kw: import("./lexer.js").Token): void {
     if (path.length === 1 || path[1] !== "keywords" || path.length > 3) this.fail(`invalid import ${path.join(".")}: must be future.keywords or future.keywords.<keyword>`, kw);
     const k = path[2];
-    if (k === undefined || ["if", "contains", "in", "every"].includes(k)) return;
-    const newer: Record<string, string> = { not: "OPA 1.17", and: "OPA 1.20", or: "OPA 1.20" };
-    if (newer[k] !== undefined) {
-      this.hintNext = `rewrite the rule without \`${k}\` composite expressions and drop the import`;
-      this.fail(`import future.keywords.${k}: the \`${k}\` keyword (${newer[k]}) is not supported yet`, kw);
+    if (k === undefined) {
+      this.future.add("not");
+      return;
     }
-    this.fail(`invalid import future.keywords.${k}: must be one of [contains every if in]`, kw);
+    if (["if", "contains", "in", "every"].includes(k)) return;
+    if (k === "not" || k === "and" || k === "or") {
+      this.future.add(k);
+      return;
+    }
+    this.fail(`invalid import future.keywords.${k}: must be one of [and contains every if in not or]`, kw);
   }
 
   parseRule(): Rule[] {
@@ -159,7 +164,7 @@ class ModuleParser extends ExprParser {
 
   private parseHead(location: Location): RuleHead {
     const name = this.tok;
-    if (name.kind !== "ident" || KEYWORDS.has(name.text)) this.fail(`${this.describe(name)}: expected rule name`);
+    if (name.kind !== "ident" || KEYWORDS.has(name.text) || this.isLogicalKeyword(name)) this.fail(`${this.describe(name)}: expected rule name`);
     // The head ref: `p`, `p.q`, `p[x]`, `a.b[c].d`; parseTerm reads it, calls become functions.
     const t = this.parseTerm();
     let ref: Term[];
@@ -314,9 +319,14 @@ function capped(errors: Diagnostic[]): Diagnostic[] {
 export function parseModule(source: string, file: string, options: ParseOptions = {}): ParseModuleResult {
   const p = new ModuleParser(source, file);
   p.v0 = options.regoVersion === "v0";
-  const module = p.parseModule();
+  let module = p.parseModule();
   const v0Error = p.errors.find((e) => e.message === V0_SYNTAX_MESSAGE);
   if (v0Error !== undefined) return { module, errors: [v0Error] };
+  if (module !== null) {
+    const { annotations, errors } = parseAnnotations(module);
+    if (annotations.length > 0) module = { ...module, annotations };
+    p.errors.push(...errors);
+  }
   return { module, errors: capped(p.errors) };
 }
 

@@ -1,7 +1,7 @@
 /** Query compilation against a compiled program (conformance queries, `toolgate test`). */
 import type { Diagnostic } from "../diagnostics.js";
 import type { Body } from "./ast.js";
-import { arityWith, capErrors } from "./compile.js";
+import { arityWith, capErrors, mockedBuiltins } from "./compile.js";
 import { Flattener } from "./flatten.js";
 import { LocalVarGenerator } from "./locals.js";
 import { pathKey, type CompiledQuery, type Program } from "./program.js";
@@ -15,16 +15,21 @@ import { forEachVarInBody } from "./walk.js";
  * names (they are the query's results); nested locals get `__localqN__`-free
  * generated names distinct from the program's.
  */
-export function compileQuery(program: Program, body: Body, file = "query"): { query: CompiledQuery | null; errors: Diagnostic[] } {
+export interface QueryOptions {
+  /** As `compileModules`' option: calls of other builtins are errors unless a `with` replaces them. */
+  readonly supportedBuiltins?: ReadonlySet<string>;
+}
+
+export function compileQuery(program: Program, body: Body, file = "query", options: QueryOptions = {}): { query: CompiledQuery | null; errors: Diagnostic[] } {
   try {
-    return compileQueryUnsafe(program, body, file);
+    return compileQueryUnsafe(program, body, file, options);
   } catch (e) {
     const message = e instanceof RangeError ? "query too deeply nested to compile" : `internal compiler error: ${e instanceof Error ? e.message : String(e)}`;
     return { query: null, errors: [{ code: "rego_compile_error", message, location: { file, row: 1, col: 1 } }] };
   }
 }
 
-function compileQueryUnsafe(program: Program, body: Body, file: string): { query: CompiledQuery | null; errors: Diagnostic[] } {
+function compileQueryUnsafe(program: Program, body: Body, file: string, options: QueryOptions): { query: CompiledQuery | null; errors: Diagnostic[] } {
   const errors: Diagnostic[] = [];
   const groups = new Map(program.groups.map((g) => [pathKey(g.path), g]));
   const functionArity = (path: readonly string[]): number | null => {
@@ -41,7 +46,11 @@ function compileQueryUnsafe(program: Program, body: Body, file: string): { query
   const fatal = (): boolean => errors.some((e) => e.code !== "rego_type_error");
   const flat = fatal() ? [] : new Flattener(gen, arityOf, errors).body(resolved);
   const ordered = errors.length > 0 ? { body: [] } : new SafetyChecker(gen, errors, arityOf).order(flat, new Set());
-  if (errors.length === 0) new TypeChecker(functionArity, errors).body(ordered.body);
+  if (errors.length === 0) {
+    const supported = options.supportedBuiltins;
+    const backend = supported === undefined ? null : { supported, mocked: mockedBuiltins([ordered.body]) };
+    new TypeChecker(functionArity, errors, backend).body(ordered.body);
+  }
   const vars: string[] = [];
   const seen = new Set<string>();
   forEachVarInBody(resolved, (n) => {

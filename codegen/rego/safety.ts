@@ -97,6 +97,31 @@ export class SafetyChecker {
   }
 
   private orderNested(e: Expr, bound: Bound): Expr {
+    // Comprehensions left in `with` values that replace functions (flatten.ts).
+    const withs = e.with.map((w) => ({ ...w, value: this.orderDeep(w.value, bound) }));
+    return this.orderNestedCore(withs.length === 0 ? e : { ...e, with: withs }, bound);
+  }
+
+  /** Orders the bodies of comprehensions anywhere inside `t`. */
+  private orderDeep(t: Term, bound: Bound): Term {
+    switch (t.type) {
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+        return this.orderTerm(t, bound);
+      case "ref":
+        return { ...t, head: this.orderDeep(t.head, bound), path: t.path.map((p) => this.orderDeep(p, bound)) };
+      case "array":
+      case "set":
+        return { ...t, items: t.items.map((i) => this.orderDeep(i, bound)) };
+      case "object":
+        return { ...t, items: t.items.map(([k, v]) => [this.orderDeep(k, bound), this.orderDeep(v, bound)] as const) };
+      default:
+        return t;
+    }
+  }
+
+  private orderNestedCore(e: Expr, bound: Bound): Expr {
     switch (e.type) {
       case "not": {
         const inner = this.order(e.body, bound);

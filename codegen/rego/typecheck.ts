@@ -34,12 +34,17 @@ function literalType(t: Term): ValueType | null {
   }
 }
 
+/** Calls the planner turns into statements itself: they need no backend implementation. */
+const PLANNED = new Set(["eq", "assign", "equal", "neq", "print"]);
+
 export class TypeChecker {
   readonly used = new Set<string>();
 
   constructor(
     private readonly functionArity: (path: readonly string[]) => number | null,
     private readonly errors: Diagnostic[],
+    /** The backend's builtins and those a `with` replaces; null: every declared builtin is callable. */
+    private readonly backend: { readonly supported: ReadonlySet<string>; readonly mocked: ReadonlySet<string> } | null = null,
   ) {}
 
   /** `env`: types of locals known before the body (copied, never changed). */
@@ -136,6 +141,10 @@ export class TypeChecker {
     const sig = lookupBuiltin(name);
     if (sig === undefined) return; // reported as undefined function by the scoper
     this.used.add(name);
+    if (this.backend !== null && !PLANNED.has(name) && !this.backend.supported.has(name) && !this.backend.mocked.has(name)) {
+      this.errors.push({ code: "rego_type_error", message: `OPA builtin ${name} is not supported yet`, location: e.location });
+      return;
+    }
     if (sig.variadic === true) return;
     const arity = sig.args.length;
     // Infix builtins used as top-level expressions have no output; eq/assign never do.

@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Manifest } from "../../src/manifest.js";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { identityWarnings } from "./check-identity-lint.js";
 import { retryWarnings } from "./check-retry.js";
 import { checkSemantics } from "./check-semantics.js";
+import { checkPolicyBuiltinsExists, policyBuiltinsRef, type PolicyBuiltinsRef } from "./policy-builtins.js";
 import { createSchemaCompiler } from "./schema-compiler.js";
 import type { RawTool, RawToolsFile } from "./raw-types.js";
 import { toManifest } from "./to-manifest.js";
@@ -13,6 +15,7 @@ import { parseYamlSource } from "./yaml-source.js";
 
 export type { RawTool, RawToolsFile } from "./raw-types.js";
 export { contextSchemaId, schemaId } from "./schema-compiler.js";
+export type { PolicyBuiltinsRef } from "./policy-builtins.js";
 
 /** At most this many problems are reported for one file. */
 export const maxDiagnostics = 50;
@@ -22,6 +25,8 @@ export interface LoadedToolsFile {
   readonly manifest: Manifest;
   /** Every tool's input and output schema, compiled under `schemaId(tool, part)`. */
   readonly schemas: Ajv2020;
+  /** `policy.builtins`, resolved; null when not set. */
+  readonly policyBuiltins: PolicyBuiltinsRef | null;
 }
 
 export interface LoadResult {
@@ -39,7 +44,7 @@ export interface LoadResult {
  * other tool is still checked. Only problems outside `tools` (the file's own shape) stop
  * the later stages.
  */
-export function loadToolsSource(source: string, file: string): LoadResult {
+export function loadToolsSource(source: string, file: string, baseDir = dirname(file)): LoadResult {
   const sorted = (ds: Diagnostic[]) => [...ds].sort(compareDiagnostics).slice(0, maxDiagnostics);
   let warnings: Diagnostic[] = [];
   const fail = (errors: Diagnostic[]) => ({ loaded: null, errors: sorted(errors), warnings });
@@ -55,7 +60,8 @@ export function loadToolsSource(source: string, file: string): LoadResult {
   const normalised = toManifest(raw, parsed.source);
   errors.push(...normalised.errors);
   if (errors.length > 0) return fail(errors);
-  return { loaded: { raw, manifest: normalised.manifest, schemas }, errors: [], warnings };
+  const policyBuiltins = policyBuiltinsRef(raw, parsed.source, baseDir);
+  return { loaded: { raw, manifest: normalised.manifest, schemas, policyBuiltins }, errors: [], warnings };
 }
 
 /** The file without the named tools (a compensation naming one of them is not judged: its target is broken). */
@@ -86,5 +92,7 @@ export function loadToolsFile(path: string, displayName = path): LoadResult {
       warnings: [],
     };
   }
-  return loadToolsSource(text, displayName);
+  const r = loadToolsSource(text, displayName, dirname(path));
+  const missing = checkPolicyBuiltinsExists(r.loaded?.policyBuiltins ?? null);
+  return missing.length === 0 ? r : { loaded: null, errors: missing, warnings: r.warnings };
 }

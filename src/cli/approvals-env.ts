@@ -4,6 +4,7 @@
  * the standalone approvals API over the project's generated/ code and compiled policy.
  */
 import { existsSync } from "node:fs";
+import { projectPolicyBuiltins } from "./policy-builtins.js";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createApprovals } from "../approvals/create-approvals.js";
@@ -95,6 +96,9 @@ export async function projectApprovals(store: Store, f: ProjectFlags): Promise<I
   for (const [file, hint] of [[f.policy, "run `toolgate build` or pass --policy"], [f.data, "pass --data with your policy data file"]] as const) {
     if (!existsSync(file)) throw new CliInputError("file_not_found", `${file} does not exist`, hint);
   }
-  const policy = await loadOpaWasmEngineFromFiles({ wasm: f.policy, data: f.data, entrypoint: generated.manifest.policy.entrypoint });
+  const custom = await projectPolicyBuiltins().catch((err: Error) => {
+    throw new CliInputError("policy_builtins_invalid", err.message, "fix tools.yaml policy.builtins or the module it names");
+  });
+  const policy = await loadOpaWasmEngineFromFiles({ wasm: f.policy, data: f.data, entrypoint: generated.manifest.policy.entrypoint, ...custom });
   return createApprovals({ store, manifest: generated.manifest, validators: generated.validators, policy });
 }

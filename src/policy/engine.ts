@@ -66,7 +66,16 @@ export interface PolicyEngine {
   readonly code_version?: string;
   readonly data_version?: string;
   /** Never throws: an evaluation error or a malformed result is a deny. */
-  evaluate(input: PolicyInput): Promise<PolicyDecision>;
+  evaluate(input: PolicyInput, options?: EvaluateOptions): Promise<PolicyDecision>;
+}
+
+export interface EvaluateOptions {
+  /**
+   * Steps this evaluation may take (loop iterations plus function calls; see budget.ts);
+   * an evaluation that needs more is denied with `policy_budget_exceeded`. Default: the
+   * engine's own budget. Engines without a step counter ignore it.
+   */
+  readonly budget?: number;
 }
 
 /** Fails closed: returns a deny for anything that is not a well-formed decision object. */

@@ -12,11 +12,14 @@
  * Data is loaded once. Host builtins are dispatched to `src/policy/host-builtins`
  * with the SDK's exact JSON round trip, so both engines decide identically.
  */
+import type { CustomBuiltins } from "./builtins/index.js";
 import { createHostBuiltins } from "./host-builtins/index.js";
 import type { HostBuiltinFn, HostBuiltinSet } from "./host-builtins/index.js";
 import type { JsonObject } from "../manifest.js";
+import { BUDGET_EXCEEDED, checkPolicyBudget, DEFAULT_POLICY_BUDGET, moduleFuel } from "./budget.js";
+import type { ModuleFuel } from "./budget.js";
 import { deny, toDecision } from "./engine.js";
-import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
+import type { EvaluateOptions, PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { DECLINED, ValueReader, ValueWriter } from "./fast-input.js";
 import { PolicyLoadError } from "./opa-wasm-engine.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
@@ -28,6 +31,10 @@ export interface FastEngineOptions {
   readonly data?: JsonObject;
   /** Initial memory pages (the SDK's default is 5). */
   readonly initialPages?: number;
+  /** Custom builtins the policy was compiled with (`defineBuiltins`, tools.yaml `policy.builtins`). */
+  readonly builtins?: CustomBuiltins;
+  /** Steps per evaluation unless `evaluate` is given one (default DEFAULT_POLICY_BUDGET; see budget.ts). */
+  readonly budget?: number;
 }
 
 interface Exports {
@@ -66,6 +73,8 @@ export class FastPolicy {
   /** Null when the module lacks what direct writing needs or fails the load-time check. */
   private writer: ValueWriter | null = null;
   private reader: ValueReader | null = null;
+  /** The module's step counter (budget.ts), null for modules built without one. */
+  fuel: ModuleFuel | null = null;
 
   private constructor(
     initialPages: number,
@@ -82,6 +91,7 @@ export class FastPolicy {
     const module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, { env: p.imports() as WebAssembly.ModuleImports });
     p.exports = instance.exports as unknown as Exports;
+    p.fuel = moduleFuel(instance.exports);
     p.host.attach({ exports: instance.exports, memory: p.memory });
     p.init();
     return p;
@@ -229,7 +239,7 @@ export class FastPolicy {
 /** A PolicyEngine over FastPolicy; same decisions and failure rules as loadOpaWasmEngine. */
 export interface FastPolicyEngine extends PolicyEngine {
   /** The synchronous decision (what evaluate() resolves to). */
-  decide(input: PolicyInput): PolicyDecision;
+  decide(input: PolicyInput, options?: EvaluateOptions): PolicyDecision;
   readonly policy: FastPolicy;
   readonly entrypointId: number;
 }
@@ -237,7 +247,10 @@ export interface FastPolicyEngine extends PolicyEngine {
 export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolicyEngine> {
   let policy: FastPolicy;
   try {
-    policy = await FastPolicy.load(opts.wasm, opts.initialPages === undefined ? {} : { initialPages: opts.initialPages });
+    policy = await FastPolicy.load(opts.wasm, {
+      ...(opts.initialPages === undefined ? {} : { initialPages: opts.initialPages }),
+      ...(opts.builtins === undefined ? {} : { host: createHostBuiltins({ builtins: opts.builtins }) }),
+    });
   } catch (err) {
     if (err instanceof PolicyLoadError) throw err;
     throw new PolicyLoadError(`policy.wasm does not load: ${String(err)}`);
@@ -247,13 +260,15 @@ export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolic
   }
   if (opts.data !== undefined) policy.setData(opts.data);
   const entrypointId = policy.entrypoints[opts.entrypoint]!;
-  const decide = (input: PolicyInput): PolicyDecision => {
+  const budget = opts.budget === undefined ? DEFAULT_POLICY_BUDGET : checkPolicyBudget(opts.budget, "loadFastEngine");
+  const decide = (input: PolicyInput, options?: EvaluateOptions): PolicyDecision => {
     try {
+      policy.fuel?.set(options?.budget ?? budget);
       const results = policy.evaluate(input, entrypointId);
       if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
       return toDecision((results[0] as { result?: unknown }).result);
-    } catch {
-      return deny("policy_evaluation_error");
+    } catch (err) {
+      return deny(policy.fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
     }
   };
   return {
@@ -263,6 +278,6 @@ export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolic
     policy,
     entrypointId,
     decide,
-    evaluate: (input) => Promise.resolve(decide(input)),
+    evaluate: (input, options) => Promise.resolve(decide(input, options)),
   };
 }

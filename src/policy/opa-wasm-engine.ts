@@ -6,9 +6,11 @@
 import { readFile } from "node:fs/promises";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import type { JsonObject } from "../manifest.js";
+import { BUDGET_EXCEEDED, checkPolicyBudget, DEFAULT_POLICY_BUDGET, moduleFuel } from "./budget.js";
 import { deny, toDecision } from "./engine.js";
+import { BUILTINS, type CustomBuiltins } from "./builtins/index.js";
 import { createHostBuiltins } from "./host-builtins/index.js";
-import type { PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
+import type { EvaluateOptions, PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
 
 export { policyVersion } from "./version.js";
@@ -19,6 +21,10 @@ export interface OpaWasmEngineOptions {
   readonly entrypoint: string;
   /** Loaded with setData; `data.toolgate.config` holds the shipped policy's limits and roles. */
   readonly data?: JsonObject;
+  /** Custom builtins the policy was compiled with (`defineBuiltins`, tools.yaml `policy.builtins`). */
+  readonly builtins?: CustomBuiltins;
+  /** Steps per evaluation unless `evaluate` is given one (default DEFAULT_POLICY_BUDGET; see budget.ts). */
+  readonly budget?: number;
 }
 
 export class PolicyLoadError extends Error {
@@ -31,12 +37,12 @@ export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<Pol
   let policy: Awaited<ReturnType<typeof loadPolicy>>;
   // Builtins the compiler delegates to the host (regex, glob, time, ...) are answered in JavaScript;
   // this set reads the clock once per evaluation and locates strict builtin errors.
-  const host = createHostBuiltins();
+  const host = createHostBuiltins(opts.builtins === undefined ? {} : { builtins: opts.builtins });
   try {
     policy = await loadPolicy(opts.wasm, undefined, host.builtins);
     host.attach({ exports: (policy.wasmInstance as WebAssembly.Instance).exports, memory: policy.mem });
   } catch (err) {
-    throw new PolicyLoadError(`policy.wasm does not load: ${String(err)}`);
+    throw new PolicyLoadError(`policy.wasm does not load: ${loadFailure(err)}`);
   }
   const entrypoints = policy.entrypoints as Record<string, number>;
   if (!Object.prototype.hasOwnProperty.call(entrypoints, opts.entrypoint)) {
@@ -45,22 +51,33 @@ export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<Pol
   if (opts.data !== undefined) policy.setData(opts.data);
   const version = policyVersion(opts.wasm, opts.data);
   const entrypoint = entrypoints[opts.entrypoint] as number;
+  const budget = opts.budget === undefined ? DEFAULT_POLICY_BUDGET : checkPolicyBudget(opts.budget, "loadOpaWasmEngine");
+  const fuel = moduleFuel((policy.wasmInstance as WebAssembly.Instance).exports);
   return {
     version,
     code_version: policyCodeVersion(opts.wasm),
     data_version: policyDataVersion(opts.data),
-    async evaluate(input: PolicyInput): Promise<PolicyDecision> {
+    async evaluate(input: PolicyInput, options?: EvaluateOptions): Promise<PolicyDecision> {
       try {
+        fuel?.set(options?.budget ?? budget);
         host.startEvaluation();
         const results: unknown = policy.evaluate(input, entrypoint);
         // One result for a defined rule; an empty set means the decision is undefined.
         if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
         return toDecision((results[0] as { result?: unknown }).result);
-      } catch {
-        return deny("policy_evaluation_error");
+      } catch (err) {
+        return deny(fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
       }
     },
   };
+}
+
+/** The SDK throws plain `{ message }` objects for a builtin the host lacks; a custom one gets a hint. */
+function loadFailure(err: unknown): string {
+  const message = typeof err === "object" && err !== null && typeof (err as { message?: unknown }).message === "string" ? (err as { message: string }).message : String(err);
+  const missing = /not implemented: built-in function \d+: (?:toolgate\/(?:strict\/)?)?(\S+)/.exec(message)?.[1];
+  if (missing === undefined || BUILTINS.has(missing)) return message;
+  return `${message} (a custom builtin: pass the policy's custom builtins as the engine's \`builtins\` option)`;
 }
 
 /** Reads policy.wasm (and an optional data.json) from disk. */
@@ -68,8 +85,14 @@ export async function loadOpaWasmEngineFromFiles(paths: {
   readonly wasm: string;
   readonly data?: string;
   readonly entrypoint: string;
+  readonly builtins?: CustomBuiltins;
 }): Promise<PolicyEngine> {
   const wasm = new Uint8Array(await readFile(paths.wasm));
   const data = paths.data === undefined ? undefined : (JSON.parse(await readFile(paths.data, "utf8")) as JsonObject);
-  return loadOpaWasmEngine(data === undefined ? { wasm, entrypoint: paths.entrypoint } : { wasm, entrypoint: paths.entrypoint, data });
+  return loadOpaWasmEngine({
+    wasm,
+    entrypoint: paths.entrypoint,
+    ...(data === undefined ? {} : { data }),
+    ...(paths.builtins === undefined ? {} : { builtins: paths.builtins }),
+  });
 }

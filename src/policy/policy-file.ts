@@ -10,6 +10,7 @@ import { Header } from "tar";
 import type { JsonObject } from "../manifest.js";
 import type { PolicyEngine } from "./engine.js";
 import { loadOpaWasmEngine, PolicyLoadError } from "./opa-wasm-engine.js";
+import type { CustomBuiltins } from "./builtins/index.js";
 import type { OpaWasmEngineOptions } from "./opa-wasm-engine.js";
 
 export interface PolicyFileOptions {
@@ -19,6 +20,8 @@ export interface PolicyFileOptions {
   readonly data?: JsonObject;
   /** How to turn the bytes into an engine. Default: the opa-wasm SDK engine. */
   readonly load?: (opts: OpaWasmEngineOptions) => Promise<PolicyEngine>;
+  /** Custom builtins the policy was compiled with, passed on to `load`. */
+  readonly builtins?: CustomBuiltins;
 }
 
 const isGzip = (b: Uint8Array): boolean => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
@@ -50,7 +53,8 @@ export async function loadPolicyFile(path: string, opts: PolicyFileOptions): Pro
   } catch (err) {
     throw new PolicyLoadError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  const load = opts.load ?? loadOpaWasmEngine;
+  const loadEngine = opts.load ?? loadOpaWasmEngine;
+  const load = (o: OpaWasmEngineOptions) => loadEngine(opts.builtins === undefined ? o : { ...o, builtins: opts.builtins });
   if (!isGzip(bytes)) {
     return load(opts.data === undefined ? { wasm: bytes, entrypoint: opts.entrypoint } : { wasm: bytes, entrypoint: opts.entrypoint, data: opts.data });
   }

@@ -4,7 +4,7 @@
  * (argument hash) and operation id, decided `approve`, unexpired, not revoked, and not used
  * up by another commit. The policy can deny more, never allow more.
  */
-import type { ApprovalRecord } from "../store/store.js";
+import type { ApprovalRecord, OperationRecord } from "../store/store.js";
 import { argsHash } from "./fingerprint.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
@@ -18,18 +18,29 @@ export type BindingProblem =
   | "approval_consumed";
 
 export function callArgsHash(call: PreparedCall): string {
+  // Without declared fingerprint fields the fingerprint hashes exactly { tenant, tool, args }.
+  if (call.tool.fingerprint.length === 0) return call.fingerprint;
   return argsHash(call.ctx.tenant, call.tool.name, call.args);
 }
 
-/** The first reason the approval does not authorise this call, or null when it does. */
-export async function bindingProblem(deps: RuntimeDeps, approval: ApprovalRecord, call: PreparedCall, now: number): Promise<BindingProblem | null> {
+/**
+ * The first reason the approval does not authorise this call, or null when it does.
+ * `known`: the call's argument hash and whether the approval is used up, when already computed.
+ */
+export async function bindingProblem(
+  deps: RuntimeDeps,
+  approval: ApprovalRecord,
+  call: PreparedCall,
+  now: number,
+  known?: { readonly args_hash: string; readonly used_up: boolean },
+): Promise<BindingProblem | null> {
   if (approval.tenant !== call.ctx.tenant) return "approval_tenant_mismatch";
   if (approval.tool !== call.tool.name) return "approval_tool_mismatch";
-  if (approval.args_hash !== callArgsHash(call)) return "approval_args_mismatch";
+  if (approval.args_hash !== (known?.args_hash ?? callArgsHash(call))) return "approval_args_mismatch";
   if (approval.operation_id === null || approval.operation_id !== call.operation_id) return "approval_operation_mismatch";
   if (approval.status !== "approved" || approval.decision?.decision !== "approve") return "approval_not_approved";
   if (now >= approval.expires_at_ms) return "approval_expired";
-  if (await usedUp(deps, approval, call, now)) return "approval_consumed";
+  if (known?.used_up ?? (await usedUp(deps, approval, call, now))) return "approval_consumed";
   return null;
 }
 
@@ -38,10 +49,10 @@ export async function bindingProblem(deps: RuntimeDeps, approval: ApprovalRecord
  * retention the same id is a new operation). The consuming operation itself, while its record
  * is live (a retry, a reconcile), may still rely on it.
  */
-export async function usedUp(deps: RuntimeDeps, approval: ApprovalRecord, call: PreparedCall, now: number): Promise<boolean> {
+export async function usedUp(deps: RuntimeDeps, approval: ApprovalRecord, call: PreparedCall, now: number, record?: OperationRecord | null): Promise<boolean> {
   if (approval.consumed_by === null) return false;
   if (call.operation_id === null || approval.consumed_by !== call.operation_id) return true;
-  return (await deps.store.getOperation(call.ctx.tenant, call.operation_id, now)) === null;
+  return (record !== undefined ? record : await deps.store.getOperation(call.ctx.tenant, call.operation_id, now)) === null;
 }
 
 /**

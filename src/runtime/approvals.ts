@@ -11,6 +11,7 @@ import { versionsOf } from "../policy/version.js";
 import type { ApprovalEvent, ApprovalRecord } from "../store/store.js";
 import type { ApproverContext } from "./approver.js";
 import { checkApprover, decisionKinds, isDecisionKind } from "./approver-checks.js";
+import { currentPolicyWarnings } from "./current-policy.js";
 import type { ApproverRefusal } from "./approver-checks.js";
 import { argsHash, fingerprint, pickFields } from "./fingerprint.js";
 import { formatProblems } from "./problems.js";
@@ -77,7 +78,11 @@ export type DecideOutcome =
       readonly approval: ApprovalRecord;
       /** For `edit`: the approved new call; make it with exactly this tool, args, operation_id and approval_id. */
       readonly edited?: { readonly approval: ApprovalRecord; readonly tool: string; readonly args: JsonObject; readonly operation_id: string };
-      /** Things the approver must see, e.g. a decision made under another policy version than the request's. */
+      /**
+       * Things the approver must see: a decision made under other policy versions than the
+       * request's (`policy_code_changed`, `policy_data_changed`) or than the gates run now
+       * (`policy_code_not_current`, `policy_data_not_current`).
+       */
       readonly warnings: readonly string[];
     }
   | { readonly ok: false; readonly why: DecideRefusal; readonly message: string };
@@ -147,7 +152,10 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
     };
     const result = await deps.store.decideApproval(event);
     if (!result.ok) return { ok: false, why: result.why, message: `approval ${approvalId} cannot be decided: ${result.why}` };
-    const warnings = decision === "approve" || decision === "edit" ? versionWarnings(deps, current) : [];
+    const warnings =
+      decision === "approve" || decision === "edit"
+        ? [...versionWarnings(deps, current), ...currentPolicyWarnings(deps.policy, await deps.store.getCurrentPolicy(deps.manifest.policy.entrypoint))]
+        : [];
     if (edited === null) return { ok: true, approval: result.approval, warnings };
     // The edit's own approval: same scope and expiry, new arguments, approved by the editor.
     const next = await deps.store.createApproval({

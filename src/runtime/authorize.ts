@@ -4,8 +4,9 @@
  * reason; approval needed -> a durable pending approval and approval_required.
  * Enters: a PreparedCall. Leaves: the allow decision, or an envelope.
  */
-import type { ApprovalRecord } from "../store/store.js";
+import type { ApprovalRecord, OperationRecord } from "../store/store.js";
 import type { PolicyApprovalInput, PolicyDecision, PolicyInput } from "../policy/engine.js";
+import { BUDGET_EXCEEDED } from "../policy/budget.js";
 import { versionsOf } from "../policy/version.js";
 import { bindingProblem, callArgsHash, usedUp } from "./approval-binding.js";
 import { requestApproval } from "./approvals.js";
@@ -41,28 +42,39 @@ export function approvalInput(a: ApprovalRecord, consumed: boolean): PolicyAppro
 
 export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
-  // A read has no effect to stop: invoke's check right before the handler is its one read of the flag.
-  if (tool.effect !== "read") {
-    const interrupt = await deps.store.getInterrupt(ctx.tenant, ctx.run_id);
-    if (interrupt !== null) {
-      return answer(terminal("interrupted", `run ${ctx.run_id} was interrupted: ${interrupt.reason}`), { reason: "interrupted" });
-    }
-  }
   const now = deps.clock.now();
+  // One read of what the decision depends on. A read has no effect to stop: invoke's check
+  // right before the handler is its one read of the interrupt flag.
+  const interrupt = tool.effect !== "read";
+  const state =
+    call.operation_id === null && call.approval_id === null && !interrupt
+      ? { operation: null, interrupt: null, approval: null }
+      : await deps.store.readCallState({ tenant: ctx.tenant, run_id: ctx.run_id, operation_id: call.operation_id, approval_id: call.approval_id, interrupt, now_ms: now });
+  const record = state.operation;
   if (call.operation_id !== null) {
-    const record = await deps.store.getOperation(ctx.tenant, call.operation_id, now);
     const known = answerFromRecord(record, { tool: tool.name, fingerprint: call.fingerprint, operation_id: call.operation_id });
     if (known !== null) return answer(known, { reason: known.outcome === "terminal_failure" ? known.reason : "replayed" });
-    const unknownOutcome = record !== null && (record.status === "unknown" || (record.status === "in_progress" && record.lease_expires_at_ms <= now));
+  }
+  if (state.interrupt !== null) {
+    return answer(terminal("interrupted", `run ${ctx.run_id} was interrupted: ${state.interrupt.reason}`), { reason: "interrupted" });
+  }
+  if (record !== null) {
+    const unknownOutcome = record.status === "unknown" || (record.status === "in_progress" && record.lease_expires_at_ms <= now);
     if (unknownOutcome && deps.reconcilers[tool.name] !== undefined) {
       return proceed({ decision: "not_evaluated", reason: "reconcile_first", policy_version: null, approval_id: null, deferred: true });
     }
   }
-  return decide(deps, call, now);
+  return decide(deps, call, now, { approval: state.approval, record });
+}
+
+/** State already read for this decision (authorize's one read); absent, decide reads what it needs. */
+export interface ReadState {
+  readonly approval: ApprovalRecord | null;
+  readonly record: OperationRecord | null;
 }
 
 /** Asks the policy about the call (with the approval it presents); approval_required creates a pending approval. */
-export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number): Promise<Step<Authorized>> {
+export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number, read?: ReadState): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
   const versions = versionsOf(deps.policy);
   const version = versions.version;
@@ -70,7 +82,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
     answer(terminal("policy_denied", message), { decision: "deny", reason, policy_version: version });
   let approval: ApprovalRecord | null = null;
   if (call.approval_id !== null) {
-    approval = await deps.store.getApproval(call.approval_id);
+    approval = read !== undefined ? read.approval : await deps.store.getApproval(call.approval_id);
     // Another tenant's approval is treated as absent: the policy never sees it.
     if (approval === null || approval.tenant !== ctx.tenant) {
       return approval === null
@@ -81,16 +93,18 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
   // Facts from the host, fresh right before this decision; without them nothing is authorised.
   const facts = await resolveContext(deps, call);
   if (!facts.ok) return answer(facts.envelope, { decision: "not_evaluated", reason: "context_unavailable", policy_version: version });
+  const hash = callArgsHash(call);
+  const usedUpNow = approval === null ? false : await usedUp(deps, approval, call, now, read?.record);
   const input: PolicyInput = {
     tool: tool.name,
     effect: tool.effect,
     args: call.args,
     fingerprint: call.fingerprint,
-    args_hash: callArgsHash(call),
+    args_hash: hash,
     operation_id: call.operation_id,
     principal: { tenant: ctx.tenant, user: ctx.user, roles: [...ctx.roles] },
     context: facts.context,
-    approval: approval === null ? null : approvalInput(approval, await usedUp(deps, approval, call, now)),
+    approval: approval === null ? null : approvalInput(approval, usedUpNow),
     now_ms: now,
     policy_version: version,
     policy_code_version: versions.code_version,
@@ -100,7 +114,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
   const decision = evaluation.result;
   if (decision.allow && approval !== null) {
     // The runtime's own check, whatever the policy said: it can deny more, never allow more.
-    const problem = await bindingProblem(deps, approval, call, now);
+    const problem = await bindingProblem(deps, approval, call, now, { args_hash: hash, used_up: usedUpNow });
     if (problem !== null) {
       return denied(problem, `approval ${approval.id} does not authorise this call of ${tool.name}: ${problem} (the policy allowed it; the runtime does not)`);
     }
@@ -119,6 +133,10 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number)
       ),
       { decision: "approval_required", reason: decision.reason, policy_version: version, evaluation },
     );
+  }
+  if (decision.reason === BUDGET_EXCEEDED) {
+    const message = `the policy's evaluation for ${tool.name} exceeded its step budget and was stopped; nothing ran`;
+    return answer(terminal("policy_budget_exceeded", message), { decision: "deny", reason: decision.reason, policy_version: version, evaluation });
   }
   return answer(terminal("policy_denied", `policy denied ${tool.name}: ${decision.reason}`), {
     decision: "deny",

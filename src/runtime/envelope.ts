@@ -5,6 +5,10 @@
  */
 import type { JsonObject, JsonValue } from "../manifest.js";
 
+/**
+ * `policy_budget_exceeded` (terminal): the policy's evaluation took more steps than its budget
+ * (createRuntime `policyBudget`) and was stopped; nothing ran, and the same call is stopped again.
+ */
 export const reasons = [
   "unknown_tool",
   "invalid_arguments",
@@ -17,6 +21,7 @@ export const reasons = [
   "idempotency_conflict",
   "interrupted",
   "context_unavailable",
+  "policy_budget_exceeded",
 ] as const;
 export type Reason = (typeof reasons)[number];
 

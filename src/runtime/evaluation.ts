@@ -6,7 +6,7 @@
  * input. Leaves: an Evaluation; never throws (errors fail closed).
  */
 import { deny } from "../policy/engine.js";
-import type { PolicyDecision, PolicyEngine, PolicyInput } from "../policy/engine.js";
+import type { EvaluateOptions, PolicyDecision, PolicyEngine, PolicyInput } from "../policy/engine.js";
 import type { PolicyDecisionKind, ShadowDecision } from "../store/store.js";
 import type { RuntimeDeps } from "./types.js";
 
@@ -20,11 +20,12 @@ export interface Evaluation {
 export const decisionKind = (d: PolicyDecision): Exclude<PolicyDecisionKind, "not_evaluated"> =>
   d.allow ? "allow" : d.requires_approval ? "approval_required" : "deny";
 
-async function timed(engine: PolicyEngine, input: PolicyInput): Promise<{ result: PolicyDecision; ns: number }> {
+async function timed(engine: PolicyEngine, input: PolicyInput, options: EvaluateOptions): Promise<{ result: PolicyDecision; ns: number }> {
   const start = process.hrtime.bigint();
   let result: PolicyDecision;
   try {
-    result = await engine.evaluate(input);
+    // A runaway policy is stopped by the engine at its budget and answered with deny("policy_budget_exceeded").
+    result = await engine.evaluate(input, options);
   } catch {
     result = deny("policy_evaluation_error"); // fail closed, whatever the engine does
   }
@@ -32,12 +33,13 @@ async function timed(engine: PolicyEngine, input: PolicyInput): Promise<{ result
 }
 
 export async function evaluatePolicy(deps: RuntimeDeps, input: PolicyInput): Promise<Evaluation> {
-  const enforced = await timed(deps.policy, input);
+  const options: EvaluateOptions = deps.policyBudget === undefined ? {} : { budget: deps.policyBudget };
+  const enforced = await timed(deps.policy, input, options);
   deps.telemetry.policyEvaluated(enforced.ns);
   const candidate = deps.shadowPolicy;
   if (candidate === null) return { input, result: enforced.result, eval_ns: enforced.ns, shadow: null };
   // The same input, policy_version included: the question is what the candidate decides for this very call.
-  const s = await timed(candidate, input);
+  const s = await timed(candidate, input, options);
   const kind = decisionKind(s.result);
   return {
     input,

@@ -5,7 +5,7 @@
  * must be recorded once.
  */
 import type { InvokeContext, TrustedContext } from "../generated-runtime.js";
-import type { RuntimeDeps } from "./types.js";
+import type { Abortable, RuntimeDeps } from "./types.js";
 
 export type Settled = { readonly kind: "returned"; readonly result: unknown } | { readonly kind: "threw"; readonly error: unknown };
 
@@ -26,22 +26,55 @@ export class HandlerTimeoutError extends Error {
 
 export const runKey = (tenant: string, runId: string): string => `${tenant}\u0000${runId}`;
 
+/**
+ * The handler's AbortSignal, made only when the handler reads `ctx.signal`: a handler that
+ * never looks at it cannot observe an abort, so most calls make no controller at all.
+ */
+class LazySignal implements Abortable {
+  #controller: AbortController | null = null;
+  #aborted = false;
+  #reason: unknown = undefined;
+
+  get signal(): AbortSignal {
+    if (this.#controller === null) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
 export async function runHandler(
   deps: RuntimeDeps,
   base: TrustedContext & Omit<InvokeContext, keyof TrustedContext | "signal">,
   timeoutMs: number,
   fn: (ctx: InvokeContext) => Promise<unknown>,
 ): Promise<RunResult> {
-  const controller = new AbortController();
+  const lazy = new LazySignal();
   const key = runKey(base.tenant, base.run_id);
-  const set = deps.inFlight.get(key) ?? new Set<AbortController>();
-  set.add(controller);
+  const set = deps.inFlight.get(key) ?? new Set<Abortable>();
+  set.add(lazy);
   deps.inFlight.set(key, set);
   const unregister = (): void => {
-    set.delete(controller);
+    set.delete(lazy);
     if (set.size === 0 && deps.inFlight.get(key) === set) deps.inFlight.delete(key);
   };
-  const ctx: InvokeContext = { ...base, signal: controller.signal };
+  const ctx = Object.defineProperty({ ...base }, "signal", { get: () => lazy.signal, enumerable: true }) as InvokeContext;
   const work: Promise<Settled> = Promise.resolve()
     .then(() => fn(ctx))
     .then(
@@ -55,12 +88,12 @@ export async function runHandler(
   const first = await Promise.race([work, timedOut]);
   clearTimeout(timer);
   if (first === "timeout") {
-    controller.abort(new HandlerTimeoutError(`${base.tool} did not answer within ${timeoutMs} ms`));
+    lazy.abort(new HandlerTimeoutError(`${base.tool} did not answer within ${timeoutMs} ms`));
     void work.finally(unregister);
     return { kind: "timeout", late: work };
   }
   unregister();
-  return { ...first, interrupted: controller.signal.aborted && isInterruptedError(controller.signal.reason) };
+  return { ...first, interrupted: lazy.aborted && isInterruptedError(lazy.reason) };
 }
 
 /** Aborts every handler of the run in flight in this process. */

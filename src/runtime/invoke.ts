@@ -1,11 +1,12 @@
 /**
- * invoke: check the interrupt flag once more, claim the operation (lease + fence
- * token), reconcile first when an earlier attempt's outcome is unknown, run the
- * handler with a timeout, classify its answer, and record the envelope under the
- * fence token exactly once. Enters: an authorized PreparedCall. Leaves: the envelope.
+ * invoke: claim the operation (lease + fence token; the claim itself checks the
+ * interrupt flag and the approval), reconcile first when an earlier attempt's outcome
+ * is unknown, run the handler with a timeout, classify its answer, and record the
+ * envelope under the fence token exactly once, with the call's decision-log entry.
+ * Enters: an authorized PreparedCall. Leaves: the envelope.
  */
 import type { InvokeContext } from "../generated-runtime.js";
-import type { OperationRecord, OperationStatus } from "../store/store.js";
+import type { DecisionLogEntry, OperationRecord, OperationStatus } from "../store/store.js";
 import { classify } from "./classify.js";
 import type { Classified } from "./classify.js";
 import { envelopeToJson, retryable, terminal } from "./envelope.js";
@@ -35,13 +36,27 @@ async function approvalStillValid(deps: RuntimeDeps, call: PreparedCall, auth: A
   return terminal("policy_denied", `approval ${auth.approval_id} is no longer valid (${why}); not invoking ${call.tool.name}`, opIdOf(call));
 }
 
-export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Authorized, authorizeLate: LateAuthorizer): Promise<Envelope> {
-  const interrupt = await deps.store.getInterrupt(call.ctx.tenant, call.ctx.run_id);
-  if (interrupt !== null) return terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${interrupt.reason}`);
-  const revoked = await approvalStillValid(deps, call, auth);
-  if (revoked !== null) return revoked;
+/**
+ * The call's decision-log entry, committed in the same transaction as its outcome together
+ * with the consumption of the approval it presented; `committed` tells the caller that it
+ * must neither log nor consume again.
+ */
+export interface OutcomeAudit {
+  entry(envelope: Envelope): DecisionLogEntry;
+  committed: boolean;
+}
+
+export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Authorized, authorizeLate: LateAuthorizer, audit?: OutcomeAudit): Promise<Envelope> {
   const opId = call.operation_id;
-  if (opId === null) return runUnrecorded(deps, call);
+  if (opId === null) {
+    // Nothing is claimed, so this is the check right before the handler (a read's one read of the flag).
+    const interrupt = await deps.store.getInterrupt(call.ctx.tenant, call.ctx.run_id);
+    if (interrupt !== null) return terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${interrupt.reason}`);
+    const revoked = await approvalStillValid(deps, call, auth);
+    if (revoked !== null) return revoked;
+    return runUnrecorded(deps, call);
+  }
+  // A claimed call's interrupt and approval checks are part of the claim (its guard), atomically.
   const key = `${call.ctx.tenant}\u0000${opId}`;
   const flight = deps.flights.get(key);
   if (flight !== undefined) {
@@ -50,7 +65,7 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
     }
     return asReplay(await flight.done);
   }
-  const done = claimAndRun(deps, call, opId, auth.approval_id, auth.deferred ? authorizeLate : null);
+  const done = claimAndRun(deps, call, opId, auth.approval_id, auth.deferred ? authorizeLate : null, audit);
   deps.flights.set(key, { tool: call.tool.name, fingerprint: call.fingerprint, done });
   try {
     return await done;
@@ -70,7 +85,14 @@ async function runUnrecorded(deps: RuntimeDeps, call: PreparedCall): Promise<Env
   return settle(deps, call, r, 1).envelope;
 }
 
-async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string, approvalId: string | null, authorizeLate: LateAuthorizer | null): Promise<Envelope> {
+async function claimAndRun(
+  deps: RuntimeDeps,
+  call: PreparedCall,
+  opId: string,
+  approvalId: string | null,
+  authorizeLate: LateAuthorizer | null,
+  audit: OutcomeAudit | undefined,
+): Promise<Envelope> {
   const leaseMs = call.tool.timeout_ms + deps.leaseMarginMs;
   // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
   const giveUpAt = Date.now() + deps.inProgressWaitMs;
@@ -84,8 +106,8 @@ async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string, 
       now_ms: deps.clock.now(),
       lease_ms: leaseMs,
       retention_ms: call.tool.retention_ms,
-      // The store checks these in the claim itself: a revoke or interrupt committed since
-      // the re-read above still stops the effect.
+      // The store checks these in the claim itself: a revoke or interrupt committed at any
+      // time before the claim stops the effect.
       guard: { run_id: call.ctx.run_id, approval_id: approvalId },
     });
     switch (claim.kind) {
@@ -98,7 +120,7 @@ async function claimAndRun(deps: RuntimeDeps, call: PreparedCall, opId: string, 
       case "final":
         return replay(claim.record);
       case "claimed":
-        return runClaimed(deps, call, claim.record, claim.previous, authorizeLate);
+        return runClaimed(deps, call, claim.record, claim.previous, authorizeLate, audit);
       case "busy": {
         // Another owner holds the lease: wait (bounded) for its outcome, then claim again.
         const waited = await waitWhileBusy(deps, call.ctx.tenant, opId, giveUpAt);
@@ -131,12 +153,15 @@ async function runClaimed(
   claimed: OperationRecord,
   previous: OperationStatus | null,
   authorizeLate: LateAuthorizer | null,
+  audit: OutcomeAudit | undefined,
 ): Promise<Envelope> {
   const { tool } = call;
   let record = claimed;
   const opId = record.operation_id;
   const base = { ...call.ctx, tool: tool.name, operation_id: opId, fence_token: record.fence_token };
-  const finish = (status: Exclude<OperationStatus, "in_progress">, envelope: Envelope, keepLease = false) => record_(deps, record, status, envelope, keepLease);
+  // This call's answer: recorded with its decision-log entry and the approval's consumption.
+  const finish = (status: Exclude<OperationStatus, "in_progress">, envelope: Envelope, keepLease = false) =>
+    record_(deps, record, status, envelope, keepLease, audit === undefined ? undefined : { audit, approval_id: call.approval_id });
 
   if (previous === "in_progress" || previous === "unknown") {
     // An earlier attempt may have had its effect (timeout or crash): look before acting again.
@@ -215,8 +240,18 @@ function settle(deps: RuntimeDeps, call: PreparedCall, r: Exclude<RunResult, { k
   return c;
 }
 
-/** Records under the claim's fence token; if someone else recorded or took over, their final answer wins. */
-async function record_(deps: RuntimeDeps, claimed: OperationRecord, status: Exclude<OperationStatus, "in_progress">, envelope: Envelope, keepLease = false): Promise<Envelope> {
+/**
+ * Records under the claim's fence token; if someone else recorded or took over, their final answer wins.
+ * With `with`, the call's decision-log entry and the approval's consumption commit with the outcome.
+ */
+async function record_(
+  deps: RuntimeDeps,
+  claimed: OperationRecord,
+  status: Exclude<OperationStatus, "in_progress">,
+  envelope: Envelope,
+  keepLease = false,
+  with_?: { readonly audit: OutcomeAudit; readonly approval_id: string | null },
+): Promise<Envelope> {
   const res = await deps.store.recordOutcome({
     tenant: claimed.tenant,
     operation_id: claimed.operation_id,
@@ -225,7 +260,10 @@ async function record_(deps: RuntimeDeps, claimed: OperationRecord, status: Excl
     envelope: envelopeToJson(envelope),
     now_ms: deps.clock.now(),
     ...(keepLease ? { keep_lease: true } : {}),
+    ...(with_ === undefined ? {} : { decision: with_.audit.entry(envelope) }),
+    ...(with_ === undefined || with_.approval_id === null ? {} : { consume_approval_id: with_.approval_id }),
   });
+  if (with_ !== undefined) with_.audit.committed = res.recorded;
   if (res.recorded) return envelope;
   if (res.record !== null && res.record.status === "final") return replay(res.record);
   return envelope;

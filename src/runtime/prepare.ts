@@ -1,14 +1,13 @@
 /**
  * prepare: is the tool known, are the arguments schema-valid, what is the call's
- * identity (fingerprint), and has this operation already been answered?
+ * identity (fingerprint)? It reads nothing from the store.
  * Enters: the trusted context and the untrusted request. Leaves: a PreparedCall,
- * or an envelope (unknown_tool, invalid_arguments, idempotency_conflict, a replay).
+ * or an envelope (unknown_tool, invalid_arguments).
  */
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject } from "../manifest.js";
 import { terminal } from "./envelope.js";
 import { fingerprint } from "./fingerprint.js";
-import { answerFromRecord } from "./idempotency.js";
 import { answer, proceed } from "./phase.js";
 import type { Step } from "./phase.js";
 import { defaultMaxArgsBytes, jsonBytes, maxToolNameLength } from "./limits.js";
@@ -77,10 +76,6 @@ export async function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallR
     operation_id: operationId,
     approval_id: req.approval_id ?? null,
   };
-  if (operationId !== null) {
-    const record = await deps.store.getOperation(ctx.tenant, operationId, deps.clock.now());
-    const known = answerFromRecord(record, { tool: tool.name, fingerprint: call.fingerprint, operation_id: operationId });
-    if (known !== null) return answer(known, { reason: known.outcome === "terminal_failure" ? known.reason : "replayed" });
-  }
+  // An operation already answered (replay, conflict) is found by authorize, which reads the record with the rest.
   return proceed(call);
 }

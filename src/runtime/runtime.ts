@@ -18,11 +18,14 @@ import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
 import { consumeAfterInvoke } from "./approval-binding.js";
 import { createApprovals } from "./approvals.js";
 import { authorize, decide } from "./authorize.js";
+import { decisionId as newDecisionId } from "../store/decision-id.js";
+import { PolicyPublisher } from "./current-policy.js";
 import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
 import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
+import type { OutcomeAudit } from "./invoke.js";
 import { defaultLeaseMarginMs } from "./lease.js";
 import { defaultMaxArgsBytes, loggableToolName } from "./limits.js";
 import { listTools } from "./list-tools.js";
@@ -33,10 +36,11 @@ import type { SharedDeps } from "./policy-holder.js";
 import { prepare } from "./prepare.js";
 import { Telemetry } from "./telemetry.js";
 import { systemClock } from "./types.js";
-import type { CallOptions, CallRequest, ContextResolverMap, HandlerMap, LooseHandler, LooseReconciler, PreparedCall, ReconcilerMap, RuntimeOptions } from "./types.js";
+import type { CallOptions, CallRequest, ContextResolverMap, HandlerMap, LooseHandler, LooseReconciler, PreparedCall, ReconcilerMap, RuntimeDeps, RuntimeOptions } from "./types.js";
 import { watchPolicyFile } from "./watch-policy.js";
 import type { PolicyWatcher, WatchPolicyOptions } from "./watch-policy.js";
 import type { PolicyEngine } from "../policy/engine.js";
+import { isValidPolicyBudget, policyBudgetProblem } from "../policy/budget.js";
 
 export interface Runtime {
   /** Runs one model-proposed call through the gate. Never throws for anything the model sends. */
@@ -101,6 +105,7 @@ export function createRuntime<
   const contextResolvers = (opts.context ?? {}) as unknown as LooseContextResolvers;
   missing.push(...missingContext(opts.manifest.tools, contextResolvers, opts.validators));
   if (missing.length > 0) throw new RuntimeConfigError(`createRuntime: missing ${missing.join(", ")}`);
+  if (opts.policyBudget !== undefined && !isValidPolicyBudget(opts.policyBudget)) throw new RuntimeConfigError(policyBudgetProblem("createRuntime", opts.policyBudget));
   const leaseMarginMs = opts.leaseMarginMs ?? defaultLeaseMarginMs;
 
   const shared: SharedDeps = {
@@ -120,35 +125,49 @@ export function createRuntime<
     onError: opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate runtime: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)),
     telemetry: new Telemetry(opts.telemetry ?? {}),
     contextResolvers,
+    ...(opts.policyBudget === undefined ? {} : { policyBudget: opts.policyBudget }),
   };
   const holder = new PolicyHolder(shared, opts.policy, opts.shadowPolicy === undefined ? null : checkEngine(opts.shadowPolicy, "createRuntime shadowPolicy"));
+  // The store learns the policy this gate runs before its first answer and on every swap.
+  const publisher = new PolicyPublisher({ store: shared.store, entrypoint: shared.manifest.policy.entrypoint, owner: shared.ownerId, clock: shared.clock, onError: shared.onError });
   const retentionMs = opts.decisionLogRetentionMs ?? defaultDecisionLogRetentionMs;
   const telemetry = shared.telemetry;
   // Approvals this process announced as pending, so the pending gauge counts each once.
   const pending = new Set<string>();
 
-  /** Writes the call's decision-log entry; an answer given before the policy is logged too. */
-  const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope) => {
-    const deps = holder.snapshot;
+  const toolOf = (deps: RuntimeDeps, req: CallRequest, prepared: PreparedCall | null) => {
     const toolName = loggableToolName(req.tool);
-    const decisionId = randomUUID();
-    const tool = prepared?.tool ?? (Object.prototype.hasOwnProperty.call(deps.manifest.tools, toolName) ? deps.manifest.tools[toolName] : undefined);
-    try {
-      const entry = decisionEntry({
-        decision_id: decisionId,
-        at_ms: deps.clock.now(),
-        ctx,
-        request: req,
-        call: prepared,
-        tool,
-        note,
-        envelope: env,
-        path: deps.manifest.policy.entrypoint,
-        retention_ms: retentionMs,
-      });
-      await deps.store.appendDecision(entry);
-    } catch (err) {
-      deps.onError(err); // the audit write failing must not turn a recorded effect into an error
+    return prepared?.tool ?? (Object.prototype.hasOwnProperty.call(deps.manifest.tools, toolName) ? deps.manifest.tools[toolName] : undefined);
+  };
+  const entryOf = (decisionId: string, ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope) => {
+    const deps = holder.snapshot;
+    return decisionEntry({
+      decision_id: decisionId,
+      at_ms: deps.clock.now(),
+      ctx,
+      request: req,
+      call: prepared,
+      tool: toolOf(deps, req, prepared),
+      note,
+      envelope: env,
+      path: deps.manifest.policy.entrypoint,
+      retention_ms: retentionMs,
+    });
+  };
+
+  /**
+   * Writes the call's decision-log entry (unless it was committed with the call's outcome);
+   * an answer given before the policy is logged too.
+   */
+  const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope, decisionId: string = newDecisionId(), committed = false) => {
+    const deps = holder.snapshot;
+    const tool = toolOf(deps, req, prepared);
+    if (!committed) {
+      try {
+        await deps.store.appendDecision(entryOf(decisionId, ctx, req, prepared, note, env));
+      } catch (err) {
+        deps.onError(err); // the audit write failing must not turn a recorded effect into an error
+      }
     }
     if (env.outcome === "terminal_failure" && env.reason === "approval_required" && env.approval_id !== undefined && !pending.has(env.approval_id)) {
       if (pending.size >= 10_000) pending.clear();
@@ -161,11 +180,14 @@ export function createRuntime<
   const call = async (ctx: TrustedContext, req: CallRequest, options?: CallOptions): Promise<Envelope> => {
     // One policy for the whole call, from authorize to commit, even if it is swapped meanwhile.
     const deps = holder.snapshot;
+    const published = publisher.publish(deps.policy);
     const toolName = loggableToolName(req.tool);
     const trace = telemetry.startCall(toolName, options?.traceparent);
     let prepared: PreparedCall | null = null;
     let note: LogNote = { decision: "not_evaluated", reason: null, policy_version: null };
     let env: Envelope;
+    const decisionId = newDecisionId();
+    let committed = false;
     try {
       const p = await trace.phase("prepare", () => prepare(deps, ctx, req));
       if (p.kind === "answer") {
@@ -189,8 +211,12 @@ export function createRuntime<
           // A deferred call (reconcile first) has not decided yet: its handler, if it runs, sees facts resolved now.
           const facts = authorized.deferred && call.tool.context !== undefined ? await resolveContext(deps, call) : null;
           const context = authorized.context ?? (facts?.ok === true ? facts.context : undefined);
-          env = await trace.phase("invoke", () => invoke(deps, withContext(call, context), authorized, late));
-          await consumeAfterInvoke(deps, call);
+          // The entry is built when the outcome is recorded, with the note as it is then (a deferred call decides late).
+          const audit: OutcomeAudit = { committed: false, entry: (e) => entryOf(decisionId, ctx, req, call, note, e) };
+          env = await trace.phase("invoke", () => invoke(deps, withContext(call, context), authorized, late, audit));
+          committed = audit.committed;
+          // Committed with the outcome, the approval's consumption was decided there too.
+          if (!committed) await consumeAfterInvoke(deps, call);
         }
       }
       if (prepared !== null) {
@@ -200,7 +226,8 @@ export function createRuntime<
       deps.onError(err);
       env = terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const { decisionId, tool } = await log(ctx, req, prepared, note, env);
+    const { tool } = await log(ctx, req, prepared, note, env, decisionId, committed);
+    await published;
     trace.end({
       tool: tool?.name ?? toolName,
       effect: tool?.effect ?? null,
@@ -245,6 +272,7 @@ export function createRuntime<
     },
     setPolicy(engine) {
       holder.setPolicy(engine);
+      void publisher.publish(holder.snapshot.policy);
     },
     setShadowPolicy(engine) {
       holder.setShadowPolicy(engine);
@@ -256,10 +284,12 @@ export function createRuntime<
     listTools: (ctx) => listTools(holder.snapshot, ctx),
     async preflight(ctx, req) {
       const deps = holder.snapshot;
+      const published = publisher.publish(deps.policy);
       try {
         const r = await preflight(deps, ctx, req);
         // An answer is logged like a call's: it may have created a pending approval.
         if (r.envelope !== null && r.note !== null) await log(ctx, req, r.prepared, r.note, r.envelope);
+        await published;
         return r.envelope;
       } catch (err) {
         deps.onError(err);

@@ -74,6 +74,12 @@ export interface RuntimeOptions<
    * before every authorization; their values are input.context for the policy and ctx.context for the handler.
    */
   readonly context?: C;
+  /**
+   * Steps one policy evaluation may take (loop iterations plus function calls), for the
+   * enforced and the shadow policy; more is a denial `policy_budget_exceeded`. A positive
+   * integer or Infinity. Default: the engine's own (DEFAULT_POLICY_BUDGET, 10^6).
+   */
+  readonly policyBudget?: number;
 }
 
 /** Per-call options from the host (not from the model). */
@@ -97,6 +103,11 @@ export type LooseReconciler = (
   ctx: InvokeContext,
 ) => Promise<HandlerResult<unknown, string> | { readonly ok: "not_applied" }>;
 
+/** What an interrupt aborts: a running handler's signal. */
+export interface Abortable {
+  abort(reason: unknown): void;
+}
+
 export interface RuntimeDeps {
   readonly manifest: Manifest;
   readonly validators: { readonly [tool: string]: ToolValidators };
@@ -112,7 +123,7 @@ export interface RuntimeDeps {
   readonly pollIntervalMs: number;
   readonly inProgressWaitMs: number;
   /** Aborts handlers in flight when their run is interrupted (in this process). */
-  readonly inFlight: Map<string, Set<AbortController>>;
+  readonly inFlight: Map<string, Set<Abortable>>;
   /** Calls of one (tenant, operation_id) running in this process: later callers join instead of polling. */
   readonly flights: Map<string, { readonly tool: string; readonly fingerprint: string; readonly done: Promise<Envelope> }>;
   /** Where errors that must not change an answer go (a failed decision-log write, a late record). */
@@ -122,6 +133,8 @@ export interface RuntimeDeps {
   readonly telemetry: Telemetry;
   /** The host's context fact resolvers (see context.ts); absent when no tool declares context. */
   readonly contextResolvers?: LooseContextResolvers;
+  /** Steps per policy evaluation (CreateRuntimeOptions.policyBudget); absent: the engine's default. */
+  readonly policyBudget?: number;
 }
 
 /** The result of prepare: a validated call with its identity. */

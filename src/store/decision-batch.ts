@@ -86,6 +86,32 @@ export class DecisionBatch {
     return Promise.resolve();
   }
 
+  /**
+   * Takes the queued entries for a transaction of the store's own (the outcome of a write),
+   * after every batch write in flight settled, so the log keeps its order. If that
+   * transaction fails, `putBack` the entries.
+   */
+  async take(): Promise<DecisionLogEntry[]> {
+    if (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    const taken = this.#queue;
+    this.#queue = [];
+    return taken;
+  }
+
+  /** Queues entries taken with `take` again, ahead of newer ones. */
+  putBack(entries: readonly DecisionLogEntry[]): void {
+    if (entries.length === 0) return;
+    this.#queue = [...entries, ...this.#queue];
+    if (this.#timer === null) {
+      this.#timer = setTimeout(() => void this.flush(), this.#maxDelayMs);
+      this.#timer.unref();
+    }
+  }
+
   /** Writes what is queued; settles when every write started so far has settled. Never rejects. */
   flush(): Promise<void> {
     if (this.#timer !== null) {

@@ -104,6 +104,18 @@ export interface RecordOutcomeRequest {
    * still land, so no retry may reconcile before it settles or the lease runs out.
    */
   readonly keep_lease?: boolean;
+  /**
+   * Single use, in the same transaction: when the outcome is recorded with a status other
+   * than `retryable`, this approval (approved, same tenant and operation, not consumed by
+   * another operation) is consumed by the operation (as `consumeApproval` does).
+   */
+  readonly consume_approval_id?: string;
+  /**
+   * The call's decision-log entry, committed in the same transaction when the outcome is
+   * recorded (together with entries still queued for group commit, so the log keeps its
+   * order). When nothing is recorded the entry is not written: the caller logs its answer.
+   */
+  readonly decision?: DecisionLogEntry;
 }
 
 /** The attempt under `fence_token` is not counted against the retry budget. */
@@ -112,6 +124,27 @@ export interface RefundAttemptRequest {
   readonly operation_id: string;
   readonly fence_token: number;
   readonly now_ms: number;
+}
+
+/** What authorize needs to know about a call, read together (PostgreSQL: one round trip). */
+export interface CallStateRequest {
+  readonly tenant: string;
+  readonly run_id: string;
+  /** null: no record to read (a read without an operation id). */
+  readonly operation_id: string | null;
+  /** null: no approval presented. */
+  readonly approval_id: string | null;
+  /** false: the interrupt flag is not read (reads check it once, right before the handler). */
+  readonly interrupt: boolean;
+  readonly now_ms: number;
+}
+
+export interface CallState {
+  /** The live record (as `getOperation`), or null. */
+  readonly operation: OperationRecord | null;
+  readonly interrupt: InterruptRecord | null;
+  /** The approval with its latest decision (as `getApproval`), whatever its tenant, or null. */
+  readonly approval: ApprovalRecord | null;
 }
 
 export type RecordOutcomeResult =
@@ -323,6 +356,25 @@ export interface DecisionQuery {
   readonly limit?: number;
 }
 
+// ---------------------------------------------------------------- the policy the gates run
+
+/**
+ * The policy a gate of this store put in force most recently, per entrypoint: written by a
+ * runtime before its first call completes and whenever its policy is swapped (last writer wins).
+ * An approver process compares its own versions with it, because a decision recorded under
+ * other policy code than the gates' will not be accepted when the call commits.
+ */
+export interface CurrentPolicyRecord {
+  /** The policy entrypoint the gates evaluate, e.g. "toolgate/authz/decision". */
+  readonly entrypoint: string;
+  readonly version: string;
+  readonly code_version: string;
+  readonly data_version: string;
+  /** The runtime instance that wrote it (its lease owner id). */
+  readonly owner: string;
+  readonly updated_at_ms: number;
+}
+
 // ---------------------------------------------------------------- the interface
 
 export interface Store {
@@ -331,9 +383,15 @@ export interface Store {
 
   /** The live record, or null when absent or past its retention (a record with a live lease is never past it). */
   getOperation(tenant: string, operation_id: string, now_ms: number): Promise<OperationRecord | null>;
+  /** The operation record, the run's interrupt flag and the presented approval, read at once. */
+  readCallState(req: CallStateRequest): Promise<CallState>;
   /** Atomically creates, takes over (expired lease or non-final status) or reports the record. See ClaimResult. */
   claimOperation(req: ClaimRequest): Promise<ClaimResult>;
-  /** Writes an outcome only under the current fence token and only while not final. */
+  /**
+   * Writes an outcome only under the current fence token and only while not final; with
+   * `consume_approval_id` and `decision`, the approval's consumption and the decision-log
+   * entry commit in the same transaction as the outcome.
+   */
   recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult>;
   /**
    * The previous attempt provably did not apply its effect (its reconciler answered
@@ -388,6 +446,11 @@ export interface Store {
   /** Newest first. */
   listDecisions(query?: DecisionQuery): Promise<DecisionLogRecord[]>;
   getDecision(decision_id: string): Promise<DecisionLogRecord | null>;
+
+  /** Records the policy a gate put in force now for `entrypoint` (replacing what another gate wrote). */
+  setCurrentPolicy(rec: CurrentPolicyRecord): Promise<void>;
+  /** The policy most recently put in force for `entrypoint`, or null when no gate recorded one. */
+  getCurrentPolicy(entrypoint: string): Promise<CurrentPolicyRecord | null>;
 
   /**
    * Deletes operation records past their retention whose lease is not live, approvals

@@ -12,6 +12,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
+import type { CustomBuiltins } from "../policy/builtins/index.js";
 import { toDecision, deny } from "../policy/engine.js";
 import { createHostBuiltins } from "../policy/host-builtins/index.js";
 import type { PolicyDecision, PolicyInput } from "../policy/engine.js";
@@ -29,6 +30,8 @@ export interface LoadPolicyOptions {
   readonly data?: Readonly<Record<string, unknown>>;
   /** Run the wasm optimiser (default false: it costs seconds and decisions do not change). */
   readonly optimize?: boolean;
+  /** Custom builtins the policy calls (`defineBuiltins`, as tools.yaml `policy.builtins`). */
+  readonly builtins?: CustomBuiltins;
 }
 
 export class PolicyTestLoadError extends Error {
@@ -46,12 +49,14 @@ export async function loadPolicyForTest(dir: string, opts: LoadPolicyOptions = {
   const entrypoint = opts.entrypoint ?? "toolgate/authz/decision";
   const files = findRegoFiles([dir], (f) => !f.endsWith("_test.rego"));
   const modules = files.map((file) => ({ file, source: readFileSync(file, "utf8") }));
-  const out = compilePolicy({ modules, entrypoints: [entrypoint], optimize: opts.optimize === true });
+  const custom = opts.builtins === undefined ? {} : { builtins: opts.builtins };
+  const out = compilePolicy({ modules, entrypoints: [entrypoint], optimize: opts.optimize === true, ...custom });
   if (out.errors.length > 0 || out.wasm === null) {
     throw new PolicyTestLoadError(`policy in ${dir} does not compile:\n${out.errors.map(formatDiagnostic).join("\n")}`);
   }
-  const host = createHostBuiltins();
+  const host = createHostBuiltins(custom);
   const policy = await loadPolicy(out.wasm, undefined, host.builtins);
+  host.attach({ exports: (policy.wasmInstance as WebAssembly.Instance).exports, memory: policy.mem });
   const dataFile = join(dir, "data.json");
   policy.setData(opts.data ?? (existsSync(dataFile) ? (JSON.parse(readFileSync(dataFile, "utf8")) as object) : {}));
   return {

@@ -12,6 +12,7 @@ import { beforeAll, expect, it } from "vitest";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import type { Envelope } from "../../src/runtime/index.js";
+import type { CallStateRequest } from "../../src/store/store.js";
 import { alice, bob, loadShippedPolicy, makeGate, mallory, reserveArgs, withTool } from "../runtime/harness.js";
 import type { Gate } from "../runtime/harness.js";
 import { loadNaivePolicy } from "./naive-policy.js";
@@ -113,6 +114,12 @@ describeOnStores("approval binding", (makeStore) => {
         get(target, prop, receiver) {
           if (prop === "getOperation") {
             return async (tenant: string, opId: string, now: number) => (hidden.has(opId) ? null : target.getOperation(tenant, opId, now));
+          }
+          if (prop === "readCallState") {
+            return async (req: CallStateRequest) => {
+              const state = await target.readCallState(req);
+              return req.operation_id !== null && hidden.has(req.operation_id) ? { ...state, operation: null } : state;
+            };
           }
           const v = Reflect.get(target, prop, receiver) as unknown;
           return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;

@@ -20,6 +20,22 @@ describe("compilePolicy", () => {
     expect(r.plan?.funcs.map((f) => f.name)).toEqual(["g0.data.a.p"]);
   });
 
+  it("times every stage that ran, the front end's stages one by one", () => {
+    const r = compilePolicy({ modules: [mod], entrypoints: ["a/p"], queries: [{ name: "x", body: "data.a.p = v" }], optimize: false });
+    expect(r.timings.map((t) => t.stage)).toEqual(["parse", "group", "scope", "flatten", "safety", "typecheck", "recursion", "query", "plan", "emit", "optimize"]);
+    for (const t of r.timings) expect(t.ms).toBeGreaterThanOrEqual(0);
+    const stopped = compilePolicy({ modules: [{ file: "bad.rego", source: "package a\np := x" }], entrypoints: ["a/p"] });
+    expect(stopped.timings.map((t) => t.stage)).toEqual(["parse", "group", "scope", "flatten", "safety"]);
+  });
+
+  it("plans the checked program: a body is planned in the front end's order, not its source order", () => {
+    const r = compilePolicy({ modules: [{ file: "o.rego", source: "package a\np := y if { y = x + 1; x = input.n }" }], entrypoints: ["a/p"], stopAfter: "plan" });
+    expect(r.errors).toEqual([]);
+    const stmts = r.plan!.funcs[0]!.blocks.flatMap((b) => b.stmts).map((s) => s.type);
+    // x = input.n (a dot) comes before the call of plus.
+    expect(stmts.indexOf("DotStmt")).toBeLessThan(stmts.indexOf("CallStmt"));
+  });
+
   it("reports parse errors with file, row and column", () => {
     const r = compilePolicy({ modules: [{ file: "bad.rego", source: "package a\np := " }], entrypoints: ["a/p"] });
     expect(r.wasm).toBeNull();

@@ -62,7 +62,7 @@ const rows: Row[] = [
     note: "functions take input, data and their arguments",
     rego: "package t\nf(x) := [x]\np := f(1)",
     entrypoint: "t/p",
-    lines: ["func g0.data.t.f(%0, %1, %2) -> %3", "call g0.data.t.f(%0, %1, %"],
+    lines: ["call g0.data.t.f(%0, %1, %", "func g0.data.t.f(%0, %1, %2) -> %3"],
   },
   {
     note: "a package is a virtual document merged with base data",

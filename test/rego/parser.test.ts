@@ -119,7 +119,8 @@ describe("parser: errors", () => {
   const table: [string, string, number, number][] = [
     ["package t\np { true }", "`if` keyword is required before rule body: this file is written in pre-1.0 Rego (v0)", 2, 3],
     ["package t\np := [1,", "unexpected eof token", 2, 9],
-    ["package t\np := $\"x{1}\"", 'template strings ($"...", string interpolation of OPA 1.12) are not supported yet', 2, 6],
+    ["package t\np := $\"x{}\"", "empty template expression", 2, 10],
+    ["package t\np := $\"x{1}", "non-terminated template string", 2, 11],
     ["package t\np if {}", "found empty body", 2, 6],
     ["package t\ndefault p := x", "illegal default rule (value cannot contain var)", 2, 1],
     ["p := 1", "unexpected ident token: expected package", 1, 1],

@@ -100,27 +100,3 @@ describe("pre-1.0 Rego (v0)", () => {
     expect(bad.errors[0]?.location.row).toBe(4);
   });
 });
-
-describe("OPA's newest syntax until it is supported", () => {
-  it.each([
-    ["not", "OPA 1.17"],
-    ["and", "OPA 1.20"],
-    ["or", "OPA 1.20"],
-  ])("import future.keywords.%s is a located error naming the keyword", (k, version) => {
-    const r = parseModule(`package t\nimport future.keywords.${k}\np := 1`, "t.rego");
-    expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]).toMatchObject({ code: "rego_parse_error", location: { file: "t.rego", row: 2, col: 1 } });
-    expect(r.errors[0]!.message).toBe(`import future.keywords.${k}: the \`${k}\` keyword (${version}) is not supported yet`);
-  });
-
-  it("the keywords Rego v1 has may still be imported; unknown ones are rejected", () => {
-    expect(parseModule("package t\nimport future.keywords\nimport future.keywords.if\np := 1", "t.rego").errors).toEqual([]);
-    expect(parseModule("package t\nimport future.keywords.maybe\np := 1", "t.rego").errors[0]?.message).toBe("invalid import future.keywords.maybe: must be one of [contains every if in]");
-  });
-
-  it("string interpolation is a located error naming the feature", () => {
-    const r = parseModule('package t\np := $"x{1}"', "t.rego");
-    expect(r.errors[0]).toMatchObject({ location: { row: 2, col: 6 } });
-    expect(r.errors[0]!.message).toContain("OPA 1.12");
-  });
-});

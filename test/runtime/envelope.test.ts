@@ -40,6 +40,7 @@ describe("envelope", () => {
       "idempotency_conflict",
       "interrupted",
       "context_unavailable",
+      "policy_budget_exceeded",
     ]);
   });
 

@@ -70,6 +70,7 @@ export interface GateOptions {
   readonly leaseMarginMs?: number;
   readonly maxArgsBytes?: number;
   readonly inProgressWaitMs?: number;
+  readonly policyBudget?: number;
 }
 
 /** Per-tool manifest tweaks for tests (short timeouts, retry budgets) without touching tools.yaml. */
@@ -96,6 +97,7 @@ export function makeGate(opts: GateOptions): Gate {
     leaseMarginMs: opts.leaseMarginMs ?? 1_000,
     ...(opts.maxArgsBytes === undefined ? {} : { maxArgsBytes: opts.maxArgsBytes }),
     ...(opts.inProgressWaitMs === undefined ? {} : { inProgressWaitMs: opts.inProgressWaitMs }),
+    ...(opts.policyBudget === undefined ? {} : { policyBudget: opts.policyBudget }),
     onError: () => undefined,
   });
   return { runtime, ledger, store, clock, handlers };

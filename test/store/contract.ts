@@ -375,5 +375,29 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         expect(await store.listDecisions({ limit: 1 })).toHaveLength(1);
       });
     });
+
+    describe("the gates' current policy", () => {
+      it("is recorded per entrypoint, the last writer wins, and another connection reads it", async () => {
+        const { store, openPeer } = await open();
+        const ep = "toolgate/authz/decision";
+        expect(await store.getCurrentPolicy(ep)).toBeNull();
+        const first = { entrypoint: ep, version: "pv-1", code_version: "pc-1", data_version: "pd-1", owner: "gate-a", updated_at_ms: T0 };
+        await store.setCurrentPolicy(first);
+        expect(await store.getCurrentPolicy(ep)).toEqual(first);
+        const second = { ...first, version: "pv-2", code_version: "pc-2", owner: "gate-b", updated_at_ms: T0 + 5 };
+        await store.setCurrentPolicy(second);
+        await store.setCurrentPolicy({ ...first, entrypoint: "other/decision" });
+        expect(await store.getCurrentPolicy(ep)).toEqual(second);
+        expect(await store.getCurrentPolicy("other/decision")).toMatchObject({ version: "pv-1", owner: "gate-a" });
+        if (openPeer !== undefined) {
+          const peer = await openPeer();
+          try {
+            expect(await peer.getCurrentPolicy(ep)).toEqual(second);
+          } finally {
+            await peer.close();
+          }
+        }
+      });
+    });
   });
 }

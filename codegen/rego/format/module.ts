@@ -1,7 +1,7 @@
 /** Prints a parsed module in canonical `opa fmt` style (Rego v1: `if`, `contains`, `:=`, tabs). */
 import type { Body, ElseClause, Expr, Import, Module, Rule, RuleHead, Term } from "../ast.js";
 import { Printer } from "./printer.js";
-import { printExpr, printInlineBody, printRef, printTerm } from "./terms.js";
+import { opensBlock, printExpr, printInlineBody, printRef, printTerm } from "./terms.js";
 
 export function printModule(m: Module): string {
   const p = new Printer(m.comments);
@@ -27,7 +27,9 @@ const loc0 = { file: "", row: 0, col: 0 };
 
 function printImport(imp: Import): string {
   const alias = imp.alias === null ? "" : ` as ${imp.alias}`;
-  return `import ${printPath(imp.path)}${alias}`;
+  // `future.keywords.not`: keyword names are import path segments, not ref keys.
+  const path = imp.path[0] === "future" ? imp.path.join(".") : printPath(imp.path);
+  return `import ${path}${alias}`;
 }
 
 /** A body the parser synthesised for a rule without one (`p := 1`). */
@@ -48,7 +50,7 @@ function printRule(p: Printer, r: Rule): void {
   }
   const only = r.body[0];
   const sameRow = only !== undefined && only.location.row === row;
-  if (r.else === null && r.body.length === 1 && sameRow && only.type !== "every" && !isAbsentBody(r.body)) {
+  if (r.else === null && r.body.length === 1 && sameRow && !opensBlock(only) && !isAbsentBody(r.body)) {
     // A one-expression body written on the head's line stays there when it fits.
     const text = `${head} if ${printExpr(only, () => "", 0)}`;
     // `if {` would open a block: a body that starts with a brace keeps the block form.
@@ -84,18 +86,20 @@ function printBlockLines(p: Printer, body: Body, depth: number): void {
   for (const e of body) printExprLines(p, e, depth);
 }
 
-/** An expression on its own line(s); an `every` opens a nested block. */
+/** An expression on its own line(s); `every`, `not { }` and braced `and`/`or` operands open nested blocks. */
 function printExprLines(p: Printer, e: Expr, depth: number): void {
-  if (e.type !== "every") {
+  if (!opensBlock(e)) {
     p.line(depth, printExpr(e, (b) => `{${printInlineBody(b, depth)}}`, depth), e.location.row);
     return;
   }
-  const marker = "\u0000BODY\u0000";
-  const text = printExpr(e, () => marker, depth);
-  const [before, after] = text.split(marker) as [string, string];
-  p.line(depth, `${before}{`, e.location.row);
-  printBlockLines(p, e.body, depth + 1);
-  p.line(depth, `}${after}`);
+  const bodies: Body[] = [];
+  const text = printExpr(e, (b) => `\u0000${bodies.push(b) - 1}\u0000`, depth);
+  const between = text.split(/\u0000\d+\u0000/);
+  p.line(depth, `${between[0]}{`, e.location.row);
+  bodies.forEach((b, i) => {
+    printBlockLines(p, b, depth + 1);
+    p.line(depth, i + 1 < bodies.length ? `}${between[i + 1]}{` : `}${between[i + 1]}`);
+  });
 }
 
 function printHead(h: RuleHead): string {

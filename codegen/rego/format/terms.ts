@@ -3,7 +3,7 @@
  * back from operator precedence (OPA's, loosest first): `in` < comparisons < `|`
  * < `&` < `+ -` < `* / %`, all left-associative.
  */
-import type { Body, Expr, Term } from "../ast.js";
+import type { Body, Expr, ExprSource, TemplateSource, Term } from "../ast.js";
 
 const INFIX: Record<string, { op: string; prec: number }> = {
   equal: { op: "==", prec: 2 },
@@ -21,6 +21,7 @@ const INFIX: Record<string, { op: string; prec: number }> = {
   rem: { op: "%", prec: 6 },
 };
 const IN_PREC = 1;
+const UNION_PREC = 3;
 /** Precedence of a term that is not an operator application. */
 const ATOM = 100;
 
@@ -68,6 +69,8 @@ export function printCall(operator: readonly string[], args: readonly Term[], co
  */
 export function printTerm(t: Term, context = IN_PREC + 1, depth = 0): string {
   const sub = (x: Term) => (d: number): string => printTerm(x, IN_PREC + 1, d);
+  // A `|` right after the first item would read as a comprehension: `[(a | b)]`, `{"k": (a | b)}`.
+  const first = (x: Term) => (d: number): string => printTerm(x, UNION_PREC + 1, d);
   switch (t.type) {
     case "null":
       return "null";
@@ -83,13 +86,14 @@ export function printTerm(t: Term, context = IN_PREC + 1, depth = 0): string {
     case "ref":
       return printRef(t.head, t.path, depth);
     case "array":
-      return collection("[", "]", t.items.map((i) => [i.location.row, sub(i)] as const), t.location.row, depth);
+      return collection("[", "]", t.items.map((i, n) => [i.location.row, n === 0 ? first(i) : sub(i)] as const), t.location.row, depth);
     case "set":
       if (t.items.length === 0) return "set()";
-      return collection("{", "}", t.items.map((i) => [i.location.row, sub(i)] as const), t.location.row, depth);
+      return collection("{", "}", t.items.map((i, n) => [i.location.row, n === 0 ? first(i) : sub(i)] as const), t.location.row, depth);
     case "object":
-      return collection("{", "}", t.items.map(([k, v]) => [k.location.row, (d: number) => `${sub(k)(d)}: ${sub(v)(d)}`] as const), t.location.row, depth);
+      return collection("{", "}", t.items.map(([k, v], n) => [k.location.row, (d: number) => `${(n === 0 ? first(k) : sub(k))(d)}: ${(n === 0 ? first(v) : sub(v))(d)}`] as const), t.location.row, depth);
     case "call":
+      if (t.template !== undefined) return printTemplate(t.template, depth);
       return printCall(t.operator, t.args, context, depth);
     case "arraycomprehension":
       return `[${printTerm(t.term, IN_PREC + 1, depth)} | ${printInlineBody(t.body, depth)}]`;
@@ -115,6 +119,16 @@ function collection(
   if (!multiline) return `${open}${items.map(([, print]) => print(depth)).join(", ")}${close}`;
   const pad = "\t".repeat(depth + 1);
   return `${open}\n${items.map(([, print]) => `${pad}${print(depth + 1)},\n`).join("")}${"\t".repeat(depth)}${close}`;
+}
+
+/** `$"a{x}b"` / `` $`a{x}b` ``; `{` in the text is escaped as `\{` in both forms. */
+function printTemplate(tpl: TemplateSource, depth: number): string {
+  let out = tpl.raw ? "$`" : '$"';
+  for (const p of tpl.parts) {
+    if (typeof p !== "string") out += `{${printTerm(p, 0, depth)}}`;
+    else out += (tpl.raw ? p : JSON.stringify(p).slice(1, -1)).replaceAll("{", "\\{");
+  }
+  return out + (tpl.raw ? "`" : '"');
 }
 
 export function printString(value: string, raw: boolean): string {
@@ -143,6 +157,7 @@ export function printInlineBody(body: Body, depth = 0): string {
 export function printExpr(e: Expr, block: (b: Body) => string, depth = 0): string {
   const term = (t: Term, context = IN_PREC + 1): string => printTerm(t, context, depth);
   let core = "";
+  if (e.source !== undefined) return `${printSource(e.source, block, depth)}${printWiths(e, depth)}`;
   switch (e.type) {
     case "termexpr":
       core = term(e.term, 0);
@@ -166,13 +181,37 @@ export function printExpr(e: Expr, block: (b: Body) => string, depth = 0): strin
     }
   }
   const neg = e.negated ? "not " : "";
-  const withs = e.with
+  return `${neg}${core}${printWiths(e, depth)}`;
+}
+
+function printWiths(e: Expr, depth: number): string {
+  const blockLike = e.type === "every" || e.source !== undefined;
+  return e.with
     .map((w) => {
       // After an `every` block the `with` follows its closing brace.
-      const ownLine = w.location.row > e.location.row && e.type !== "every";
+      const ownLine = w.location.row > e.location.row && !blockLike;
       const sep = ownLine ? `\n${"\t".repeat(depth + 1)}` : " ";
-      return `${sep}with ${term(w.target)} as ${printTerm(w.value, IN_PREC + 1, ownLine ? depth + 1 : depth)}`;
+      return `${sep}with ${printTerm(w.target, IN_PREC + 1, depth)} as ${printTerm(w.value, IN_PREC + 1, ownLine ? depth + 1 : depth)}`;
     })
     .join("");
-  return `${neg}${core}${withs}`;
+}
+
+/** `not { ... }` and `a and b` / `a or b` as written; `block` prints each braced body. */
+function printSource(source: ExprSource, block: (b: Body) => string, depth: number): string {
+  if (source.kind === "notblock") {
+    const only = source.body[0];
+    if (source.paren === true && only !== undefined) return `not ${printExpr(only, block, depth)}`;
+    return `not ${block(source.body)}`;
+  }
+  const text = source.operands.map((o) => ("block" in o ? block(o.block) : printExpr(o.expr, block, depth))).join(` ${source.op} `);
+  return source.paren === true ? `(${text})` : text;
+}
+
+/** Whether printing `e` opens a braced body (`every`, `not { }`, a braced operand). */
+export function opensBlock(e: Expr): boolean {
+  if (e.type === "every") return true;
+  const s = e.source;
+  if (s === undefined) return false;
+  if (s.kind === "notblock") return s.paren !== true || s.body.some(opensBlock);
+  return s.operands.some((o) => "block" in o || opensBlock(o.expr));
 }

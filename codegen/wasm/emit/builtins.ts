@@ -4,7 +4,7 @@
  * arguments; test/builtins/registry.test.ts checks the exports' signatures),
  * host builtins are reached via `opa_builtinN`, SDK builtins by their plain name.
  */
-import { BUILTINS, type BuiltinEntry } from "../../../src/policy/builtins/index.js";
+import { BUILTINS, type BuiltinEntry, type CustomBuiltins } from "../../../src/policy/builtins/index.js";
 
 export interface BuiltinImpl {
   /** native: runtime export; host: toolgate's host builtins; sdk: the SDK's own, by its plain name. */
@@ -12,6 +12,8 @@ export interface BuiltinImpl {
   /** Export name for natives. */
   readonly exportName: string;
   readonly arity: number;
+  /** A custom builtin: its errors always abort the evaluation, so every call sets its location. */
+  readonly custom?: boolean;
 }
 
 /** How the backend calls one registry entry, or undefined when it has no implementation. */
@@ -20,7 +22,7 @@ export function builtinImpl(e: BuiltinEntry): BuiltinImpl | undefined {
   if (e.name === "print" && e.native !== undefined) return { kind: "print", exportName: e.native, arity: 1 };
   const arity = e.args.length;
   if (e.native !== undefined) return { kind: "native", exportName: e.native, arity };
-  if (e.host !== undefined) return { kind: "host", exportName: "", arity };
+  if (e.host !== undefined) return e.custom === true ? { kind: "host", exportName: "", arity, custom: true } : { kind: "host", exportName: "", arity };
   if (e.sdk === true) return { kind: "sdk", exportName: "", arity };
   return undefined;
 }
@@ -36,12 +38,13 @@ function tableOf(entries: Iterable<BuiltinEntry>): ReadonlyMap<string, BuiltinIm
 
 const table = tableOf(BUILTINS.values());
 
-/** Every builtin the backend can call. */
-export function builtinTable(): ReadonlyMap<string, BuiltinImpl> {
-  return table;
+/** Every builtin the backend can call: OPA's, and the custom ones given. */
+export function builtinTable(custom?: CustomBuiltins): ReadonlyMap<string, BuiltinImpl> {
+  if (custom === undefined || custom.entries.length === 0) return table;
+  return new Map([...table, ...tableOf(custom.entries)]);
 }
 
 /** name -> arity, what the planner needs. */
-export function builtinArities(): Map<string, number> {
-  return new Map([...builtinTable()].map(([n, b]) => [n, b.arity]));
+export function builtinArities(custom?: CustomBuiltins): Map<string, number> {
+  return new Map([...builtinTable(custom)].map(([n, b]) => [n, b.arity]));
 }

@@ -6,6 +6,7 @@
  */
 import binaryen from "binaryen";
 import type { Block, Local, Location, Operand, Stmt } from "../../plan/ir.js";
+import type { Fuel } from "./fuel.js";
 import type { StaticData } from "./static-data.js";
 
 const i32 = binaryen.i32;
@@ -23,7 +24,7 @@ export interface EmitEnv {
   callee(name: string):
     | { kind: "func"; name: string }
     | { kind: "native"; name: string }
-    | { kind: "host"; id: number; arity: number }
+    | { kind: "host"; id: number; arity: number; located: boolean }
     | { kind: "print"; format: string; println: string };
   hostImport(arity: number): string;
   /** Address of coverage byte 0 (static data, below the heap base). */
@@ -31,6 +32,8 @@ export interface EmitEnv {
   /** The global caching time.now_ns for one evaluation. */
   nowGlobal(): string;
   readonly strict: boolean;
+  /** Step counting for bounded evaluation; null when the module is built without it. */
+  readonly fuel: Fuel | null;
 }
 
 export class FuncEmitter {
@@ -55,6 +58,11 @@ export class FuncEmitter {
 
   get totalLocals(): number {
     return this.extra;
+  }
+
+  /** One unit of fuel at a function's entry (nothing when fuel is off). */
+  entryTick(blocks: readonly Block[]): Ref[] {
+    return this.env.fuel === null ? [] : [this.env.fuel.tick(firstLocation(blocks))];
   }
 
   blocks(blocks: readonly Block[]): Ref[] {
@@ -126,7 +134,7 @@ export class FuncEmitter {
       case "BreakStmt": return m.br(this.labels[this.labels.length - 1 - s.index]!);
       case "DotStmt": return this.setOrFail(s.target, this.call("opa_value_get", [o(s.source), o(s.key)]));
       case "LenStmt": return this.set(s.target, this.call("opa_number_size", [this.call("opa_value_length", [o(s.source)])]));
-      case "ScanStmt": return this.scan(s.source, s.key, s.value, s.block);
+      case "ScanStmt": return this.scan(s.source, s.key, s.value, s.block, s.loc);
       case "NotStmt": return this.block(s.block, [m.br(this.fail)]);
       case "AssignIntStmt": return this.set(s.target, m.i32.const(this.env.data.int(s.value)));
       case "AssignVarStmt": return this.set(s.target, o(s.source));
@@ -204,8 +212,9 @@ export class FuncEmitter {
     const call = target.kind === "host"
       ? this.setOrFail(s.result, m.call(this.env.hostImport(target.arity), [m.i32.const(target.id), m.i32.const(0), ...args], i32))
       : this.setOrFail(s.result, m.call(target.name, args, i32));
-    // Strict mode: builtin errors (native, or host ones reading tg_location) carry this call's location.
-    if (!this.env.strict) return call;
+    // Strict mode: builtin errors (native, or host ones reading tg_location) carry this call's location;
+    // custom builtins' errors always abort, so their calls are located in every mode.
+    if (!this.env.strict && !(target.kind === "host" && target.located)) return call;
     const d = this.env.data;
     const loc = s.loc;
     return m.block(null, [
@@ -218,7 +227,7 @@ export class FuncEmitter {
    * Index-based scan over arrays, objects and sets. The statement is defined when the
    * body completed at least once (so `not` over an iteration means "no solution").
    */
-  private scan(source: Local, key: Local, value: Local, body: Block): Ref {
+  private scan(source: Local, key: Local, value: Local, body: Block, loc: Location): Ref {
     const m = this.env.m;
     const n = this.scratch();
     const i = this.scratch();
@@ -234,6 +243,7 @@ export class FuncEmitter {
         this.set(i, m.i32.const(0)),
         m.loop(loop, m.block(null, [
           m.br(exit, m.i32.ge_u(this.get(i), this.get(n))),
+          ...(this.env.fuel === null ? [] : [this.env.fuel.tick(loc)]),
           this.set(key, this.call("tg_key_at", [this.get(source), this.get(i)])),
           this.set(value, this.call("tg_value_at", [this.get(source), this.get(i)])),
           this.set(i, m.i32.add(this.get(i), m.i32.const(1))),
@@ -256,4 +266,10 @@ export class FuncEmitter {
     parts.push(this.set(target, this.call("tg_value_upsert", [this.get(base), this.get(arr), value])));
     return m.block(null, parts);
   }
+}
+
+/** Location of the first statement, for a function's entry check. */
+function firstLocation(blocks: readonly Block[]): Location | undefined {
+  for (const b of blocks) if (b.stmts.length > 0) return b.stmts[0]!.loc;
+  return undefined;
 }

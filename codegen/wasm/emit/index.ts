@@ -7,9 +7,11 @@
 import binaryen from "binaryen";
 import type { Func, Plan, Policy } from "../../plan/ir.js";
 import { hostBuiltinName } from "../host-builtins.js";
+import type { CustomBuiltins } from "../../../src/policy/builtins/index.js";
 import { builtinTable } from "./builtins.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
+import { Fuel } from "./fuel.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, readRuntime, replaceImport, staticDataStart } from "../runtime-link.js";
 import { StaticData } from "./static-data.js";
 
@@ -18,6 +20,10 @@ export interface EmitOptions {
   readonly optimize?: boolean;
   /** Keep `opa_wasm_abi_minor_version` below 2 to exercise the SDK's legacy path. */
   readonly legacyAbi?: boolean;
+  /** Custom builtins the plan may call (through the host, as toolgate's host builtins). */
+  readonly customBuiltins?: CustomBuiltins;
+  /** Fuel checks for bounded evaluation (default on; off only to measure their cost). */
+  readonly fuel?: boolean;
 }
 
 export class EmitError extends Error {
@@ -43,7 +49,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   const data = new StaticData(staticDataStart(m));
   const coverage = policy.coveragePoints ?? 0;
   const coverageAt = coverage > 0 ? data.zeros(coverage) : 0;
-  const builtins = builtinTable();
+  const builtins = builtinTable(opts.customBuiltins);
   const funcNames = new Set(policy.funcs.map((f) => f.name));
   const hostIds = new Map<string, number>();
   const hostImports = new Map<number, string>();
@@ -58,7 +64,14 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     return println;
   };
   const sdkNames = new Set<string>();
+  const fuel = opts.fuel === false ? null : new Fuel({
+    m,
+    cstring: (s) => data.cstring(s),
+    file: (i) => policy.static.files[i] ?? "unknown",
+    runtimeError: exportedName(m, "opa_runtime_error"),
+  });
   const env: EmitEnv = {
+    fuel,
     m,
     data,
     strings: policy.static.strings,
@@ -84,7 +97,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
         hostIds.set(name, id);
         if (b.kind === "sdk") sdkNames.add(name);
       }
-      return { kind: "host", id, arity: b.arity };
+      return { kind: "host", id, arity: b.arity, located: b.custom === true };
     },
     coverageBase() {
       return coverageAt;
@@ -160,7 +173,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
 function addFunc(env: EmitEnv, f: Func): void {
   const count = localCount(f.blocks, Math.max(f.return, ...f.params) + 1);
   const fe = new FuncEmitter(env, count, null);
-  const body = fe.blocks(f.blocks);
+  const body = [...fe.entryTick(f.blocks), ...fe.blocks(f.blocks)];
   body.push(env.m.return(env.m.local.get(f.return, i32)));
   finish(env, f.name, f.params.length, fe, body);
 }
@@ -170,7 +183,8 @@ function addPlan(env: EmitEnv, p: Plan, id: number): string {
   const rs = count;
   const fe = new FuncEmitter(env, count + 1, rs);
   const m = env.m;
-  const body = [m.local.set(rs, m.call(env.rt("opa_set"), [], i32)), ...fe.blocks(p.blocks), m.return(m.local.get(rs, i32))];
+  const refuel = env.fuel === null ? [] : [env.fuel.reset()];
+  const body = [...refuel, m.local.set(rs, m.call(env.rt("opa_set"), [], i32)), ...fe.blocks(p.blocks), m.return(m.local.get(rs, i32))];
   const name = `plan.${id}`;
   finish(env, name, 2, fe, body);
   return name;

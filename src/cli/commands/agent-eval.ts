@@ -1,6 +1,4 @@
 import { existsSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { InvalidArgumentError } from "commander";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { loadToolsFile, schemaId } from "../../../codegen/toolsyaml/index.js";
@@ -11,6 +9,7 @@ import { formatTable } from "../../evals/report-table.js";
 import { thresholdFailures } from "../../evals/thresholds.js";
 import type { StandaloneValidator } from "../../generated-runtime.js";
 import { isPolicyLoadError, loadOpaWasmEngineFromFiles } from "../../policy/index.js";
+import { importUserModule } from "../user-module.js";
 import type { RegisterCommand } from "./index.js";
 
 interface AgentEvalOptions {
@@ -36,23 +35,6 @@ const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
 const isAgent = (v: unknown): v is Agent =>
   typeof v === "object" && v !== null && typeof (v as Agent).name === "string" && typeof (v as Agent).step === "function";
-
-/**
- * Imports a user's module. The installed CLI is plain JavaScript: a TypeScript module is
- * loaded through the project's own tsx (the starter has it), registered on first need.
- */
-async function importUserModule(path: string): Promise<Record<string, unknown>> {
-  try {
-    return (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
-  } catch (err) {
-    if ((err as { code?: unknown }).code !== "ERR_UNKNOWN_FILE_EXTENSION" || !/\.[cm]?tsx?$/.test(path)) throw err;
-    const tsx = await import("tsx/esm/api").catch(() => null);
-    if (tsx === null) throw new Error("is TypeScript and tsx is not installed: `npm install -D tsx`, or pass a .js / .mjs module");
-    tsx.register();
-    // A failed import stays cached under its URL: load it again under another one.
-    return (await import(`${pathToFileURL(resolve(path)).href}?tsx`)) as Record<string, unknown>;
-  }
-}
 
 /** A module exporting `agent` (an Agent), or a default export that is one or a function returning one. */
 async function loadAgentModule(path: string): Promise<Agent> {

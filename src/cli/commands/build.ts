@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { loadToolsFile } from "../../../codegen/toolsyaml/index.js";
 import type { RegisterCommand } from "./index.js";
+import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
 
 const DEFAULT_ENTRYPOINT = "toolgate/authz/decision";
@@ -26,7 +27,9 @@ export const registerBuild: RegisterCommand = (program, setExitCode) => {
       // Loaded on run: the compiler pulls in binaryen, which `build --help` should not pay for.
       const { buildPolicy } = await import("../../../codegen/compiler/build.js");
       const entrypoints = opts.entrypoint ?? [defaultEntrypoint()];
-      const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true, regoVersion: regoVersionOf(opts) });
+      const custom = await policyBuiltinsForCommand();
+      if (custom === null) return setExitCode(1);
+      const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true, regoVersion: regoVersionOf(opts), ...custom });
       switch (r.kind) {
         case "errors":
           for (const e of r.errors) console.error(formatDiagnostic(e));

@@ -1,8 +1,9 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
-import { compileModules } from "../../../codegen/rego/index.js";
+import { checkPolicy } from "../../../codegen/compiler/index.js";
 import type { RegisterCommand } from "./index.js";
+import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, withV0Option } from "./rego-version.js";
 
 /** Every `.rego` file under the given files/folders, sorted, each once. */
@@ -35,7 +36,7 @@ export const registerCheck: RegisterCommand = (program, setExitCode) => {
     .description("parse and check Rego policies (safety, recursion, types, compile errors) without building")
     .argument("[paths...]", "files or folders holding .rego files", ["policies"]);
   withV0Option(cmd)
-    .action((paths: string[], opts: { v0Compatible?: boolean }) => {
+    .action(async (paths: string[], opts: { v0Compatible?: boolean }) => {
       const regoVersion = regoVersionOf(opts);
       const { files, missing } = regoFiles(paths);
       for (const m of missing) console.error(`${m}: no such file or folder`);
@@ -48,7 +49,9 @@ export const registerCheck: RegisterCommand = (program, setExitCode) => {
         setExitCode(1);
         return;
       }
-      const { errors } = compileModules(files.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion })));
+      const custom = await policyBuiltinsForCommand();
+      if (custom === null) return setExitCode(1);
+      const errors = checkPolicy({ modules: files.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion })), ...custom });
       for (const e of errors) console.error(formatDiagnostic(e));
       if (errors.length > 0) {
         console.error(`${errors.length} problem${errors.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"}`);

@@ -4,7 +4,8 @@ import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { captureQuery, formatEvalResult } from "../../../codegen/compiler/eval-query.js";
 import { compilePolicy } from "../../../codegen/compiler/index.js";
-import { hostBuiltins } from "../../policy/host-builtins/index.js";
+import { createHostBuiltins } from "../../policy/host-builtins/index.js";
+import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { parseExplainFormat, printExplained } from "../explain-output.js";
 import type { ExplainFormat } from "../explain-output.js";
 import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
@@ -64,10 +65,13 @@ export const registerEval: RegisterCommand = (program, setExitCode) => {
       }
       const regoVersion = regoVersionOf(opts);
       const modules = rego.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion }));
+      const custom = await policyBuiltinsForCommand();
+      if (custom === null) return setExitCode(1);
       const out = compilePolicy({
         modules,
         entrypoints: [],
         queries: [{ name: "eval", body: captured.query.body }],
+        ...custom,
       });
       if (out.wasm === null) {
         for (const e of out.errors) console.error(formatDiagnostic(e));
@@ -82,7 +86,9 @@ export const registerEval: RegisterCommand = (program, setExitCode) => {
         console.error(`invalid JSON: ${(e as Error).message}`);
         return setExitCode(1);
       }
-      const policy = await loadPolicy(out.wasm, undefined, hostBuiltins);
+      const host = createHostBuiltins(custom);
+      const policy = await loadPolicy(out.wasm, undefined, host.builtins);
+      host.attach({ exports: (policy.wasmInstance as WebAssembly.Instance).exports, memory: policy.mem });
       policy.setData(base as object);
       let result: unknown = null;
       try {

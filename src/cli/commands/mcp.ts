@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { CustomBuiltins } from "../../policy/builtins/index.js";
+import { projectPolicyBuiltins } from "../policy-builtins.js";
 import type { RegisterCommand } from "./index.js";
 import type { Manifest } from "../../manifest.js";
 import type { ToolValidators } from "../../runtime/types.js";
@@ -28,6 +30,14 @@ interface McpOptions {
 
 class UsageError extends Error {}
 class InputError extends Error {}
+
+async function policyBuiltins(): Promise<{ builtins?: CustomBuiltins }> {
+  try {
+    return await projectPolicyBuiltins();
+  } catch (err) {
+    throw new InputError((err as Error).message);
+  }
+}
 
 type HandlerModule = { handlers?: unknown; reconcilers?: unknown };
 type Generated = { manifest: Manifest; validators: Record<string, ToolValidators> };
@@ -91,7 +101,7 @@ async function run(opts: McpOptions): Promise<void> {
   }
   let policy;
   try {
-    policy = await loadOpaWasmEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint });
+    policy = await loadOpaWasmEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint, ...(await policyBuiltins()) });
   } catch (err) {
     if (!isPolicyLoadError(err)) throw err;
     throw new InputError(`${opts.policy}:1:1 policy_load_error: ${err.message}\n  hint: rebuild it with \`toolgate build\``);

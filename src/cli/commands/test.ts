@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "commander";
 import { countResults, findRegoFiles, formatJson, formatPretty, isPathError, loadDataFiles, runPolicyTests } from "../../../codegen/policytest/index.js";
 import type { RegisterCommand } from "./index.js";
+import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
 
 interface TestOptions {
@@ -59,7 +60,9 @@ export const registerTest: RegisterCommand = (program, setExitCode) => {
         setExitCode(1);
         return;
       }
-      const report = await runPolicyTests({ files, coverage, data: data.data, explain: opts.verbose === true, regoVersion: regoVersionOf(opts), ...(run === undefined ? {} : { run }) });
+      const custom = await policyBuiltinsForCommand();
+      if (custom === null) return setExitCode(1);
+      const report = await runPolicyTests({ files, coverage, data: data.data, explain: opts.verbose === true, regoVersion: regoVersionOf(opts), ...custom, ...(run === undefined ? {} : { run }) });
       console.log(opts.format === "json" ? formatJson(report) : formatPretty(report, opts.verbose === true));
 
       const c = countResults(report.results);

@@ -45,3 +45,17 @@ export function hostImplementations(entries: Iterable<BuiltinEntry> = BUILTINS.v
   for (const e of entries) if (e.host !== undefined) out[e.name] = e.host;
   return out;
 }
+
+export {
+  CustomBuiltinError,
+  defineBuiltins,
+  isCustomBuiltinError,
+  isCustomBuiltins,
+  NO_CUSTOM_BUILTINS,
+  toCustomBuiltins,
+  type CustomBuiltins,
+  type CustomBuiltinSpec,
+  type JsArgsOf,
+  type JsValueOf,
+  type TypeSpec,
+} from "./custom.js";

@@ -16,6 +16,7 @@ import { regexBuiltins as regex } from "../host-builtins/regex.js";
 import { semverBuiltins as semver } from "../host-builtins/semver.js";
 import { sprintfBuiltins as sprintf } from "../host-builtins/sprintf.js";
 import { stringsBuiltins as strings } from "../host-builtins/strings.js";
+import { templateStringBuiltins as templateString } from "../host-builtins/template-string.js";
 import { textBuiltins as text } from "../host-builtins/text.js";
 import { timeBuiltins as time } from "../host-builtins/time.js";
 import { unitsBuiltins as units } from "../host-builtins/units.js";
@@ -109,6 +110,11 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("indexof_n", "string string", "array", { host: text }),
   sig("format_int", "number number", "string", { native: "opa_strings_format_int" }),
   sig("sprintf", "string array", "string", { native: "opa_strings_sprintf", host: sprintf }),
+  // what template strings ($"a{x}b") are rewritten to (codegen/rego/desugar.ts)
+  sig("internal.template_string", "array", "string", { host: templateString }),
+  // constants per rule: every call is replaced by its value before type checking (codegen/rego/metadata-calls.ts)
+  sig("rego.metadata.rule", "", "object"),
+  sig("rego.metadata.chain", "", "array"),
   // types
   sig("is_number", "any", "boolean", { native: "opa_types_is_number" }),
   sig("is_string", "any", "boolean", { native: "opa_types_is_string" }),

@@ -4,7 +4,7 @@
  * gains an entry in the table stops counting as unsupported by itself.
  */
 export const UNSUPPORTED_OPA_BUILTINS: ReadonlySet<string> = new Set([
-  "rego.metadata.chain", "rego.metadata.rule", "rego.parse_module", "strings.render_template",
+  "rego.parse_module", "strings.render_template",
   "json.match_schema", "json.verify_schema", "uuid.parse", "graph.reachable_paths",
   "io.jwt.verify_rs256", "io.jwt.verify_rs384", "io.jwt.verify_rs512", "io.jwt.verify_ps256", "io.jwt.verify_ps384",
   "io.jwt.verify_ps512", "io.jwt.verify_es256", "io.jwt.verify_es384", "io.jwt.verify_es512", "io.jwt.verify_eddsa",

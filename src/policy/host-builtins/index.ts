@@ -11,7 +11,7 @@
  * Called with no arguments (the load-time probe a module makes from
  * `entrypoints()`), a builtin of arity >= 1 answers undefined.
  */
-import { hostImplementations, type HostBuiltinFn } from "../builtins/index.js";
+import { hostImplementations, NO_CUSTOM_BUILTINS, type CustomBuiltins, type HostBuiltinFn } from "../builtins/index.js";
 import { builtinError, isBuiltinError } from "./errors.js";
 import { HOST_PREFIX, HOST_STRICT_PREFIX } from "./names.js";
 
@@ -56,17 +56,28 @@ function wrap(name: string, fn: HostBuiltinFn, strict: boolean, locate: Locate):
   };
 }
 
-function build(impls: Readonly<Record<string, HostBuiltinFn>>, locate: Locate = nowhere): Record<string, HostBuiltinFn> {
+function build(impls: Readonly<Record<string, HostBuiltinFn>>, locate: Locate = nowhere, custom: CustomBuiltins = NO_CUSTOM_BUILTINS): Record<string, HostBuiltinFn> {
   const out: Record<string, HostBuiltinFn> = {};
   for (const [name, fn] of Object.entries(impls)) {
     out[HOST_PREFIX + name] = wrap(name, fn, false, locate);
     out[HOST_STRICT_PREFIX + name] = wrap(name, fn, true, locate);
+  }
+  // A custom builtin's error aborts the evaluation in both modes: it never fails open as undefined.
+  for (const e of custom.entries) {
+    if (e.host === undefined) continue;
+    out[HOST_PREFIX + e.name] = wrap(e.name, e.host, true, locate);
+    out[HOST_STRICT_PREFIX + e.name] = out[HOST_PREFIX + e.name]!;
   }
   return out;
 }
 
 /** Pass as `loadPolicy`'s third argument (custom builtins). time.now_ns reads the clock on every call. */
 export const hostBuiltins: Readonly<Record<string, HostBuiltinFn>> = Object.freeze(build(implementations));
+
+/** `hostBuiltins` plus the given custom builtins (errors without a location: see createHostBuiltins). */
+export function hostBuiltinsWith(custom: CustomBuiltins): Readonly<Record<string, HostBuiltinFn>> {
+  return custom.entries.length === 0 ? hostBuiltins : Object.freeze(build(implementations, nowhere, custom));
+}
 
 /** What attach() reads: the runtime's `tg_location() -> cstr` ("file:row:col" of the last builtin call). */
 export interface LocationSource {
@@ -86,8 +97,13 @@ export interface HostBuiltinSet {
   readonly attach: (source: LocationSource) => void;
 }
 
+export interface HostBuiltinOptions {
+  /** Custom builtins (`defineBuiltins`, tools.yaml `policy.builtins`) the policy was compiled with. */
+  readonly builtins?: CustomBuiltins;
+}
+
 /** Host builtins for one engine, with time.now_ns fixed per evaluation by the engine. */
-export function createHostBuiltins(): HostBuiltinSet {
+export function createHostBuiltins(options: HostBuiltinOptions = {}): HostBuiltinSet {
   let now: unknown;
   let source: LocationSource | null = null;
   const readNow = implementations["time.now_ns"]!;
@@ -113,7 +129,7 @@ export function createHostBuiltins(): HostBuiltinSet {
     return new TextDecoder().decode(u8.subarray(addr, end < 0 ? addr : end)) || null;
   };
   return {
-    builtins: Object.freeze(build(impls, locate)),
+    builtins: Object.freeze(build(impls, locate, options.builtins)),
     startEvaluation: () => {
       now = undefined;
       drawn = new Map();

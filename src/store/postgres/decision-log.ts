@@ -3,11 +3,11 @@
  * commit) from a JSON array, reads by id and by filters, purge past retention.
  * Enters: entries and queries. Leaves: records.
  */
-import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { JsonObject, JsonValue } from "../../manifest.js";
 import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery, PolicyDecisionKind, ShadowDecision } from "../store.js";
 import { runPrepared } from "./pool.js";
+import { decisionId } from "../decision-id.js";
 
 type Int8 = string | number;
 
@@ -63,11 +63,16 @@ function toRecord(row: DecisionRow): DecisionLogRecord {
   };
 }
 
-/** JSON documents are passed as text inside the array, so a JSON `null` result stays distinguishable from none. */
-export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLogEntry[]): Promise<void> {
-  const rows = entries.map((e, n) => ({
+/**
+ * The entries as the JSON array `decisionInsertSql` reads. JSON documents are passed as text
+ * inside it, so a JSON `null` result stays distinguishable from none. `own` marks entries
+ * that a statement inserts only under a condition of its own (see operations.ts).
+ */
+export function decisionRows(entries: readonly DecisionLogEntry[], own = false): object[] {
+  return entries.map((e, n) => ({
     n,
-    decision_id: e.decision_id ?? randomUUID(),
+    own,
+    decision_id: e.decision_id ?? decisionId(e.at_ms),
     at_ms: e.at_ms,
     tenant: e.tenant,
     run_id: e.run_id,
@@ -89,21 +94,26 @@ export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLog
     shadow_disagrees: e.shadow === undefined || e.shadow === null ? null : e.shadow.disagrees,
     expires_at_ms: e.expires_at_ms ?? null,
   }));
-  await runPrepared(
-    db,
-    "log_append_batch",
-    `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
+}
+
+/** INSERT of the rows in the JSON array parameter `param`, in array order, filtered by `where`. */
+export function decisionInsertSql(param: string, where = "true"): string {
+  return `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
        policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at)
      SELECT r.decision_id, toolgate_ts(r.at_ms), r.tenant, r.run_id, r.user_id, r.tool, r.operation_id, r.fingerprint,
        r.decision, r.reason, r.policy_version, r.outcome, r.outcome_reason, r.path, r.input::jsonb, r.result::jsonb,
        r.erased::jsonb, r.eval_ns, r.shadow::jsonb, r.shadow_disagrees, toolgate_ts(r.expires_at_ms)
-     FROM jsonb_to_recordset($1::jsonb) AS r(decision_id text, at_ms bigint, tenant text, run_id text,
+     FROM jsonb_to_recordset(${param}::jsonb) AS r(decision_id text, at_ms bigint, tenant text, run_id text,
        user_id text, tool text, operation_id text, fingerprint text, decision text, reason text, policy_version text,
        outcome text, outcome_reason text, path text, input text, result text, erased text, eval_ns bigint, shadow text,
-       shadow_disagrees boolean, expires_at_ms bigint, n bigint)
-     ORDER BY r.n`,
-    [JSON.stringify(rows)],
-  );
+       shadow_disagrees boolean, expires_at_ms bigint, n bigint, own boolean)
+     WHERE ${where}
+     ORDER BY r.own, r.n`;
+}
+
+/** One INSERT (one round trip, one commit) for the whole batch. */
+export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLogEntry[]): Promise<void> {
+  await runPrepared(db, "log_append_batch", decisionInsertSql("$1"), [JSON.stringify(decisionRows(entries))]);
 }
 
 export async function getDecision(db: pg.Pool, decisionId: string): Promise<DecisionLogRecord | null> {

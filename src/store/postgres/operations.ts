@@ -9,7 +9,8 @@
 import type pg from "pg";
 import { checkGuard, planClaim, planRecord } from "../claim.js";
 import type { GuardState } from "../claim.js";
-import type { ApprovalStatus, ClaimGuard, ClaimRequest, ClaimResult, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "../store.js";
+import type { ApprovalStatus, ClaimGuard, ClaimRequest, ClaimResult, DecisionLogEntry, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "../store.js";
+import { decisionInsertSql, decisionRows } from "./decision-log.js";
 import { runPrepared } from "./pool.js";
 import { operationColumns, toOperation, type OperationRow } from "./rows.js";
 
@@ -118,16 +119,36 @@ async function readGuardState(db: pg.Pool, tenant: string, guard: ClaimGuard): P
   };
 }
 
-export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
-  const res = await runPrepared<OperationRow>(db, "op_record", recordSql, [
-    req.tenant,
-    req.operation_id,
-    req.fence_token,
-    req.status,
-    JSON.stringify(req.envelope),
-    req.now_ms,
-    req.keep_lease === true,
-  ]);
+// The outcome, the approval's consumption and the decision-log rows in one statement (one
+// commit): $8 approval to consume (NULL: none), $9 the rows (queued entries, then the call's
+// own entry marked `own`, inserted only when the outcome is recorded).
+const recordAllSql = `
+WITH rec AS (${recordSql}),
+consumed AS (
+  UPDATE approvals SET consumed_by = $2, consumed_at = toolgate_ts($6::bigint)
+   WHERE $8::text IS NOT NULL AND id = $8::text AND tenant = $1 AND status = 'approved' AND consumed_by IS NULL
+     AND operation_id = $2 AND $4 <> 'retryable' AND EXISTS (SELECT 1 FROM rec)
+  RETURNING id
+),
+logged AS (${decisionInsertSql("$9", "NOT r.own OR EXISTS (SELECT 1 FROM rec)")} RETURNING 1)
+SELECT * FROM rec`;
+
+/** The queued decision-log entries and the call's own one (see RecordOutcomeRequest.decision), or null. */
+export interface OutcomeLog {
+  readonly queued: readonly DecisionLogEntry[];
+  readonly own: DecisionLogEntry;
+}
+
+export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest, log: OutcomeLog | null = null): Promise<RecordOutcomeResult> {
+  const params = [req.tenant, req.operation_id, req.fence_token, req.status, JSON.stringify(req.envelope), req.now_ms, req.keep_lease === true];
+  const res =
+    log === null && req.consume_approval_id === undefined
+      ? await runPrepared<OperationRow>(db, "op_record", recordSql, params)
+      : await runPrepared<OperationRow>(db, "op_record_all", recordAllSql, [
+          ...params,
+          req.consume_approval_id ?? null,
+          JSON.stringify(log === null ? [] : [...decisionRows(log.queued), ...decisionRows([log.own], true)]),
+        ]);
   const row = res.rows[0];
   if (row !== undefined) return { recorded: true, record: toOperation(row) };
   const current = await readOperation(db, req.tenant, req.operation_id);

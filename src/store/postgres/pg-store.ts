@@ -8,10 +8,13 @@ import type {
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
+  CallState,
+  CallStateRequest,
   ClaimRequest,
   ClaimResult,
   ConsumeApprovalRequest,
   ConsumeApprovalResult,
+  CurrentPolicyRecord,
   DecideResult,
   DecisionLogEntry,
   DecisionLogRecord,
@@ -30,6 +33,7 @@ import { isExpired } from "../claim.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import * as approvals from "./approvals.js";
+import { readCallState } from "./call-state.js";
 import * as decisionLog from "./decision-log.js";
 import { PgStoreError } from "./errors.js";
 import * as inbox from "./inbox.js";
@@ -98,6 +102,8 @@ class PgStore implements Store {
   // Batches are inserted one after the other: two in flight on different pool connections
   // could otherwise commit out of order and number later decisions before earlier ones.
   #logTail: Promise<void> = Promise.resolve();
+  /** Outcome statements in flight that carry decision-log entries. */
+  #outcomes = 0;
 
   constructor(pool: pg.Pool, ownsPool: boolean, logOptions: DecisionLogOptions) {
     this.#pool = pool;
@@ -123,8 +129,33 @@ class PgStore implements Store {
     return ops.claimOperation(this.#db, req);
   }
 
-  recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
-    return ops.recordOutcome(this.#db, req);
+  readCallState(req: CallStateRequest): Promise<CallState> {
+    return readCallState(this.#db, req);
+  }
+
+  async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
+    const db = this.#db;
+    if (req.decision === undefined) return ops.recordOutcome(db, req);
+    // Entries still queued go first, in the same statement and after the batches in flight, so
+    // the log keeps the order of one caller's decisions. Only one outcome at a time takes them:
+    // concurrent calls are ordered by their commits.
+    const takes = this.#outcomes === 0 && this.#batch.pending > 0;
+    this.#outcomes++;
+    let queued: DecisionLogEntry[] = [];
+    try {
+      if (takes) {
+        await this.#logTail;
+        queued = await this.#batch.take();
+      }
+      const written = ops.recordOutcome(db, req, { queued, own: req.decision });
+      if (queued.length > 0) this.#logTail = written.then(() => undefined, () => undefined);
+      return await written;
+    } catch (err) {
+      this.#batch.putBack(queued);
+      throw err;
+    } finally {
+      this.#outcomes--;
+    }
   }
 
   refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
@@ -189,6 +220,14 @@ class PgStore implements Store {
 
   clearInterrupt(tenant: string, runId: string): Promise<void> {
     return runLog.clearInterrupt(this.#db, tenant, runId);
+  }
+
+  setCurrentPolicy(rec: CurrentPolicyRecord): Promise<void> {
+    return runLog.setCurrentPolicy(this.#db, rec);
+  }
+
+  getCurrentPolicy(entrypoint: string): Promise<CurrentPolicyRecord | null> {
+    return runLog.getCurrentPolicy(this.#db, entrypoint);
   }
 
   appendDecision(entry: DecisionLogEntry): Promise<void> {

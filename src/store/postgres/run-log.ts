@@ -1,6 +1,6 @@
-/** Run state (interrupt flags) on PostgreSQL: plain durable rows. */
+/** Run state (interrupt flags) and the gates' current policy on PostgreSQL: plain durable rows. */
 import type pg from "pg";
-import type { InterruptRecord } from "../store.js";
+import type { CurrentPolicyRecord, InterruptRecord } from "../store.js";
 import { runPrepared } from "./pool.js";
 
 export async function setInterrupt(db: pg.Pool, rec: InterruptRecord): Promise<void> {
@@ -34,4 +34,29 @@ export async function clearInterrupt(db: pg.Pool, tenant: string, runId: string)
     "UPDATE run_state SET interrupt_reason = NULL, interrupted_at = NULL WHERE tenant = $1 AND run_id = $2",
     [tenant, runId],
   );
+}
+
+export async function setCurrentPolicy(db: pg.Pool, rec: CurrentPolicyRecord): Promise<void> {
+  await runPrepared(
+    db,
+    "policy_set_current",
+    `INSERT INTO current_policy (entrypoint, version, code_version, data_version, owner, updated_at)
+     VALUES ($1, $2, $3, $4, $5, toolgate_ts($6::bigint))
+     ON CONFLICT (entrypoint) DO UPDATE
+       SET version = excluded.version, code_version = excluded.code_version, data_version = excluded.data_version,
+           owner = excluded.owner, updated_at = excluded.updated_at`,
+    [rec.entrypoint, rec.version, rec.code_version, rec.data_version, rec.owner, rec.updated_at_ms],
+  );
+}
+
+export async function getCurrentPolicy(db: pg.Pool, entrypoint: string): Promise<CurrentPolicyRecord | null> {
+  const res = await runPrepared<Omit<CurrentPolicyRecord, "updated_at_ms"> & { updated_at_ms: string }>(
+    db,
+    "policy_get_current",
+    `SELECT entrypoint, version, code_version, data_version, owner, toolgate_ms(updated_at) AS updated_at_ms
+       FROM current_policy WHERE entrypoint = $1`,
+    [entrypoint],
+  );
+  const row = res.rows[0];
+  return row === undefined ? null : { ...row, updated_at_ms: Number(row.updated_at_ms) };
 }

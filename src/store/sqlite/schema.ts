@@ -100,6 +100,16 @@ CREATE TABLE IF NOT EXISTS decision_log (
   outcome_reason TEXT
 );
 CREATE INDEX IF NOT EXISTS decision_log_by_tenant ON decision_log (tenant, seq);
+
+-- The policy a gate put in force most recently, per entrypoint (last writer wins).
+CREATE TABLE IF NOT EXISTS current_policy (
+  entrypoint    TEXT    PRIMARY KEY,
+  version       TEXT    NOT NULL,
+  code_version  TEXT    NOT NULL,
+  data_version  TEXT    NOT NULL,
+  owner         TEXT    NOT NULL,
+  updated_at_ms INTEGER NOT NULL
+);
 `;
 
 /**

@@ -12,10 +12,13 @@ import type {
   ApprovalListQuery,
   ApprovalRecord,
   ApprovalStatus,
+  CallState,
+  CallStateRequest,
   ClaimRequest,
   ClaimResult,
   ConsumeApprovalRequest,
   ConsumeApprovalResult,
+  CurrentPolicyRecord,
   DecideResult,
   DecisionLogEntry,
   DecisionLogRecord,
@@ -43,13 +46,15 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Group commit of the decision log (default batched) or synchronous audit. */
   readonly decisionLog?: DecisionLogOptions;
+  /** Receives the text of every statement the store runs (diagnostics; tests count commits with it). */
+  readonly trace?: (sql: string) => void;
 }
 
 const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected", revoke: "revoked" } as const;
 
 /** Opens (and creates) the store at `path`, or an in-memory one for ":memory:". */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
-  const db = new Database(path);
+  const db = new Database(path, options.trace === undefined ? {} : { verbose: (sql: unknown) => options.trace?.(String(sql)) });
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
@@ -67,9 +72,13 @@ class SqliteStore implements Store {
   readonly #inbox: SqliteInbox;
   readonly #log: SqliteDecisionLog;
   readonly #batch: DecisionBatch;
+  /** Runs `fn` in BEGIN IMMEDIATE ... COMMIT (one transaction function, made once: making one costs per call). */
+  readonly #atomic: <R>(fn: () => R) => R;
 
   constructor(db: Db, logOptions: DecisionLogOptions) {
     this.#db = db;
+    const immediate = db.transaction((fn: () => unknown) => fn()).immediate;
+    this.#atomic = <R>(fn: () => R): R => immediate(fn) as R;
     this.#inbox = new SqliteInbox(db);
     this.#log = new SqliteDecisionLog(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
@@ -79,9 +88,10 @@ class SqliteStore implements Store {
     }, logOptions);
     this.#q = {
       getOp: db.prepare<[string, string], OperationRow>("SELECT * FROM operations WHERE tenant = ? AND operation_id = ?"),
-      putOp: db.prepare(
-        `INSERT OR REPLACE INTO operations VALUES (@tenant, @operation_id, @tool, @fingerprint, @status, @fence_token,
-           @lease_owner, @lease_expires_at_ms, @attempts, @envelope, @created_at_ms, @updated_at_ms, @expires_at_ms)`,
+      putOp: db.prepare("INSERT OR REPLACE INTO operations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+      updOp: db.prepare(
+        `UPDATE operations SET tool = ?, fingerprint = ?, status = ?, fence_token = ?, lease_owner = ?, lease_expires_at_ms = ?,
+           attempts = ?, envelope = ?, created_at_ms = ?, updated_at_ms = ?, expires_at_ms = ? WHERE tenant = ? AND operation_id = ?`,
       ),
       insApproval: db.prepare(
         `INSERT INTO approvals (id, tenant, run_id, requested_by, tool, args, preview, fingerprint, operation_id,
@@ -111,6 +121,11 @@ class SqliteStore implements Store {
       putInterrupt: db.prepare("INSERT OR REPLACE INTO interrupts VALUES (@tenant, @run_id, @reason, @at_ms)"),
       getInterrupt: db.prepare<[string, string], InterruptRecord>("SELECT * FROM interrupts WHERE tenant = ? AND run_id = ?"),
       delInterrupt: db.prepare<[string, string]>("DELETE FROM interrupts WHERE tenant = ? AND run_id = ?"),
+      putPolicy: db.prepare(
+        `INSERT OR REPLACE INTO current_policy (entrypoint, version, code_version, data_version, owner, updated_at_ms)
+         VALUES (@entrypoint, @version, @code_version, @data_version, @owner, @updated_at_ms)`,
+      ),
+      getPolicy: db.prepare<[string], CurrentPolicyRecord>("SELECT * FROM current_policy WHERE entrypoint = ?"),
       purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
       // Rows that refer to a purged approval go with it (PostgreSQL: ON DELETE CASCADE / SET NULL).
       purgeApprovalRefs: [
@@ -127,8 +142,16 @@ class SqliteStore implements Store {
     return row === undefined ? null : toOperation(row);
   }
 
-  #writeOp(rec: OperationRecord): void {
-    this.#q.putOp.run({ ...rec, envelope: rec.envelope === null ? null : JSON.stringify(rec.envelope) });
+  /** `existing`: the row is there (an UPDATE, which leaves the indexes alone); else it is inserted or replaced. */
+  #writeOp(rec: OperationRecord, existing = false): void {
+    const envelope = rec.envelope === null ? null : JSON.stringify(rec.envelope);
+    if (existing) {
+      this.#q.updOp.run(rec.tool, rec.fingerprint, rec.status, rec.fence_token, rec.lease_owner, rec.lease_expires_at_ms, rec.attempts, envelope,
+        rec.created_at_ms, rec.updated_at_ms, rec.expires_at_ms, rec.tenant, rec.operation_id);
+      return;
+    }
+    this.#q.putOp.run(rec.tenant, rec.operation_id, rec.tool, rec.fingerprint, rec.status, rec.fence_token, rec.lease_owner, rec.lease_expires_at_ms,
+      rec.attempts, envelope, rec.created_at_ms, rec.updated_at_ms, rec.expires_at_ms);
   }
 
   #approval(id: string): ApprovalRecord | null {
@@ -145,36 +168,59 @@ class SqliteStore implements Store {
   }
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
-    const run = this.#db.transaction((): ClaimResult => {
+    return this.#atomic((): ClaimResult => {
       if (req.guard !== undefined) {
         const interrupt = this.#q.getInterrupt.get(req.tenant, req.guard.run_id) ?? null;
         const approval = req.guard.approval_id === null ? null : (this.#q.getApproval.get(req.guard.approval_id) ?? null);
         const refused = checkGuard(req, { interrupt, approval: approval === null ? null : { tenant: approval.tenant, status: approval.status as ApprovalStatus, expires_at_ms: Number(approval.expires_at_ms) } });
         if (refused !== null) return refused;
       }
-      const plan = planClaim(this.#readOp(req.tenant, req.operation_id), req);
-      if (plan.write !== null) this.#writeOp(plan.write);
+      const current = this.#readOp(req.tenant, req.operation_id);
+      const plan = planClaim(current, req);
+      if (plan.write !== null) this.#writeOp(plan.write, current !== null);
       return plan.result;
     });
-    return run.immediate();
+  }
+
+  async readCallState(req: CallStateRequest): Promise<CallState> {
+    const op = req.operation_id === null ? null : this.#readOp(req.tenant, req.operation_id);
+    const interrupt = req.interrupt ? ((await this.getInterrupt(req.tenant, req.run_id)) ?? null) : null;
+    return {
+      operation: op !== null && !isExpired(op, req.now_ms) ? op : null,
+      interrupt,
+      approval: req.approval_id === null ? null : this.#approval(req.approval_id),
+    };
   }
 
   async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
-    const run = this.#db.transaction((): RecordOutcomeResult => {
+    // Entries still queued go first, in this transaction, so the log keeps the order of decisions.
+    const queued = req.decision === undefined ? [] : await this.#batch.take();
+    const run = (): RecordOutcomeResult => {
       const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
-      if (plan.write !== null) this.#writeOp(plan.write);
+      if (plan.write !== null) {
+        this.#writeOp(plan.write, true);
+        if (req.consume_approval_id !== undefined && req.status !== "retryable") {
+          this.#q.consume.run(req.operation_id, req.now_ms, req.consume_approval_id, req.tenant, req.operation_id);
+        }
+      }
+      const entries = plan.write !== null && req.decision !== undefined ? [...queued, req.decision] : queued;
+      if (entries.length > 0) this.#log.insertRows(entries);
       return plan.result;
-    });
-    return run.immediate();
+    };
+    try {
+      return this.#atomic(run);
+    } catch (err) {
+      this.#batch.putBack(queued);
+      throw err;
+    }
   }
 
   async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
-    const run = this.#db.transaction((): boolean => {
+    return this.#atomic((): boolean => {
       const next = planRefund(this.#readOp(req.tenant, req.operation_id), req);
-      if (next !== null) this.#writeOp(next);
+      if (next !== null) this.#writeOp(next, true);
       return next !== null;
     });
-    return run.immediate();
   }
 
   async createApproval(a: NewApproval): Promise<ApprovalRecord> {
@@ -192,7 +238,7 @@ class SqliteStore implements Store {
   }
 
   async decideApproval(event: ApprovalEvent): Promise<DecideResult> {
-    const run = this.#db.transaction((): DecideResult => {
+    return this.#atomic((): DecideResult => {
       const current = this.#approval(event.approval_id);
       if (current === null) return { ok: false, why: "not_found", approval: null };
       if (event.decision === "revoke") {
@@ -209,11 +255,10 @@ class SqliteStore implements Store {
       this.#q.setApprovalStatus.run(decisionStatus[event.decision], event.approval_id);
       return { ok: true, approval: { ...current, status: decisionStatus[event.decision], decision: event } };
     });
-    return run.immediate();
   }
 
   async consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
-    const run = this.#db.transaction((): ConsumeApprovalResult => {
+    return this.#atomic((): ConsumeApprovalResult => {
       const changed = this.#q.consume.run(req.operation_id, req.now_ms, req.approval_id, req.tenant, req.operation_id).changes;
       if (changed === 1) return { ok: true };
       const current = this.#approval(req.approval_id);
@@ -221,7 +266,6 @@ class SqliteStore implements Store {
       if (current.consumed_by === req.operation_id) return { ok: true };
       return { ok: false, why: current.consumed_by === null ? "not_approved" : "already_consumed" };
     });
-    return run.immediate();
   }
 
   async listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
@@ -265,6 +309,15 @@ class SqliteStore implements Store {
     this.#q.delInterrupt.run(tenant, runId);
   }
 
+  async setCurrentPolicy(rec: CurrentPolicyRecord): Promise<void> {
+    this.#q.putPolicy.run(rec);
+  }
+
+  async getCurrentPolicy(entrypoint: string): Promise<CurrentPolicyRecord | null> {
+    const row = this.#q.getPolicy.get(entrypoint);
+    return row === undefined ? null : { ...row, updated_at_ms: Number(row.updated_at_ms) };
+  }
+
   async appendDecision(entry: DecisionLogEntry): Promise<void> {
     return this.#batch.append(entry);
   }
@@ -285,12 +338,12 @@ class SqliteStore implements Store {
 
   async purgeExpired(nowMs: number): Promise<number> {
     await this.#batch.flush();
-    const run = this.#db.transaction((): number => {
+    const purged = this.#atomic((): number => {
       const ops = this.#q.purgeOps.run(nowMs, nowMs).changes;
       for (const q of this.#q.purgeApprovalRefs) q.run({ now: nowMs });
       return ops + this.#q.purgeApprovals.run({ now: nowMs }).changes;
     });
-    return run.immediate() + this.#log.purge(nowMs);
+    return purged + this.#log.purge(nowMs);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,75 @@
+/**
+ * The shared shape of `npm run bench` (bench/all.ts): every benchmark that feeds it
+ * exports a RowSource whose rows put toolgate's figure next to the anchors measured in
+ * the same process, so the ratios are reproducible on any machine.
+ */
+
+export interface Figure {
+  readonly label: string;
+  readonly value: number;
+}
+
+export interface BenchRow {
+  /** What is measured, e.g. "one decision of policies/authz.rego, SDK path". */
+  readonly what: string;
+  /** Unit of every figure in the row, e.g. "µs/decision", "calls/s", "s", "MB". */
+  readonly unit: string;
+  /** Whether a lower ("µs") or a higher ("calls/s") figure is better; ratios are read as speed. */
+  readonly better: "lower" | "higher";
+  readonly toolgate: Figure;
+  /** Measured in the same process and run; empty when the row has no anchor. */
+  readonly anchors: readonly Figure[];
+  /** Extra facts for the reader (targets, breakdowns, why an anchor is missing). */
+  readonly notes?: readonly string[];
+}
+
+export interface RowContext {
+  /** A short run: fewer rounds, smaller batches; figures are noisier. */
+  readonly quick: boolean;
+  /** PostgreSQL for the PG rows; undefined skips them. */
+  readonly pgUrl: string | undefined;
+  /** Progress to stderr. */
+  log(message: string): void;
+}
+
+export type RowResult = { readonly rows: readonly BenchRow[] } | { readonly skipped: string };
+
+export interface RowSource {
+  /** Short name, e.g. "policy", "store"; `npm run bench -- --only policy,fuel` selects by it. */
+  readonly name: string;
+  run(ctx: RowContext): Promise<RowResult>;
+}
+
+/** toolgate's speed relative to an anchor: > 1 means toolgate is faster. */
+export function speedRatio(row: BenchRow, anchor: Figure): number {
+  return row.better === "lower" ? anchor.value / row.toolgate.value : row.toolgate.value / anchor.value;
+}
+
+export function ratioText(row: BenchRow, anchor: Figure): string {
+  const s = speedRatio(row, anchor);
+  if (!Number.isFinite(s) || s <= 0) return "n/a";
+  const words = s >= 1 ? `${fixed(s)}x faster than` : `${fixed(1 / s)}x slower than`;
+  return `${fixed(s)}x (${words} ${anchor.label})`;
+}
+
+function fixed(x: number): string {
+  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+}
+
+/** A figure in its unit with a sensible number of digits. */
+export function formatValue(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  const a = Math.abs(v);
+  if (a >= 10_000) return Math.round(v).toLocaleString("en-US");
+  if (a >= 100) return v.toFixed(0);
+  if (a >= 10) return v.toFixed(1);
+  if (a >= 1) return v.toFixed(2);
+  return v.toPrecision(2);
+}
+
+/** The median of a non-empty list. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}

@@ -1,0 +1,66 @@
+/**
+ * Bounded evaluation, the host's side. A module built by toolgate spends one unit
+ * of fuel per loop iteration and per function call and aborts with
+ * `policy_budget_exceeded` when its budget is used up (codegen/wasm/emit/fuel.ts).
+ * The module alone starts unlimited (the unmodified SDK evaluates as OPA would);
+ * toolgate's engines set a finite budget before every evaluation, so a runaway
+ * policy becomes a denial instead of blocking the process.
+ */
+
+/**
+ * Steps (loop iterations plus function calls) per evaluation unless configured. The
+ * shipped policy takes 11-14 steps per decision; a million is 30-100 ms of a runaway
+ * rule on a busy 2-core machine before it is stopped.
+ */
+export const DEFAULT_POLICY_BUDGET = 1_000_000;
+
+/** The decision reason of an evaluation stopped by its budget. */
+export const BUDGET_EXCEEDED = "policy_budget_exceeded";
+
+export class PolicyBudgetError extends Error {
+  override name = "PolicyBudgetError";
+}
+export const isPolicyBudgetError = (e: unknown): e is PolicyBudgetError =>
+  typeof e === "object" && e !== null && (e as { name?: unknown }).name === "PolicyBudgetError";
+
+/** A budget is a positive integer number of steps, or Infinity (no bound). */
+export const isValidPolicyBudget = (value: unknown): value is number =>
+  value === Infinity || (typeof value === "number" && Number.isSafeInteger(value) && value > 0);
+
+export const policyBudgetProblem = (where: string, value: unknown): string =>
+  `${where}: policyBudget must be a positive integer number of evaluation steps or Infinity, got ${String(value)}`;
+
+export function checkPolicyBudget(value: unknown, where: string): number {
+  if (isValidPolicyBudget(value)) return value;
+  throw new PolicyBudgetError(policyBudgetProblem(where, value));
+}
+
+/** The module's fuel exports, when it has them (modules built without fuel checks, or by OPA, have none). */
+export interface ModuleFuel {
+  /** Sets the budget of the next evaluations (a call into the module only when it changes). */
+  set(budget: number): void;
+  /** True when `error`, thrown by the last evaluation, is its budget running out. */
+  exceeded(error: unknown): boolean;
+}
+
+interface FuelExports {
+  readonly toolgate_fuel_budget_set?: unknown;
+  readonly toolgate_fuel_left?: unknown;
+}
+
+export function moduleFuel(exports: WebAssembly.Exports): ModuleFuel | null {
+  const ex = exports as FuelExports;
+  if (typeof ex.toolgate_fuel_budget_set !== "function" || typeof ex.toolgate_fuel_left !== "function") return null;
+  const setBudget = ex.toolgate_fuel_budget_set as (units: number) => void;
+  const left = ex.toolgate_fuel_left as () => number;
+  let current = Number.NaN;
+  return {
+    set(budget) {
+      if (budget === current) return;
+      setBudget(budget);
+      current = budget;
+    },
+    // The counter is below zero only after the module stopped itself; the message names the reason.
+    exceeded: (error) => left() < 0 && String(error instanceof Error ? error.message : error).includes(BUDGET_EXCEEDED),
+  };
+}

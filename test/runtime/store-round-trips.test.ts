@@ -1,0 +1,70 @@
+/**
+ * What one call costs the store, counted (not timed): an approved write makes at most two
+ * durable commits (the claim; the outcome with its decision-log row and the approval's
+ * consumption) and, on PostgreSQL, at most three round trips; an allowed read makes no
+ * durable commit of its own (its decision-log row is group-committed).
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PolicyEngine } from "../../src/policy/engine.js";
+import { createTestSchema, skipWithoutPg } from "../workers/pg-env.js";
+import type { TestSchema } from "../workers/pg-env.js";
+import { alice, approved, loadShippedPolicy, makeGate, reserveArgs } from "./harness.js";
+import { countingPgStore, countingSqliteStore } from "./statement-count.js";
+import type { CountingStore } from "./statement-count.js";
+
+const suites: { name: string; skip: boolean; open: () => Promise<CountingStore> }[] = [];
+let schema: TestSchema | null = null;
+suites.push({ name: "sqlite", skip: false, open: async () => countingSqliteStore() });
+const pgSkip = skipWithoutPg("store round trips");
+suites.push({
+  name: "postgres",
+  skip: pgSkip,
+  open: async () => {
+    schema ??= await createTestSchema();
+    return countingPgStore(schema.pool);
+  },
+});
+afterAll(async () => {
+  await schema?.drop();
+});
+
+for (const s of suites) {
+  describe.skipIf(s.skip)(`store round trips [${s.name}]`, () => {
+    let policy: PolicyEngine;
+    beforeAll(async () => {
+      policy = await loadShippedPolicy();
+    });
+
+    it("an approved write makes at most two durable commits (and at most three round trips on PostgreSQL)", async () => {
+      const c = await s.open();
+      const g = makeGate({ policy, store: c.store });
+      // A first call so the gate has recorded its policy (once per process, not per call).
+      await g.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" } });
+      const op = `op-rt-${randomUUID()}`;
+      const approvalId = await approved(g, alice, "reserve_funds", reserveArgs(), op);
+      await c.store.flushDecisions();
+      c.reset();
+      const env = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: op, approval_id: approvalId });
+      await c.store.flushDecisions();
+      expect(env).toMatchObject({ outcome: "success" });
+      expect(c.counts.commits, c.counts.log.join("\n")).toBeLessThanOrEqual(2);
+      if (s.name === "postgres") expect(c.counts.statements, c.counts.log.join("\n")).toBeLessThanOrEqual(3);
+      // The approval is consumed by the operation and the decision is logged, in those commits.
+      expect(await c.store.getApproval(approvalId)).toMatchObject({ consumed_by: op });
+      expect(await c.store.listDecisions({ operation_id: op, limit: 1 })).toMatchObject([{ outcome: "success", decision: "allow" }]);
+      await c.store.close();
+    });
+
+    it("an allowed read makes no durable commit of its own", async () => {
+      const c = await s.open();
+      const g = makeGate({ policy, store: c.store });
+      await g.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" } });
+      await c.store.flushDecisions();
+      c.reset();
+      expect(await g.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" } })).toMatchObject({ outcome: "success" });
+      expect(c.counts.commits, c.counts.log.join("\n")).toBe(0);
+      await c.store.close();
+    });
+  });
+}
