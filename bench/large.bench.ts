@@ -13,11 +13,12 @@ import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { compilePolicy } from "../codegen/compiler/index.js";
 import { useRuntimeBytes } from "../codegen/wasm/runtime-link.js";
 import { hostBuiltins } from "../src/policy/host-builtins/index.js";
+import type { BenchRow, RowSource } from "./rows.js";
 import { policyInputs } from "./policy/inputs.js";
 import { ENTRYPOINT, FLOOR_ENTRYPOINT, largeInput, largePolicy } from "./large/policy.js";
 
-/** One line of the umbrella report: toolgate's figure next to its anchor from the same run. */
-export interface BenchRow {
+/** One measured figure next to its baseline from the same run. */
+export interface LargeRow {
   readonly what: string;
   readonly unit: string;
   readonly toolgate: number;
@@ -81,7 +82,7 @@ function cpuMs(): number {
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** policies/authz.rego through the SDK: small policies must not pay for the large-value machinery. */
-async function smallPolicyRow(base: Uint8Array | null, ref: string, rounds: number, log: (l: string) => void): Promise<BenchRow> {
+async function smallPolicyRow(base: Uint8Array | null, ref: string, rounds: number, log: (l: string) => void): Promise<LargeRow> {
   const source = readFileSync("policies/authz.rego", "utf8");
   const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as Record<string, unknown>;
   const entry = "toolgate/authz/decision";
@@ -113,7 +114,7 @@ async function smallPolicyRow(base: Uint8Array | null, ref: string, rounds: numb
   return { what: "policies/authz.rego: CPU time per SDK decision", unit: "µs", toolgate: us[0]!, anchor: base !== null ? `runtime ${ref}` : "none", anchorValue: us[1] ?? null, ratio: us[1] !== undefined ? us[1] / us[0]! : null };
 }
 
-export async function largeRows(opts: LargeOptions = {}): Promise<BenchRow[]> {
+export async function largeRows(opts: LargeOptions = {}): Promise<LargeRow[]> {
   const sizes = opts.sizes ?? [10_000, 100_000];
   const rules = opts.rules ?? 20;
   const rounds = opts.rounds ?? 3;
@@ -122,7 +123,7 @@ export async function largeRows(opts: LargeOptions = {}): Promise<BenchRow[]> {
   const source = largePolicy(rules);
   const base = baselineBytes(ref);
   if (base === null && ref !== "") log(`baseline ${ref}: no runtime.wasm found there; toolgate only`);
-  const rows: BenchRow[] = [await smallPolicyRow(base, ref, Math.max(rounds, 5), log)];
+  const rows: LargeRow[] = [await smallPolicyRow(base, ref, Math.max(rounds, 5), log)];
   for (const n of sizes) {
     const input = largeInput(n, rules);
     // fresh instances per size: the memory figure is what this size needs
@@ -163,6 +164,23 @@ export async function largeRows(opts: LargeOptions = {}): Promise<BenchRow[]> {
   }
   return rows;
 }
+
+/** The rows of `npm run bench` (bench/rows.ts): toolgate next to the baseline library. */
+export const largeSource: RowSource = {
+  name: "large",
+  async run(ctx) {
+    const rows = await largeRows({ ...(ctx.quick ? { sizes: [10_000], rounds: 2 } : {}), log: (m) => ctx.log(m) });
+    return {
+      rows: rows.map((r): BenchRow => ({
+        what: r.what,
+        unit: r.unit,
+        better: "lower",
+        toolgate: { label: "toolgate", value: r.toolgate },
+        anchors: r.anchorValue === null ? [] : [{ label: r.anchor, value: r.anchorValue }],
+      })),
+    };
+  },
+};
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const env = process.env;
