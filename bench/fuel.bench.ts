@@ -18,7 +18,7 @@ import { loadFastEngine } from "../src/policy/fast-engine.js";
 import { loadOpaWasmEngine } from "../src/policy/opa-wasm-engine.js";
 import { hostBuiltins } from "../src/policy/host-builtins/index.js";
 import { policyInputs } from "./policy/inputs.js";
-import { formatValue, median } from "./rows.js";
+import { formatValue, interleaved } from "./rows.js";
 import type { BenchRow, RowContext, RowSource } from "./rows.js";
 
 const ENTRY = "toolgate/authz/decision";
@@ -27,24 +27,6 @@ function compile(file: string, source: string, entrypoint: string, fuel: boolean
   const r = compilePolicy({ modules: [{ file, source }], entrypoints: [entrypoint], fuel });
   if (r.wasm === null) throw new Error(`${file} does not compile: ${JSON.stringify(r.errors)}`);
   return r.wasm;
-}
-
-/** Interleaved rounds of `batch` calls each; the median time per call in µs for every contender. */
-function interleaved(contenders: readonly (() => unknown)[], rounds: number, batch: number): number[] {
-  const times = contenders.map(() => [] as number[]);
-  for (const c of contenders) for (let i = 0; i < batch; i++) c(); // warm-up
-  for (let r = 0; r < rounds; r++) {
-    // Forward, then backward: a drift in machine load hits every contender alike.
-    const order = contenders.map((_, k) => k);
-    if (r % 2 === 1) order.reverse();
-    for (const k of order) {
-      const c = contenders[k]!;
-      const t = performance.now();
-      for (let i = 0; i < batch; i++) c();
-      times[k]!.push(((performance.now() - t) * 1000) / batch);
-    }
-  }
-  return times.map(median);
 }
 
 async function costRows(ctx: RowContext): Promise<BenchRow[]> {

@@ -53,11 +53,29 @@ export function ratioText(row: BenchRow, anchor: Figure): string {
 }
 
 function fixed(x: number): string {
-  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 0.1 ? x.toFixed(2) : x.toPrecision(2);
+}
+
+/** Interleaved rounds of `batch` calls each (forward, then backward, so drifting load hits all alike); median µs per call of every contender. */
+export function interleaved(contenders: readonly (() => unknown)[], rounds: number, batch: number): number[] {
+  const times = contenders.map(() => [] as number[]);
+  for (const c of contenders) for (let i = 0; i < batch; i++) c(); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    const order = contenders.map((_, k) => k);
+    if (r % 2 === 1) order.reverse();
+    for (const k of order) {
+      const c = contenders[k]!;
+      const t = performance.now();
+      for (let i = 0; i < batch; i++) c();
+      times[k]!.push(((performance.now() - t) * 1000) / batch);
+    }
+  }
+  return times.map(median);
 }
 
 /** A figure in its unit with a sensible number of digits. */
 export function formatValue(v: number): string {
+  if (Number.isNaN(v)) return "-";
   if (!Number.isFinite(v)) return String(v);
   const a = Math.abs(v);
   if (a >= 10_000) return Math.round(v).toLocaleString("en-US");

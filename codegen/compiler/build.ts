@@ -9,7 +9,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import { bundleBytes } from "./bundle.js";
 import { compilePolicy } from "./index.js";
 import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
-import type { RegoVersion } from "./types.js";
+import type { RegoVersion, StageTiming } from "./types.js";
 
 export interface BuildOptions {
   readonly policies: string;
@@ -22,11 +22,13 @@ export interface BuildOptions {
   readonly builtins?: CustomBuiltins;
 }
 
-export type BuildResult =
+/** Every result carries the wall time of each step: reading the sources, the compiler's stages, bundling, writing. */
+export type BuildResult = (
   | { readonly kind: "errors"; readonly errors: Diagnostic[] }
   | { readonly kind: "stale"; readonly files: string[] }
   | { readonly kind: "up_to_date"; readonly files: string[] }
-  | { readonly kind: "written"; readonly files: string[]; readonly wasmBytes: number };
+  | { readonly kind: "written"; readonly files: string[]; readonly wasmBytes: number }
+) & { readonly timings: readonly StageTiming[] };
 
 /** `.rego` files under `dir` except `*_test.rego`, sorted. */
 export function policyFiles(dir: string): string[] {
@@ -50,30 +52,56 @@ export function policyData(dir: string): unknown {
 }
 
 export function buildPolicy(opts: BuildOptions): BuildResult {
+  const timings: StageTiming[] = [];
+  let t = performance.now();
+  const step = (stage: string): void => {
+    const now = performance.now();
+    timings.push({ stage, ms: now - t });
+    t = now;
+  };
   if (!existsSync(opts.policies)) {
-    return { kind: "errors", errors: [{ code: "file_unreadable", message: `no such folder ${opts.policies}`, location: { file: opts.policies, row: 1, col: 1 } }] };
+    return { kind: "errors", errors: [{ code: "file_unreadable", message: `no such folder ${opts.policies}`, location: { file: opts.policies, row: 1, col: 1 } }], timings };
   }
   const files = policyFiles(opts.policies);
   const version = opts.regoVersion === undefined ? {} : { regoVersion: opts.regoVersion };
   const modules = files.map((f) => ({ file: relative(process.cwd(), f) || f, source: readFileSync(f, "utf8"), ...version }));
+  step("read");
   const r = compilePolicy({ modules, entrypoints: opts.entrypoints, ...(opts.builtins === undefined ? {} : { builtins: opts.builtins }) });
-  if (r.wasm === null) return { kind: "errors", errors: r.errors };
+  timings.push(...r.timings);
+  t = performance.now();
+  if (r.wasm === null) return { kind: "errors", errors: r.errors, timings };
   let data: unknown;
   try {
     data = policyData(opts.policies);
   } catch (e) {
     const file = join(opts.policies, "data.json");
-    return { kind: "errors", errors: [{ code: "invalid_json", message: `${file}: ${(e as Error).message}`, location: { file, row: 1, col: 1 } }] };
+    return { kind: "errors", errors: [{ code: "invalid_json", message: `${file}: ${(e as Error).message}`, location: { file, row: 1, col: 1 } }], timings };
   }
   const outputs: [string, Uint8Array][] = [
     [join(opts.out, "policy.wasm"), r.wasm],
     [join(opts.out, "bundle.tar.gz"), bundleBytes({ wasm: r.wasm, data, entrypoints: opts.entrypoints })],
   ];
+  step("bundle");
   if (opts.check) {
     const stale = outputs.filter(([p, bytes]) => !existsSync(p) || !Buffer.from(readFileSync(p)).equals(Buffer.from(bytes))).map(([p]) => p);
-    return stale.length > 0 ? { kind: "stale", files: stale } : { kind: "up_to_date", files: outputs.map(([p]) => p) };
+    step("compare");
+    return stale.length > 0 ? { kind: "stale", files: stale, timings } : { kind: "up_to_date", files: outputs.map(([p]) => p), timings };
   }
   mkdirSync(opts.out, { recursive: true });
   for (const [p, bytes] of outputs) writeFileSync(p, bytes);
-  return { kind: "written", files: outputs.map(([p]) => p), wasmBytes: r.wasm.byteLength };
+  step("write");
+  return { kind: "written", files: outputs.map(([p]) => p), wasmBytes: r.wasm.byteLength, timings };
+}
+
+/** The timings as `toolgate build --timings` prints them: one stage a line, phases indented. */
+export function formatTimings(timings: readonly StageTiming[]): string {
+  const lines: string[] = [];
+  const add = (ts: readonly StageTiming[], indent: string): void => {
+    for (const x of ts) {
+      lines.push(`${indent}${x.stage.padEnd(16 - indent.length)} ${x.ms.toFixed(1).padStart(9)} ms`);
+      if (x.parts !== undefined) add(x.parts, `${indent}  `);
+    }
+  };
+  add(timings, "");
+  return lines.join("\n");
 }

@@ -10,15 +10,16 @@ import type { PlanQuery } from "../plan/planner.js";
 import { planPolicy } from "../plan/planner.js";
 import type { Body } from "../rego/ast.js";
 import { compileModules, compileQuery, continueCompile, parseQuery, startCompile, type Compilation } from "../rego/index.js";
-import { withCustomBuiltins } from "../rego/builtins.js";
-import { mockedBuiltins } from "../rego/compile.js";
 import type { Program } from "../rego/program.js";
 import { builtinArities } from "../wasm/emit/builtins.js";
 import { emitPolicy, isEmitError } from "../wasm/emit/index.js";
 import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
+import { supportedBuiltins } from "./check.js";
+import { withCustomBuiltins } from "../rego/builtins.js";
 import type { CompileOptions, CompileResult, StageName, StageTiming } from "./types.js";
 
 export type * from "./types.js";
+export { checkPolicy } from "./check.js";
 export { STAGE_NAMES } from "./types.js";
 
 interface State {
@@ -51,7 +52,7 @@ export const STAGES: readonly Stage[] = [
   { name: "check", run: checkStage },
   { name: "plan", run: planStage },
   { name: "emit", run: emitStage },
-  { name: "optimize", run: () => {} /* binaryen optimises inside emit when opts.optimize is not false */ },
+  { name: "optimize", run: () => {} /* binaryen optimises inside emit when opts.optimize is not false; emit times both */ },
 ];
 
 export function compilePolicy(opts: CompileOptions): CompileResult {
@@ -60,7 +61,7 @@ export function compilePolicy(opts: CompileOptions): CompileResult {
     for (const stage of STAGES) {
       const t0 = performance.now();
       stage.run(st, opts);
-      if (stage.name !== "parse" && stage.name !== "check") st.timings.push({ stage: stage.name, ms: performance.now() - t0 });
+      if (stage.name === "plan") st.timings.push({ stage: stage.name, ms: performance.now() - t0 });
       if (st.errors.length > 0) break;
       if (opts.stopAfter === stage.name) break;
     }
@@ -75,30 +76,6 @@ export function compilePolicy(opts: CompileOptions): CompileResult {
     ...(st.coverage === undefined ? {} : { coverage: { points: st.coverage } }),
   };
   return out;
-}
-
-/**
- * `toolgate check`: everything `build` reports, without emitting. The front end
- * reports nearly everything; planning every rule group as an entrypoint adds what
- * only planning can see (a builtin the backend lacks, called where no `with`
- * replaces it although one elsewhere does), so any `build` of these modules
- * reports no error that `check` does not.
- */
-export function checkPolicy(opts: Pick<CompileOptions, "modules" | "builtins">): Diagnostic[] {
-  const custom = opts.builtins === undefined ? {} : { builtins: opts.builtins };
-  const front = compileModules(opts.modules, { supportedBuiltins: supportedBuiltins([], opts.builtins), ...custom });
-  if (front.program === null) return front.errors;
-  const program = front.program;
-  const entrypoints = program.groups.filter((g) => g.kind !== "function").map((g) => g.path.slice(1).join("/"));
-  const r = withCustomBuiltins(opts.builtins, () =>
-    planPolicy({ program, files: opts.modules.map((m) => m.file), entrypoints, queries: [], builtins: builtinArities(opts.builtins) }),
-  );
-  return [...r.errors].sort(compareDiagnostics);
-}
-
-/** Builtins the backend calls (custom ones included), plus those a query replaces with `with` (their calls need no implementation). */
-function supportedBuiltins(queries: readonly { body: Body }[], custom: CustomBuiltins | undefined): Set<string> {
-  return new Set([...builtinArities(custom).keys(), ...mockedBuiltins(queries.map((q) => q.body))]);
 }
 
 function parseStage(st: State, opts: CompileOptions): void {
@@ -161,15 +138,22 @@ function planStage(st: State, opts: CompileOptions): void {
 
 function emitStage(st: State, opts: CompileOptions): void {
   if (st.plan === undefined) return;
+  const phases: StageTiming[] = [];
   try {
     st.wasm = emitPolicy(st.plan, {
       strictBuiltinErrors: opts.strictBuiltinErrors === true,
       optimize: opts.optimize !== false,
       ...(opts.builtins === undefined ? {} : { customBuiltins: opts.builtins }),
       fuel: opts.fuel !== false,
+      onPhase: (stage, ms) => phases.push({ stage, ms }),
     });
   } catch (e) {
     if (!isEmitError(e)) throw e;
     st.errors.push({ code: "wasm_emit_error", message: e.message, location: { file: "policy", row: 1, col: 1 } });
   }
+  // Optimising happens inside emitPolicy; it is reported as its own stage.
+  const optimize = phases.filter((p) => p.stage === "optimize");
+  const rest = phases.filter((p) => p.stage !== "optimize");
+  st.timings.push({ stage: "emit", ms: rest.reduce((a, p) => a + p.ms, 0), parts: rest });
+  st.timings.push({ stage: "optimize", ms: optimize.reduce((a, p) => a + p.ms, 0) });
 }

@@ -65,4 +65,6 @@ export interface CompileResult {
 export interface StageTiming {
   readonly stage: string;
   readonly ms: number;
+  /** The stage's own phases (emit: reading runtime.wasm, generating, validating, encoding). */
+  readonly parts?: readonly StageTiming[];
 }

@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { createApprovals } from "../approvals/create-approvals.js";
 import type { InboxApprovals } from "../approvals/approvals-api.js";
 import type { Manifest } from "../manifest.js";
-import { loadOpaWasmEngineFromFiles } from "../policy/index.js";
+import { loadPolicyEngineFromFiles } from "../policy/index.js";
 import type { ApproverContext } from "../runtime/approver.js";
 import type { ToolValidators } from "../runtime/types.js";
 import { openPgStore } from "../store/postgres/index.js";
@@ -99,6 +99,6 @@ export async function projectApprovals(store: Store, f: ProjectFlags): Promise<I
   const custom = await projectPolicyBuiltins().catch((err: Error) => {
     throw new CliInputError("policy_builtins_invalid", err.message, "fix tools.yaml policy.builtins or the module it names");
   });
-  const policy = await loadOpaWasmEngineFromFiles({ wasm: f.policy, data: f.data, entrypoint: generated.manifest.policy.entrypoint, ...custom });
+  const policy = await loadPolicyEngineFromFiles({ wasm: f.policy, data: f.data, entrypoint: generated.manifest.policy.entrypoint, ...custom });
   return createApprovals({ store, manifest: generated.manifest, validators: generated.validators, policy });
 }

@@ -1,10 +1,17 @@
 /**
- * toolgate's fast policy host: the same PolicyEngine contract as the SDK engine
- * (opa-wasm-engine.ts), calling the module's exports directly. Per decision it
- * does what the SDK's evaluate() does minus the repeated work:
+ * toolgate's fast policy host and the runtime's default engine: the same
+ * PolicyEngine contract as the SDK engine (opa-wasm-engine.ts), calling the
+ * module's exports directly. Per decision it does what the SDK's evaluate() does
+ * minus the repeated work:
  *  - the input goes into memory as value cells written by the host (fast-input.ts:
  *    no JSON.stringify, no JSON parse in the module; checked against the module's
- *    own parser at load), followed by the legacy `eval(ctx)`;
+ *    own parser at load), and only the parts the entrypoint can read
+ *    (input-projection.ts, from the module's `toolgate.input_paths` section), with
+ *    member-name cells made once at load;
+ *  - `toolgate_decision` returns the decision as one scalar (allow, requires_approval
+ *    and the reason's string cell; reasons spelled out in the policy are static cells,
+ *    decoded once and kept by address): no result set is dumped or parsed. Modules
+ *    without that export take the legacy `eval(ctx)` and read the result set;
  *  - inputs the writer declines (floats, unusual strings) take the SDK's route
  *    with less overhead: one reused TextEncoder `encodeInto`s the JSON straight at
  *    the saved heap pointer and `opa_eval` parses it;
@@ -21,6 +28,9 @@ import type { ModuleFuel } from "./budget.js";
 import { deny, toDecision } from "./engine.js";
 import type { EvaluateOptions, PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { DECLINED, ValueReader, ValueWriter } from "./fast-input.js";
+import { projectInput, projectionSample, readInputPaths } from "./input-projection.js";
+import type { ProjectedObject } from "./input-projection.js";
+import { compileProjection } from "./projected-writer.js";
 import { PolicyLoadError } from "./opa-wasm-engine.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
 
@@ -50,12 +60,18 @@ interface Exports {
   readonly eval?: (ctx: number) => number;
   readonly opa_null?: () => number;
   readonly opa_boolean?: (b: number) => number;
+  /** (entrypoint, input, data) -> 0 undefined, 1 malformed, reason | 4 | allow | requires_approval << 1. */
+  readonly toolgate_decision?: (entrypoint: number, input: number, data: number) => number;
 }
+
+const DECISION_UNDEFINED = 0;
+const DECISION_MALFORMED = 1;
 
 /** Checked at load: the writer must build what the module's parser builds. */
 const PROBE = { b: [1, -2, 4294967297, -9007199254740991, true, false, null, "", "xé😀"], a: { "": {}, z: [] }, "é": "k" };
 
 const PAGE = 65536;
+const STRING_CACHE_BYTES = 64 * 1024;
 
 export class FastPolicy {
   private readonly memory: WebAssembly.Memory;
@@ -73,12 +89,17 @@ export class FastPolicy {
   /** Null when the module lacks what direct writing needs or fails the load-time check. */
   private writer: ValueWriter | null = null;
   private reader: ValueReader | null = null;
+  /** By entrypoint id: the parts of the input to write (null: all of it). */
+  private projections: (ProjectedObject | null)[] = [];
+  /** Reason strings by cell address, for cells below the saved heap pointer (immutable until setData). */
+  private readonly reasons = new Map<number, string>();
   /** The module's step counter (budget.ts), null for modules built without one. */
   fuel: ModuleFuel | null = null;
 
   private constructor(
     initialPages: number,
     private readonly host: HostBuiltinSet,
+    private readonly compileWriters: boolean,
   ) {
     this.memory = new WebAssembly.Memory({ initial: initialPages });
     this.u8 = new Uint8Array(this.memory.buffer);
@@ -86,14 +107,15 @@ export class FastPolicy {
   }
 
   /** `host` defaults to toolgate's host builtins (createHostBuiltins). */
-  static async load(wasm: Uint8Array, opts: { initialPages?: number; host?: HostBuiltinSet } = {}): Promise<FastPolicy> {
-    const p = new FastPolicy(opts.initialPages ?? 5, opts.host ?? createHostBuiltins());
+  /** `compileWriters: false` keeps the interpreted input writer (as where code generation is forbidden). */
+  static async load(wasm: Uint8Array, opts: { initialPages?: number; host?: HostBuiltinSet; compileWriters?: boolean } = {}): Promise<FastPolicy> {
+    const p = new FastPolicy(opts.initialPages ?? 5, opts.host ?? createHostBuiltins(), opts.compileWriters ?? true);
     const module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, { env: p.imports() as WebAssembly.ModuleImports });
     p.exports = instance.exports as unknown as Exports;
     p.fuel = moduleFuel(instance.exports);
     p.host.attach({ exports: instance.exports, memory: p.memory });
-    p.init();
+    p.init(module);
     return p;
   }
 
@@ -113,7 +135,7 @@ export class FastPolicy {
     };
   }
 
-  private init(): void {
+  private init(module: WebAssembly.Module): void {
     const builtins = this.dumpValue(this.exports.builtins()) as Record<string, number>;
     const missing = Object.keys(builtins).filter((n) => typeof this.host.builtins[n] !== "function");
     if (missing.length > 0) {
@@ -122,12 +144,51 @@ export class FastPolicy {
     for (const [name, id] of Object.entries(builtins)) this.builtinNames[id] = name;
     // As the SDK: empty data first, then entrypoints() (which probes the host builtins).
     this.dataAddr = this.loadJson(new TextEncoder().encode("{}"));
+    this.entrypoints = this.dumpValue(this.exports.entrypoints()) as Record<string, number>;
+    this.baseHeapPtr = this.exports.opa_heap_ptr_get();
+    this.dataHeapPtr = this.baseHeapPtr;
+    this.writer = this.checkedWriter();
+    this.reader = this.writer === null ? null : new ValueReader(this.memory);
+    if (this.writer !== null) {
+      this.projections = this.checkedProjections(module, this.writer);
+      const region = this.exports.opa_malloc(STRING_CACHE_BYTES);
+      this.writer.cacheStrings(region, region + STRING_CACHE_BYTES);
+    }
+    // Member-name cells stay below the saved heap pointer, like data.
     this.baseHeapPtr = this.exports.opa_heap_ptr_get();
     this.dataHeapPtr = this.baseHeapPtr;
     this.inputView = this.view().subarray(this.dataHeapPtr);
-    this.entrypoints = this.dumpValue(this.exports.entrypoints()) as Record<string, number>;
-    this.writer = this.checkedWriter();
-    this.reader = this.writer === null ? null : new ValueReader(this.memory);
+  }
+
+  /** Per entrypoint id; each projection must write what the module's parser builds, or that entrypoint gets the whole input. */
+  private checkedProjections(module: WebAssembly.Module, writer: ValueWriter): (ProjectedObject | null)[] {
+    const paths = readInputPaths(module);
+    const out: (ProjectedObject | null)[] = [];
+    if (paths === null) return out;
+    // The module's own cell for a member name when it holds that name (checked), else a new one.
+    const keyCell = (k: string): number => {
+      const cell = paths.keys[k];
+      if (cell !== undefined && cell < this.baseHeapPtr && this.cString(this.exports.opa_json_dump(cell)) === JSON.stringify(k)) return cell;
+      return this.loadJson(this.encoder.encode(JSON.stringify(k)));
+    };
+    for (const [name, id] of Object.entries(this.entrypoints)) {
+      const tree = paths.entrypoints[name];
+      const node = tree === undefined ? null : projectInput(tree, keyCell);
+      if (node === null) continue;
+      if (this.compileWriters) compileProjection(node);
+      const mark = this.exports.opa_heap_ptr_get();
+      const sample = projectionSample(node);
+      const cells = writer.writeProjected(sample, node, (mark + 7) & ~7);
+      let same = false;
+      if (cells !== null) {
+        this.exports.opa_heap_ptr_set(cells.end);
+        const direct = this.cString(this.exports.opa_json_dump(cells.addr));
+        same = direct === this.cString(this.exports.opa_json_dump(this.loadJson(this.encoder.encode(JSON.stringify(sample)))));
+      }
+      this.exports.opa_heap_ptr_set(mark);
+      if (same) out[id] = node;
+    }
+    return out;
   }
 
   private checkedWriter(): ValueWriter | null {
@@ -158,6 +219,77 @@ export class FastPolicy {
     this.dataAddr = this.loadJson(this.encoder.encode(JSON.stringify(data)));
     this.dataHeapPtr = this.exports.opa_heap_ptr_get();
     this.inputView = this.view().subarray(this.dataHeapPtr);
+    this.reasons.clear();
+  }
+
+  /** Bytes of the module's memory (it grows when an input does not fit). */
+  get memoryBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  /** Whether `decide` returns decisions through the module's decision export. */
+  get hasDecisionExport(): boolean {
+    return this.exports.toolgate_decision !== undefined;
+  }
+
+  /** Whether the entrypoint's input is written in part (what it can read) rather than whole. */
+  projects(entrypoint: number): boolean {
+    return (this.projections[entrypoint] ?? null) !== null;
+  }
+
+  /**
+   * The decision of `entrypoint` as toDecision would make it of the SDK's result,
+   * through the decision export (see hasDecisionExport; without it, evaluate()).
+   * Throws what the module aborts with.
+   */
+  decide(input: unknown, entrypoint: number): PolicyDecision {
+    const decision = this.exports.toolgate_decision;
+    if (decision === undefined) {
+      const results = this.evaluate(input, entrypoint);
+      if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
+      return toDecision((results[0] as { result?: unknown }).result);
+    }
+    const inputAddr = input ? this.inputCells(input, entrypoint) : 0;
+    this.host.startEvaluation();
+    const r = decision(entrypoint, inputAddr, this.dataAddr);
+    if (r === DECISION_UNDEFINED) return deny("policy_undefined");
+    if (r === DECISION_MALFORMED) return deny("policy_malformed_decision");
+    const allow = (r & 1) !== 0;
+    const ask = (r & 2) !== 0;
+    if (allow && ask) return deny("policy_malformed_decision");
+    return { allow, reason: this.reason(r & ~7), requires_approval: ask };
+  }
+
+  /** The input's value, at the saved heap pointer; the heap pointer is left after it. */
+  private inputCells(input: unknown, entrypoint: number): number {
+    const start = (this.dataHeapPtr + 7) & ~7;
+    const cells = this.writer?.writeProjected(input, this.projections[entrypoint] ?? null, start) ?? null;
+    if (cells !== null) {
+      this.exports.opa_heap_ptr_set(cells.end);
+      return cells.addr;
+    }
+    // The SDK's route for what the writer declines: JSON text, parsed by the module.
+    const text = JSON.stringify(input) as string | undefined;
+    if (text === undefined) throw new Error("input is not JSON");
+    this.reserve(start + text.length * 3);
+    const len = this.encoder.encodeInto(text, this.view().subarray(start)).written;
+    this.exports.opa_heap_ptr_set((start + len + 7) & ~7);
+    const addr = this.exports.opa_json_parse(start, len);
+    if (addr === 0) throw new Error("input is not JSON");
+    return addr;
+  }
+
+  private reason(cell: number): string {
+    const known = this.reasons.get(cell);
+    if (known !== undefined) return known;
+    // Without a checked writer the cell layout is not known to match: ask the module.
+    if (this.reader === null) return this.dumpValue(cell) as string;
+    const dv = new DataView(this.memory.buffer);
+    const len = dv.getUint32(cell + 4, true);
+    const ptr = dv.getUint32(cell + 8, true);
+    const s = this.decoder.decode(this.view().subarray(ptr, ptr + len));
+    if (cell < this.dataHeapPtr && !this.writer!.inStringCache(cell) && this.reasons.size < 4096) this.reasons.set(cell, s);
+    return s;
   }
 
   /** The result set, as the SDK's evaluate() returns it. Throws what the module aborts with. */
@@ -264,9 +396,7 @@ export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolic
   const decide = (input: PolicyInput, options?: EvaluateOptions): PolicyDecision => {
     try {
       policy.fuel?.set(options?.budget ?? budget);
-      const results = policy.evaluate(input, entrypointId);
-      if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
-      return toDecision((results[0] as { result?: unknown }).result);
+      return policy.decide(input, entrypointId);
     } catch (err) {
       return deny(policy.fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
     }

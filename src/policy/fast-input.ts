@@ -11,6 +11,8 @@
  * against the module's own parser at load and disables it on any difference.
  */
 
+import type { ProjectedObject } from "./input-projection.js";
+
 class GiveUp extends Error {}
 const giveUp = new GiveUp();
 
@@ -35,6 +37,7 @@ interface Shape {
   readonly sorted: readonly string[];
 }
 const SHAPES_MAX = 32;
+const CACHED_STRING_MAX = 64;
 
 export class ValueWriter {
   private readonly shapes: Shape[] = [];
@@ -64,6 +67,76 @@ export class ValueWriter {
       if (e === giveUp) return null;
       throw e;
     }
+  }
+
+  /**
+   * Like write, but objects at projected paths get only the projected members, with
+   * their ready-made key cells (`node` null: the whole value). A member that is
+   * absent or undefined is left out, as JSON.stringify leaves it out.
+   */
+  writeProjected(value: unknown, node: ProjectedObject | null, start: number): { addr: number; end: number } | null {
+    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    this.ptr = start;
+    try {
+      const addr = node === null ? this.value(value) : this.projected(value, node);
+      return { addr, end: (this.ptr + 7) & ~7 };
+    } catch (e) {
+      if (e === giveUp) return null;
+      throw e;
+    }
+  }
+
+  private projected(v: unknown, node: ProjectedObject): number {
+    if (node.compiled !== undefined) return node.compiled(this, v);
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return this.value(v);
+    const o = v as Record<string, unknown>;
+    this.plainObject(o);
+    const { keys, keyCells, children, inherited } = node;
+    const n = keys.length;
+    const c = this.alloc(16);
+    const data = n > 0 ? this.alloc(8 * n) : 0;
+    let j = data >>> 2;
+    let present = 0;
+    for (let i = 0; i < n; i++) {
+      const k = keys[i]!;
+      const x = inherited[i] && !Object.prototype.hasOwnProperty.call(o, k) ? undefined : o[k];
+      if (x === undefined) continue;
+      const child = children[i]!;
+      const va = child === null ? this.value(x) : this.projected(x, child);
+      this.u32[j] = keyCells[i]!;
+      this.u32[j + 1] = va;
+      j += 2;
+      present++;
+    }
+    this.cell(c, T_OBJECT, present, present, present > 0 ? data : 0);
+    return c;
+  }
+
+  // The pieces of writeProjected that compiled projections (projected-writer.ts) call.
+
+  /** Gives up (JSON route) on objects JSON.stringify would not write as their own members. */
+  plainObject(o: object): void {
+    const proto: unknown = Object.getPrototypeOf(o);
+    if ((proto !== Object.prototype && proto !== null) || typeof (o as { toJSON?: unknown }).toJSON === "function") throw giveUp;
+  }
+
+  allocate(n: number): number {
+    return this.alloc(n);
+  }
+
+  whole(v: unknown): number {
+    return this.value(v);
+  }
+
+  /** A member (key cell, value cell) at `at`. */
+  member(at: number, key: number, value: number): void {
+    const i = at >>> 2;
+    this.u32[i] = key;
+    this.u32[i + 1] = value;
+  }
+
+  objectCell(c: number, n: number, data: number): void {
+    this.cell(c, T_OBJECT, n, n, n > 0 ? data : 0);
   }
 
   private refresh(): void {
@@ -119,7 +192,46 @@ export class ValueWriter {
   }
 
   /** `key`: object keys must sort the same in UTF-16 and UTF-8 (no code unit >= U+D800). */
+  /**
+   * Keeps short strings' cells in [start, end) (memory the caller reserved below the
+   * evaluation heap) and reuses them when the same text comes again, as the
+   * runtime's versions, tool names and ids do from call to call. When the region is
+   * full it starts over: a cell is only needed for the evaluation it was written for.
+   */
+  cacheStrings(start: number, end: number): void {
+    this.cache = { start, end, next: start, cells: new Map() };
+  }
+
+  /** Whether `addr` lies in the string cache (its cells are reused for other strings later). */
+  inStringCache(addr: number): boolean {
+    return this.cache !== null && addr >= this.cache.start && addr < this.cache.end;
+  }
+
+  private cache: { readonly start: number; readonly end: number; next: number; readonly cells: Map<string, number> } | null = null;
+
   private string(s: string, key = false): number {
+    const cache = this.cache;
+    // Only ASCII text is kept, so a cached cell is also a valid object key.
+    if (cache !== null && s.length <= CACHED_STRING_MAX) {
+      const known = cache.cells.get(s);
+      if (known !== undefined) return known;
+      if (cache.next + 16 + 3 * CACHED_STRING_MAX + 8 > cache.end) {
+        cache.cells.clear();
+        cache.next = cache.start;
+      }
+      const ptr = this.ptr;
+      this.ptr = cache.next;
+      const c = this.uncachedString(s, key);
+      const ascii = this.ptr - this.u32[(c >>> 2) + 2]! === s.length;
+      cache.next = (this.ptr + 7) & ~7;
+      this.ptr = ptr;
+      if (ascii) cache.cells.set(s, c);
+      return c;
+    }
+    return this.uncachedString(s, key);
+  }
+
+  private uncachedString(s: string, key: boolean): number {
     const c = this.alloc(16);
     const len = s.length;
     const bytes = this.ptr;

@@ -2,6 +2,9 @@ export type { EvaluateOptions, PolicyApprovalInput, PolicyDecision, PolicyEngine
 export { BUDGET_EXCEEDED, checkPolicyBudget, DEFAULT_POLICY_BUDGET, isPolicyBudgetError, PolicyBudgetError } from "./budget.js";
 export { deny, toDecision } from "./engine.js";
 export { isPolicyLoadError, loadOpaWasmEngine, loadOpaWasmEngineFromFiles, PolicyLoadError } from "./opa-wasm-engine.js";
+export { loadPolicyEngine, loadPolicyEngineFromFiles } from "./default-engine.js";
+export { FastPolicy, loadFastEngine } from "./fast-engine.js";
+export type { FastEngineOptions, FastPolicyEngine } from "./fast-engine.js";
 export { policyCodeVersion, policyDataVersion, policyVersion, versionsOf } from "./version.js";
 export type { PolicyVersions } from "./version.js";
 export type { OpaWasmEngineOptions } from "./opa-wasm-engine.js";

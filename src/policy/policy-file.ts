@@ -9,7 +9,8 @@ import { gunzipSync } from "node:zlib";
 import { Header } from "tar";
 import type { JsonObject } from "../manifest.js";
 import type { PolicyEngine } from "./engine.js";
-import { loadOpaWasmEngine, PolicyLoadError } from "./opa-wasm-engine.js";
+import { loadPolicyEngine } from "./default-engine.js";
+import { PolicyLoadError } from "./opa-wasm-engine.js";
 import type { CustomBuiltins } from "./builtins/index.js";
 import type { OpaWasmEngineOptions } from "./opa-wasm-engine.js";
 
@@ -18,7 +19,7 @@ export interface PolicyFileOptions {
   readonly entrypoint: string;
   /** Data for a bare policy.wasm (a bundle carries its own /data.json). */
   readonly data?: JsonObject;
-  /** How to turn the bytes into an engine. Default: the opa-wasm SDK engine. */
+  /** How to turn the bytes into an engine. Default: the default engine (default-engine.ts). */
   readonly load?: (opts: OpaWasmEngineOptions) => Promise<PolicyEngine>;
   /** Custom builtins the policy was compiled with, passed on to `load`. */
   readonly builtins?: CustomBuiltins;
@@ -53,7 +54,7 @@ export async function loadPolicyFile(path: string, opts: PolicyFileOptions): Pro
   } catch (err) {
     throw new PolicyLoadError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  const loadEngine = opts.load ?? loadOpaWasmEngine;
+  const loadEngine = opts.load ?? loadPolicyEngine;
   const load = (o: OpaWasmEngineOptions) => loadEngine(opts.builtins === undefined ? o : { ...o, builtins: opts.builtins });
   if (!isGzip(bytes)) {
     return load(opts.data === undefined ? { wasm: bytes, entrypoint: opts.entrypoint } : { wasm: bytes, entrypoint: opts.entrypoint, data: opts.data });

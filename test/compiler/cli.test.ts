@@ -26,7 +26,7 @@ describe("toolgate build", () => {
     const bundle = readFileSync(join(out, "bundle.tar.gz"));
     expect(buildPolicy({ ...opts, check: true }).kind).toBe("up_to_date");
     writeFileSync(join(policies, "a.rego"), "package a\nallow := true\n");
-    expect(buildPolicy({ ...opts, check: true })).toEqual({ kind: "stale", files: [join(out, "policy.wasm"), join(out, "bundle.tar.gz")] });
+    expect(buildPolicy({ ...opts, check: true })).toMatchObject({ kind: "stale", files: [join(out, "policy.wasm"), join(out, "bundle.tar.gz")] });
     writeFileSync(join(policies, "a.rego"), "package a\nallow := input.ok\n");
     expect(buildPolicy(opts).kind).toBe("written");
     expect(readFileSync(join(out, "bundle.tar.gz")).equals(bundle)).toBe(true);
@@ -39,7 +39,15 @@ describe("toolgate build", () => {
     if (r.kind === "errors") expect(r.errors[0]).toMatchObject({ code: "rego_type_error", location: { row: 2 } });
   });
 
-  it("the CLI builds the bundle with the three OPA bundle files", () => {
+  it("build --timings prints every step, the compiler's stages and emit's phases, to stderr", () => {
+    const { policies, out } = policiesDir("package a\nallow := input.ok\n");
+    const r = runCli(["build", "--policies", policies, "--out", out, "-e", "a/allow", "--timings"]);
+    expect(r.code, r.stderr).toBe(0);
+    const steps = r.stderr.split("\n").filter((l) => / ms$/.test(l)).map((l) => l.trim().split(/\s+/)[0]);
+    for (const s of ["load", "read", "parse", "plan", "emit", "runtime", "generate", "validate", "binary", "optimize", "bundle", "write", "total"]) expect(steps).toContain(s);
+  });
+
+    it("the CLI builds the bundle with the three OPA bundle files", () => {
     const { policies, out } = policiesDir("package a\nallow := input.ok\n");
     const r = runCli(["build", "--policies", policies, "--out", out, "-e", "a/allow"]);
     expect(r.code, r.stderr).toBe(0);

@@ -9,10 +9,13 @@ import type { Func, Plan, Policy } from "../../plan/ir.js";
 import { hostBuiltinName } from "../host-builtins.js";
 import type { CustomBuiltins } from "../../../src/policy/builtins/index.js";
 import { builtinTable } from "./builtins.js";
+import { addDecisionExport, DECISION_EXPORT } from "./decision-export.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
 import { Fuel } from "./fuel.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, readRuntime, replaceImport, staticDataStart } from "../runtime-link.js";
+import { INPUT_PATHS_SECTION, inputPaths } from "./input-paths.js";
+import type { InputPaths } from "./input-paths.js";
 import { StaticData } from "./static-data.js";
 
 export interface EmitOptions {
@@ -24,7 +27,12 @@ export interface EmitOptions {
   readonly customBuiltins?: CustomBuiltins;
   /** Fuel checks for bounded evaluation (default on; off only to measure their cost). */
   readonly fuel?: boolean;
+  /** Receives the wall time of each phase (`toolgate build --timings`). */
+  readonly onPhase?: (phase: EmitPhase, ms: number) => void;
 }
+
+/** Reading runtime.wasm, adding the generated code and data, validating, optimising, encoding. */
+export type EmitPhase = "runtime" | "generate" | "validate" | "optimize" | "binary";
 
 export class EmitError extends Error {
   override name = "EmitError";
@@ -37,7 +45,9 @@ const i32 = binaryen.i32;
 const NOW_GLOBAL = "tg_now_ns";
 
 export function emitPolicy(policy: Policy, opts: EmitOptions = {}): Uint8Array {
+  const t0 = performance.now();
   const m = readRuntime();
+  opts.onPhase?.("runtime", performance.now() - t0);
   try {
     return build(m, policy, opts);
   } finally {
@@ -46,6 +56,12 @@ export function emitPolicy(policy: Policy, opts: EmitOptions = {}): Uint8Array {
 }
 
 function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Array {
+  let t = performance.now();
+  const phase = (name: EmitPhase): void => {
+    const now = performance.now();
+    opts.onPhase?.(name, now - t);
+    t = now;
+  };
   const data = new StaticData(staticDataStart(m));
   const coverage = policy.coveragePoints ?? 0;
   const coverageAt = coverage > 0 ? data.zeros(coverage) : 0;
@@ -137,7 +153,8 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     );
   });
   dispatch.push(m.call(abort, [m.i32.const(data.cstring("internal: illegal entrypoint id"))], binaryen.none), m.unreachable());
-  replaceImport(m, "eval", [], m.block(null, dispatch));
+  const evalFunction = replaceImport(m, "eval", [], m.block(null, dispatch));
+  addDecisionExport(env, evalFunction);
 
   // Probe every host builtin at load time (the SDK calls entrypoints() in its
   // constructor), so a module fails in loadPolicy when the host lacks one.
@@ -151,6 +168,12 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     m.addFunction("toolgate_coverage_ptr", binaryen.none, i32, [], m.i32.const(coverageAt));
     m.addFunctionExport("toolgate_coverage_ptr", "toolgate_coverage_ptr");
   }
+  // The input each entrypoint can read, for hosts that write only that, with the static
+  // string cell of every member name (a host that uses these cells as keys makes the
+  // runtime's key compare a pointer compare). The SDK ignores custom sections.
+  const entrypoints = inputPaths(policy);
+  const keys = Object.fromEntries(memberNames(entrypoints).map((k) => [k, data.string(k)]));
+  m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(JSON.stringify({ version: 1, entrypoints, keys })));
   appendStaticData(m, data.blob());
   finishHeapBase(m);
   if (opts.legacyAbi === true) {
@@ -159,15 +182,33 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     m.addGlobal(g, i32, false, m.i32.const(1));
   }
 
+  phase("generate");
   if (!m.validate()) throw new EmitError("generated module does not validate");
+  phase("validate");
   if (opts.optimize !== false) {
     // The runtime is already optimised by asc; optimising only the generated
     // functions keeps compile time low (whole-module -O2 costs about a second).
     binaryen.setOptimizeLevel(2);
     binaryen.setShrinkLevel(1);
-    for (const name of generated) m.optimizeFunction(name);
+    for (const name of [...generated, DECISION_EXPORT]) m.optimizeFunction(name);
   }
-  return m.emitBinary();
+  phase("optimize");
+  const bytes = m.emitBinary();
+  phase("binary");
+  return bytes;
+}
+
+function memberNames(trees: Record<string, InputPaths>): string[] {
+  const names = new Set<string>();
+  const visit = (t: InputPaths): void => {
+    if (t === true) return;
+    for (const [k, c] of Object.entries(t)) {
+      names.add(k);
+      visit(c);
+    }
+  };
+  Object.values(trees).forEach(visit);
+  return [...names].sort();
 }
 
 function addFunc(env: EmitEnv, f: Func): void {

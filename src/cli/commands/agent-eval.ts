@@ -8,7 +8,7 @@ import { formatHtml } from "../../evals/report-html.js";
 import { formatTable } from "../../evals/report-table.js";
 import { thresholdFailures } from "../../evals/thresholds.js";
 import type { StandaloneValidator } from "../../generated-runtime.js";
-import { isPolicyLoadError, loadOpaWasmEngineFromFiles } from "../../policy/index.js";
+import { isPolicyLoadError, loadPolicyEngineFromFiles } from "../../policy/index.js";
 import { importUserModule } from "../user-module.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -140,7 +140,7 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
       }
       let policy;
       try {
-        policy = await loadOpaWasmEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint: manifest.policy.entrypoint });
+        policy = await loadPolicyEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint: manifest.policy.entrypoint });
       } catch (err) {
         if (!isPolicyLoadError(err)) throw err;
         console.error(`${opts.policy}:1:1 policy_load_error: ${err.message}\n  hint: rebuild it with \`toolgate build\``);

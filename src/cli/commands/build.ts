@@ -22,14 +22,21 @@ export const registerBuild: RegisterCommand = (program, setExitCode) => {
     .option("--out <dir>", "output folder", "generated")
     .option("-e, --entrypoint <path>", "rule path to expose, e.g. toolgate/authz/decision; repeatable (default: tools.yaml policy.entrypoint)", (v: string, acc: string[] | undefined) => [...(acc ?? []), v])
     .option("--check", "write nothing; exit 1 naming the stale files")
+    .option("--timings", "print the wall time of each step (loading the compiler, reading, every compiler stage, bundling, writing) to stderr")
     .option("--v0-compatible", V0_FLAG_HELP)
-    .action(async (opts: { policies: string; out: string; entrypoint?: string[]; check?: boolean; v0Compatible?: boolean }) => {
+    .action(async (opts: { policies: string; out: string; entrypoint?: string[]; check?: boolean; timings?: boolean; v0Compatible?: boolean }) => {
       // Loaded on run: the compiler pulls in binaryen, which `build --help` should not pay for.
-      const { buildPolicy } = await import("../../../codegen/compiler/build.js");
+      const t0 = performance.now();
+      const { buildPolicy, formatTimings } = await import("../../../codegen/compiler/build.js");
+      const loadMs = performance.now() - t0;
       const entrypoints = opts.entrypoint ?? [defaultEntrypoint()];
       const custom = await policyBuiltinsForCommand();
       if (custom === null) return setExitCode(1);
       const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true, regoVersion: regoVersionOf(opts), ...custom });
+      if (opts.timings === true) {
+        const total = loadMs + r.timings.reduce((a, x) => a + x.ms, 0);
+        console.error(formatTimings([{ stage: "load compiler", ms: loadMs }, ...r.timings, { stage: "total", ms: total }]));
+      }
       switch (r.kind) {
         case "errors":
           for (const e of r.errors) console.error(formatDiagnostic(e));

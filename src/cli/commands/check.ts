@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
-import { checkPolicy } from "../../../codegen/compiler/index.js";
+import { checkPolicy } from "../../../codegen/compiler/check.js";
 import type { RegisterCommand } from "./index.js";
 import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, withV0Option } from "./rego-version.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runDemo } from "../../demo/scenarios.js";
 import type { DemoStep } from "../../demo/scenarios.js";
-import { isPolicyLoadError, loadOpaWasmEngineFromFiles } from "../../policy/index.js";
+import { isPolicyLoadError, loadPolicyEngineFromFiles } from "../../policy/index.js";
 import { openSqliteStore } from "../../store/index.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -38,7 +38,7 @@ export const registerDemo: RegisterCommand = (program, setExitCode) => {
       }
       let policy;
       try {
-        policy = await loadOpaWasmEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint: opts.entrypoint });
+        policy = await loadPolicyEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint: opts.entrypoint });
       } catch (err) {
         if (!isPolicyLoadError(err)) throw err;
         console.error(`${opts.policy}:1:1 policy_load_error: ${err.message}\n  hint: rebuild it with \`toolgate build\``);

@@ -87,7 +87,7 @@ async function run(opts: McpOptions): Promise<void> {
   }
   const { generated, handlers, reconcilers } = await handlerModule(opts);
   // Loaded after the usage and input checks, so those errors answer without loading the runtime.
-  const [{ StdioServerTransport }, { createRuntime }, { isPolicyLoadError, loadOpaWasmEngineFromFiles }, { openStore, storeConfigFromEnv }, mcp] = await Promise.all([
+  const [{ StdioServerTransport }, { createRuntime }, { isPolicyLoadError, loadPolicyEngineFromFiles }, { openStore, storeConfigFromEnv }, mcp] = await Promise.all([
     import("@modelcontextprotocol/sdk/server/stdio.js"),
     import("../../runtime/index.js"),
     import("../../policy/index.js"),
@@ -101,7 +101,7 @@ async function run(opts: McpOptions): Promise<void> {
   }
   let policy;
   try {
-    policy = await loadOpaWasmEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint, ...(await policyBuiltins()) });
+    policy = await loadPolicyEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint, ...(await policyBuiltins()) });
   } catch (err) {
     if (!isPolicyLoadError(err)) throw err;
     throw new InputError(`${opts.policy}:1:1 policy_load_error: ${err.message}\n  hint: rebuild it with \`toolgate build\``);

@@ -9,9 +9,15 @@
 import { bitsBuiltins as bits } from "../host-builtins/bits.js";
 import { cryptoBuiltins as crypto } from "../host-builtins/crypto.js";
 import { globBuiltins as glob } from "../host-builtins/glob.js";
+import { jsonFilterBuiltins as jsonFilter } from "../host-builtins/json-filter.js";
+import { jsonPatchBuiltins as jsonPatch } from "../host-builtins/json-patch.js";
+import { jsonSchemaBuiltins as jsonSchema } from "../host-builtins/json-schema.js";
 import { jwtBuiltins as jwt } from "../host-builtins/jwt.js";
+import { jwtSignBuiltins as jwtSign } from "../host-builtins/jwt-sign.js";
+import { jwtVerifyBuiltins as jwtVerify } from "../host-builtins/jwt-verify.js";
 import { netBuiltins as net } from "../host-builtins/net.js";
 import { randomBuiltins as random } from "../host-builtins/random.js";
+import { renderTemplateBuiltins as renderTemplate } from "../host-builtins/render-template.js";
 import { regexBuiltins as regex } from "../host-builtins/regex.js";
 import { semverBuiltins as semver } from "../host-builtins/semver.js";
 import { sprintfBuiltins as sprintf } from "../host-builtins/sprintf.js";
@@ -20,6 +26,7 @@ import { templateStringBuiltins as templateString } from "../host-builtins/templ
 import { textBuiltins as text } from "../host-builtins/text.js";
 import { timeBuiltins as time } from "../host-builtins/time.js";
 import { unitsBuiltins as units } from "../host-builtins/units.js";
+import { uuidBuiltins as uuid } from "../host-builtins/uuid.js";
 import { sig } from "./declare.js";
 import type { BuiltinEntry } from "./types.js";
 
@@ -82,9 +89,11 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("object.union", "object object", "object", { native: "tg_object_union" }),
   sig("object.union_n", "array", "object", { native: "tg_object_union_n" }),
   sig("object.subset", "array|object|set array|object|set", "boolean"),
-  sig("json.filter", "object array|set", "any"),
-  sig("json.remove", "object array|set", "any"),
-  sig("json.patch", "any array", "any"),
+  sig("json.filter", "object array|set", "any", { host: jsonFilter }),
+  sig("json.remove", "object array|set", "any", { host: jsonFilter }),
+  sig("json.patch", "any array", "any", { host: jsonPatch }),
+  sig("json.verify_schema", "string|object", "array", { host: jsonSchema }),
+  sig("json.match_schema", "string|object string|object", "array", { host: jsonSchema }),
   // strings
   sig("concat", "string array|set", "string", { native: "opa_strings_concat" }),
   sig("contains", "string string", "boolean", { native: "opa_strings_contains" }),
@@ -99,6 +108,7 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("strings.any_prefix_match", "string|array|set string|array|set", "boolean", { native: "tg_strings_any_prefix_match", host: strings }),
   sig("strings.any_suffix_match", "string|array|set string|array|set", "boolean", { native: "tg_strings_any_suffix_match", host: strings }),
   sig("strings.count", "string string", "number", { host: text }),
+  sig("strings.render_template", "string object", "string", { host: renderTemplate }),
   sig("trim", "string string", "string", { native: "opa_strings_trim" }),
   sig("trim_left", "string string", "string", { native: "opa_strings_trim_left" }),
   sig("trim_right", "string string", "string", { native: "opa_strings_trim_right" }),
@@ -182,6 +192,7 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("opa.runtime", "", "object", { nondeterministic: true, native: "tg_opa_runtime" }),
   sig("rand.intn", "string number", "number", { nondeterministic: true, host: random }),
   sig("uuid.rfc4122", "string", "string", { nondeterministic: true, host: random }),
+  sig("uuid.parse", "string", "object", { host: uuid }),
   sig("crypto.sha256", "string", "string", { host: crypto }),
   sig("crypto.md5", "string", "string", { host: crypto }),
   sig("crypto.sha1", "string", "string", { host: crypto }),
@@ -192,9 +203,25 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("crypto.hmac.equal", "string string", "boolean", { host: crypto }),
   sig("semver.is_valid", "any", "boolean", { host: semver }),
   sig("semver.compare", "string string", "number", { host: semver }),
-  sig("graph.reachable", "object array|set", "set"),
+  sig("graph.reachable", "object array|set", "set", { native: "tg_graph_reachable" }),
+  sig("graph.reachable_paths", "object array|set", "set", { native: "tg_graph_reachable_paths" }),
   sig("io.jwt.decode", "string", "array", { host: jwt }),
-  sig("io.jwt.decode_verify", "string object", "array"),
+  sig("io.jwt.decode_verify", "string object", "array", { nondeterministic: true, host: jwtVerify }),
+  sig("io.jwt.encode_sign", "object object object", "string", { nondeterministic: true, host: jwtSign }),
+  sig("io.jwt.encode_sign_raw", "string string string", "string", { nondeterministic: true, host: jwtSign }),
+  sig("io.jwt.verify_hs256", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_hs384", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_hs512", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_rs256", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_rs384", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_rs512", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_ps256", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_ps384", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_ps512", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_es256", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_es384", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_es512", "string string", "boolean", { host: jwtVerify }),
+  sig("io.jwt.verify_eddsa", "string string", "boolean", { host: jwtVerify }),
   sig("cast_array", "any", "array", { deprecated: true }),
   sig("cast_set", "any", "set", { deprecated: true }),
   sig("cast_string", "any", "string", { deprecated: true }),

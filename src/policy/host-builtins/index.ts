@@ -14,6 +14,8 @@
 import { hostImplementations, NO_CUSTOM_BUILTINS, type CustomBuiltins, type HostBuiltinFn } from "../builtins/index.js";
 import { builtinError, isBuiltinError } from "./errors.js";
 import { HOST_PREFIX, HOST_STRICT_PREFIX } from "./names.js";
+import { hostValue } from "./exact.js";
+import { decodeVerifyWith } from "./jwt-verify.js";
 
 export type { HostBuiltinFn } from "../builtins/index.js";
 export { HOST_PREFIX, HOST_STRICT_PREFIX, hostBuiltinName, parseHostBuiltinName } from "./names.js";
@@ -118,7 +120,15 @@ export function createHostBuiltins(options: HostBuiltinOptions = {}): HostBuilti
     };
     return Object.defineProperty(cached, "length", { value: fn.length });
   };
-  const impls = { ...implementations, "time.now_ns": () => (now ??= readNow()), "rand.intn": once("rand.intn"), "uuid.rfc4122": once("uuid.rfc4122") };
+  const clock = (): unknown => (now ??= readNow());
+  const impls = {
+    ...implementations,
+    "time.now_ns": clock,
+    "rand.intn": once("rand.intn"),
+    "uuid.rfc4122": once("uuid.rfc4122"),
+    // decode_verify's default time is the evaluation's time.now_ns, as in OPA
+    "io.jwt.decode_verify": decodeVerifyWith(() => Number(hostValue(clock()))),
+  };
   const locate: Locate = () => {
     const fn = source?.exports["tg_location"];
     if (typeof fn !== "function") return null;

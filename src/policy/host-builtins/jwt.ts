@@ -1,31 +1,88 @@
-/** io.jwt.decode: [header, payload, signature as hex] of a compact JWS, without verifying it. */
+/**
+ * A compact JWS split and decoded as OPA does (io.jwt.decode; the parts the
+ * verifying builtins share): base64url with or without padding, header and
+ * payload JSON objects, JWE rejected, OPA's error texts.
+ */
 import { builtinError } from "./errors.js";
 import { stringOperand } from "./operands.js";
 
-function b64url(part: string): Buffer {
-  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(part)) throw builtinError("JWT is not base64url encoded");
-  return Buffer.from(part, "base64url");
+export interface CompactJws {
+  /** The three base64url sections as written. */
+  readonly header: string;
+  readonly payload: string;
+  readonly signature: string;
 }
 
-function jsonPart(part: string, what: string): unknown {
+/** OPA's decodeJWT: three dot-separated sections. */
+export function splitJws(token: unknown): CompactJws {
+  const text = stringOperand(token, 1);
+  if (!text.includes(".")) throw builtinError("encoded JWT had no period separators");
+  const parts = text.split(".");
+  if (parts.length !== 3) throw builtinError(`encoded JWT must have 3 sections, found ${parts.length}`);
+  return { header: parts[0]!, payload: parts[1]!, signature: parts[2]! };
+}
+
+const URL_ALPHABET = /[A-Za-z0-9_-]/;
+
+/** OPA's base64url.decode: missing padding is restored (RFC 7515 appendix C), then Go's strict decoder. */
+export function base64UrlDecode(s: string): Buffer {
+  let padded = s;
+  if (!s.endsWith("=")) {
+    const rest = s.length % 4;
+    if (rest === 1) throw builtinError(`illegal base64url string: ${s}`);
+    padded = s + "=".repeat(rest === 0 ? 0 : 4 - rest);
+  }
+  const body = padded.replace(/=+$/, "");
+  for (let i = 0; i < body.length; i++) {
+    if (!URL_ALPHABET.test(body[i]!)) throw builtinError(`illegal base64 data at input byte ${i}`);
+  }
+  if (padded.length % 4 !== 0 || padded.length - body.length > 2) throw builtinError(`illegal base64 data at input byte ${body.length}`);
+  return Buffer.from(body, "base64url");
+}
+
+/** OPA's extractJSONObject. */
+export function jsonObject(text: string): Record<string, unknown> {
   let v: unknown;
   try {
-    v = JSON.parse(b64url(part).toString("utf8"));
+    v = JSON.parse(text);
   } catch (e) {
-    if (e instanceof SyntaxError) throw builtinError(`JWT ${what} had invalid encoding: ${e.message}`);
-    throw e;
+    throw builtinError(`invalid JSON: ${(e as Error).message}`);
   }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw builtinError(`JWT ${what} is not a JSON object`);
-  return v;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw builtinError("decoded JSON type was not an Object");
+  return v as Record<string, unknown>;
 }
 
-export function jwtDecode(token: unknown): unknown[] {
-  const parts = stringOperand(token, 1).split(".");
-  if (parts.length !== 3) throw builtinError("encoded JWT had no period separators");
-  const header = jsonPart(parts[0]!, "header") as Record<string, unknown>;
-  const payload = jsonPart(parts[1]!, "payload");
+function part(section: string, what: string): Buffer {
+  try {
+    return base64UrlDecode(section);
+  } catch (e) {
+    throw builtinError(`JWT ${what} had invalid encoding: ${(e as Error).message}`);
+  }
+}
+
+export function decodeHeader(jws: CompactJws): Record<string, unknown> {
+  const text = part(jws.header, "header").toString("utf8");
+  let header: Record<string, unknown>;
+  try {
+    header = jsonObject(text);
+  } catch (e) {
+    throw builtinError(`bad JWT header: ${(e as Error).message}`);
+  }
   if (header["enc"] !== undefined) throw builtinError("JWT is a JWE object, which is not supported");
-  return [header, payload, b64url(parts[2]!).toString("hex")];
+  return header;
+}
+
+export const decodePayloadText = (jws: CompactJws): string => part(jws.payload, "payload").toString("utf8");
+
+export const decodeSignature = (jws: CompactJws): Buffer => base64UrlDecode(jws.signature);
+
+export function jwtDecode(token: unknown): unknown[] {
+  const jws = splitJws(token);
+  const header = decodeHeader(jws);
+  const payload = decodePayloadText(jws);
+  if (header["cty"] === "JWT") return jwtDecode(payload.replace(/^["']+|["']+$/g, "")); // a nested token is quoted
+  const claims = jsonObject(payload);
+  return [header, claims, part(jws.signature, "signature").toString("hex")];
 }
 
 export const jwtBuiltins = { "io.jwt.decode": jwtDecode };

@@ -18,6 +18,13 @@ export function intOperand(v: unknown, pos: number): number {
   return n;
 }
 
+/** OPA's `builtins.IntOperand` where Go needs an `int`: beyond int64 the number is not an int either. */
+export function goIntOperand(v: unknown, pos: number): number {
+  const n = intOperand(v, pos);
+  if (Math.abs(n) >= 2 ** 63) throw operandError(pos, "must be integer number but got floating-point number");
+  return n;
+}
+
 export function arrayOperand(v: unknown, pos: number): unknown[] {
   if (!Array.isArray(v)) throw operandTypeError(pos, v, "array");
   return v;

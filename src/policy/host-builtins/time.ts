@@ -9,7 +9,7 @@ import { builtinError, operandTypeError } from "./errors.js";
 import { exactInt, type HostNumber } from "./exact.js";
 import { NAMED_LAYOUTS } from "./go-layout.js";
 import { civilToNs, daysIn, goFormat, goParse, TimeParseError, utcSeconds, type Civil } from "./go-time.js";
-import { intOperand, stringOperand } from "./operands.js";
+import { goIntOperand, stringOperand } from "./operands.js";
 
 const NS = 1_000_000_000n;
 const MIN_NS = -(2n ** 63n);
@@ -169,9 +169,9 @@ export function timeFormat(x: unknown): string {
 /** Go's Time.AddDate in the instant's zone (fields overflow and normalise). */
 export function timeAddDate(x: unknown, years: unknown, months: unknown, days: unknown): HostNumber {
   const z = zoned(x);
-  const y = intOperand(years, 2);
-  const mo = intOperand(months, 3);
-  const d = intOperand(days, 4);
+  const y = goIntOperand(years, 2);
+  const mo = goIntOperand(months, 3);
+  const d = goIntOperand(days, 4);
   const { civil: c } = civilAt(z.ns, z.tz);
   const secs = utcSeconds(c.year + y, c.month + mo, c.day + d, c.hour, c.minute, c.second) - BigInt(c.offset);
   return safe(secs * NS + BigInt(c.nsec));

@@ -11,3 +11,4 @@ export * from "./sprintf";
 export * from "./net";
 export * from "./relations";
 export * from "./trim";
+export * from "./graph";

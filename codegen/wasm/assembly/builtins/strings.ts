@@ -6,6 +6,7 @@ import {
 } from "../value";
 import { toI64, okInt, toF64 } from "../number";
 import { putUtf8 } from "../json-parse";
+import { simpleCase } from "./case-map";
 import { typeError, typeErrorMsg, typeErrorContaining, builtinError } from "../errors";
 import {
   isNum, isStr, isArr, isSet, isObj, runeWidth, runeCount, runeOffset, decodeRune, decodedLen, indexOfBytes, copyString,
@@ -57,54 +58,19 @@ export function opa_strings_endswith(s: usize, suf: usize): usize {
   return mkBool(n <= m && memory.compare(strPtr(s) + m - n, strPtr(suf), n) == 0);
 }
 
-/** Latin Extended-A pairs: upper/lower alternate, upper on even (or odd) code points. */
-function latinExtA(cp: u32, upper: bool): u32 {
-  let evenUpper: bool;
-  if ((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14a && cp <= 0x177)) evenUpper = true;
-  else if ((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17e)) evenUpper = false;
-  else return cp;
-  const isUpper = ((cp & 1) == 0) == evenUpper;
-  if (upper && !isUpper) return cp - 1; // each pair is (upper, lower)
-  if (!upper && isUpper) return cp + 1;
-  return cp;
-}
-
-/** Simple case mapping: ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic basic letters. */
-function mapCase(cp: u32, upper: bool): u32 {
-  if (cp >= 0x100 && cp <= 0x17f) return latinExtA(cp, upper);
-  if (upper) {
-    if (cp >= 97 && cp <= 122) return cp - 32;
-    if (cp < 128) return cp;
-    if ((cp >= 0xe0 && cp <= 0xfe && cp != 0xf7)) return cp - 32;
-    if (cp == 0xff) return 0x178;
-    if (cp >= 0x3b1 && cp <= 0x3c9 && cp != 0x3c2) return cp - 32;
-    if (cp >= 0x430 && cp <= 0x44f) return cp - 32;
-    if (cp >= 0x450 && cp <= 0x45f) return cp - 80;
-    return cp;
-  }
-  if (cp >= 65 && cp <= 90) return cp + 32;
-  if (cp < 128) return cp;
-  if (cp >= 0xc0 && cp <= 0xde && cp != 0xd7) return cp + 32;
-  if (cp == 0x178) return 0xff;
-  if (cp >= 0x391 && cp <= 0x3a9 && cp != 0x3a2) return cp + 32;
-  if (cp >= 0x410 && cp <= 0x42f) return cp + 32;
-  if (cp >= 0x400 && cp <= 0x40f) return cp + 80;
-  return cp;
-}
-
 function changeCase(s: usize, upper: bool): usize {
   const p = strPtr(s), n = strLen(s);
-  const out = alloc(n + 8);
+  const out = alloc(n + (n >> 1) + 4); // a mapping can turn 2 UTF-8 bytes into 3 (U+0250 -> U+2C6F)
   let o = out;
   let i: usize = 0;
   while (i < n) {
     const b = <u32>load<u8>(p + i);
-    if (b < 128) { store<u8>(o++, <u8>mapCase(b, upper)); i++; continue; }
+    if (b < 128) { store<u8>(o++, <u8>simpleCase(b, upper)); i++; continue; }
     const cp = decodeRune(p + i, n - i);
     const len = decodedLen;
-    const m = mapCase(cp, upper);
+    const m = simpleCase(cp, upper);
     if (m == cp || len == 1) { memory.copy(o, p + i, len); o += len; }
-    else o = putUtf8(o, m); // mapped letters keep their 2-byte length
+    else o = putUtf8(o, m);
     i += len;
   }
   return mkString(out, o - out);

@@ -1,0 +1,138 @@
+// Rows of `npm run bench` for calls through the gate, next to the store's own limit in the
+// same process: an allowed read and an approved write on SQLite (WAL file) against raw
+// better-sqlite3 single-row INSERT commits with synchronous FULL and NORMAL, and an approved
+// write on PostgreSQL against raw `pg` INSERTs on 1 and on 4 connections.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
+import { manifest, validators } from "../generated/index.js";
+import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../src/demo/escrow.js";
+import type { TrustedContext } from "../src/generated-runtime.js";
+import type { JsonObject } from "../src/manifest.js";
+import { loadOpaWasmEngine } from "../src/policy/index.js";
+import { createRuntime } from "../src/runtime/index.js";
+import type { Runtime } from "../src/runtime/index.js";
+import { openPgStore, openSqliteStore } from "../src/store/index.js";
+import type { Store } from "../src/store/store.js";
+import { createPgPool } from "../src/store/postgres/pool.js";
+import { migrate } from "../src/store/postgres/migrations.js";
+import type { BenchRow, RowContext, RowSource } from "./rows.js";
+
+const ENTRY = "toolgate/authz/decision";
+const ctx: TrustedContext = { tenant: "t_bench", user: "bench", roles: ["agent"], run_id: "run_bench" };
+const writeArgs: JsonObject = { account_id: "acc_alice", amount: 1, currency: "EUR", recipient: "acc_bob" };
+
+/** Calls per second of `n` sequential calls. */
+async function rate(n: number, fn: (i: number) => unknown): Promise<number> {
+  const t = performance.now();
+  for (let i = 0; i < n; i++) await fn(i);
+  return (n / (performance.now() - t)) * 1000;
+}
+
+async function gate(store: Store): Promise<Runtime> {
+  const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;
+  const policy = await loadOpaWasmEngine({ wasm: new Uint8Array(readFileSync("generated/policy.wasm")), entrypoint: ENTRY, data });
+  const ledger = new EscrowLedger([{ account_id: "acc_alice", balance: 1e12, currency: "EUR", status: "open" }, { account_id: "acc_bob", balance: 0, currency: "EUR", status: "open" }]);
+  return createRuntime({ manifest, validators, handlers: escrowHandlers(ledger), reconcilers: escrowReconcilers(ledger), policy, store, onError: () => undefined });
+}
+
+/** Approvals for `n` writes, requested and granted before any timing. */
+async function approvals(rt: Runtime, n: number, prefix: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const ask = await rt.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `${prefix}-${i}` });
+    if (ask.outcome !== "terminal_failure" || ask.approval_id === undefined) throw new Error(`expected approval_required: ${JSON.stringify(ask)}`);
+    const d = await rt.approvals.decide(ask.approval_id, { decision: "approve" }, { tenant: ctx.tenant, user: "approver", roles: ["approver"] });
+    if (!d.ok) throw new Error(d.message);
+    ids.push(ask.approval_id);
+  }
+  return ids;
+}
+
+const ok = (e: { outcome: string }): void => {
+  if (e.outcome !== "success") throw new Error(`gated call failed: ${JSON.stringify(e)}`);
+};
+
+function rawSqlite(file: string, synchronous: "FULL" | "NORMAL", n: number): number {
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma(`synchronous = ${synchronous}`);
+  db.exec("CREATE TABLE IF NOT EXISTS raw (id INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+  const insert = db.prepare("INSERT INTO raw (v) VALUES (?)");
+  const t = performance.now();
+  for (let i = 0; i < n; i++) insert.run(`row ${i}`);
+  const r = (n / (performance.now() - t)) * 1000;
+  db.close();
+  return r;
+}
+
+async function sqliteRows(ctx2: RowContext): Promise<BenchRow[]> {
+  const n = ctx2.quick ? 300 : 2_000;
+  const dir = mkdtempSync(join(tmpdir(), "toolgate-bench-"));
+  try {
+    const store = openSqliteStore(join(dir, "gate.db"));
+    const rt = await gate(store);
+    ctx2.log(`gate: SQLite, ${n} approvals granted before timing`);
+    const ids = await approvals(rt, n, "op");
+    const read = async (): Promise<void> => ok(await rt.call(ctx, { tool: "get_account", args: { account_id: "acc_alice" } }));
+    await rate(Math.min(200, n), read);
+    const readRate = await rate(n, read);
+    const writeRate = await rate(n, async (i) => ok(await rt.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `op-${i}`, approval_id: ids[i]! })));
+    await store.close();
+    const full = rawSqlite(join(dir, "raw-full.db"), "FULL", n);
+    const normal = rawSqlite(join(dir, "raw-normal.db"), "NORMAL", n);
+    const anchors = [{ label: "raw WAL INSERT, synchronous FULL", value: full }, { label: "raw WAL INSERT, synchronous NORMAL", value: normal }];
+    return [
+      { what: "allowed read through the gate, SQLite", unit: "calls/s", better: "higher", toolgate: { label: "runtime.call(get_account)", value: readRate }, anchors, notes: ["target >= 1.5x a raw WAL insert"] },
+      { what: "approved write through the gate, SQLite", unit: "calls/s", better: "higher", toolgate: { label: "runtime.call(reserve_funds), approved", value: writeRate }, anchors, notes: ["target >= 0.4x a raw WAL insert (synchronous as the store runs it)"] },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function pgRows(ctx2: RowContext, url: string): Promise<BenchRow[]> {
+  const n = ctx2.quick ? 200 : 1_000;
+  const schema = `bench_${process.pid}_${Date.now()}`;
+  const pool = createPgPool({ url, schema, max: 4, applicationName: "toolgate bench" });
+  try {
+    await migrate(pool, { schema });
+    const store = await openPgStore({ pool });
+    const rt = await gate(store);
+    ctx2.log(`gate: PostgreSQL, ${n} approvals granted before timing`);
+    const ids = await approvals(rt, n, "pg");
+    const writeRate = await rate(n, async (i) => ok(await rt.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `pg-${i}`, approval_id: ids[i]! })));
+    await store.close();
+    await pool.query("CREATE TABLE raw (id bigserial PRIMARY KEY, v text NOT NULL)");
+    const one = await rate(n, () => pool.query("INSERT INTO raw (v) VALUES ($1)", ["row"]));
+    const t = performance.now();
+    await Promise.all([0, 1, 2, 3].map(async () => {
+      for (let i = 0; i < n; i++) await pool.query("INSERT INTO raw (v) VALUES ($1)", ["row"]);
+    }));
+    const four = ((4 * n) / (performance.now() - t)) * 1000;
+    return [{
+      what: "approved write through the gate, PostgreSQL",
+      unit: "calls/s",
+      better: "higher",
+      toolgate: { label: "runtime.call(reserve_funds), approved, 1 worker", value: writeRate },
+      anchors: [{ label: "raw pg INSERT, 1 connection", value: one }, { label: "raw pg INSERT, 4 connections", value: four }],
+      notes: ["target >= 0.3x a raw single-connection insert"],
+    }];
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await pool.end();
+  }
+}
+
+export const gateRows: RowSource = {
+  name: "gate",
+  async run(ctx2) {
+    const rows = await sqliteRows(ctx2);
+    if (ctx2.pgUrl === undefined) {
+      return { rows: [...rows, { what: "approved write through the gate, PostgreSQL", unit: "calls/s", better: "higher", toolgate: { label: "skipped: TOOLGATE_PG_URL is not set", value: Number.NaN }, anchors: [] }] };
+    }
+    return { rows: [...rows, ...(await pgRows(ctx2, ctx2.pgUrl))] };
+  },
+};

@@ -1,0 +1,62 @@
+/**
+ * `toolgate_decision(entrypoint, input, data) -> i32`: evaluates an entrypoint and
+ * returns its decision as one scalar instead of a result set to dump and parse.
+ * A decision is the rule value `{"allow": bool, "reason": string,
+ * "requires_approval": bool}` (other members are ignored, as the host's
+ * `toDecision` ignores them):
+ *
+ *   0                          the result set does not hold exactly one result
+ *   1                          one result, but not such an object
+ *   reason | 4 | allow | ask<<1 otherwise; `reason` is the address of the reason's
+ *                              string cell (cells are 8-byte aligned, so the low
+ *                              three bits are free). A reason the policy spells out
+ *                              is a static string cell, the same address on every
+ *                              call, so a host keeps a table of them by address.
+ *
+ * The caller sets the heap pointer first, as for `eval`; nothing is dumped.
+ */
+import binaryen from "binaryen";
+import type { EmitEnv } from "./emit-func.js";
+
+export const DECISION_EXPORT = "toolgate_decision";
+
+const i32 = binaryen.i32;
+const T_BOOLEAN = 2;
+const T_STRING = 4;
+const T_OBJECT = 6;
+
+export function addDecisionExport(env: EmitEnv, evalFunction: string): void {
+  const m = env.m;
+  const [ep, input, data, rs, res, allow, reason, ask] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const get = (l: number): binaryen.ExpressionRef => m.local.get(l, i32);
+  const type = (l: number): binaryen.ExpressionRef => m.call(env.rt("opa_value_type"), [get(l)], i32);
+  const member = (target: number, name: string): binaryen.ExpressionRef =>
+    m.local.set(target, m.call(env.rt("opa_value_get"), [get(res), m.i32.const(env.data.string(name))], i32));
+  const malformedUnless = (l: number, tag: number): binaryen.ExpressionRef =>
+    m.if(m.i32.or(m.i32.eqz(get(l)), m.i32.ne(type(l), m.i32.const(tag))), m.return(m.i32.const(1)));
+  const body = m.block(
+    null,
+    [
+      m.local.set(rs, m.call(evalFunction, [m.i32.const(0), get(ep), get(input), get(data)], i32)),
+      m.if(m.i32.eqz(get(rs)), m.return(m.i32.const(0))),
+      m.if(m.i32.ne(m.call(env.rt("opa_value_length"), [get(rs)], i32), m.i32.const(1)), m.return(m.i32.const(0))),
+      m.local.set(res, m.call(env.rt("tg_value_at"), [get(rs), m.i32.const(0)], i32)),
+      m.if(m.i32.eqz(get(res)), m.return(m.i32.const(1))),
+      m.local.set(res, m.call(env.rt("opa_value_get"), [get(res), m.i32.const(env.data.string("result"))], i32)),
+      malformedUnless(res, T_OBJECT),
+      member(allow, "allow"),
+      malformedUnless(allow, T_BOOLEAN),
+      member(ask, "requires_approval"),
+      malformedUnless(ask, T_BOOLEAN),
+      member(reason, "reason"),
+      malformedUnless(reason, T_STRING),
+      m.i32.or(
+        m.i32.or(get(reason), m.i32.const(4)),
+        m.i32.or(m.call(env.rt("tg_is_true"), [get(allow)], i32), m.i32.shl(m.call(env.rt("tg_is_true"), [get(ask)], i32), m.i32.const(1))),
+      ),
+    ],
+    i32,
+  );
+  m.addFunction(DECISION_EXPORT, binaryen.createType([i32, i32, i32]), i32, [i32, i32, i32, i32, i32], body);
+  m.addFunctionExport(DECISION_EXPORT, DECISION_EXPORT);
+}

@@ -1,0 +1,103 @@
+/**
+ * The parts of `input` a compiled entrypoint can read, as the compiler records them
+ * in the module's custom section `toolgate.input_paths`
+ * (`{"version": 1, "entrypoints": {"<path>": tree}}`; a tree is `true` for a whole
+ * value, or an object naming the only members the policy can look at). The fast
+ * engine writes only those parts: the per-call cost follows what the policy reads,
+ * not the size of the input.
+ */
+import type { ValueWriter } from "./fast-input.js";
+import { PolicyLoadError } from "./opa-wasm-engine.js";
+
+export const INPUT_PATHS_SECTION = "toolgate.input_paths";
+
+export type InputPaths = true | { readonly [key: string]: InputPaths };
+
+/**
+ * An object node ready for writing: member names in the runtime's key order
+ * (UTF-8 bytes), each with its key cell (allocated once by the engine) and its
+ * child (null: written whole).
+ */
+export interface ProjectedObject {
+  readonly keys: readonly string[];
+  readonly keyCells: Uint32Array;
+  readonly children: readonly (ProjectedObject | null)[];
+  /** Members that also exist on Object.prototype, read with an own-property check. */
+  readonly inherited: readonly boolean[];
+  /** The same writing as straight-line code for this node (projected-writer.ts), where the host allows it. */
+  compiled?: CompiledProjection;
+}
+
+/** Writes `value` as its node says and returns its cell (see ValueWriter.writeProjected). */
+export type CompiledProjection = (writer: ValueWriter, value: unknown) => number;
+
+export interface InputPathsSection {
+  readonly entrypoints: Record<string, InputPaths>;
+  /** The module's static string cell of each member name. */
+  readonly keys: Record<string, number>;
+}
+
+/** The section's trees and key cells; null when the module has none (an older compiler). */
+export function readInputPaths(module: WebAssembly.Module): InputPathsSection | null {
+  const sections = WebAssembly.Module.customSections(module, INPUT_PATHS_SECTION);
+  if (sections.length === 0) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(sections[0]));
+  } catch (e) {
+    throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION} is not JSON (${String(e)}); rebuild the policy`);
+  }
+  const p = parsed as { version?: unknown; entrypoints?: unknown; keys?: unknown };
+  const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+  if (!isObject(parsed) || p.version !== 1 || !isObject(p.entrypoints) || !isObject(p.keys)) {
+    throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION} is not {"version": 1, "entrypoints": {...}, "keys": {...}}; rebuild the policy`);
+  }
+  const entrypoints = Object.create(null) as Record<string, InputPaths>;
+  for (const [name, tree] of Object.entries(p.entrypoints)) {
+    if (!isTree(tree)) throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION}: entrypoint "${name}" has a malformed tree`);
+    entrypoints[name] = tree;
+  }
+  const keys = Object.create(null) as Record<string, number>;
+  for (const [k, addr] of Object.entries(p.keys)) {
+    if (!Number.isInteger(addr) || (addr as number) <= 0) throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION}: key "${k}" has no cell address`);
+    keys[k] = addr as number;
+  }
+  return { entrypoints, keys };
+}
+
+function isTree(t: unknown): t is InputPaths {
+  if (t === true) return true;
+  if (typeof t !== "object" || t === null || Array.isArray(t)) return false;
+  return Object.values(t).every(isTree);
+}
+
+const utf8 = new TextEncoder();
+/** The runtime's string order: bytewise on UTF-8, a prefix first. */
+function byUtf8(a: string, b: string): number {
+  const x = utf8.encode(a);
+  const y = utf8.encode(b);
+  for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+
+/** Builds the writer's nodes; `keyCell` makes the (persistent) string cell of a member name. */
+export function projectInput(tree: InputPaths, keyCell: (key: string) => number): ProjectedObject | null {
+  if (tree === true) return null;
+  const keys = Object.keys(tree).sort(byUtf8);
+  return {
+    keys,
+    keyCells: Uint32Array.from(keys, keyCell),
+    children: keys.map((k) => projectInput(tree[k]!, keyCell)),
+    inherited: keys.map((k) => k in Object.prototype),
+  };
+}
+
+/** An input with every member of the projection present (null leaves), for the engine's load-time check. */
+export function projectionSample(node: ProjectedObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  node.keys.forEach((k, i) => {
+    const c = node.children[i];
+    Object.defineProperty(out, k, { value: c ? projectionSample(c) : null, enumerable: true, writable: true, configurable: true });
+  });
+  return out;
+}
