@@ -46,6 +46,11 @@ const MEMORY_NAME = "mimport$0";
 
 let runtimeBytes: Uint8Array | undefined;
 
+/** Links later compilations against `bytes` instead of runtime.wasm (undefined: the file again); for comparing library versions. */
+export function useRuntimeBytes(bytes: Uint8Array | undefined): void {
+  runtimeBytes = bytes;
+}
+
 /** Reads the runtime library (the file once per process) into a fresh binaryen module with its features set. */
 export function readRuntime(bytes: Uint8Array = (runtimeBytes ??= new Uint8Array(readFileSync(RUNTIME_WASM_FILE)))): binaryen.Module {
   const m = binaryen.readBinary(bytes);

@@ -311,6 +311,9 @@ export class ValueWriter {
   }
 }
 
+/** Cell flag (byte 1) of an object or set whose entries are not in key order yet (RUNTIME-API.md section 2). */
+const F_UNSORTED = 2;
+
 /** Returned by ValueReader when a value must go through opa_json_dump instead. */
 export const DECLINED: unique symbol = Symbol("declined");
 
@@ -350,6 +353,8 @@ export class ValueReader {
         return this.string(u8, u32[w + 2]!, u32[w + 1]!);
       case T_ARRAY:
       case 7: {
+        // entries appended out of order are sorted by the module's own accessors
+        if ((u8[a + 1]! & F_UNSORTED) !== 0) throw giveUp;
         const n = u32[w + 1]!;
         const data = u32[w + 3]! >>> 2;
         const out = new Array<unknown>(n);
@@ -357,6 +362,7 @@ export class ValueReader {
         return out;
       }
       case T_OBJECT: {
+        if ((u8[a + 1]! & F_UNSORTED) !== 0) throw giveUp;
         const n = u32[w + 1]!;
         const data = u32[w + 3]! >>> 2;
         const out: Record<string, unknown> = {};

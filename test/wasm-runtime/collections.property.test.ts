@@ -220,3 +220,24 @@ describe("values that outlive a heap reset", () => {
     });
   });
 });
+
+describe("large JSON documents", () => {
+  it("share one cell per repeated object key and read back unchanged", () => {
+    scoped(() => {
+      const doc = Array.from({ length: 400 }, (_, i) => ({ name: `n${i}`, kind: i % 3, "a\\u0062": i, ["k".repeat(40)]: i }));
+      const json = JSON.stringify(doc);
+      expect(json.length).toBeGreaterThan(8192);
+      const v = rt.parse(json);
+      expect(rt.dump(v)).toBe(JSON.stringify(JSON.parse(json).map((o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).sort()))));
+      const u32 = new Uint32Array(rt.memory.buffer);
+      const keyCells = (o: number): number[] => {
+        const data = u32[(o >> 2) + 3]!;
+        return Array.from({ length: u32[(o >> 2) + 1]! }, (_, i) => u32[(data >> 2) + 2 * i]!);
+      };
+      const a = keyCells(rt.call("tg_value_at", v, 0)), b = keyCells(rt.call("tg_value_at", v, 399));
+      // "kind" and "name" are shared; the escaped and the long key are not
+      expect(a.filter((k, i) => k === b[i]).length).toBe(2);
+      expect(rt.dump(rt.call("opa_value_get", rt.call("tg_value_at", v, 7), parse("name")))).toBe('"n7"');
+    });
+  });
+});

@@ -12,7 +12,7 @@ import {
   tag, colLen, colData, rawData, colFlags, setColLen, growFor, arrGet, objKey, objVal, objSetVal, setGet,
   mkArray, mkObject, mkSet, mkInt, strLen, F_EXT, F_UNSORTED, T_ARRAY, T_OBJECT, T_SET, T_STRING, T_NUMBER,
 } from "./value";
-import { compare, equal } from "./compare";
+import { compare, equal, strEqual } from "./compare";
 import { toI64, okInt } from "./number";
 import { INDEX_MIN, indexOf, buildIndex, probe, lastHash, indexAppend, copyIndex } from "./keyindex";
 
@@ -51,6 +51,28 @@ function locate(v: usize, key: usize): i32 {
     }
   }
   return bsearch(v, key);
+}
+
+/**
+ * Storage position of key in v, or -1: `locate` for lookups. A string key in a
+ * collection too short to be indexed is found by equality (lengths first), which
+ * is cheaper than ordering comparisons.
+ */
+function lookup(v: usize, key: usize): i32 {
+  const n = colLen(v);
+  if (n < INDEX_MIN && tag(key) == T_STRING) {
+    const d = rawData(v);
+    const sh = shiftOf(v);
+    const len = strLen(key);
+    for (let i = 0; i < n; i++) {
+      const k = <usize>load<u32>(d + (<usize>i << sh));
+      if (k == key) return i;
+      if (tag(k) == T_STRING && strLen(k) == len && strEqual(k, key)) return i;
+    }
+    return -1;
+  }
+  const p = locate(v, key);
+  return p >= 0 ? p : -1;
 }
 
 /** Position of key in the sorted entries, or -(insertion point)-1. */
@@ -108,7 +130,7 @@ function addEntry(v: usize, key: usize, val: usize, p: i32): void {
 }
 
 export function objGet(obj: usize, key: usize): usize {
-  const p = locate(obj, key);
+  const p = lookup(obj, key);
   return p >= 0 ? rawVal(obj, p) : 0;
 }
 
@@ -132,7 +154,7 @@ export function setAdd(set: usize, x: usize): void {
 }
 
 export function setHas(set: usize, x: usize): bool {
-  return locate(set, x) >= 0;
+  return lookup(set, x) >= 0;
 }
 
 /** opa_value_get semantics. */
@@ -147,7 +169,7 @@ export function valueGet(v: usize, key: usize): usize {
     return arrGet(v, <i32>i);
   }
   if (t == T_SET) {
-    const p = locate(v, key);
+    const p = lookup(v, key);
     return p >= 0 ? <usize>load<u32>(rawData(v) + (<usize>p << 2)) : 0;
   }
   return 0;

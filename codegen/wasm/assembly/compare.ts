@@ -2,11 +2,41 @@
 import { tag, boolVal, strLen, strPtr, colLen, colData, T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET } from "./value";
 import { numCompare } from "./number";
 
+/** Bytewise order of strings, eight bytes at a time. */
 export function strCompare(a: usize, b: usize): i32 {
   const la = strLen(a), lb = strLen(b);
-  const c = memory.compare(strPtr(a), strPtr(b), la < lb ? la : lb);
-  if (c != 0) return c < 0 ? -1 : 1;
+  const n = la < lb ? la : lb;
+  const pa = strPtr(a), pb = strPtr(b);
+  let i: usize = 0;
+  while (i + 8 <= n) {
+    const x = load<u64>(pa + i), y = load<u64>(pb + i);
+    if (x != y) return bswap<u64>(x) < bswap<u64>(y) ? -1 : 1;
+    i += 8;
+  }
+  while (i < n) {
+    const x = load<u8>(pa + i), y = load<u8>(pb + i);
+    if (x != y) return x < y ? -1 : 1;
+    i++;
+  }
   return la < lb ? -1 : la > lb ? 1 : 0;
+}
+
+/** Same bytes: lengths first, then eight bytes at a time. */
+export function strEqual(a: usize, b: usize): bool {
+  const n = strLen(a);
+  if (n != strLen(b)) return false;
+  const pa = strPtr(a), pb = strPtr(b);
+  if (pa == pb) return true;
+  let i: usize = 0;
+  while (i + 8 <= n) {
+    if (load<u64>(pa + i) != load<u64>(pb + i)) return false;
+    i += 8;
+  }
+  while (i < n) {
+    if (load<u8>(pa + i) != load<u8>(pb + i)) return false;
+    i++;
+  }
+  return true;
 }
 
 export function compare(a: usize, b: usize): i32 {
@@ -56,10 +86,7 @@ export function equal(a: usize, b: usize): bool {
   if (a == 0 || b == 0) return false;
   const ta = tag(a);
   if (ta != tag(b)) return false;
-  if (ta == T_STRING) {
-    const n = strLen(a);
-    return n == strLen(b) && memory.compare(strPtr(a), strPtr(b), n) == 0;
-  }
+  if (ta == T_STRING) return strEqual(a, b);
   if (ta >= T_ARRAY && colLen(a) != colLen(b)) return false;
   return compare(a, b) == 0;
 }

@@ -1,9 +1,10 @@
 // Strict JSON (RFC 8259) parsing into value cells. Invalid input yields 0, never a guess.
 import { alloc } from "./memory";
-import { mkInt, colLen, colData, setColLen, mkString, mkArray, mkObject, arrPush, objPushSorted, NULL_CELL, TRUE_CELL, FALSE_CELL } from "./value";
+import { mkInt, colLen, colData, setColLen, mkString, strLen, strPtr, mkArray, mkObject, arrPush, objPushSorted, NULL_CELL, TRUE_CELL, FALSE_CELL } from "./value";
 import { scanNumber, parseNumber } from "./number";
 import { compare } from "./compare";
 import { INDEX_MIN, buildIndex } from "./keyindex";
+import { hashBytes } from "./hash";
 
 const MAX_DEPTH = 512;
 
@@ -35,6 +36,11 @@ function expectWord(w0: u32, w1: u32, w2: u32, w3: u32, n: usize): bool {
 /** Parses one JSON text; 0 on any error (including trailing garbage). */
 export function parseJSON(p: usize, n: usize): usize {
   src = p; end = p + n; pos = p; failed = false; depth = 0;
+  keyCache = 0;
+  if (n >= INTERN_FROM) {
+    keyCache = alloc(<usize>KEY_SLOTS << 2);
+    memory.fill(keyCache, 0, <usize>KEY_SLOTS << 2);
+  }
   skipWs();
   const v = parseValue();
   if (failed || v == 0) return 0;
@@ -116,7 +122,7 @@ function parseObject(): usize {
   while (true) {
     skipWs();
     if (peek() != 34) return fail();
-    const k = parseString();
+    const k = parseString(true);
     if (k == 0) return fail();
     skipWs();
     if (peek() != 58) return fail();
@@ -216,7 +222,24 @@ function hex4(p: usize): i32 {
   return v;
 }
 
-function parseString(): usize {
+// Object keys repeat across the objects of a document: in a large document a short
+// key without escapes gets one cell (a direct-mapped cache for this parse), so
+// equal keys share a cell.
+const KEY_SLOTS: u32 = 1024;
+const INTERN_FROM: usize = 8192; // documents at least this long
+let keyCache: usize = 0; // KEY_SLOTS cells, or 0
+
+function keyCell(p: usize, n: usize): usize {
+  if (keyCache == 0 || n > 32) return mkString(p, n);
+  const slot = keyCache + (<usize>(hashBytes(p, n) & (KEY_SLOTS - 1)) << 2);
+  const c = <usize>load<u32>(slot);
+  if (c != 0 && strLen(c) == n && memory.compare(strPtr(c), p, n) == 0) return c;
+  const k = mkString(p, n);
+  store<u32>(slot, <u32>k);
+  return k;
+}
+
+function parseString(key: bool = false): usize {
   pos++; // opening quote
   const start = pos;
   let escapes = false;
@@ -231,7 +254,7 @@ function parseString(): usize {
   if (pos > end) return fail();
   const stop = pos;
   pos++;
-  if (!escapes) return mkString(start, stop - start);
+  if (!escapes) return key ? keyCell(start, stop - start) : mkString(start, stop - start);
   // decode escapes into fresh memory (never longer than the source)
   const out = alloc(stop - start);
   let o = out;

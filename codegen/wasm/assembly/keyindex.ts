@@ -1,6 +1,6 @@
 // Hash index over the keys of an object or the elements of a set: open addressing
 // with linear probing, slots (hash u32, storage position + 1 u32; 0 = empty), at
-// most half full. The block starts with the length and data address it indexes, so
+// most two thirds full. The block starts with the length and data address it indexes, so
 // an index that a raw writer (growFor, setColLen) has outdated is recognised and
 // rebuilt instead of trusted.
 import { alloc } from "./memory";
@@ -55,13 +55,13 @@ function newTable(cap: u32): usize {
 export function buildIndex(v: usize, mayAlloc: bool): usize {
   const n = colLen(v);
   let ix = <usize>load<u32>(v, 16);
-  if (ix != 0 && (<u64>load<u32>(ix, 8) + 1) < (<u64>n << 1)) ix = 0;
+  if (ix != 0 && (<u64>load<u32>(ix, 8) + 1) * 2 < <u64>n * 3) ix = 0;
   if (ix != 0) {
     memory.fill(ix + HEAD, 0, (<usize>load<u32>(ix, 8) + 1) << 3);
   } else {
     if (!mayAlloc) return 0;
     let cap: u32 = 32;
-    while (<u64>cap < (<u64>n << 1) + 2) cap <<= 1;
+    while (<u64>cap * 2 < <u64>n * 3 + 3) cap <<= 1;
     ix = newTable(cap);
   }
   const d = rawData(v);
@@ -97,7 +97,7 @@ export function probe(v: usize, ix: usize, key: usize): i32 {
 export function indexAppend(v: usize, ix: usize, h: u32): void {
   const n = colLen(v);
   let mask = load<u32>(ix, 8);
-  if ((<u64>n << 1) > <u64>mask + 1) {
+  if (<u64>n * 3 > (<u64>mask + 1) * 2) {
     const nx = newTable((mask + 1) << 1);
     for (let i: u32 = 0; i <= mask; i++) {
       const s = ix + HEAD + (<usize>i << 3);

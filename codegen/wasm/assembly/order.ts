@@ -5,6 +5,7 @@ import { alloc, building } from "./memory";
 import { tag, colLen, colFlags, rawData, F_UNSORTED, T_OBJECT } from "./value";
 import { compare } from "./compare";
 import { buildIndex } from "./keyindex";
+import { mergeSort } from "./json-parse";
 
 @inline function keyOf(d: usize, i: i32, sh: usize): usize {
   return <usize>load<u32>(d + (<usize>i << sh));
@@ -57,7 +58,7 @@ function insertTail(d: usize, s: i32, n: i32, sh: usize): void {
 
 /** Sorts [s, n) with a temporary buffer and merges it with the sorted [0, s). */
 function sortAndMerge(d: usize, s: i32, n: i32, sh: usize): void {
-  heapSort(d + (<usize>s << sh), n - s, sh);
+  mergeSort(d + (<usize>s << sh), n - s, <usize>1 << sh);
   if (s == 0) return;
   const tmp = alloc(<usize>s << sh);
   memory.copy(tmp, d, <usize>s << sh);
