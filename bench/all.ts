@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --only policy,fuel,gate,build]
+// npm run bench [-- --quick] [-- --only policy,fuel,gate,runtime,store,large,build]
 // Every row of the speed table in one process: toolgate's figure next to its anchors measured
 // in the same run (hand-written JS, cedar-wasm, the SDK floor, raw better-sqlite3 WAL inserts
 // with synchronous FULL and NORMAL, raw `pg` inserts on 1 and 4 connections, a native binaryen
@@ -8,12 +8,14 @@ import { parseArgs } from "node:util";
 import { buildRows } from "./build-rows.js";
 import { fuelRows } from "./fuel.bench.js";
 import { gateRows } from "./gate-rows.js";
+import { largeSource } from "./large.bench.js";
 import { policyRows } from "./policy-rows.js";
 import { printReport } from "./report.js";
 import type { SourceReport } from "./report.js";
 import type { RowSource } from "./rows.js";
+import { runtimeSource, storeSource } from "./store-rows.js";
 
-const SOURCES: readonly RowSource[] = [policyRows, fuelRows, gateRows, buildRows];
+const SOURCES: readonly RowSource[] = [policyRows, fuelRows, gateRows, runtimeSource, storeSource, largeSource, buildRows];
 
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
 const only = values.only === undefined ? null : new Set(values.only.split(","));

@@ -11,7 +11,7 @@ import { manifest, validators } from "../generated/index.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../src/demo/escrow.js";
 import type { TrustedContext } from "../src/generated-runtime.js";
 import type { JsonObject } from "../src/manifest.js";
-import { loadOpaWasmEngine } from "../src/policy/index.js";
+import { loadPolicyEngine } from "../src/policy/default-engine.js";
 import { createRuntime } from "../src/runtime/index.js";
 import type { Runtime } from "../src/runtime/index.js";
 import { openPgStore, openSqliteStore } from "../src/store/index.js";
@@ -33,7 +33,7 @@ async function rate(n: number, fn: (i: number) => unknown): Promise<number> {
 
 async function gate(store: Store): Promise<Runtime> {
   const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;
-  const policy = await loadOpaWasmEngine({ wasm: new Uint8Array(readFileSync("generated/policy.wasm")), entrypoint: ENTRY, data });
+  const policy = await loadPolicyEngine({ wasm: new Uint8Array(readFileSync("generated/policy.wasm")), entrypoint: ENTRY, data });
   const ledger = new EscrowLedger([{ account_id: "acc_alice", balance: 1e12, currency: "EUR", status: "open" }, { account_id: "acc_bob", balance: 0, currency: "EUR", status: "open" }]);
   return createRuntime({ manifest, validators, handlers: escrowHandlers(ledger), reconcilers: escrowReconcilers(ledger), policy, store, onError: () => undefined });
 }

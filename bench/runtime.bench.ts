@@ -19,7 +19,7 @@ import { manifest, validators } from "../generated/index.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../src/demo/escrow.js";
 import type { InvokeContext, TrustedContext } from "../src/generated-runtime.js";
 import type { JsonObject } from "../src/manifest.js";
-import { loadOpaWasmEngine } from "../src/policy/index.js";
+import { loadPolicyEngine } from "../src/policy/default-engine.js";
 import { createRuntime } from "../src/runtime/index.js";
 import { openSqliteStore } from "../src/store/index.js";
 import { printRows, rawSqliteInsertsPerSec, row } from "./store-anchors.js";
@@ -65,7 +65,8 @@ export async function runtimeBenchRows(opts: RuntimeBenchOptions = {}): Promise<
   try {
     const { wasm } = await policyWasm();
     const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;
-    const policy = await loadOpaWasmEngine({ wasm, entrypoint: ENTRYPOINT, data });
+    // The runtime's default engine, as a deployment runs it.
+    const policy = await loadPolicyEngine({ wasm, entrypoint: ENTRYPOINT, data });
     const ledger = new EscrowLedger([
       { account_id: "acc_alice", balance: 1_000_000_000, currency: "EUR", status: "open" },
       { account_id: "acc_bob", balance: 0, currency: "EUR", status: "open" },

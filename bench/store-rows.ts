@@ -1,0 +1,36 @@
+/**
+ * bench:runtime and bench:store in `npm run bench`: their rows (one figure, one anchor,
+ * an optional target) in the shared row shape of bench/rows.ts.
+ */
+import type { BenchRow as StoreRow } from "./store-anchors.js";
+import type { BenchRow, RowSource } from "./rows.js";
+import { runtimeBenchRows } from "./runtime.bench.js";
+import { storeBenchRows } from "./store.bench.js";
+
+function toRow(r: StoreRow): BenchRow {
+  const perSecond = r.unit.endsWith("/s");
+  return {
+    what: `${r.name} (${r.group})`,
+    unit: r.unit,
+    better: perSecond ? "higher" : "lower",
+    toolgate: { label: "toolgate", value: r.value },
+    anchors: r.anchor === null ? [] : [{ label: r.anchor.name, value: r.anchor.value }],
+    ...(r.target === undefined ? {} : { notes: [`target ${r.target}`] }),
+  };
+}
+
+export const runtimeSource: RowSource = {
+  name: "runtime",
+  async run(ctx) {
+    const rows = await runtimeBenchRows(ctx.quick ? { n: 300, rounds: 3, warmup: 100 } : {});
+    return { rows: rows.map(toRow) };
+  },
+};
+
+export const storeSource: RowSource = {
+  name: "store",
+  async run(ctx) {
+    const rows = await storeBenchRows(ctx.quick ? { calls: 300, workers: [1, 2, 4] } : {});
+    return { rows: rows.map(toRow) };
+  },
+};
