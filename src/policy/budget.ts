@@ -48,7 +48,8 @@ interface FuelExports {
   readonly toolgate_fuel_left?: unknown;
 }
 
-export function moduleFuel(exports: WebAssembly.Exports): ModuleFuel | null {
+/** `exports` is a module instance's exports (typed structurally: the declarations need no DOM lib). */
+export function moduleFuel(exports: Readonly<Record<string, unknown>>): ModuleFuel | null {
   const ex = exports as FuelExports;
   if (typeof ex.toolgate_fuel_budget_set !== "function" || typeof ex.toolgate_fuel_left !== "function") return null;
   const setBudget = ex.toolgate_fuel_budget_set as (units: number) => void;

@@ -82,9 +82,10 @@ export function hostBuiltinsWith(custom: CustomBuiltins): Readonly<Record<string
 }
 
 /** What attach() reads: the runtime's `tg_location() -> cstr` ("file:row:col" of the last builtin call). */
+// Structural (not WebAssembly.*) so the published declarations need no DOM lib.
 export interface LocationSource {
-  readonly exports: WebAssembly.Exports;
-  readonly memory: WebAssembly.Memory;
+  readonly exports: Readonly<Record<string, unknown>>;
+  readonly memory: { readonly buffer: ArrayBufferLike };
 }
 
 export interface HostBuiltinSet {
