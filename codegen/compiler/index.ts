@@ -52,7 +52,7 @@ export const STAGES: readonly Stage[] = [
   { name: "check", run: checkStage },
   { name: "plan", run: planStage },
   { name: "emit", run: emitStage },
-  { name: "optimize", run: () => {} /* binaryen optimises inside emit when opts.optimize is not false; emit times both */ },
+  { name: "optimize", run: () => {} /* binaryen optimises inside emit when opts.optimize is true; emit times both */ },
 ];
 
 export function compilePolicy(opts: CompileOptions): CompileResult {
@@ -142,7 +142,7 @@ function emitStage(st: State, opts: CompileOptions): void {
   try {
     st.wasm = emitPolicy(st.plan, {
       strictBuiltinErrors: opts.strictBuiltinErrors === true,
-      optimize: opts.optimize !== false,
+      optimize: opts.optimize === true,
       ...(opts.builtins === undefined ? {} : { customBuiltins: opts.builtins }),
       fuel: opts.fuel !== false,
       onPhase: (stage, ms) => phases.push({ stage, ms }),
