@@ -20,6 +20,8 @@ import type { CompileOptions, CompileResult, StageName, StageTiming } from "./ty
 
 export type * from "./types.js";
 export { checkPolicy } from "./check.js";
+/** Loads binaryen for `optimize: true` (the default build does without it). */
+export { loadOptimizer } from "../wasm/link/optimize.js";
 export { STAGE_NAMES } from "./types.js";
 
 interface State {
