@@ -16,13 +16,15 @@ import { parseYamlSource } from "./yaml-source.js";
 export interface PolicySection {
   /** `policy.entrypoint` when it is a string. */
   readonly entrypoint: string | undefined;
+  /** `policy.rego_version` when it is "v0" or "v1". */
+  readonly regoVersion: "v0" | "v1" | undefined;
   /** `policy.builtins`, resolved against the folder of tools.yaml; null when not set. */
   readonly builtins: PolicyBuiltinsRef | null;
   /** Problems with `policy.builtins` (not a string, no such module). */
   readonly errors: Diagnostic[];
 }
 
-const NONE: PolicySection = { entrypoint: undefined, builtins: null, errors: [] };
+const NONE: PolicySection = { entrypoint: undefined, regoVersion: undefined, builtins: null, errors: [] };
 
 /** The policy section of the tools.yaml at `path`; nothing when it cannot be read or parsed (`codegen` reports why). */
 export function loadPolicySection(path: string): PolicySection {
@@ -38,10 +40,12 @@ export function loadPolicySection(path: string): PolicySection {
   const policy: unknown = isRecord(value) ? value.policy : undefined;
   if (!isRecord(policy)) return NONE;
   const entrypoint = typeof policy.entrypoint === "string" ? policy.entrypoint : undefined;
-  if (policy.builtins === undefined) return { entrypoint, builtins: null, errors: [] };
+  const regoVersion = policy.rego_version === "v0" || policy.rego_version === "v1" ? policy.rego_version : undefined;
+  if (policy.builtins === undefined) return { entrypoint, regoVersion, builtins: null, errors: [] };
   if (typeof policy.builtins !== "string") {
     return {
       entrypoint,
+      regoVersion,
       builtins: null,
       errors: [{
         code: "policy_builtins_invalid",
@@ -52,7 +56,7 @@ export function loadPolicySection(path: string): PolicySection {
     };
   }
   const builtins = policyBuiltinsRef(value as unknown as RawToolsFile, parsed.source, dirname(path));
-  return { entrypoint, builtins, errors: checkPolicyBuiltinsExists(builtins) };
+  return { entrypoint, regoVersion, builtins, errors: checkPolicyBuiltinsExists(builtins) };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
