@@ -46,3 +46,15 @@ describe("a template string with several values is OPA's conflict error", () => 
     expect(await value(src, { xs: [1] })).toBe("1");
   });
 });
+
+describe("a comprehension body that fails at a comma is re-read as a list (OPA's parser fallback)", () => {
+  it("[x | y, 5] is an array whose first item is the union x | y", async () => {
+    expect(await value("package t\nx := {1}\ny := {2}\np := [x | y, 5]")).toEqual([[1, 2], 5]);
+  });
+  it("{x | y, 5} is a set whose first item is the union x | y", async () => {
+    expect(await value("package t\nx := {1}\ny := {2}\np := {x | y, 5}")).toEqual([5, [1, 2]]);
+  });
+  it("a comprehension still wins when its body parses", async () => {
+    expect(await value("package t\np := [x | some x in [3, 4]]")).toEqual([3, 4]);
+  });
+});
