@@ -33,3 +33,10 @@ describe("undefined function hints", () => {
     expect(editDistance("kitten", "sitting")).toBe(3);
   });
 });
+
+describe("OPA builtins toolgate lacks are named as such, not as unknown functions", () => {
+  it.each(["graphql.parse_query", "graphql.schema_is_valid"])("%s", (name) => {
+    const r = compileModules([{ file: "t.rego", source: `package t\np := ${name}("x")` }]);
+    expect(r.errors[0]).toMatchObject({ code: "rego_type_error", message: `OPA builtin ${name} is not supported yet` });
+  });
+});
