@@ -65,6 +65,26 @@ export function nested(c: Ctx, fill: () => void): Block {
   }
 }
 
+/** `nested` for the body of a loop statement (a scan) appended to the current block right after. */
+export function loopBody(c: Ctx, fill: () => void): Block {
+  return c.w.loopBody(() => nested(c, fill));
+}
+
+/**
+ * `source[key]` into a new local: a lookup hoisted in front of the outermost loop
+ * when it is invariant there (see BlockWriter.hoistedDot), else a DotStmt here.
+ */
+export function dot(c: Ctx, source: Operand, key: Operand): Local {
+  const hoisted = c.w.hoistedDot(source, key);
+  if (hoisted !== null) {
+    c.w.emit({ type: "IsDefinedStmt", source: hoisted });
+    return hoisted;
+  }
+  const target = c.w.newLocal();
+  c.w.emit({ type: "DotStmt", source, key, target });
+  return target;
+}
+
 /** The operand as a local (ScanStmt, ReturnLocalStmt and friends need one). */
 export function asLocal(c: Ctx, o: Operand): Local {
   if (o.kind === "local") return o.local;
