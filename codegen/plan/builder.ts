@@ -43,21 +43,22 @@ export class StaticTable {
   }
 }
 
-/** The outermost loop being planned: where invariant lookups go, and those made so far. */
-interface LoopFrame {
-  /** The block the loop statement will be appended to (after its body is planned). */
-  readonly before: Block;
-  /** `source/key` -> the local holding that lookup. */
-  readonly lookups: Map<string, Local>;
-  /** Locals whose value is the same on every iteration: the documents and the hoisted lookups. */
-  readonly invariant: Set<Local>;
+/** A lookup computed at most once per call of the function: its value and whether it ran. */
+interface InvariantLookup {
+  readonly value: Local;
+  readonly done: Local;
 }
 
 /** Writes statements for one function or plan: locals and the current block. */
 export class BlockWriter {
   private next: Local = FIRST_FREE_LOCAL;
   private current: Block;
-  private loop: LoopFrame | null = null;
+  /** Loop bodies being planned around the cursor. */
+  private loops = 0;
+  /** `source/key` -> that lookup, for sources that are the same throughout a call. */
+  private readonly lookups = new Map<string, InvariantLookup>();
+  /** Locals holding the same value throughout a call: the documents and the lookups in them. */
+  private readonly invariant = new Set<Local>([INPUT, DATA]);
   loc: Location = { file: 0, row: 0, col: 0 };
 
   constructor(readonly root: Block = { stmts: [] }) {
@@ -92,43 +93,43 @@ export class BlockWriter {
     }
   }
 
-  /**
-   * Runs `fill`, which plans the body of a loop statement that the caller appends to
-   * the current block afterwards. Inside the outermost such body, `hoistedDot` moves
-   * invariant lookups in front of that loop.
-   */
+  /** Runs `fill`, which plans the body of a loop statement (see `invariantDot`). */
   loopBody<T>(fill: () => T): T {
-    if (this.loop !== null) return fill();
-    this.loop = { before: this.current, lookups: new Map(), invariant: new Set([INPUT, DATA]) };
+    this.loops++;
     try {
       return fill();
     } finally {
-      this.loop = null;
+      this.loops--;
     }
   }
 
   /**
-   * Inside a loop body: the local holding `source[key]` computed once in front of the
-   * outermost loop, when `source` is the input or data document (or such a lookup) and
-   * `key` a constant; null otherwise (plan the lookup where it stands). The local is
-   * unset when the lookup is undefined: the caller checks it where the lookup stood,
-   * so an undefined lookup still fails only there.
+   * Inside a loop body: `source[key]` when `source` is the input or data document (or
+   * such a lookup) and `key` a constant, computed on its first use in the call and
+   * reused by every later iteration and use site; null otherwise (plan the lookup where
+   * it stands). Each use site runs the lookup unless an earlier one did, into a local
+   * left unset when it is undefined, then fails where the lookup stood if it is unset.
    */
-  hoistedDot(source: Operand, key: Operand): Local | null {
-    const loop = this.loop;
-    if (loop === null || source.kind !== "local" || key.kind !== "string" || !loop.invariant.has(source.local)) return null;
+  invariantDot(source: Operand, key: Operand): Local | null {
+    if (this.loops === 0 || source.kind !== "local" || key.kind !== "string" || !this.invariant.has(source.local)) return null;
     const id = `${source.local}/${key.index}`;
-    const known = loop.lookups.get(id);
-    if (known !== undefined) return known;
-    const target = this.newLocal();
+    let l = this.lookups.get(id);
+    if (l === undefined) {
+      l = { value: this.newLocal(), done: this.newLocal() };
+      this.lookups.set(id, l);
+      this.invariant.add(l.value);
+    }
     const loc = this.loc;
-    loop.before.stmts.push(
-      { type: "ResetLocalStmt", target, loc },
-      { type: "BlockStmt", blocks: [{ stmts: [{ type: "DotStmt", source, key, target, loc }] }], loc },
-    );
-    loop.lookups.set(id, target);
-    loop.invariant.add(target);
-    return target;
+    const once: Block = {
+      stmts: [
+        { type: "IsUndefinedStmt", source: l.done, loc },
+        { type: "AssignIntStmt", value: 1, target: l.done, loc },
+        { type: "BlockStmt", blocks: [{ stmts: [{ type: "DotStmt", source, key, target: l.value, loc }] }], loc },
+      ],
+    };
+    this.emit({ type: "BlockStmt", blocks: [once] });
+    this.emit({ type: "IsDefinedStmt", source: l.value });
+    return l.value;
   }
 
   /** A new block filled by `fill`. */

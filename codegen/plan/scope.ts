@@ -65,21 +65,18 @@ export function nested(c: Ctx, fill: () => void): Block {
   }
 }
 
-/** `nested` for the body of a loop statement (a scan) appended to the current block right after. */
+/** `nested` for the body of a loop statement (a scan). */
 export function loopBody(c: Ctx, fill: () => void): Block {
   return c.w.loopBody(() => nested(c, fill));
 }
 
 /**
- * `source[key]` into a new local: a lookup hoisted in front of the outermost loop
- * when it is invariant there (see BlockWriter.hoistedDot), else a DotStmt here.
+ * `source[key]` into a local: inside a loop, a lookup in the input or data document
+ * made once per call (see BlockWriter.invariantDot), else a DotStmt here.
  */
 export function dot(c: Ctx, source: Operand, key: Operand): Local {
-  const hoisted = c.w.hoistedDot(source, key);
-  if (hoisted !== null) {
-    c.w.emit({ type: "IsDefinedStmt", source: hoisted });
-    return hoisted;
-  }
+  const invariant = c.w.invariantDot(source, key);
+  if (invariant !== null) return invariant;
   const target = c.w.newLocal();
   c.w.emit({ type: "DotStmt", source, key, target });
   return target;
