@@ -182,21 +182,11 @@ export function toDecisionRecord<J>(row: DecisionColumns<J>, id: string, json: J
   };
 }
 
+type EntryText = "decision_id" | "path" | "input" | "result" | "erased" | "eval_ns" | "shadow" | "expires_at_ms";
+
 /** The column values of an entry to insert, JSON documents as text (so a JSON null result stays apart from none). */
-export interface DecisionValues {
+export type DecisionValues = Omit<DecisionLogEntry, EntryText> & {
   readonly decision_id: string;
-  readonly at_ms: number;
-  readonly tenant: string;
-  readonly run_id: string;
-  readonly user: string;
-  readonly tool: string;
-  readonly operation_id: string | null;
-  readonly fingerprint: string | null;
-  readonly decision: string;
-  readonly reason: string | null;
-  readonly policy_version: string | null;
-  readonly outcome: string;
-  readonly outcome_reason: string | null;
   readonly path: string | null;
   readonly input: string | null;
   readonly result: string | null;
@@ -205,7 +195,7 @@ export interface DecisionValues {
   readonly shadow: string | null;
   readonly shadow_disagrees: boolean | null;
   readonly expires_at_ms: number | null;
-}
+};
 
 const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 
