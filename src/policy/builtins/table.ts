@@ -78,6 +78,7 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("array.concat", "array array", "array", { native: "opa_array_concat" }),
   sig("array.slice", "array number number", "array", { native: "opa_array_slice" }),
   sig("array.reverse", "array", "array", { native: "tg_array_reverse" }),
+  sig("array.flatten", "array", "array", { native: "tg_array_flatten" }),
   // sets
   sig("intersection", "set", "set", { native: "opa_sets_intersection" }),
   sig("union", "set", "set", { native: "opa_sets_union" }),
@@ -102,6 +103,7 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("lower", "string", "string", { native: "opa_strings_lower" }),
   sig("upper", "string", "string", { native: "opa_strings_upper" }),
   sig("split", "string string", "array", { native: "opa_strings_split" }),
+  sig("strings.split_n", "string string number", "array", { native: "tg_strings_split_n" }),
   sig("replace", "string string string", "string", { native: "opa_strings_replace" }),
   sig("strings.replace_n", "object string", "string", { native: "opa_strings_replace_n" }),
   sig("strings.reverse", "string", "string", { native: "opa_strings_reverse" }),

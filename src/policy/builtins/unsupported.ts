@@ -12,4 +12,6 @@ export const UNSUPPORTED_OPA_BUILTINS: ReadonlySet<string> = new Set([
   "strings.replace_n", "object.subset", "base64url.encode_no_pad", "hex.encode", "hex.decode", "yaml.marshal",
   "yaml.unmarshal", "yaml.is_valid", "urlquery.encode", "urlquery.decode", "urlquery.encode_object",
   "urlquery.decode_object", "numbers.range_step", "units.parse", "glob.quote_meta",
+  "uri.parse", "uri.is_valid", "graphql.is_valid", "graphql.parse", "graphql.parse_and_verify",
+  "graphql.parse_query", "graphql.parse_schema", "graphql.schema_is_valid",
 ]);
