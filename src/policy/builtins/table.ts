@@ -127,6 +127,8 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   // constants per rule: every call is replaced by its value before type checking (codegen/rego/metadata-calls.ts)
   sig("rego.metadata.rule", "", "object"),
   sig("rego.metadata.chain", "", "array"),
+  // needs the Rego parser: registered by the build tools (codegen/rego-json), absent from the runtime entry
+  sig("rego.parse_module", "string string", "object", { provided: true }),
   // types
   sig("is_number", "any", "boolean", { native: "opa_types_is_number" }),
   sig("is_string", "any", "boolean", { native: "opa_types_is_string" }),

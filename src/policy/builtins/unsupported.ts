@@ -4,7 +4,6 @@
  * gains an entry in the table stops counting as unsupported by itself.
  */
 export const UNSUPPORTED_OPA_BUILTINS: ReadonlySet<string> = new Set([
-  "rego.parse_module",
   "crypto.sha512", "crypto.x509.parse_certificates", "crypto.x509.parse_and_verify_certificates",
   "crypto.x509.parse_and_verify_certificates_with_options", "crypto.x509.parse_certificate_request",
   "crypto.x509.parse_keypair", "crypto.x509.parse_rsa_private_key", "crypto.parse_private_keys",
