@@ -32,7 +32,12 @@ export interface RowContext {
   log(message: string): void;
 }
 
-export type RowResult = { readonly rows: readonly BenchRow[] } | { readonly skipped: string };
+/**
+ * A source's rows, or why it measured nothing. `missing` names each row or anchor a
+ * source could not measure this run (no PostgreSQL, no public corpus, a case that
+ * does not compile) and why, so nothing is dropped silently.
+ */
+export type RowResult = { readonly rows: readonly BenchRow[]; readonly missing?: readonly string[] } | { readonly skipped: string };
 
 export interface RowSource {
   /** Short name, e.g. "policy", "store"; `npm run bench -- --only policy,fuel` selects by it. */
