@@ -74,28 +74,46 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** The same with every array's elements sorted: OPA's Wasm dumps a set in no defined order. */
-function unordered(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(unordered).sort().join(",")}]`;
+/** The value with object keys sorted and every array's elements sorted: sets come out of OPA's Wasm in no defined order. */
+function unordered(v: unknown): unknown {
+  if (Array.isArray(v)) {
+    const xs = v.map(unordered);
+    const keys = xs.map((x) => JSON.stringify(x));
+    return xs.map((x, i) => [keys[i]!, x] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, x]) => x);
+  }
   if (v !== null && typeof v === "object") {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${unordered(o[k])}`)
-      .join(",")}}`;
+    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, unordered(o[k])]));
   }
-  return JSON.stringify(v);
+  return v;
 }
 
-/** Empty when both results are the same value; else a note saying how they differ. */
+/** Paths at which two unordered values differ (leaves, or a missing key or element). */
+function differences(a: unknown, b: unknown, path: string, out: string[]): void {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) out.push(`${path}: ${a.length} vs ${b.length} elements`);
+    for (let i = 0; i < Math.min(a.length, b.length); i++) differences(a[i], b[i], `${path}[${i}]`, out);
+    return;
+  }
+  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const ao = a as Record<string, unknown>;
+    const bo = b as Record<string, unknown>;
+    for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)])) {
+      if (!(k in ao) || !(k in bo)) out.push(`${path}.${k}: only in ${k in ao ? "toolgate's" : "OPA's"} result`);
+      else differences(ao[k], bo[k], `${path}.${k}`, out);
+    }
+    return;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${path}: toolgate ${JSON.stringify(a).slice(0, 160)} vs OPA ${JSON.stringify(b).slice(0, 160)}`);
+}
+
+/** Empty when both results are the same value; else notes saying how they differ. */
 function compareResults(toolgate: unknown, opa: unknown): string[] {
-  const [a, b] = [canonical(toolgate), canonical(opa)];
-  if (a === b) return [];
-  if (unordered(toolgate) === unordered(opa)) return ["same values; some arrays list their elements in another order (sets, which OPA's Wasm dumps in no defined order)"];
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  const at = Math.max(0, i - 60);
-  return [`RESULTS DIFFER at character ${i}: toolgate ...${a.slice(at, i + 60)}... vs OPA ...${b.slice(at, i + 60)}...`];
+  if (canonical(toolgate) === canonical(opa)) return [];
+  const diffs: string[] = [];
+  differences(unordered(toolgate), unordered(opa), "result", diffs);
+  if (diffs.length === 0) return ["same values; some arrays list their elements in another order (sets, which OPA's Wasm dumps in no defined order)"];
+  return [`RESULTS DIFFER in ${diffs.length} place(s) even with arrays compared as sets; first: ${diffs[0]}`];
 }
 
 /** CPU milliseconds of this process: on a shared machine wall time counts other processes too. */
