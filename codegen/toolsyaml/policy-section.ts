@@ -12,6 +12,7 @@ import { checkPolicyBuiltinsExists, policyBuiltinsRef } from "./policy-builtins.
 import type { PolicyBuiltinsRef } from "./policy-builtins.js";
 import type { RawToolsFile } from "./raw-types.js";
 import { parseYamlSource } from "./yaml-source.js";
+import type { YamlSource } from "./yaml-source.js";
 
 export interface PolicySection {
   /** `policy.entrypoint` when it is a string. */
@@ -26,6 +27,9 @@ export interface PolicySection {
 
 const NONE: PolicySection = { entrypoint: undefined, regoVersion: undefined, builtins: null, errors: [] };
 
+// One command asks several times (entrypoint, Rego version, builtins); the YAML is parsed once per text.
+const parses = new Map<string, { readonly text: string; readonly source: YamlSource | null }>();
+
 /** The policy section of the tools.yaml at `path`; nothing when it cannot be read or parsed (`codegen` reports why). */
 export function loadPolicySection(path: string): PolicySection {
   let text: string;
@@ -34,7 +38,11 @@ export function loadPolicySection(path: string): PolicySection {
   } catch {
     return NONE;
   }
-  const parsed = parseYamlSource(text, path);
+  let parsed = parses.get(path);
+  if (parsed?.text !== text) {
+    parsed = { text, source: parseYamlSource(text, path).source };
+    parses.set(path, parsed);
+  }
   if (parsed.source === null) return NONE;
   const value: unknown = parsed.source.value;
   const policy: unknown = isRecord(value) ? value.policy : undefined;
