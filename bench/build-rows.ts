@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { median } from "./rows.js";
-import type { RowSource } from "./rows.js";
+import type { BenchRow, RowSource } from "./rows.js";
 
 // Prints the child's peak RSS at exit, whatever it runs. Linux's VmHWM is the peak of this
 // program alone; getrusage's maxRSS also counts the forking parent's (the bench process).
@@ -61,29 +61,21 @@ export const buildRows: RowSource = {
       const plainBytes = statSync(join("generated", "policy.wasm")).size;
       const optimizedBytes = statSync(join(out, "policy.wasm")).size;
       const build = `node ${cli} build --check`;
+      const installedCli = (measure: string, unit: string, figure: (xs: readonly Run[]) => number, target: string): BenchRow => ({
+        what: `toolgate build of the shipped policy (installed CLI, ${measure})`, unit, better: "lower",
+        toolgate: { label: build, value: figure(series.build) },
+        anchors: [
+          { label: "plain node starting (node -e 0)", value: figure(series.node) },
+          { label: "importing binaryen natively", value: figure(series.binaryen) },
+          { label: "build --optimize (binaryen over the generated functions)", value: figure(series.optimize) },
+        ],
+        notes: [target],
+      });
       const checkout = "node bin/toolgate.js build --check";
       return {
         rows: [
-          {
-            what: "toolgate build of the shipped policy (installed CLI, wall)", unit: "s", better: "lower",
-            toolgate: { label: build, value: seconds(series.build) },
-            anchors: [
-              { label: "plain node starting (node -e 0)", value: seconds(series.node) },
-              { label: "importing binaryen natively", value: seconds(series.binaryen) },
-              { label: "build --optimize (binaryen over the generated functions)", value: seconds(series.optimize) },
-            ],
-            notes: ["target <= 1.5 s wall"],
-          },
-          {
-            what: "toolgate build of the shipped policy (installed CLI, peak memory)", unit: "MB max RSS", better: "lower",
-            toolgate: { label: build, value: megabytes(series.build) },
-            anchors: [
-              { label: "plain node starting (node -e 0)", value: megabytes(series.node) },
-              { label: "importing binaryen natively", value: megabytes(series.binaryen) },
-              { label: "build --optimize", value: megabytes(series.optimize) },
-            ],
-            notes: ["target <= 300 MB"],
-          },
+          installedCli("wall", "s", seconds, "target <= 1.5 s wall"),
+          installedCli("peak memory", "MB max RSS", megabytes, "target <= 300 MB"),
           {
             what: "toolgate build of the shipped policy (checkout CLI through tsx, wall)", unit: "s", better: "lower",
             toolgate: { label: checkout, value: seconds(series.checkout) },
