@@ -63,12 +63,10 @@ function lookup(v: usize, key: usize): i32 {
   if (n < INDEX_MIN && tag(key) == T_STRING) {
     const d = rawData(v);
     const sh = shiftOf(v);
-    // Keys written from the same static cell (the policy's member names, which hosts
-    // also use as input keys) are found by address without touching any key cell.
-    for (let i = 0; i < n; i++) if (<usize>load<u32>(d + (<usize>i << sh)) == key) return i;
     const len = strLen(key);
     for (let i = 0; i < n; i++) {
       const k = <usize>load<u32>(d + (<usize>i << sh));
+      if (k == key) return i;
       if (tag(k) == T_STRING && strLen(k) == len && strEqual(k, key)) return i;
     }
     return -1;
