@@ -148,7 +148,7 @@ class ModuleParser extends ExprParser {
     }
     const valueGiven = this.headValueGiven;
     const body = this.parseRuleBody();
-    if (body === null && !valueGiven && !this.v0 && head.kind === "value") this.bodyRequired(head.ref.length, start);
+    if (body === null && !valueGiven && !this.v0 && head.kind === "value" && !this.isKeyword("else")) this.bodyRequired(head.ref.length, start);
     let elseClause: ElseClause | null = null;
     if (this.isKeyword("else")) {
       if (head.kind === "contains") this.fail("else keyword cannot be used on multi-value rules");
