@@ -16,6 +16,7 @@ export function prng(seed: number): () => number {
 
 export const ENTRYPOINT = "large/decision";
 export const FLOOR_ENTRYPOINT = "large/floor";
+export const QUADRATIC_ENTRYPOINT = "large/quadratic";
 
 /** Rego for `rules` generated kind rules plus the fixed comprehension and lookup rules. */
 export function largePolicy(rules: number): string {
@@ -65,6 +66,14 @@ resolved := n if {
 wanted_names := n if {
   known := {r.name | some r in input.resources}
   n := count([1 | some u in input.users; u.wants in known])
+}
+
+# complete rules built over the whole input, referenced inside loops over the whole
+# input: linear when a rule's value is computed once per evaluation, quadratic when
+# every iteration computes it again
+quadratic := {
+  "owning_users": count([u | some u, _ in input.users; owners[u]]),
+  "named_once": count([id | some id, r in input.resources; by_name[r.name] == id]),
 }
 
 ${kinds.join("\n")}

@@ -18,6 +18,7 @@ import { RuleCompiler } from "./rule.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
 import { zeroArityCallsToRefs } from "./zero-arity.js";
 import { rewriteMetadataCalls } from "./metadata-calls.js";
+import { checkAnnotationRedeclarations } from "./annotation-conflicts.js";
 
 export function arityWith(functionArity: (path: readonly string[]) => number | null): (op: readonly string[]) => number | null {
   return (op) => {
@@ -180,6 +181,7 @@ function groupStage(st: State): void {
     if (p !== null) st.placed.push(p);
   }
   st.drafts = groupRules(st.placed, st.errors);
+  checkAnnotationRedeclarations(st.modules, st.errors);
   const byPath = new Map(st.drafts.map((g) => [pathKey(g.path), g]));
   st.functionArity = (path) => {
     const g = byPath.get(pathKey(path));

@@ -1,11 +1,13 @@
 /**
  * Loads tools.yaml `policy.builtins` for the commands that compile or evaluate Rego
- * (check, build, test, eval, and the engines of demo and mcp). Every problem is a
+ * (check, build, test, eval, and the engines of demo and mcp), and registers the
+ * builtins the build tools provide (`rego.parse_module`) for the first four. Every problem is a
  * located diagnostic: a missing or failing module at the tools.yaml line naming it, a
  * malformed declaration at the builtin's name in the module.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { formatDiagnostic, type Diagnostic, type SourceLocation } from "../../codegen/diagnostics.js";
+import { registerParseModule } from "../../codegen/rego-json/parse-module.js";
 import { loadToolsFile, type PolicyBuiltinsRef } from "../../codegen/toolsyaml/index.js";
 import { isCustomBuiltinError, toCustomBuiltins, type CustomBuiltinError, type CustomBuiltins } from "../policy/builtins/index.js";
 import { importUserModule } from "./user-module.js";
@@ -21,6 +23,8 @@ export interface PolicyBuiltinsLoad {
  * then exits 1). `{}` when none are declared.
  */
 export async function policyBuiltinsForCommand(): Promise<{ builtins?: CustomBuiltins } | null> {
+  // These commands run with the build tools loaded: the builtins needing the parser work here.
+  registerParseModule();
   const r = await loadPolicyBuiltins();
   for (const e of r.errors) console.error(formatDiagnostic(e));
   if (r.errors.length > 0) return null;

@@ -13,6 +13,7 @@ import { addDecisionExport, DECISION_EXPORT } from "./decision-export.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
 import { Fuel } from "./fuel.js";
+import { Memo } from "./memo.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, readRuntime, replaceImport, staticDataStart } from "../runtime-link.js";
 import { INPUT_PATHS_SECTION, inputPaths } from "./input-paths.js";
 import type { InputPaths } from "./input-paths.js";
@@ -27,6 +28,8 @@ export interface EmitOptions {
   readonly customBuiltins?: CustomBuiltins;
   /** Fuel checks for bounded evaluation (default on; off only to measure their cost). */
   readonly fuel?: boolean;
+  /** Compute each function of no arguments once per evaluation (default on; off only to measure it, see memo.ts). */
+  readonly memoize?: boolean;
   /** Receives the wall time of each phase (`toolgate build --timings`). */
   readonly onPhase?: (phase: EmitPhase, ms: number) => void;
 }
@@ -86,8 +89,10 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     file: (i) => policy.static.files[i] ?? "unknown",
     runtimeError: exportedName(m, "opa_runtime_error"),
   });
+  const memo = opts.memoize === false ? null : new Memo(m, data, policy.funcs);
   const env: EmitEnv = {
     fuel,
+    memo,
     m,
     data,
     strings: policy.static.strings,
@@ -147,6 +152,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     dispatch.push(m.global.set(g, m.i32.const(1)));
   }
   if (usesNow) dispatch.push(m.global.set(NOW_GLOBAL, m.i32.const(0)));
+  if (memo !== null) dispatch.push(memo.reset());
   planNames.forEach((name, id) => {
     dispatch.push(
       m.if(m.i32.eq(m.local.get(1, i32), m.i32.const(id)), m.return(m.call(name, [m.local.get(2, i32), m.local.get(3, i32)], i32))),
@@ -213,9 +219,10 @@ function memberNames(trees: Record<string, InputPaths>): string[] {
 
 function addFunc(env: EmitEnv, f: Func): void {
   const count = localCount(f.blocks, Math.max(f.return, ...f.params) + 1);
-  const fe = new FuncEmitter(env, count, null);
-  const body = [...fe.entryTick(f.blocks), ...fe.blocks(f.blocks)];
-  body.push(env.m.return(env.m.local.get(f.return, i32)));
+  const slot = env.memo?.slot(f.name) ?? null;
+  const fe = new FuncEmitter(env, count, null, slot);
+  const body = [...fe.entryTick(f.blocks), ...(slot === null ? [] : [env.memo!.lookup(slot)]), ...fe.blocks(f.blocks)];
+  body.push(fe.returnLocal(f.return));
   finish(env, f.name, f.params.length, fe, body);
 }
 

@@ -197,6 +197,25 @@ export function tg_array_reverse(a: usize): usize {
   return r;
 }
 
+/** array.flatten: array items of arr are unpacked one level, other items kept as they are. */
+export function tg_array_flatten(a: usize): usize {
+  if (!isArr(a)) return typeError("array.flatten", 1, "array", a);
+  const n = colLen(a);
+  let total: i32 = 0;
+  for (let i = 0; i < n; i++) {
+    const x = arrGet(a, i);
+    total += isArr(x) ? colLen(x) : 1;
+  }
+  const r = mkArray(total);
+  for (let i = 0; i < n; i++) {
+    const x = arrGet(a, i);
+    if (!isArr(x)) { arrPush(r, x); continue; }
+    const m = colLen(x);
+    for (let j = 0; j < m; j++) arrPush(r, arrGet(x, j));
+  }
+  return r;
+}
+
 // ---- membership (`in`)
 export function tg_member_2(x: usize, coll: usize): usize {
   if (x == 0 || coll == 0) return 0;
