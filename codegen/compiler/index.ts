@@ -88,6 +88,7 @@ function parseStage(st: State, opts: CompileOptions): void {
   }
   st.front = startCompile(opts.modules, {
     supportedBuiltins: supportedBuiltins(st.parsedQueries, opts.builtins),
+    entrypoints: { paths: opts.entrypoints.map((e) => ["data", ...e.split("/")]), queries: st.parsedQueries.map((q) => q.body) },
     ...(opts.builtins === undefined ? {} : { builtins: opts.builtins }),
     onStage: (stage, ms) => st.timings.push({ stage, ms }),
   });
