@@ -36,7 +36,7 @@ function literalType(t: Term): ValueType | null {
 }
 
 /** Calls the planner turns into statements itself: they need no backend implementation. */
-const PLANNED = new Set(["eq", "assign", "equal", "neq", "print"]);
+export const PLANNED = new Set(["eq", "assign", "equal", "neq", "print"]);
 
 export class TypeChecker {
   readonly used = new Set<string>();

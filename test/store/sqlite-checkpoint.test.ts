@@ -4,6 +4,7 @@
  * checkpoint's fsyncs: the database file receives committed pages with no further commit,
  * while with `inline` they stay in the WAL until a commit crosses SQLite's threshold.
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,4 +60,30 @@ describe("sqlite WAL checkpoints", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("a process that never closes its file store still exits on its own (the worker keeps nothing alive) and its queued entry is written", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgate-ckpt-"));
+    try {
+      const path = join(dir, "state.db");
+      const child = spawn(process.execPath, ["--import", "tsx", join("test", "store", "unclosed-store-child.ts"), path], { stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (b: Buffer) => void (out += b.toString()));
+      const exited = await new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill("SIGKILL");
+          resolve(null);
+        }, 20_000);
+        child.on("exit", (code) => {
+          clearTimeout(timer);
+          resolve(code);
+        });
+      });
+      expect([exited, out.trim()]).toEqual([0, "WROTE"]);
+      const store = openSqliteStore(path);
+      expect(await store.getDecision("unclosed-1")).toMatchObject({ reason: "read_allowed" });
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

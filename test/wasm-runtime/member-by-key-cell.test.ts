@@ -99,7 +99,9 @@ out := {"static": static, "got": got, "n": count(junk)}
     const want = { got: 1, static: 1, n: 50 };
     // What an evaluation allocated is free memory for the next one: scribble over it.
     const internals = sdk as unknown as { mem: WebAssembly.Memory; dataHeapPtr: number };
-    const scribble = (): void => new Uint8Array(internals.mem.buffer).fill(0xff, internals.dataHeapPtr);
+    const scribble = (): void => {
+      new Uint8Array(internals.mem.buffer).fill(0xff, internals.dataHeapPtr);
+    };
     for (let i = 0; i < 3; i++) {
       expect(sdk.evaluate({ prefix: "a" })).toEqual([{ result: want }]);
       scribble();

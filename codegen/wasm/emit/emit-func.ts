@@ -1,10 +1,10 @@
 /**
- * Lowers one IR function or plan to a binaryen function body. IR locals map 1:1 to
+ * Lowers one IR function or plan to a function body of the module builder. IR locals map 1:1 to
  * wasm locals (0 input, 1 data, then params and locals); scratch locals for scans
  * come after. Every IR block is a named wasm block; an undefined statement branches
  * to the end of the innermost one.
  */
-import binaryen from "binaryen";
+import * as binaryen from "../link/builder-api.js";
 import type { Block, Local, Location, Operand, Stmt } from "../../plan/ir.js";
 import type { Fuel } from "./fuel.js";
 import type { Memo } from "./memo.js";

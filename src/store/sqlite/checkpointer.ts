@@ -67,7 +67,6 @@ function ensureWorker(): Worker {
   if (worker !== null) return worker;
   const betterSqlite3 = createRequire(import.meta.url).resolve("better-sqlite3");
   const w = new Worker(workerSource, { eval: true, workerData: { betterSqlite3 } });
-  w.unref();
   w.on("message", (m: FromWorker) => {
     if (m.type === "closed") {
       closing.get(m.id)?.();
@@ -82,6 +81,8 @@ function ensureWorker(): Worker {
     for (const done of closing.values()) done();
     closing.clear();
   });
+  // After the listeners: attaching a message listener references the worker again.
+  w.unref();
   worker = w;
   return w;
 }
