@@ -38,6 +38,6 @@ for (const source of SOURCES) {
     reports.push({ source: source.name, result: { failed: err instanceof Error ? err.message : String(err) } });
   }
 }
-console.log(`toolgate bench${ctx.quick ? " --quick" : ""}: node ${process.version}, ${((Date.now() - started) / 1000).toFixed(0)} s; ratios are toolgate's speed relative to the anchor (> 1: toolgate is faster)\n`);
+console.log(`toolgate bench${ctx.quick ? " --quick" : ""}: node ${process.version}, ${((Date.now() - started) / 1000).toFixed(0)} s; ratios are toolgate's speed (for sizes: economy) relative to the anchor (> 1: toolgate is faster or smaller)\n`);
 printReport(reports);
 if (reports.some((r) => "failed" in r.result)) process.exitCode = 1;

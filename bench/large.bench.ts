@@ -205,6 +205,7 @@ export const largeSource: RowSource = {
         better: "lower",
         toolgate: { label: "toolgate", value: r.toolgate },
         anchors: r.anchorValue === null ? [] : [{ label: r.anchor, value: r.anchorValue }],
+        ...(r.anchorValue === null ? { notes: [`no baseline library: git ref ${DEFAULT_BASELINE} has no codegen/wasm/runtime.wasm in this checkout (a shallow clone?)`] } : {}),
       })),
     };
   },

@@ -108,7 +108,7 @@ function differences(a: unknown, b: unknown, path: string, out: string[]): void 
 }
 
 /** Empty when both results are the same value; else notes saying how they differ. */
-function compareResults(toolgate: unknown, opa: unknown): string[] {
+export function compareResults(toolgate: unknown, opa: unknown): string[] {
   if (canonical(toolgate) === canonical(opa)) return [];
   const diffs: string[] = [];
   differences(unordered(toolgate), unordered(opa), "result", diffs);

@@ -14,7 +14,7 @@ import { pathKey, type CompiledRule, type Program, type RuleGroup } from "./prog
 import { checkRecursion } from "./recursion.js";
 import type { ScopeContext } from "./scope.js";
 import { PLANNED, TypeChecker } from "./typecheck.js";
-import { checkMockedCalls } from "./mocked-calls.js";
+import { checkMockedCalls, type Entrypoints } from "./mocked-calls.js";
 import { RuleCompiler } from "./rule.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
 import { zeroArityCallsToRefs } from "./zero-arity.js";
@@ -52,6 +52,13 @@ export interface CompileOptions {
    * `OPA builtin X is not supported yet`, unless some `with` replaces that builtin.
    */
   readonly supportedBuiltins?: ReadonlySet<string>;
+  /**
+   * Where evaluation starts (what the planner plans): entrypoint paths
+   * (`["data", "pkg", "rule"]`) and query bodies. Decides which calls of a replaced
+   * unsupported builtin are reached without their `with`; without it every rule is a
+   * start, as `toolgate check` plans.
+   */
+  readonly entrypoints?: Entrypoints;
   /** Called after each stage ran, with its wall time in milliseconds. */
   readonly onStage?: (name: StageName, ms: number) => void;
   /** Custom builtins (tools.yaml `policy.builtins`), declared beside OPA's. */
@@ -236,7 +243,7 @@ function typecheckStage(st: State): void {
   if (supported !== undefined) {
     // A builtin the backend lacks that some `with` replaces: only calls reached without that `with` are errors.
     const candidates = new Set([...mocked].filter((n) => lookupBuiltin(n) !== undefined && !PLANNED.has(n) && !supported.has(n)));
-    checkMockedCalls(groups, candidates, st.errors);
+    checkMockedCalls(groups, candidates, st.errors, st.options.entrypoints);
   }
   st.program = { groups, packages: st.packages, builtinsUsed: [...tc.used].sort() };
 }

@@ -1,8 +1,8 @@
 /**
  * Calls of a builtin the backend lacks but some `with` replaces: each such call is an
  * error unless every way of reaching it runs under a `with` that replaces that builtin.
- * Reachability follows what the planner plans: every rule of the program (not
- * functions on their own), then the rules and functions their bodies, heads and else
+ * Reachability follows what the planner plans: the entrypoints and queries when
+ * given, else every rule of the program (not functions on their own), then the rules and functions their bodies, heads and else
  * clauses reach, each under the `with` modifiers in force. A `with` on an expression
  * covers everything that expression evaluates; a replaced document or function is not
  * evaluated at all (its replacement is, without the function replacements in force,
@@ -39,9 +39,15 @@ function startsWith(path: readonly string[], prefix: readonly string[]): boolean
   return prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
 }
 
-export function checkMockedCalls(groups: readonly RuleGroup[], candidates: ReadonlySet<string>, errors: Diagnostic[]): void {
+/** Where evaluation starts: entrypoint paths (`["data", "pkg", "rule"]`) and query bodies (absolute refs). */
+export interface Entrypoints {
+  readonly paths: readonly (readonly string[])[];
+  readonly queries: readonly Body[];
+}
+
+export function checkMockedCalls(groups: readonly RuleGroup[], candidates: ReadonlySet<string>, errors: Diagnostic[], from?: Entrypoints): void {
   if (candidates.size === 0) return;
-  new Reach(groups, candidates, errors).run();
+  new Reach(groups, candidates, errors).run(from);
 }
 
 class Reach {
@@ -57,10 +63,15 @@ class Reach {
     groups.forEach((g, i) => this.byPath.set(g.path.join("."), i));
   }
 
-  run(): void {
-    this.groups.forEach((g, i) => {
-      if (g.kind !== "function") this.visit(i, NONE);
-    });
+  run(from: Entrypoints | undefined): void {
+    if (from === undefined) {
+      this.groups.forEach((g, i) => {
+        if (g.kind !== "function") this.visit(i, NONE);
+      });
+      return;
+    }
+    for (const p of from.paths) this.reads(p, NONE);
+    for (const q of from.queries) this.body(q, NONE);
   }
 
   private visit(i: number, m: Mocks): void {

@@ -315,6 +315,8 @@ export class Scoper {
       case "boolean":
       case "number":
       case "string":
+        // `:=` binds variables only (OPA: `1 := x`, `[1, y] := xs` are errors); parameters may be constants.
+        if (how === "assigned") this.err("rego_compile_error", `cannot assign to ${t.type}`, t.location);
         return t;
       default:
         if (how === "assigned") this.err("rego_compile_error", `cannot assign to ${t.type}`, t.location);

@@ -31,3 +31,16 @@ describe("calls of a replaced unsupported builtin", () => {
     expect(r.front).toEqual(r.planner);
   });
 });
+
+describe("with the entrypoints given, only what they reach counts", () => {
+  const src = 'package t\nallow if http.send({}).body.ok\ntest_allow if allow with http.send as {"body": {"ok": true}}';
+  const front = (entrypoints?: { paths: string[][]; queries: [] }) =>
+    compileModules([{ file: "t.rego", source: src }], { supportedBuiltins: supportedBuiltins([], undefined), ...(entrypoints === undefined ? {} : { entrypoints }) }).errors.map((e) => `${e.location.row}:${e.location.col} ${e.message}`);
+  it("an entrypoint that reaches the call only under the with: no error", () => {
+    expect(front({ paths: [["data", "t", "test_allow"]], queries: [] })).toEqual([]);
+  });
+  it("an entrypoint that reaches it without the with, or every rule as a start: the call", () => {
+    expect(front({ paths: [["data", "t", "allow"]], queries: [] })).toEqual(["2:10 OPA builtin http.send is not supported yet"]);
+    expect(front()).toEqual(["2:10 OPA builtin http.send is not supported yet"]);
+  });
+});

@@ -4,6 +4,7 @@
  * or checked for OPA's error code, text and location.
  */
 import { describe, expect, it } from "vitest";
+import { compileModules } from "../../codegen/rego/index.js";
 import { evaluate } from "../wasm-emit/sdk-harness.js";
 
 const value = async (module: string, input?: unknown, rule = "p"): Promise<unknown> => {
@@ -56,5 +57,32 @@ describe("a comprehension body that fails at a comma is re-read as a list (OPA's
   });
   it("a comprehension still wins when its body parses", async () => {
     expect(await value("package t\np := [x | some x in [3, 4]]")).toEqual([3, 4]);
+  });
+});
+
+describe("Rego v1 rule statements need a body or a value (OPA's ParseRuleFromExpr)", () => {
+  const errorOf = (src: string, regoVersion?: "v0") => compileModules([{ file: "t.rego", source: src, ...(regoVersion === undefined ? {} : { regoVersion }) }]).errors.map((e) => [e.code, e.message, e.location.row, e.location.col]);
+  it.each([
+    ["p", "rule must have a body"],
+    ["p.a.b", "rule must have a body"],
+    ["p.a", "`contains` keyword is required for partial set rules"],
+    ["p[x]", "`contains` keyword is required for partial set rules"],
+  ])("%s", (rule, message) => {
+    expect(errorOf(`package t\n\n${rule}\n`)).toEqual([["rego_parse_error", message, 3, 1]]);
+  });
+  it("pre-1.0 Rego still reads them as rules", async () => {
+    expect(errorOf("package t\n\np\n\nq.a\n", "v0")).toEqual([]);
+  });
+});
+
+describe("`:=` assigns variables only", () => {
+  const errorOf = (body: string) => compileModules([{ file: "t.rego", source: `package t\n\np if {\n\t${body}\n}\n` }]).errors.map((e) => [e.code, e.message, e.location.row, e.location.col]);
+  it("a constant on the left is OPA's `cannot assign to <type>`", () => {
+    expect(errorOf("1 := x")).toEqual([["rego_compile_error", "cannot assign to number", 4, 2]]);
+    expect(errorOf('[y, "a"] := [1, "a"]')).toEqual([["rego_compile_error", "cannot assign to string", 4, 6]]);
+  });
+  it("variables, wildcards and object values are assignable", () => {
+    expect(errorOf("[_, y] := [1, 2]\n\ty == 2")).toEqual([]);
+    expect(errorOf('{"a": y} := {"a": 1}\n\ty == 1')).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * come after. Every IR block is a named wasm block; an undefined statement branches
  * to the end of the innermost one.
  */
-import binaryen from "binaryen";
+import * as binaryen from "../link/builder-api.js";
 import type { Block, Local, Location, Operand, Stmt } from "../../plan/ir.js";
 import type { Fuel } from "./fuel.js";
 import type { Memo } from "./memo.js";

@@ -4,17 +4,17 @@
  * imports (eval dispatch, entrypoints and builtins maps, heap base), appends static
  * data, validates, optionally optimises, and emits the binary.
  */
-import binaryen from "binaryen";
+import * as binaryen from "../link/builder-api.js";
 import type { Func, Plan, Policy } from "../../plan/ir.js";
 import { hostBuiltinName } from "../host-builtins.js";
 import type { CustomBuiltins } from "../../../src/policy/builtins/index.js";
 import { builtinTable } from "./builtins.js";
-import { addDecisionExport, DECISION_EXPORT } from "./decision-export.js";
+import { addDecisionExport } from "./decision-export.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
 import { Fuel } from "./fuel.js";
 import { Memo } from "./memo.js";
-import { appendStaticData, exportedName, finishHeapBase, importedFunction, readRuntime, replaceImport, staticDataStart } from "../runtime-link.js";
+import { appendStaticData, exportedName, finishHeapBase, importedFunction, linkModule, optimizeGenerated, readRuntime, replaceImport, setGlobalInit, staticDataStart, validationError } from "../link/index.js";
 import { INPUT_PATHS_SECTION, inputPaths } from "./input-paths.js";
 import type { InputPaths } from "./input-paths.js";
 import { StaticData } from "./static-data.js";
@@ -141,14 +141,13 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
 
   for (const f of policy.funcs) addFunc(env, f);
   const planNames = policy.plans.map((p, i) => addPlan(env, p, i));
-  const generated = [...policy.funcs.map((f) => f.name), ...planNames];
 
   // toolgate.eval(ctx, entrypoint, input, data) -> result set
   const abort = importedFunction(m, "env", "opa_abort");
   if (abort === undefined) throw new EmitError("runtime.wasm does not import env.opa_abort");
   const dispatch: binaryen.ExpressionRef[] = [];
   if (opts.strictBuiltinErrors === true) {
-    const g = binaryen.getExportInfo(m.getExport("tg_strict_builtin_errors")).value;
+    const g = exportedName(m, "tg_strict_builtin_errors");
     dispatch.push(m.global.set(g, m.i32.const(1)));
   }
   if (usesNow) dispatch.push(m.global.set(NOW_GLOBAL, m.i32.const(0)));
@@ -182,25 +181,17 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(JSON.stringify({ version: 1, entrypoints, keys })));
   appendStaticData(m, data.blob());
   finishHeapBase(m);
-  if (opts.legacyAbi === true) {
-    const g = binaryen.getExportInfo(m.getExport("opa_wasm_abi_minor_version")).value;
-    m.removeGlobal(g);
-    m.addGlobal(g, i32, false, m.i32.const(1));
-  }
+  if (opts.legacyAbi === true) setGlobalInit(m, "opa_wasm_abi_minor_version", m.i32.const(1));
 
   phase("generate");
-  if (!m.validate()) throw new EmitError("generated module does not validate");
-  phase("validate");
-  if (opts.optimize !== false) {
-    // The runtime is already optimised by asc; optimising only the generated
-    // functions keeps compile time low (whole-module -O2 costs about a second).
-    binaryen.setOptimizeLevel(2);
-    binaryen.setShrinkLevel(1);
-    for (const name of [...generated, DECISION_EXPORT]) m.optimizeFunction(name);
-  }
-  phase("optimize");
-  const bytes = m.emitBinary();
+  // Spliced with the pre-optimised runtime at binary level; binaryen only on request.
+  const linked = linkModule(m);
   phase("binary");
+  const invalid = validationError(linked.bytes);
+  if (invalid !== null) throw new EmitError(`generated module does not validate: ${invalid}`);
+  phase("validate");
+  const bytes = opts.optimize === true ? optimizeGenerated(linked) : linked.bytes;
+  phase("optimize");
   return bytes;
 }
 

@@ -26,7 +26,7 @@
  * Fuel: the function's entry is still spent on every call (the caller's step), its
  * body's steps only when the body runs.
  */
-import binaryen from "binaryen";
+import * as binaryen from "../link/builder-api.js";
 import type { Func } from "../../plan/ir.js";
 import { INPUT, DATA } from "../../plan/ir.js";
 import type { StaticData } from "./static-data.js";

@@ -89,7 +89,7 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("object.filter", "object array|object|set", "object", { native: "tg_object_filter" }),
   sig("object.union", "object object", "object", { native: "tg_object_union" }),
   sig("object.union_n", "array", "object", { native: "tg_object_union_n" }),
-  sig("object.subset", "array|object|set array|object|set", "boolean"),
+  sig("object.subset", "array|object|set array|object|set", "boolean", { native: "tg_object_subset" }),
   sig("json.filter", "object array|set", "any", { host: jsonFilter }),
   sig("json.remove", "object array|set", "any", { host: jsonFilter }),
   sig("json.patch", "any array", "any", { host: jsonPatch }),
