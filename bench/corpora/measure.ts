@@ -170,7 +170,7 @@ async function measureCase(file: string, i: number, c: YamlCase): Promise<void> 
   }
   if (expectError) {
     counts.fail++;
-    causes.add("fail: an error was expected, evaluation succeeded");
+    causes.add("fail: an error was expected, evaluation succeeded", `${file}#${i} ${c.note ?? ""}: want error ${JSON.stringify(c.error)}`);
     return;
   }
   const want = c.no_result === true ? [] : inputs.length > 1 ? (c.want_result as unknown[]) : [c.want_result];

@@ -89,6 +89,12 @@ interface ExprBase {
   readonly binds?: readonly string[];
   /** The newer syntax the parser rewrote into this expression (kept for the formatter; see desugar.ts). */
   readonly source?: ExprSource;
+  /**
+   * `not e` read under `import future.keywords.not`: the whole expression, its nested
+   * calls included, stays inside the negation. Without the import nested calls are
+   * lifted before the `not`, as OPA's compiler does.
+   */
+  readonly composite?: true;
 }
 
 /**

@@ -30,6 +30,13 @@ export function isUndeclaredOpaBuiltin(name: string): boolean {
   return isUnsupportedOpaBuiltin(name) && !custom.has(name);
 }
 
+/** Every builtin a call may name (OPA's, then the custom ones), for "did you mean" hints. */
+export function callableBuiltinNames(): string[] {
+  const names: string[] = [];
+  for (const [name, b] of BUILTINS) if (b.deprecated !== true && !name.startsWith("internal.")) names.push(name);
+  return [...names, ...custom.keys()];
+}
+
 export function lookupBuiltin(name: string): BuiltinSignature | undefined {
   return BUILTINS.get(name) ?? custom.get(name);
 }

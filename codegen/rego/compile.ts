@@ -13,11 +13,13 @@ import { parseModule, type RegoVersion } from "./parser.js";
 import { pathKey, type CompiledRule, type Program, type RuleGroup } from "./program.js";
 import { checkRecursion } from "./recursion.js";
 import type { ScopeContext } from "./scope.js";
-import { TypeChecker } from "./typecheck.js";
+import { PLANNED, TypeChecker } from "./typecheck.js";
+import { checkMockedCalls, type Entrypoints } from "./mocked-calls.js";
 import { RuleCompiler } from "./rule.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
 import { zeroArityCallsToRefs } from "./zero-arity.js";
 import { rewriteMetadataCalls } from "./metadata-calls.js";
+import { checkAnnotationRedeclarations } from "./annotation-conflicts.js";
 
 export function arityWith(functionArity: (path: readonly string[]) => number | null): (op: readonly string[]) => number | null {
   return (op) => {
@@ -50,6 +52,13 @@ export interface CompileOptions {
    * `OPA builtin X is not supported yet`, unless some `with` replaces that builtin.
    */
   readonly supportedBuiltins?: ReadonlySet<string>;
+  /**
+   * Where evaluation starts (what the planner plans): entrypoint paths
+   * (`["data", "pkg", "rule"]`) and query bodies. Decides which calls of a replaced
+   * unsupported builtin are reached without their `with`; without it every rule is a
+   * start, as `toolgate check` plans.
+   */
+  readonly entrypoints?: Entrypoints;
   /** Called after each stage ran, with its wall time in milliseconds. */
   readonly onStage?: (name: StageName, ms: number) => void;
   /** Custom builtins (tools.yaml `policy.builtins`), declared beside OPA's. */
@@ -180,6 +189,7 @@ function groupStage(st: State): void {
     if (p !== null) st.placed.push(p);
   }
   st.drafts = groupRules(st.placed, st.errors);
+  checkAnnotationRedeclarations(st.modules, st.errors);
   const byPath = new Map(st.drafts.map((g) => [pathKey(g.path), g]));
   st.functionArity = (path) => {
     const g = byPath.get(pathKey(path));
@@ -220,7 +230,8 @@ function typecheckStage(st: State): void {
     for (let e = r.else; e !== null; e = e.else) out.push(e.body);
     return out;
   });
-  const tc = new TypeChecker(st.functionArity, st.errors, supported === undefined ? null : { supported, mocked: mockedBuiltins(bodies) });
+  const mocked = mockedBuiltins(bodies);
+  const tc = new TypeChecker(st.functionArity, st.errors, supported === undefined ? null : { supported, mocked });
   for (const g of groups) for (const r of [...g.rules, ...(g.default === null ? [] : [g.default])]) {
     tc.body(r.body);
     tc.terms([r.value, r.key, ...r.refTail]);
@@ -228,6 +239,11 @@ function typecheckStage(st: State): void {
       tc.body(e.body);
       tc.terms([e.value]);
     }
+  }
+  if (supported !== undefined) {
+    // A builtin the backend lacks that some `with` replaces: only calls reached without that `with` are errors.
+    const candidates = new Set([...mocked].filter((n) => lookupBuiltin(n) !== undefined && !PLANNED.has(n) && !supported.has(n)));
+    checkMockedCalls(groups, candidates, st.errors, st.options.entrypoints);
   }
   st.program = { groups, packages: st.packages, builtinsUsed: [...tc.used].sort() };
 }

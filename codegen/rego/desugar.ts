@@ -64,7 +64,8 @@ function holds(body: Body, location: Location): RefTerm {
 }
 
 function test(body: Body, negated: boolean, location: Location): Expr {
-  return { type: "termexpr", term: holds(body, location), negated, with: [], location };
+  const expr: Expr = { type: "termexpr", term: holds(body, location), negated, with: [], location };
+  return negated ? { ...expr, composite: true } : expr;
 }
 
 export function notBlock(body: Body, location: Location, paren = false): Expr {

@@ -5,7 +5,9 @@
  * - comprehensions only appear as `eq(var, comprehension)`;
  * - `:=` becomes `eq` (checks ran already); `some x` declarations disappear;
  *   `some k, v in xs` becomes `eq(v, xs[k])` (`some x in xs`: `eq(x, xs[t])`);
- * - `not e` becomes a `not` expression over the lifted conjunction;
+ * - `not e` becomes a `not` expression; the nested calls of `e`'s operands are
+ *   lifted before it (OPA), except under `import future.keywords.not`, where
+ *   they stay inside the negation;
  * - `every` keeps its shape with a key var always present and a lifted domain;
  * - `print` operands become sets of their values (undefined prints, never fails);
  * - `with` values are lifted before the expression; lifted parts of the
@@ -149,11 +151,32 @@ export class Flattener {
     const withs = e.with.map((w) => ({ ...w, value: this.replacesFunction(w) ? this.liftCalls(w.value, out) : this.lift(w.value, out, []) }));
     if (e.negated) {
       const inner: Expr[] = [];
-      this.exprCore({ ...e, negated: false }, withs, inner);
+      const core = e.composite === true ? e : this.liftOperands(e, out, withs);
+      this.exprCore({ ...core, negated: false }, withs, inner);
       out.push({ type: "not", body: inner, negated: false, with: [], location: e.location });
       return;
     }
     this.exprCore(e, withs, out);
+  }
+
+  /**
+   * The operands of a negated expression with their nested calls lifted into `out`
+   * (OPA's rewriting of expression terms: `not f(g(x))` is `g(x, t); not f(t)`, so an
+   * undefined `g(x)` makes the body fail instead of the negation hold).
+   */
+  private liftOperands(e: Expr, out: Expr[], withs: readonly WithModifier[]): Expr {
+    switch (e.type) {
+      case "termexpr": {
+        const t = e.term;
+        if (t.type === "call") return { ...e, term: { ...t, args: t.args.map((a) => this.lift(a, out, withs)) } };
+        return { ...e, term: this.lift(t, out, withs) };
+      }
+      case "callexpr":
+        if (e.operator.length === 1 && e.operator[0] === "print") return e;
+        return { ...e, args: e.args.map((a) => this.lift(a, out, withs)) };
+      default:
+        return e;
+    }
   }
 
   private exprCore(e: Expr, withs: readonly WithModifier[], out: Expr[]): void {

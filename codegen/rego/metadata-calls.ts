@@ -71,7 +71,7 @@ const key = (path: readonly string[]): string => JSON.stringify(path);
 const entry = (path: readonly string[], a: Annotation): JsonValue => ({ path: path.slice(1), annotations: a.value });
 
 /** The package path and the head ref's ground prefix (`a.b[x].c` -> `data.pkg.a.b`). */
-function rulePath(m: Module, r: Rule): string[] {
+export function rulePath(m: Module, r: Rule): string[] {
   const out = [...m.package.path];
   for (const [i, t] of r.head.ref.entries()) {
     if (i === 0 && t.type === "var") out.push(t.name);

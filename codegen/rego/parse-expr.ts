@@ -142,7 +142,8 @@ export class ExprParser extends TermParser {
         return notBlock(this.parseBody("}"), location);
       }
     }
-    return this.parseExprCore(location, negated);
+    const expr = this.parseExprCore(location, negated);
+    return negated && this.future.has("not") ? { ...expr, composite: true } : expr;
   }
 
   private parseExprCore(location: Location, negated: boolean): Expr {

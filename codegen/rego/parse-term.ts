@@ -6,7 +6,7 @@
  * expression level.
  */
 import type { Body, CallTerm, Location, Term } from "./ast.js";
-import { KEYWORDS, ParseState } from "./parse-state.js";
+import { isParseAbort, KEYWORDS, ParseState } from "./parse-state.js";
 import type { Token } from "./lexer.js";
 import { templateCall } from "./desugar.js";
 
@@ -228,14 +228,32 @@ export abstract class TermParser extends ParseState {
     const head = this.parseTerm();
     if (this.isPunct("|")) {
       this.next();
-      const body = this.parseBody("]");
-      return { type: "arraycomprehension", term: head, body, location };
+      const body = this.comprehensionBody("]", save);
+      if (body !== null) return { type: "arraycomprehension", term: head, body, location };
+      return { type: "array", items: this.parseTermList("]"), location };
     }
     if (this.isPunct(",") || this.isPunct("]")) {
       return { type: "array", items: this.parseTermList("]", this.continueList(head)), location };
     }
     this.pos = save;
     return { type: "array", items: this.parseTermList("]"), location };
+  }
+
+  /**
+   * The body of `[t | ...]` / `{t | ...}`, or null when it fails at a `,`: then the
+   * cursor is back at `restart` and the brackets hold a list whose first item is a
+   * `|` (set union) call, as OPA's parser falls back (`[x | y, 5]` is `[or(x, y), 5]`).
+   */
+  private comprehensionBody(end: string, restart: number): Body | null {
+    const errors = this.errors.length;
+    try {
+      return this.parseBody(end);
+    } catch (e) {
+      if (!isParseAbort(e) || !this.isPunct(",")) throw e;
+      this.errors.splice(errors);
+      this.pos = restart;
+      return null;
+    }
   }
 
   /** After a first item was parsed: consume `,` (if any) and return [head]. */
@@ -251,7 +269,9 @@ export abstract class TermParser extends ParseState {
     let head = this.parseTerm();
     if (this.isPunct("|")) {
       this.next();
-      return { type: "setcomprehension", term: head, body: this.parseBody("}"), location };
+      const body = this.comprehensionBody("}", save);
+      if (body !== null) return { type: "setcomprehension", term: head, body, location };
+      return { type: "set", items: this.parseTermList("}"), location };
     }
     if (!this.isPunct(",") && !this.isPunct("}") && !this.isPunct(":")) {
       this.pos = save;

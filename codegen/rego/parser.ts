@@ -146,7 +146,9 @@ class ModuleParser extends ExprParser {
       this.checkDefaultValue(head.value, start);
       return [{ type: "rule", default: true, head, body: trueBody(location), else: null, location }];
     }
+    const valueGiven = this.headValueGiven;
     const body = this.parseRuleBody();
+    if (body === null && !valueGiven && !this.v0 && head.kind === "value" && !this.isKeyword("else")) this.bodyRequired(head.ref.length, start);
     let elseClause: ElseClause | null = null;
     if (this.isKeyword("else")) {
       if (head.kind === "contains") this.fail("else keyword cannot be used on multi-value rules");
@@ -160,6 +162,22 @@ class ModuleParser extends ExprParser {
       rules.push({ type: "rule", default: false, head, body: this.parseBody("}"), else: null, location: at });
     }
     return rules;
+  }
+
+  /** Whether the head just parsed had `= v` / `:= v`. */
+  private headValueGiven = false;
+
+  /**
+   * Rego v1 has no bare rule statements: `p` and `p.a.b` need a body or a value,
+   * `p.a` / `p[x]` need `contains` (OPA's ParseRuleFromExpr texts).
+   */
+  private bodyRequired(refLength: number, at: import("./lexer.js").Token): void {
+    if (refLength === 2) {
+      this.hintNext = "write `p contains x` for a set, `p[x] := v if { ... }` for an object, or add `if { ... }`";
+      this.fail("`contains` keyword is required for partial set rules", at);
+    }
+    this.hintNext = "add a body (`p if { ... }`) or a value (`p := true`)";
+    this.fail("rule must have a body", at);
   }
 
   private parseHead(location: Location): RuleHead {
@@ -188,6 +206,7 @@ class ModuleParser extends ExprParser {
     let value: Term = TRUE(location);
     let assign = false;
     const hasValue = this.isPunct(":=") || this.isPunct("=");
+    this.headValueGiven = hasValue;
     if (hasValue) {
       assign = this.next().text === ":=";
       value = this.parseTermIn(false);

@@ -11,7 +11,8 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import type { Body, Expr, Location, RefTerm, Term, VarTerm, WithModifier } from "./ast.js";
-import { lookupBuiltin, isUndeclaredOpaBuiltin } from "./builtins.js";
+import { callableBuiltinNames, lookupBuiltin, isUndeclaredOpaBuiltin } from "./builtins.js";
+import { closestName } from "../suggest.js";
 import type { LocalVarGenerator } from "./locals.js";
 import { directFreeNames } from "./free-names.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
@@ -193,9 +194,17 @@ export class Scoper {
     const name = op.join(".");
     const b = lookupBuiltin(name);
     if (b === undefined && isUndeclaredOpaBuiltin(name)) this.err("rego_type_error", `OPA builtin ${name} is not supported yet`, location);
-    else if (b === undefined) this.err("rego_type_error", `undefined function ${name}`, location, "not a builtin, nor a function of this package or an import");
+    else if (b === undefined) this.err("rego_type_error", `undefined function ${name}`, location, this.functionHint(name));
     else if (b.deprecated === true) this.err("rego_type_error", `deprecated built-in function calls in expression: ${name}`, location);
     return op;
+  }
+
+  /** "did you mean" the closest builtin (OPA's or custom) or function of this package. */
+  private functionHint(name: string): string {
+    const pkg = this.ctx.pkg;
+    const functions = pkg === null ? [] : [...this.ctx.ruleNames].filter((n) => this.ctx.functionArity([...pkg, n]) !== null);
+    const close = closestName(name, [...callableBuiltinNames(), ...functions]);
+    return close === null ? "not a builtin, nor a function of this package or an import" : `did you mean \`${close}\`? (not a builtin, nor a function of this package or an import)`;
   }
 
   resolveBody(scope: Scope, body: Body): Body {
@@ -306,6 +315,8 @@ export class Scoper {
       case "boolean":
       case "number":
       case "string":
+        // `:=` binds variables only (OPA: `1 := x`, `[1, y] := xs` are errors); parameters may be constants.
+        if (how === "assigned") this.err("rego_compile_error", `cannot assign to ${t.type}`, t.location);
         return t;
       default:
         if (how === "assigned") this.err("rego_compile_error", `cannot assign to ${t.type}`, t.location);

@@ -9,6 +9,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { Body, CallExpr, Expr, Term } from "./ast.js";
 import { lookupBuiltin, type ValueType } from "./builtins.js";
+import { parseTemplate } from "../../src/policy/host-builtins/go-template-parse.js";
 
 function literalType(t: Term): ValueType | null {
   switch (t.type) {
@@ -35,7 +36,7 @@ function literalType(t: Term): ValueType | null {
 }
 
 /** Calls the planner turns into statements itself: they need no backend implementation. */
-const PLANNED = new Set(["eq", "assign", "equal", "neq", "print"]);
+export const PLANNED = new Set(["eq", "assign", "equal", "neq", "print"]);
 
 export class TypeChecker {
   readonly used = new Set<string>();
@@ -128,6 +129,23 @@ export class TypeChecker {
     }
   }
 
+  /**
+   * A literal template of strings.render_template using a Go template action the
+   * host implementation lacks (`define`, `template`, `block`) is reported here, at
+   * the call, instead of failing every evaluation that reaches it.
+   */
+  private templateActions(e: CallExpr): void {
+    const t = e.args[0];
+    if (t === undefined || t.type !== "string") return;
+    try {
+      parseTemplate(t.value);
+    } catch (err) {
+      const m = /\{\{(define|template|block)\}\} is not supported/.exec(err instanceof Error ? err.message : "");
+      if (m === null) return; // other template errors are the builtin's own, at evaluation (as in OPA)
+      this.errors.push({ code: "rego_type_error", message: `strings.render_template: template action {{${m[1]}}} is not supported yet`, location: e.location, hint: "inline the named template: only text, fields, variables, pipelines, functions and if / range / with are supported" });
+    }
+  }
+
   private call(e: CallExpr, env: ReadonlyMap<string, ValueType>): void {
     const n = e.args.length;
     if (e.operator[0] === "data") {
@@ -145,6 +163,7 @@ export class TypeChecker {
       this.errors.push({ code: "rego_type_error", message: `OPA builtin ${name} is not supported yet`, location: e.location });
       return;
     }
+    if (name === "strings.render_template") this.templateActions(e);
     if (sig.variadic === true) return;
     const arity = sig.args.length;
     // Infix builtins used as top-level expressions have no output; eq/assign never do.

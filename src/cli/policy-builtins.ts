@@ -8,7 +8,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { formatDiagnostic, type Diagnostic, type SourceLocation } from "../../codegen/diagnostics.js";
 import { registerParseModule } from "../../codegen/rego-json/parse-module.js";
-import { loadToolsFile, type PolicyBuiltinsRef } from "../../codegen/toolsyaml/index.js";
+import type { PolicyBuiltinsRef } from "../../codegen/toolsyaml/policy-builtins.js";
+import { loadPolicySection } from "../../codegen/toolsyaml/policy-section.js";
 import { isCustomBuiltinError, toCustomBuiltins, type CustomBuiltinError, type CustomBuiltins } from "../policy/builtins/index.js";
 import { importUserModule } from "./user-module.js";
 
@@ -46,11 +47,10 @@ export async function projectPolicyBuiltins(): Promise<{ builtins?: CustomBuilti
 /** The custom builtins tools.yaml (in the working directory unless given) declares. */
 export async function loadPolicyBuiltins(toolsFile = "tools.yaml"): Promise<PolicyBuiltinsLoad> {
   if (!existsSync(toolsFile)) return { builtins: undefined, errors: [] };
-  const r = loadToolsFile(toolsFile);
-  // Other tools.yaml problems are the business of `codegen`; only this key's are reported here.
-  const own = r.errors.filter((e) => e.code.startsWith("policy_builtins_"));
-  if (own.length > 0) return { builtins: undefined, errors: own };
-  const ref = r.loaded?.policyBuiltins ?? null;
+  // Only the policy section: other tools.yaml problems are the business of `codegen`.
+  const r = loadPolicySection(toolsFile);
+  if (r.errors.length > 0) return { builtins: undefined, errors: r.errors };
+  const ref = r.builtins;
   return ref === null ? { builtins: undefined, errors: [] } : loadPolicyBuiltinsModule(ref);
 }
 

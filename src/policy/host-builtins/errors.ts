@@ -3,7 +3,7 @@
  * strict wrapper puts on the message (`eval_type_error: <builtin>: ...`).
  */
 
-export type BuiltinErrorCode = "eval_type_error" | "eval_builtin_error";
+export type BuiltinErrorCode = "eval_type_error" | "eval_builtin_error" | "eval_conflict_error";
 
 export class BuiltinError extends Error {
   override name = "BuiltinError";
@@ -49,4 +49,9 @@ export function operandError(pos: number, message: string): BuiltinError {
 
 export function builtinError(message: string): BuiltinError {
   return new BuiltinError("eval_builtin_error", message);
+}
+
+/** OPA's `ConflictErr` halt: raised in non-strict mode too, and named without the builtin. */
+export function conflictError(message: string): BuiltinError {
+  return new BuiltinError("eval_conflict_error", message);
 }

@@ -35,7 +35,7 @@ export class HostBuiltinError extends Error {
     /** "file:row:col" of the call, when the module tells (see HostBuiltinSet.attach). */
     readonly location: string | null = null,
   ) {
-    super(`${location === null ? "" : `${location}: `}${code}: ${builtin}: ${detail}`);
+    super(`${location === null ? "" : `${location}: `}${code}: ${code === "eval_conflict_error" ? "" : `${builtin}: `}${detail}`);
   }
 }
 export const isHostBuiltinError = (e: unknown): e is HostBuiltinError =>
@@ -56,7 +56,7 @@ function wrap(name: string, fn: HostBuiltinFn, strict: boolean, locate: Locate):
       // Any other exception (a RangeError deep in a library, stack exhaustion) is
       // still this builtin failing: never a JavaScript error escaping the policy.
       const err = isBuiltinError(e) ? e : builtinError(e instanceof Error ? e.message : String(e));
-      if (!strict) return undefined;
+      if (!strict && err.code !== "eval_conflict_error") return undefined;
       throw new HostBuiltinError(err.code, name, err.message, locate());
     }
   };

@@ -3,9 +3,10 @@
  * of the literal text and, for each interpolation, the set of its values (sets reach
  * the host as arrays). An empty set renders `<undefined>`; a string renders as its
  * text, anything else as its Rego text (a set nested inside a value prints as an
- * array, as everywhere on the host); two or more values are an error.
+ * array, as everywhere on the host); two or more values are OPA's conflict error
+ * (`eval_conflict_error`, in non-strict mode too).
  */
-import { builtinError } from "./errors.js";
+import { conflictError } from "./errors.js";
 import { arrayOperand } from "./operands.js";
 import { regoText } from "./rego-text.js";
 
@@ -18,7 +19,7 @@ export function templateString(parts: unknown): string {
       out += render(p);
       continue;
     }
-    if (p.length > 1) throw builtinError("template-strings must not produce multiple outputs");
+    if (p.length > 1) throw conflictError("template-strings must not produce multiple outputs");
     out += p.length === 0 ? "<undefined>" : render(p[0]);
   }
   return out;
