@@ -1,5 +1,5 @@
 /**
- * Lowers one IR function or plan to a binaryen function body. IR locals map 1:1 to
+ * Lowers one IR function or plan to a function body of the module builder. IR locals map 1:1 to
  * wasm locals (0 input, 1 data, then params and locals); scratch locals for scans
  * come after. Every IR block is a named wasm block; an undefined statement branches
  * to the end of the innermost one.
