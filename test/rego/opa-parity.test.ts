@@ -86,3 +86,13 @@ describe("`:=` assigns variables only", () => {
     expect(errorOf('{"a": y} := {"a": 1}\n\ty == 1')).toEqual([]);
   });
 });
+
+describe("a comprehension's head refs are evaluated in its body (OPA's rewriteComprehensionTerms)", () => {
+  it("a wildcard in a head ref iterates instead of being unsafe", async () => {
+    expect(await value('package t\np := {["a", "b"][_]: 1 | true}')).toEqual({ a: 1, b: 1 });
+    expect(await value("package t\np := {input.xs[_] | true}", { xs: [2, 1] })).toEqual([1, 2]);
+  });
+  it("an undefined head ref skips that element", async () => {
+    expect(await value("package t\np := [input.xs[i] | some i in [0, 5]]", { xs: [7] })).toEqual([7]);
+  });
+});
