@@ -96,3 +96,11 @@ describe("a comprehension's head refs are evaluated in its body (OPA's rewriteCo
     expect(await value("package t\np := [input.xs[i] | some i in [0, 5]]", { xs: [7] })).toEqual([7]);
   });
 });
+
+describe("`or` without its import is a name, so `x = 1 or y` is a parse error", () => {
+  it.each(["p if { x = 1 or y }", "p if x = 1 or y", "p := 1 if { input.a or input.b }"])("%s", (rule) => {
+    const r = compileModules([{ file: "t.rego", source: `package t\n${rule}` }]);
+    expect(r.errors[0]).toMatchObject({ code: "rego_parse_error", location: { file: "t.rego", row: 2 } });
+    expect(r.errors[0]!.message).toMatch(/^unexpected ident token: expected/);
+  });
+});
