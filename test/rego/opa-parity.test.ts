@@ -104,3 +104,15 @@ describe("`or` without its import is a name, so `x = 1 or y` is a parse error", 
     expect(r.errors[0]!.message).toMatch(/^unexpected ident token: expected/);
   });
 });
+
+describe("a number, boolean or null in a data ref names no rule", () => {
+  it("data[1] inside package data.test is no recursion (OPA's rule tree has string keys only)", () => {
+    const r = compileModules([{ file: "t.rego", source: "package test\na := [data[1], data.test[2], data.test[true]]" }]);
+    expect(r.errors).toEqual([]);
+    expect(r.program).not.toBeNull();
+  });
+  it("a variable key may still reach the rule itself", () => {
+    const r = compileModules([{ file: "t.rego", source: 'package test\na := [data.test[x] | x := "a"]' }]);
+    expect(r.errors[0]).toMatchObject({ code: "rego_recursion_error" });
+  });
+});
