@@ -116,3 +116,13 @@ describe("a number, boolean or null in a data ref names no rule", () => {
     expect(r.errors[0]).toMatchObject({ code: "rego_recursion_error" });
   });
 });
+
+describe("comprehensions as with values", () => {
+  it.each([
+    "p if count(input.x) == 2 with input.x as [y | some y in [1, 2]]",
+    "p if {\n\tcount(input.x) == 2 with input.x as {k: v |\n\t\tsome k, v in {\"a\": 1, \"b\": 2}\n\t}\n}",
+    "p if {\n\tx := count(input.x) with input.x as {y | y := [3, 4][_]}\n\tx == 2\n}",
+  ])("%s", async (rule) => {
+    expect(await value(`package t\n${rule}`, {})).toBe(true);
+  });
+});
