@@ -126,3 +126,17 @@ describe("comprehensions as with values", () => {
     expect(await value(`package t\n${rule}`, {})).toBe(true);
   });
 });
+
+describe("pre-1.0 Rego: import rego.v1 and import future.keywords exclude each other", () => {
+  const errorsOf = (imports: string, regoVersion?: "v0") =>
+    compileModules([{ file: "t.rego", source: `package t\n\n${imports}\n`, ...(regoVersion === undefined ? {} : { regoVersion }) }]).errors.map((e) => [e.code, e.message, e.location.row, e.location.col]);
+  const MSG = "the `rego.v1` import implies `future.keywords`, these are therefore mutually exclusive";
+  it("either order is OPA's parse error at the second import's path", () => {
+    expect(errorsOf("import rego.v1\nimport future.keywords.in", "v0")).toEqual([["rego_parse_error", MSG, 4, 8]]);
+    expect(errorsOf("import future.keywords.in\nimport rego.v1", "v0")).toEqual([["rego_parse_error", MSG, 4, 8]]);
+  });
+  it("in Rego v1 both are no-ops; rego.v1 twice is fine", () => {
+    expect(errorsOf("import rego.v1\nimport future.keywords.in")).toEqual([]);
+    expect(errorsOf("import rego.v1\nimport rego.v1", "v0")).toEqual([]);
+  });
+});
