@@ -56,33 +56,23 @@ async function costRows(ctx: RowContext): Promise<BenchRow[]> {
   const loops = await Promise.all([true, false].map(async (fuel) => loadPolicy(compile("loop.rego", loopSrc, "q/n", fuel), undefined, hostBuiltins)));
   const [loopOn, loopOff] = interleaved(loops.map((p) => () => p.evaluate(xs, "q/n")), rounds, ctx.quick ? 5 : 20);
 
-  const overhead = (a: number, b: number): string => `${((a / b - 1) * 100).toFixed(1)}%`;
   return [
-    {
-      what: "fuel checks: one authz.rego decision, SDK engine",
-      unit: "µs/decision",
-      better: "lower",
-      toolgate: { label: "with fuel checks", value: sdkOnUs! },
-      anchors: [{ label: "the same module without them", value: sdkOffUs! }],
-      notes: [`overhead ${overhead(sdkOnUs!, sdkOffUs!)} (target <= 5%)`],
-    },
-    {
-      what: "fuel checks: one authz.rego decision, fast engine",
-      unit: "µs/decision",
-      better: "lower",
-      toolgate: { label: "with fuel checks", value: fastOnUs! },
-      anchors: [{ label: "the same module without them", value: fastOffUs! }],
-      notes: [`overhead ${overhead(fastOnUs!, fastOffUs!)} (target <= 5%)`],
-    },
-    {
-      what: "fuel checks: a loop-bound rule (90,000 scan iterations), SDK",
-      unit: "µs/evaluation",
-      better: "lower",
-      toolgate: { label: "with fuel checks", value: loopOn! },
-      anchors: [{ label: "the same module without them", value: loopOff! }],
-      notes: [`overhead ${overhead(loopOn!, loopOff!)} (the worst case: one check per iteration of a near-empty loop)`],
-    },
+    overheadRow("fuel checks: one authz.rego decision, SDK engine", "µs/decision", sdkOnUs!, sdkOffUs!, "target <= 5%"),
+    overheadRow("fuel checks: one authz.rego decision, fast engine", "µs/decision", fastOnUs!, fastOffUs!, "target <= 5%"),
+    overheadRow("fuel checks: a loop-bound rule (90,000 scan iterations), SDK", "µs/evaluation", loopOn!, loopOff!, "the worst case: one check per iteration of a near-empty loop"),
   ];
+}
+
+/** A module with fuel checks next to the same module without them, and the overhead they add. */
+function overheadRow(what: string, unit: string, withChecks: number, without: number, why: string): BenchRow {
+  return {
+    what,
+    unit,
+    better: "lower",
+    toolgate: { label: "with fuel checks", value: withChecks },
+    anchors: [{ label: "the same module without them", value: without }],
+    notes: [`overhead ${((withChecks / without - 1) * 100).toFixed(1)}% (${why})`],
+  };
 }
 
 const QUADRATIC = `package toolgate.authz

@@ -2,20 +2,23 @@
 // with objects of 10^4..10^5 keys, through the unmodified opa-wasm SDK: time per
 // evaluation (median of ROUNDS, interleaved) and the Wasm memory it leaves, for
 // toolgate's runtime library next to a baseline library (default: the library before
-// hashed collections) linked into the same generated code in the same process.
+// hashed collections) linked into the same generated code in the same process; and
+// rules referenced inside loops (the quadratic pattern) with and without rule-value
+// memoisation, compiled in the same process.
 //
-//   SIZES=10000,100000 RULES=20 ROUNDS=3 TOOLGATE_LARGE_BASELINE=<git ref | file.wasm> npm run bench:large
+//   SIZES=10000,100000 RULES=20 ROUNDS=3 QUADRATIC=1000,3000 TOOLGATE_LARGE_BASELINE=<git ref | file.wasm> npm run bench:large
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { compilePolicy } from "../codegen/compiler/index.js";
+import { emitPolicy } from "../codegen/wasm/emit/index.js";
 import { useRuntimeBytes } from "../codegen/wasm/runtime-link.js";
 import { hostBuiltins } from "../src/policy/host-builtins/index.js";
 import type { BenchRow, RowSource } from "./rows.js";
 import { policyInputs } from "./policy/inputs.js";
-import { ENTRYPOINT, FLOOR_ENTRYPOINT, largeInput, largePolicy } from "./large/policy.js";
+import { ENTRYPOINT, FLOOR_ENTRYPOINT, largeInput, largePolicy, QUADRATIC_ENTRYPOINT } from "./large/policy.js";
 
 /** One measured figure next to its baseline from the same run. */
 export interface LargeRow {
@@ -32,6 +35,8 @@ export interface LargeOptions {
   readonly sizes?: readonly number[];
   readonly rules?: number;
   readonly rounds?: number;
+  /** Input sizes of the quadratic-pattern rows ([] for none; the unmemoised anchor takes n^2). */
+  readonly quadratic?: readonly number[];
   /** A git ref whose codegen/wasm/runtime.wasm is the baseline, or a .wasm file; "" for none. */
   readonly baseline?: string;
   readonly log?: (line: string) => void;
@@ -50,12 +55,13 @@ function baselineBytes(ref: string): Uint8Array | null {
   }
 }
 
-function compile(source: string, runtime: Uint8Array | undefined): Uint8Array {
+/** The large policy linked against `runtime` (undefined: toolgate's); `memoize: false` recomputes rule values at every reference. */
+function compile(source: string, runtime: Uint8Array | undefined, memoize = true): Uint8Array {
   useRuntimeBytes(runtime);
   try {
-    const r = compilePolicy({ modules: [{ file: "large.rego", source }], entrypoints: [ENTRYPOINT, FLOOR_ENTRYPOINT] });
-    if (r.wasm === null) throw new Error(`the large policy does not compile: ${JSON.stringify(r.errors)}`);
-    return r.wasm;
+    const r = compilePolicy({ modules: [{ file: "large.rego", source }], entrypoints: [ENTRYPOINT, FLOOR_ENTRYPOINT, QUADRATIC_ENTRYPOINT], stopAfter: "plan" });
+    if (r.plan === undefined || r.errors.length > 0) throw new Error(`the large policy does not compile: ${JSON.stringify(r.errors)}`);
+    return emitPolicy(r.plan, { memoize });
   } finally {
     useRuntimeBytes(undefined);
   }
@@ -162,14 +168,36 @@ export async function largeRows(opts: LargeOptions = {}): Promise<LargeRow[]> {
     rows.push({ what: `large policy, ${n} keys: same minus the input floor`, unit: "ms", toolgate: net[0]!, anchor, anchorValue: net[1] ?? null, ratio: ratio(net[1], net[0]!) });
     rows.push({ what: `large policy, ${n} keys: Wasm memory`, unit: "MiB", toolgate: mib[0]!, anchor, anchorValue: mib[1] ?? null, ratio: ratio(mib[1], mib[0]!) });
   }
+  for (const n of opts.quadratic ?? [1_000, 3_000]) rows.push(await quadraticRow(source, n, rules, rounds, log));
   return rows;
+}
+
+/** Rules referenced inside loops over the input: toolgate next to the same code without rule-value memoisation. */
+async function quadraticRow(source: string, n: number, rules: number, rounds: number, log: (l: string) => void): Promise<LargeRow> {
+  const input = largeInput(n, rules);
+  const subjects = [await contender("toolgate", compile(source, undefined)), await contender("no rule-value memo", compile(source, undefined, false))];
+  const results = subjects.map((s) => JSON.stringify(s.evaluate(input, QUADRATIC_ENTRYPOINT)));
+  if (results[1] !== results[0]) throw new Error(`memoised and unmemoised code disagree at n=${n}:\n${results[1]}\n${results[0]}`);
+  for (const s of subjects) s.evaluate(input, QUADRATIC_ENTRYPOINT);
+  const times = subjects.map(() => [] as number[]);
+  for (let r = 0; r < rounds; r++) {
+    subjects.forEach((s, i) => {
+      const t = cpuMs();
+      s.evaluate(input, QUADRATIC_ENTRYPOINT);
+      times[i]!.push(cpuMs() - t);
+    });
+  }
+  const ms = times.map(median);
+  log(`quadratic pattern, n=${n} resources: ${results[0]}`);
+  subjects.forEach((s, i) => log(`  ${s.label.padEnd(22)} ${ms[i]!.toFixed(1).padStart(9)} ms/evaluation`));
+  return { what: `rules referenced in loops, ${n} keys: CPU time per evaluation`, unit: "ms", toolgate: ms[0]!, anchor: subjects[1]!.label, anchorValue: ms[1]!, ratio: ms[1]! / ms[0]! };
 }
 
 /** The rows of `npm run bench` (bench/rows.ts): toolgate next to the baseline library. */
 export const largeSource: RowSource = {
   name: "large",
   async run(ctx) {
-    const rows = await largeRows({ ...(ctx.quick ? { sizes: [10_000], rounds: 2 } : {}), log: (m) => ctx.log(m) });
+    const rows = await largeRows({ ...(ctx.quick ? { sizes: [10_000], rounds: 2, quadratic: [1_000] } : {}), log: (m) => ctx.log(m) });
     return {
       rows: rows.map((r): BenchRow => ({
         what: r.what,
@@ -177,6 +205,7 @@ export const largeSource: RowSource = {
         better: "lower",
         toolgate: { label: "toolgate", value: r.toolgate },
         anchors: r.anchorValue === null ? [] : [{ label: r.anchor, value: r.anchorValue }],
+        ...(r.anchorValue === null ? { notes: [`no baseline library: git ref ${DEFAULT_BASELINE} has no codegen/wasm/runtime.wasm in this checkout (a shallow clone?)`] } : {}),
       })),
     };
   },
@@ -188,6 +217,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     ...(env["SIZES"] !== undefined ? { sizes: env["SIZES"].split(",").map(Number) } : {}),
     ...(env["RULES"] !== undefined ? { rules: Number(env["RULES"]) } : {}),
     ...(env["ROUNDS"] !== undefined ? { rounds: Number(env["ROUNDS"]) } : {}),
+    ...(env["QUADRATIC"] !== undefined ? { quadratic: env["QUADRATIC"].split(",").filter((x) => x !== "").map(Number) } : {}),
     ...(env["TOOLGATE_LARGE_BASELINE"] !== undefined ? { baseline: env["TOOLGATE_LARGE_BASELINE"] } : {}),
     log: (l) => console.log(l),
   });
@@ -196,5 +226,5 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     const vs = r.ratio === null ? "" : `  baseline ${r.anchorValue!.toFixed(1)} ${r.unit}: ${r.ratio.toFixed(2)}x ${r.ratio >= 1 ? "better" : "worse"}`;
     console.log(`${r.what.padEnd(48)} ${r.toolgate.toFixed(1).padStart(9)} ${r.unit}${vs}`);
   }
-  console.log("\nreproduce: npm run bench:large   (SIZES=10000,100000 RULES=20 ROUNDS=3; TOOLGATE_LARGE_BASELINE=<git ref or .wasm>)");
+  console.log("\nreproduce: npm run bench:large   (SIZES=10000,100000 RULES=20 ROUNDS=3 QUADRATIC=1000,3000; TOOLGATE_LARGE_BASELINE=<git ref or .wasm>)");
 }

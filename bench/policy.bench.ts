@@ -5,7 +5,7 @@
 // set; plus the SDK floor (a constant rule through the same evaluate()), compile time and
 // module size. Every contender is first checked to decide exactly as (c) on every input;
 // rounds are interleaved and the median is reported, because the machine is shared.
-// `policyRows` feeds the same figures to `npm run bench` (bench/rows.ts).
+// `npm run bench` reports the same contenders through bench/policy-rows.ts.
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -19,7 +19,6 @@ import { hostBuiltins } from "../src/policy/host-builtins/index.js";
 import { makeCedar } from "./policy/cedar.js";
 import { policyInputs } from "./policy/inputs.js";
 import { makeReference, type AuthzConfig } from "./policy/reference.js";
-import type { BenchRow, RowSource } from "./rows.js";
 
 const ENTRY = "toolgate/authz/decision";
 
@@ -115,43 +114,6 @@ export async function measurePolicy(opts: { rounds: number; batch: number }): Pr
 }
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const micros = (rate: number): number => 1e6 / rate;
-
-/** Rows for `npm run bench`: µs per decision of the default engine and the SDK path, with their anchors. */
-export const policyRows: RowSource = {
-  name: "policy",
-  async run(ctx) {
-    const m = await measurePolicy(ctx.quick ? { rounds: 3, batch: 5_000 } : { rounds: 9, batch: 20_000 });
-    const r = (k: string): number => m.rate.get(k)!;
-    const anchors = [
-      { label: "hand-written JS", value: micros(r("c")) },
-      { label: "cedar-wasm statefulIsAuthorized", value: micros(r("d")) },
-    ];
-    const rows: BenchRow[] = [
-      {
-        what: "one decision of policies/authz.rego, default engine (fast path)",
-        unit: "µs/decision",
-        better: "lower",
-        toolgate: { label: "default engine", value: micros(r("b")) },
-        anchors,
-        notes: [
-          `target <= 1.5 µs and <= 20x hand-written JS: ${(r("c") / r("b")).toFixed(1)}x`,
-          `the whole input written and the result set read back instead: ${micros(r("b0")).toFixed(2)} µs (${(r("b") / r("b0")).toFixed(2)}x)`,
-          `${m.rounds} interleaved rounds of ${m.batch} decisions, median`,
-        ],
-      },
-      {
-        what: "one decision of policies/authz.rego, SDK path",
-        unit: "µs/decision",
-        better: "lower",
-        toolgate: { label: "SDK evaluate()", value: micros(r("a")) },
-        anchors: [...anchors, { label: "SDK floor (constant rule)", value: micros(r("floor")) }],
-        notes: ["target <= 6 µs"],
-      },
-    ];
-    return { rows };
-  },
-};
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const m = await measurePolicy({ rounds: Number(process.env["ROUNDS"] ?? 9), batch: Number(process.env["BATCH"] ?? 20_000) });

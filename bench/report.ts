@@ -26,9 +26,12 @@ export function reportText(reports: readonly SourceReport[]): string {
       const figure = (label: string, v: number): string => `${label.padEnd(44)} ${formatValue(v).padStart(12)} ${row.unit}`;
       out.push(`  toolgate  ${figure(row.toolgate.label, row.toolgate.value)}`);
       for (const a of row.anchors) out.push(`  anchor    ${figure(a.label, a.value)}   ratio ${ratioText(row, a)}`);
+      if (row.anchors.length === 0) out.push(`  anchor    none measured in this run${row.notes === undefined || row.notes.length === 0 ? " (the source gave no reason)" : ": see the note"}`);
       for (const n of row.notes ?? []) out.push(`  note      ${n}`);
       out.push("");
     }
+    for (const m of result.missing ?? []) out.push(`[${source}] not measured: ${m}`);
+    if ((result.missing ?? []).length > 0) out.push("");
   }
   return out.join("\n");
 }

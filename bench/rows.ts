@@ -32,7 +32,12 @@ export interface RowContext {
   log(message: string): void;
 }
 
-export type RowResult = { readonly rows: readonly BenchRow[] } | { readonly skipped: string };
+/**
+ * A source's rows, or why it measured nothing. `missing` names each row or anchor a
+ * source could not measure this run (no PostgreSQL, no public corpus, a case that
+ * does not compile) and why, so nothing is dropped silently.
+ */
+export type RowResult = { readonly rows: readonly BenchRow[]; readonly missing?: readonly string[] } | { readonly skipped: string };
 
 export interface RowSource {
   /** Short name, e.g. "policy", "store"; `npm run bench -- --only policy,fuel` selects by it. */
@@ -40,15 +45,19 @@ export interface RowSource {
   run(ctx: RowContext): Promise<RowResult>;
 }
 
-/** toolgate's speed relative to an anchor: > 1 means toolgate is faster. */
+/** toolgate's speed (or, for sizes, its economy) relative to an anchor: > 1 means toolgate is better. */
 export function speedRatio(row: BenchRow, anchor: Figure): number {
   return row.better === "lower" ? anchor.value / row.toolgate.value : row.toolgate.value / anchor.value;
 }
 
+/** Sizes (memory, bytes) read as smaller/larger; every other unit as faster/slower. */
+const isSize = (unit: string): boolean => /^(?:[KMG]i?B|B)(?:\s|$)/.test(unit);
+
 export function ratioText(row: BenchRow, anchor: Figure): string {
   const s = speedRatio(row, anchor);
   if (!Number.isFinite(s) || s <= 0) return "n/a";
-  const words = s >= 1 ? `${fixed(s)}x faster than` : `${fixed(1 / s)}x slower than`;
+  const [better, worse] = isSize(row.unit) ? ["smaller", "larger"] : ["faster", "slower"];
+  const words = s >= 1 ? `${fixed(s)}x ${better} than` : `${fixed(1 / s)}x ${worse} than`;
   return `${fixed(s)}x (${words} ${anchor.label})`;
 }
 

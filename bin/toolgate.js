@@ -4,16 +4,15 @@
 // and runs it on plain node.
 import { existsSync } from "node:fs";
 
-// Commands that load the compiler, and with it binaryen (14.8 MB of JavaScript).
-// (`check` runs the front end and the planner only.)
-const COMPILING = new Set(["build", "eval", "test", "explain"]);
+// The compiler links generated code without binaryen; only `--optimize` loads binaryen
+// (14.8 MB of JavaScript).
 const args = process.argv.slice(2);
-const compiles = COMPILING.has(args.find((a) => !a.startsWith("-")) ?? "") && !args.includes("--help") && !args.includes("-h");
+const optimizes = args.includes("--optimize") && !args.includes("--help") && !args.includes("-h");
 
 if (existsSync(new URL("../src/cli/bin.ts", import.meta.url))) {
   // Loaded natively before tsx hooks in: later imports of it hit the module cache, so tsx
   // never transforms it (through tsx it takes ~15x the time and ~10x the memory).
-  if (compiles) await import("binaryen");
+  if (optimizes) await import("binaryen");
   const { register } = await import("tsx/esm/api");
   register();
   await import("../src/cli/bin.ts");

@@ -23,7 +23,7 @@ export async function runCodegen(options: CodegenOptions): Promise<CodegenResult
   const display = relative(process.cwd(), options.config) || options.config;
   const { loaded, errors, warnings } = loadToolsFile(options.config, display);
   if (loaded === null) return { kind: "errors", errors, warnings };
-  const files = await generateTypeScript(loaded, display);
+  const files = await generateTypeScript(loaded, display, options.out);
   if (options.check) {
     const stale = staleFiles(options.out, files);
     return stale.length > 0 ? { kind: "stale", files: stale, warnings } : { kind: "up_to_date", files: [...files.keys()], warnings };

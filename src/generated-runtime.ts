@@ -14,6 +14,9 @@ export type {
 } from "./manifest.js";
 import type { JsonObject } from "./manifest.js";
 
+/** tools.yaml `policy.builtins`: what generated/policy-builtins.ts builds and the policy engine takes. */
+export { NO_CUSTOM_BUILTINS, toCustomBuiltins, type CustomBuiltins } from "./policy/builtins/custom.js";
+
 /** Trusted identity and run information, built by the host, never from model arguments. */
 export interface TrustedContext {
   readonly tenant: string;

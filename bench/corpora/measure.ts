@@ -14,6 +14,9 @@
  * TOOLGATE_CORPUS_REGO_VERSION: v1 (default) or v0.
  * TOOLGATE_CORPUS_SKIP: a regular expression of paths (relative to the root) to leave out.
  * TOOLGATE_CORPUS_VERBOSE=1: print every occurrence with its place as it is met.
+ * TOOLGATE_CORPUS_BUILTINS: a module whose default export is custom builtins (`defineBuiltins`),
+ *   supplied to check, compile and tests as tools.yaml `policy.builtins` would be (e.g. Regal's own:
+ *   bench/corpora/regal-builtins.ts). The build tools' builtins (`rego.parse_module`) are always available.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -24,6 +27,10 @@ import type { RegoVersion } from "../../codegen/compiler/index.js";
 import { countResults, loadDataFiles, runPolicyTests } from "../../codegen/policytest/index.js";
 import { compileModules, parseModule } from "../../codegen/rego/index.js";
 import { createHostBuiltins } from "../../src/policy/host-builtins/index.js";
+import { registerParseModule } from "../../codegen/rego-json/parse-module.js";
+import { toCustomBuiltins, type CustomBuiltins } from "../../src/policy/builtins/index.js";
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
 import { formatDiagnostic } from "../../codegen/diagnostics.js";
 import { causeOf, Tally } from "./causes.js";
 import { sameValue } from "./values.js";
@@ -36,6 +43,12 @@ if (root === undefined || root === "") {
 const layout = process.env["TOOLGATE_CORPUS_LAYOUT"] ?? "bundle";
 const version: RegoVersion = process.env["TOOLGATE_CORPUS_REGO_VERSION"] === "v0" ? "v0" : "v1";
 const skip = process.env["TOOLGATE_CORPUS_SKIP"] === undefined ? null : new RegExp(process.env["TOOLGATE_CORPUS_SKIP"]);
+registerParseModule();
+const builtinsModule = process.env["TOOLGATE_CORPUS_BUILTINS"];
+const custom: { builtins?: CustomBuiltins } =
+  builtinsModule === undefined || builtinsModule === ""
+    ? {}
+    : { builtins: toCustomBuiltins(((await import(pathToFileURL(resolve(builtinsModule)).href)) as { default: unknown }).default) };
 
 function walk(dir: string, keep: (f: string) => boolean, out: string[] = []): string[] {
   for (const name of readdirSync(dir).sort()) {
@@ -64,13 +77,13 @@ async function measureUnit(files: readonly string[], dataPaths: readonly string[
       causes.add(`parse: ${causeOf(r.errors[0]!.message)}`, formatDiagnostic(r.errors[0]!));
     }
   }
-  const checked = compileModules(sources);
+  const checked = compileModules(sources, custom);
   const bad = new Set(checked.errors.map((e) => e.location.file));
   if (parsedAll) counts.check += sources.filter((s) => !bad.has(s.file)).length;
   if (parsedAll) for (const e of checked.errors) causes.add(`check: ${e.code}: ${causeOf(e.message)}`, formatDiagnostic(e));
   if (checked.errors.length > 0) return;
   const data = loadDataFiles(dataPaths);
-  const report = await runPolicyTests({ files, data: data.data, regoVersion: version });
+  const report = await runPolicyTests({ files, data: data.data, regoVersion: version, ...custom });
   if (report.errors.length > 0) {
     for (const e of report.errors) causes.add(`build: ${e.code}: ${causeOf(e.message)}`, formatDiagnostic(e));
     return;
@@ -117,7 +130,7 @@ async function measureCase(file: string, i: number, c: YamlCase): Promise<void> 
       causes.add(`parse: ${causeOf(r.errors[0]!.message)}`, formatDiagnostic(r.errors[0]!));
     }
   }
-  const checked = compileModules(modules);
+  const checked = compileModules(modules, custom);
   if (parsedAll) {
     const bad = new Set(checked.errors.map((e) => e.location.file));
     counts.check += modules.filter((m) => !bad.has(m.file)).length;
@@ -125,7 +138,7 @@ async function measureCase(file: string, i: number, c: YamlCase): Promise<void> 
   const isRef = /^\s*data(\.[A-Za-z_][A-Za-z0-9_]*)*\s*$/.test(c.query);
   const body = isRef ? `__value__ = ${c.query.trim()}` : c.query;
   const expectError = c.error !== undefined;
-  const out = compilePolicy({ modules, entrypoints: [], queries: [{ name: "q", body }], strictBuiltinErrors: true, optimize: false });
+  const out = compilePolicy({ modules, entrypoints: [], queries: [{ name: "q", body }], strictBuiltinErrors: true, optimize: false, ...custom });
   if (out.wasm === null) {
     if (expectError) counts.pass++;
     else {
@@ -138,7 +151,7 @@ async function measureCase(file: string, i: number, c: YamlCase): Promise<void> 
   const inputs = c.input === undefined ? [undefined] : Array.isArray(c.input) && Array.isArray(c.want_result) && c.input.length === c.want_result.length && c.input.length > 1 ? c.input : [c.input];
   const got: unknown[] = [];
   try {
-    const host = createHostBuiltins();
+    const host = createHostBuiltins(custom);
     const policy = await loadPolicy(out.wasm, undefined, host.builtins);
     policy.setData((c.data ?? {}) as object);
     for (const input of inputs) {

@@ -1,21 +1,11 @@
 // A large generated policy and inputs for bench:large: big objects looked up by
 // key, sets and objects built by comprehensions in an order unrelated to key
 // order, and many rules that each scan the whole input.
-
-/** A small deterministic PRNG (mulberry32), so every run sees the same inputs. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../prng.js";
 
 export const ENTRYPOINT = "large/decision";
 export const FLOOR_ENTRYPOINT = "large/floor";
+export const QUADRATIC_ENTRYPOINT = "large/quadratic";
 
 /** Rego for `rules` generated kind rules plus the fixed comprehension and lookup rules. */
 export function largePolicy(rules: number): string {
@@ -67,6 +57,14 @@ wanted_names := n if {
   n := count([1 | some u in input.users; u.wants in known])
 }
 
+# complete rules built over the whole input, referenced inside loops over the whole
+# input: linear when a rule's value is computed once per evaluation, quadratic when
+# every iteration computes it again
+quadratic := {
+  "owning_users": count([u | some u, _ in input.users; owners[u]]),
+  "named_once": count([id | some id, r in input.resources; by_name[r.name] == id]),
+}
+
 ${kinds.join("\n")}
 decision := {
   "names": count(names),
@@ -92,7 +90,7 @@ const hex = (rand: () => number): string => Math.floor(rand() * 2 ** 32).toStrin
 
 /** An input of `n` resources (keys in random order) and n/2 users; `rules` kinds. */
 export function largeInput(n: number, rules: number, seed = 7): LargeInput {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const ids: string[] = [];
   for (let i = 0; i < n; i++) ids.push(`res-${hex(rand)}-${i}`);
   const users = Math.max(1, n >> 1);

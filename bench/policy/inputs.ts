@@ -4,18 +4,7 @@
  * by the decision-speed benchmark and the fast-engine equivalence test.
  */
 import type { PolicyInput } from "../../src/policy/engine.js";
-
-/** mulberry32: small, seeded, reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../prng.js";
 
 const TOOLS: readonly [string, PolicyInput["effect"] | "unknown"][] = [
   ["get_account", "read"],
@@ -35,7 +24,7 @@ const DATA_VERSION = "sha256:da7a0000000000000000000000000000";
 
 /** Well-formed inputs (what the runtime builds); `count` of them, seeded. */
 export function policyInputs(count = 512, seed = 42): PolicyInput[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const out: PolicyInput[] = [];
   for (let i = 0; i < count; i++) {

@@ -11,6 +11,8 @@ import { compilePolicy } from "./index.js";
 import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
 import type { RegoVersion, StageTiming } from "./types.js";
 
+export { loadOptimizer } from "../wasm/link/optimize.js";
+
 export interface BuildOptions {
   readonly policies: string;
   readonly out: string;
@@ -20,6 +22,8 @@ export interface BuildOptions {
   readonly regoVersion?: RegoVersion;
   /** Custom builtins (tools.yaml `policy.builtins`). */
   readonly builtins?: CustomBuiltins;
+  /** Run binaryen over the generated functions (`await loadOptimizer()` first). */
+  readonly optimize?: boolean;
 }
 
 /** Every result carries the wall time of each step: reading the sources, the compiler's stages, bundling, writing. */
@@ -66,7 +70,7 @@ export function buildPolicy(opts: BuildOptions): BuildResult {
   const version = opts.regoVersion === undefined ? {} : { regoVersion: opts.regoVersion };
   const modules = files.map((f) => ({ file: relative(process.cwd(), f) || f, source: readFileSync(f, "utf8"), ...version }));
   step("read");
-  const r = compilePolicy({ modules, entrypoints: opts.entrypoints, ...(opts.builtins === undefined ? {} : { builtins: opts.builtins }) });
+  const r = compilePolicy({ modules, entrypoints: opts.entrypoints, optimize: opts.optimize === true, ...(opts.builtins === undefined ? {} : { builtins: opts.builtins }) });
   timings.push(...r.timings);
   t = performance.now();
   if (r.wasm === null) return { kind: "errors", errors: r.errors, timings };

@@ -20,6 +20,8 @@ import type { CompileOptions, CompileResult, StageName, StageTiming } from "./ty
 
 export type * from "./types.js";
 export { checkPolicy } from "./check.js";
+/** Loads binaryen for `optimize: true` (the default build does without it). */
+export { loadOptimizer } from "../wasm/link/optimize.js";
 export { STAGE_NAMES } from "./types.js";
 
 interface State {
@@ -52,7 +54,7 @@ export const STAGES: readonly Stage[] = [
   { name: "check", run: checkStage },
   { name: "plan", run: planStage },
   { name: "emit", run: emitStage },
-  { name: "optimize", run: () => {} /* binaryen optimises inside emit when opts.optimize is not false; emit times both */ },
+  { name: "optimize", run: () => {} /* binaryen optimises inside emit when opts.optimize is true; emit times both */ },
 ];
 
 export function compilePolicy(opts: CompileOptions): CompileResult {
@@ -143,7 +145,7 @@ function emitStage(st: State, opts: CompileOptions): void {
   try {
     st.wasm = emitPolicy(st.plan, {
       strictBuiltinErrors: opts.strictBuiltinErrors === true,
-      optimize: opts.optimize !== false,
+      optimize: opts.optimize === true,
       ...(opts.builtins === undefined ? {} : { customBuiltins: opts.builtins }),
       fuel: opts.fuel !== false,
       onPhase: (stage, ms) => phases.push({ stage, ms }),

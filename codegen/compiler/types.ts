@@ -34,7 +34,7 @@ export interface CompileOptions {
   readonly queries?: readonly QuerySpec[];
   /** Builtin errors abort evaluation (eval_builtin_error) instead of being undefined. */
   readonly strictBuiltinErrors?: boolean;
-  /** Run binaryen's optimiser (default true). */
+  /** Run binaryen's optimiser over the generated functions (default false; `await loadOptimizer()` from codegen/wasm/link first). */
   readonly optimize?: boolean;
   /** Fuel checks for bounded evaluation (default true; see codegen/wasm/emit/fuel.ts). */
   readonly fuel?: boolean;

@@ -3,7 +3,7 @@
  * builtin table, and a cursor that appends statements to the current block.
  */
 import type { Block, BuiltinFunc, Local, Location, Operand, Stmt } from "./ir.js";
-import { FIRST_FREE_LOCAL } from "./ir.js";
+import { DATA, FIRST_FREE_LOCAL, INPUT } from "./ir.js";
 
 /** Distributes `Omit` over the statement union (plain `Omit` would collapse it). */
 export type StmtBody<S = Stmt> = S extends Stmt ? Omit<S, "loc"> : never;
@@ -43,10 +43,22 @@ export class StaticTable {
   }
 }
 
+/** A lookup computed at most once per call of the function: its value and whether it ran. */
+interface InvariantLookup {
+  readonly value: Local;
+  readonly done: Local;
+}
+
 /** Writes statements for one function or plan: locals and the current block. */
 export class BlockWriter {
   private next: Local = FIRST_FREE_LOCAL;
   private current: Block;
+  /** Loop bodies being planned around the cursor. */
+  private loops = 0;
+  /** `source/key` -> that lookup, for sources that are the same throughout a call. */
+  private readonly lookups = new Map<string, InvariantLookup>();
+  /** Locals holding the same value throughout a call: the documents and the lookups in them. */
+  private readonly invariant = new Set<Local>([INPUT, DATA]);
   loc: Location = { file: 0, row: 0, col: 0 };
 
   constructor(readonly root: Block = { stmts: [] }) {
@@ -79,6 +91,45 @@ export class BlockWriter {
     } finally {
       this.current = prev;
     }
+  }
+
+  /** Runs `fill`, which plans the body of a loop statement (see `invariantDot`). */
+  loopBody<T>(fill: () => T): T {
+    this.loops++;
+    try {
+      return fill();
+    } finally {
+      this.loops--;
+    }
+  }
+
+  /**
+   * Inside a loop body: `source[key]` when `source` is the input or data document (or
+   * such a lookup) and `key` a constant, computed on its first use in the call and
+   * reused by every later iteration and use site; null otherwise (plan the lookup where
+   * it stands). Each use site runs the lookup unless an earlier one did, into a local
+   * left unset when it is undefined, then fails where the lookup stood if it is unset.
+   */
+  invariantDot(source: Operand, key: Operand): Local | null {
+    if (this.loops === 0 || source.kind !== "local" || key.kind !== "string" || !this.invariant.has(source.local)) return null;
+    const id = `${source.local}/${key.index}`;
+    let l = this.lookups.get(id);
+    if (l === undefined) {
+      l = { value: this.newLocal(), done: this.newLocal() };
+      this.lookups.set(id, l);
+      this.invariant.add(l.value);
+    }
+    const loc = this.loc;
+    const once: Block = {
+      stmts: [
+        { type: "IsUndefinedStmt", source: l.done, loc },
+        { type: "AssignIntStmt", value: 1, target: l.done, loc },
+        { type: "BlockStmt", blocks: [{ stmts: [{ type: "DotStmt", source, key, target: l.value, loc }] }], loc },
+      ],
+    };
+    this.emit({ type: "BlockStmt", blocks: [once] });
+    this.emit({ type: "IsDefinedStmt", source: l.value });
+    return l.value;
   }
 
   /** A new block filled by `fill`. */

@@ -6,7 +6,7 @@ import type { Body, CallExpr, Every, Expr, Term, WithModifier } from "../rego/as
 import type { Ctx, Mock } from "./context.js";
 import { bool, local } from "./ir.js";
 import { operatorOf, planResolvedCall, resolveCallee } from "./plan-call.js";
-import { asLocal, declare, isBound, locOf, nested, termVars } from "./scope.js";
+import { asLocal, declare, isBound, locOf, loopBody, nested, termVars } from "./scope.js";
 import { forEachVar } from "../rego/walk.js";
 import { findNode, hasValueRules } from "./rule-index.js";
 
@@ -112,7 +112,7 @@ function planWalk(c: Ctx, e: CallExpr, k: () => void): void {
 function scanInto(c: Ctx, source: number, keyT: Term | null, valueT: Term, k: () => void): void {
   const key = c.w.newLocal();
   const value = c.w.newLocal();
-  const block = nested(c, () => {
+  const block = loopBody(c, () => {
     const bindValue = (): void => c.s.ops.unifyOperand(c, valueT, local(value), k);
     if (keyT === null) bindValue();
     else c.s.ops.unifyOperand(c, keyT, local(key), bindValue);

@@ -10,7 +10,7 @@ import type { Operand } from "./ir.js";
 import { local, str } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
 import { findNode, hasDocuments, hasValueRules } from "./rule-index.js";
-import { asLocal, bindOperand, isBound, isGlobalName, locOf, nested, unboundVars } from "./scope.js";
+import { asLocal, bindOperand, dot, isBound, isGlobalName, locOf, loopBody, nested, unboundVars } from "./scope.js";
 
 export function planRef(c: Ctx, r: RefTerm, k: (o: Operand) => void): void {
   c.w.loc = locOf(c, r.location);
@@ -37,18 +37,14 @@ export function walk(c: Ctx, o: Operand, path: readonly Term[], k: (o: Operand) 
     const source = asLocal(c, o);
     const key = c.w.newLocal();
     const value = c.w.newLocal();
-    const block = nested(c, () => {
+    const block = loopBody(c, () => {
       if (p.type === "var") bindOperand(c, p.name, local(key), () => walk(c, local(value), rest, k));
       else c.s.ops.unifyOperand(c, p, local(key), () => walk(c, local(value), rest, k));
     });
     c.w.emit({ type: "ScanStmt", source, key, value, block });
     return;
   }
-  c.s.ops.term(c, p, (keyOp) => {
-    const target = c.w.newLocal();
-    c.w.emit({ type: "DotStmt", source: o, key: keyOp, target });
-    walk(c, local(target), rest, k);
-  });
+  c.s.ops.term(c, p, (keyOp) => walk(c, local(dot(c, o, keyOp)), rest, k));
 }
 
 function constKey(t: Term): string | null {
@@ -82,7 +78,7 @@ function dataByKey(c: Ctx, node: RuleNode, keyTerm: Term, rest: readonly Term[],
     const source = asLocal(c, baseDoc(c, node.path));
     const keyLocal = c.w.newLocal();
     const value = c.w.newLocal();
-    const scan = nested(c, () => {
+    const scan = loopBody(c, () => {
       for (const name of ruleChildren) {
         const same = nested(c, () => c.w.emit({ type: "EqualStmt", a: local(keyLocal), b: str(c.s.statics.string(name)) }));
         c.w.emit({ type: "NotStmt", block: same });
@@ -129,11 +125,7 @@ function isRuleNode(n: RuleNode): boolean {
 /** The base document at `path` (a chain of dots from the data local). */
 function baseDoc(c: Ctx, path: readonly string[]): Operand {
   let o: Operand = local(c.data);
-  for (const seg of path) {
-    const t = c.w.newLocal();
-    c.w.emit({ type: "DotStmt", source: o, key: str(c.s.statics.string(seg)), target: t });
-    o = local(t);
-  }
+  for (const seg of path) o = local(dot(c, o, str(c.s.statics.string(seg))));
   return o;
 }
 

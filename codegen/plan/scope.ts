@@ -65,6 +65,23 @@ export function nested(c: Ctx, fill: () => void): Block {
   }
 }
 
+/** `nested` for the body of a loop statement (a scan). */
+export function loopBody(c: Ctx, fill: () => void): Block {
+  return c.w.loopBody(() => nested(c, fill));
+}
+
+/**
+ * `source[key]` into a local: inside a loop, a lookup in the input or data document
+ * made once per call (see BlockWriter.invariantDot), else a DotStmt here.
+ */
+export function dot(c: Ctx, source: Operand, key: Operand): Local {
+  const invariant = c.w.invariantDot(source, key);
+  if (invariant !== null) return invariant;
+  const target = c.w.newLocal();
+  c.w.emit({ type: "DotStmt", source, key, target });
+  return target;
+}
+
 /** The operand as a local (ScanStmt, ReturnLocalStmt and friends need one). */
 export function asLocal(c: Ctx, o: Operand): Local {
   if (o.kind === "local") return o.local;

@@ -7,6 +7,7 @@ export function emitIndex(source: string): GeneratedFile {
     'export * from "./types.js";',
     'export type { ToolContextResolvers, ToolHandlers, ToolName, ToolReconcilers } from "./handlers.js";',
     'export { manifest } from "./manifest.js";',
+    'export { policyBuiltins } from "./policy-builtins.js";',
     'export { validators } from "./validators.js";',
   );
   return out;

@@ -3,6 +3,17 @@ import { format } from "prettier";
 import type { RawToolsFile } from "../toolsyaml/index.js";
 import { GeneratedFile, pascalCase } from "./generated-file.js";
 
+/** json-schema-to-typescript options of every declaration in generated/types.ts. */
+const COMPILE_OPTIONS: NonNullable<Parameters<typeof compile>[2]> = {
+  bannerComment: "",
+  // Formatted once for the whole file below: prettier per schema costs ~5 ms each.
+  format: false,
+  unknownAny: true,
+  strictIndexSignatures: true,
+  additionalProperties: true,
+  declareExternallyReferenced: true,
+};
+
 export const typeNames = (tool: string) => {
   const base = pascalCase(tool);
   return { input: `${base}Input`, output: `${base}Output`, failure: `${base}Failure`, context: `${base}Context` };
@@ -21,15 +32,7 @@ export async function emitTypes(file: RawToolsFile, source: string): Promise<Gen
         title: names[part],
         description: `${part === "input" ? "Arguments" : "Result"} of ${name}: ${tool.description}\n\n@generated from tool: ${name} (${part})`,
       };
-      const ts = await compile(schema as Parameters<typeof compile>[0], names[part], {
-        bannerComment: "",
-        // Formatted once for the whole file below: prettier per schema costs ~5 ms each.
-        format: false,
-        unknownAny: true,
-        strictIndexSignatures: true,
-        additionalProperties: true,
-        declareExternallyReferenced: true,
-      });
+      const ts = await compile(schema as Parameters<typeof compile>[0], names[part], COMPILE_OPTIONS);
       body.push(ts.trim(), "");
     }
     const facts = Object.keys(tool.context ?? {}).sort();
@@ -43,14 +46,7 @@ export async function emitTypes(file: RawToolsFile, source: string): Promise<Gen
         title: names.context,
         description: `Host facts of ${name}, resolved right before every decision.\n\n@generated from tool: ${name} (context)`,
       };
-      const ts = await compile(schema as Parameters<typeof compile>[0], names.context, {
-        bannerComment: "",
-        format: false,
-        unknownAny: true,
-        strictIndexSignatures: true,
-        additionalProperties: true,
-        declareExternallyReferenced: true,
-      });
+      const ts = await compile(schema as Parameters<typeof compile>[0], names.context, COMPILE_OPTIONS);
       body.push(ts.trim(), "");
     }
     const failures = Object.keys(tool.failures ?? {}).sort();

@@ -5,8 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { projectPolicyBuiltins } from "./policy-builtins.js";
+import { importUserModule, isUserModuleError } from "./user-module.js";
 import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { createApprovals } from "../approvals/create-approvals.js";
 import type { InboxApprovals } from "../approvals/approvals-api.js";
 import type { Manifest } from "../manifest.js";
@@ -83,7 +83,13 @@ async function loadGenerated(dir: string): Promise<GeneratedModule> {
   const candidates = ["index.ts", "index.js"].map((f) => resolve(dir, f));
   const file = candidates.find((c) => existsSync(c));
   if (file === undefined) throw new CliInputError("file_not_found", `${dir}/index.ts does not exist`, "run `toolgate codegen` or pass --generated DIR");
-  const mod = (await import(pathToFileURL(file).href)) as Partial<GeneratedModule>;
+  let mod: Partial<GeneratedModule>;
+  try {
+    mod = (await importUserModule(file)) as Partial<GeneratedModule>;
+  } catch (err) {
+    if (isUserModuleError(err)) throw new CliInputError(err.code, err.message, err.hint);
+    throw err;
+  }
   if (mod.manifest === undefined || mod.validators === undefined) {
     throw new CliInputError("generated_invalid", `${file} does not export manifest and validators`, "regenerate it with `toolgate codegen`");
   }

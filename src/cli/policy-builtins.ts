@@ -1,12 +1,15 @@
 /**
  * Loads tools.yaml `policy.builtins` for the commands that compile or evaluate Rego
- * (check, build, test, eval, and the engines of demo and mcp). Every problem is a
+ * (check, build, test, eval, and the engines of demo and mcp), and registers the
+ * builtins the build tools provide (`rego.parse_module`) for the first four. Every problem is a
  * located diagnostic: a missing or failing module at the tools.yaml line naming it, a
  * malformed declaration at the builtin's name in the module.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { formatDiagnostic, type Diagnostic, type SourceLocation } from "../../codegen/diagnostics.js";
-import { loadToolsFile, type PolicyBuiltinsRef } from "../../codegen/toolsyaml/index.js";
+import { registerParseModule } from "../../codegen/rego-json/parse-module.js";
+import type { PolicyBuiltinsRef } from "../../codegen/toolsyaml/policy-builtins.js";
+import { loadPolicySection } from "../../codegen/toolsyaml/policy-section.js";
 import { isCustomBuiltinError, toCustomBuiltins, type CustomBuiltinError, type CustomBuiltins } from "../policy/builtins/index.js";
 import { importUserModule } from "./user-module.js";
 
@@ -21,6 +24,8 @@ export interface PolicyBuiltinsLoad {
  * then exits 1). `{}` when none are declared.
  */
 export async function policyBuiltinsForCommand(): Promise<{ builtins?: CustomBuiltins } | null> {
+  // These commands run with the build tools loaded: the builtins needing the parser work here.
+  registerParseModule();
   const r = await loadPolicyBuiltins();
   for (const e of r.errors) console.error(formatDiagnostic(e));
   if (r.errors.length > 0) return null;
@@ -42,11 +47,10 @@ export async function projectPolicyBuiltins(): Promise<{ builtins?: CustomBuilti
 /** The custom builtins tools.yaml (in the working directory unless given) declares. */
 export async function loadPolicyBuiltins(toolsFile = "tools.yaml"): Promise<PolicyBuiltinsLoad> {
   if (!existsSync(toolsFile)) return { builtins: undefined, errors: [] };
-  const r = loadToolsFile(toolsFile);
-  // Other tools.yaml problems are the business of `codegen`; only this key's are reported here.
-  const own = r.errors.filter((e) => e.code.startsWith("policy_builtins_"));
-  if (own.length > 0) return { builtins: undefined, errors: own };
-  const ref = r.loaded?.policyBuiltins ?? null;
+  // Only the policy section: other tools.yaml problems are the business of `codegen`.
+  const r = loadPolicySection(toolsFile);
+  if (r.errors.length > 0) return { builtins: undefined, errors: r.errors };
+  const ref = r.builtins;
   return ref === null ? { builtins: undefined, errors: [] } : loadPolicyBuiltinsModule(ref);
 }
 

@@ -250,7 +250,7 @@ export class FastPolicy {
       return toDecision((results[0] as { result?: unknown }).result);
     }
     const inputAddr = input ? this.inputCells(input, entrypoint) : 0;
-    this.host.startEvaluation();
+    this.startEvaluation();
     const r = decision(entrypoint, inputAddr, this.dataAddr);
     if (r === DECISION_UNDEFINED) return deny("policy_undefined");
     if (r === DECISION_MALFORMED) return deny("policy_malformed_decision");
@@ -309,7 +309,7 @@ export class FastPolicy {
         dv.setUint32(4, this.dataAddr, true);
         dv.setUint32(8, 0, true);
         dv.setInt32(12, entrypoint, true);
-        this.host.startEvaluation();
+        this.startEvaluation();
         this.exports.eval!(ctx);
         const rs = new DataView(this.memory.buffer).getUint32(ctx + 8, true);
         if (rs === 0) return [];
@@ -323,10 +323,15 @@ export class FastPolicy {
       this.reserve(inputAddr + text.length * 3);
       inputLen = this.encoder.encodeInto(text, this.inputView).written;
     }
-    this.host.startEvaluation();
+    this.startEvaluation();
     // The heap starts after the input, or at the saved pointer when there is none.
     const ret = this.exports.opa_eval(0, entrypoint, this.dataAddr, inputAddr, inputLen, this.dataHeapPtr + inputLen, 0);
     return JSON.parse(this.cString(ret));
+  }
+
+  /** Per-evaluation host state (the clock read once, seeded draws); a module that calls no host builtin has none. */
+  private startEvaluation(): void {
+    if (this.builtinNames.length > 0) this.host.startEvaluation();
   }
 
   private reserve(end: number): void {

@@ -59,6 +59,7 @@ export class ValueWriter {
   /** Cells of `value` from `start` on: the value's address and the first free byte, or null. */
   write(value: unknown, start: number): { addr: number; end: number } | null {
     if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    this.restartFullCache();
     this.ptr = start;
     try {
       const addr = this.value(value);
@@ -76,6 +77,7 @@ export class ValueWriter {
    */
   writeProjected(value: unknown, node: ProjectedObject | null, start: number): { addr: number; end: number } | null {
     if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    this.restartFullCache();
     this.ptr = start;
     try {
       const addr = node === null ? this.value(value) : this.projected(value, node);
@@ -196,10 +198,20 @@ export class ValueWriter {
    * Keeps short strings' cells in [start, end) (memory the caller reserved below the
    * evaluation heap) and reuses them when the same text comes again, as the
    * runtime's versions, tool names and ids do from call to call. When the region is
-   * full it starts over: a cell is only needed for the evaluation it was written for.
+   * full, the rest of that input's strings go to the heap and the next input starts the
+   * region over: a cell is only needed for the evaluation it was written for, but until
+   * that evaluation ends the cells it already points at must not be overwritten.
    */
   cacheStrings(start: number, end: number): void {
-    this.cache = { start, end, next: start, cells: new Map() };
+    this.cache = { start, end, next: start, full: false, cells: new Map() };
+  }
+
+  private restartFullCache(): void {
+    const cache = this.cache;
+    if (cache === null || !cache.full) return;
+    cache.cells.clear();
+    cache.next = cache.start;
+    cache.full = false;
   }
 
   /** Whether `addr` lies in the string cache (its cells are reused for other strings later). */
@@ -207,7 +219,7 @@ export class ValueWriter {
     return this.cache !== null && addr >= this.cache.start && addr < this.cache.end;
   }
 
-  private cache: { readonly start: number; readonly end: number; next: number; readonly cells: Map<string, number> } | null = null;
+  private cache: { readonly start: number; readonly end: number; next: number; full: boolean; readonly cells: Map<string, number> } | null = null;
 
   private string(s: string, key = false): number {
     const cache = this.cache;
@@ -215,9 +227,9 @@ export class ValueWriter {
     if (cache !== null && s.length <= CACHED_STRING_MAX) {
       const known = cache.cells.get(s);
       if (known !== undefined) return known;
-      if (cache.next + 16 + 3 * CACHED_STRING_MAX + 8 > cache.end) {
-        cache.cells.clear();
-        cache.next = cache.start;
+      if (cache.full || cache.next + 16 + 3 * CACHED_STRING_MAX + 8 > cache.end) {
+        cache.full = true;
+        return this.uncachedString(s, key);
       }
       const ptr = this.ptr;
       this.ptr = cache.next;

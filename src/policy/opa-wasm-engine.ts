@@ -80,19 +80,50 @@ function loadFailure(err: unknown): string {
   return `${message} (a custom builtin: pass the policy's custom builtins as the engine's \`builtins\` option)`;
 }
 
-/** Reads policy.wasm (and an optional data.json) from disk. */
-export async function loadOpaWasmEngineFromFiles(paths: {
+/** Where a policy's files are on disk: the module, an optional data document, the entrypoint. */
+export interface PolicyFilePaths {
   readonly wasm: string;
   readonly data?: string;
   readonly entrypoint: string;
   readonly builtins?: CustomBuiltins;
-}): Promise<PolicyEngine> {
-  const wasm = new Uint8Array(await readFile(paths.wasm));
-  const data = paths.data === undefined ? undefined : (JSON.parse(await readFile(paths.data, "utf8")) as JsonObject);
-  return loadOpaWasmEngine({
+}
+
+/**
+ * Reads policy.wasm (and an optional data.json) into engine options, for either engine.
+ * A file that cannot be read, or data that is not a JSON object, is a PolicyLoadError naming the file.
+ */
+export async function readPolicyFiles(paths: PolicyFilePaths): Promise<OpaWasmEngineOptions> {
+  const read = async (file: string): Promise<Buffer> => {
+    try {
+      return await readFile(file);
+    } catch (err) {
+      throw new PolicyLoadError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  };
+  const wasm = new Uint8Array(await read(paths.wasm));
+  let data: JsonObject | undefined;
+  if (paths.data !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse((await read(paths.data)).toString("utf8"));
+    } catch (err) {
+      if (err instanceof PolicyLoadError) throw err;
+      throw new PolicyLoadError(`${paths.data}: not JSON (${err instanceof Error ? err.message : String(err)}); fix the data file`);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new PolicyLoadError(`${paths.data}: the data document must be a JSON object`);
+    }
+    data = parsed as JsonObject;
+  }
+  return {
     wasm,
     entrypoint: paths.entrypoint,
     ...(data === undefined ? {} : { data }),
     ...(paths.builtins === undefined ? {} : { builtins: paths.builtins }),
-  });
+  };
+}
+
+/** Reads policy.wasm (and an optional data.json) from disk and loads the SDK engine. */
+export async function loadOpaWasmEngineFromFiles(paths: PolicyFilePaths): Promise<PolicyEngine> {
+  return loadOpaWasmEngine(await readPolicyFiles(paths));
 }

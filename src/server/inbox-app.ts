@@ -21,6 +21,7 @@ import type { ApproverContext } from "../runtime/approver.js";
 import type { ApprovalStatus } from "../store/store.js";
 import { diffArgs } from "./args-diff.js";
 import { readCookie, sessionCookie } from "./approver-token.js";
+import { decodeFlash, encodeFlash, FLASH_MAX_AGE, flashCookie } from "./flash.js";
 import type { VerifyApprover } from "./approver-token.js";
 import { crossSite, csrfCookie, csrfField, csrfHeader, csrfToken, csrfTokenValid, newCsrfCookieValue } from "./csrf.js";
 import { detailPage, editReviewPage, errorPage, listPage, loginPage } from "./pages.js";
@@ -218,10 +219,24 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     revoke: "Revoked.",
   };
 
-  const renderDetail = async (c: Context, who: ApproverContext, a: ApprovalDetail, flash: string | null, error: string | null, code: ContentfulStatusCode = 200) => {
+  const renderDetail = async (c: Context, who: ApproverContext, a: ApprovalDetail, flash: string | null, error: string | null, code: ContentfulStatusCode = 200, warnings: readonly string[] = []) => {
     const editEvent = a.events.find((ev) => ev.decision === "edit" && ev.edited_args !== null);
     const editDiff = editEvent?.edited_args == null ? null : diffArgs(a.args, editEvent.edited_args);
-    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff }), code);
+    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings }), code);
+  };
+
+  // A decision's warnings ride the redirect to the approval's page in a signed, page-scoped cookie read once.
+  const flashPath = (id: string): string => `/approvals/${encodeURIComponent(id)}`;
+  const setFlash = (c: Context, who: ApproverContext, id: string, warnings: readonly string[]): void => {
+    if (warnings.length === 0) return;
+    const value = encodeFlash(opts.csrfSecret, id, subject(who), warnings);
+    c.header("set-cookie", `${flashCookie}=${value}; Path=${flashPath(id)}; Max-Age=${FLASH_MAX_AGE}; HttpOnly; SameSite=Strict${secure(c) ? "; Secure" : ""}`, { append: true });
+  };
+  const takeFlash = (c: Context, who: ApproverContext, id: string): string[] => {
+    const value = readCookie(c.req.header("cookie") ?? null, flashCookie);
+    if (value === null) return [];
+    c.header("set-cookie", `${flashCookie}=; Path=${flashPath(id)}; Max-Age=0; HttpOnly; SameSite=Strict`, { append: true });
+    return decodeFlash(opts.csrfSecret, id, subject(who), value) ?? [];
   };
 
   app.get(
@@ -231,7 +246,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       const done = c.req.query("done");
       const ran = c.req.query("resumed");
       const flash = done !== undefined && flashes[done] !== undefined ? `${flashes[done]}${ran === "success" ? " The host ran the call." : ran !== undefined && /^[a-z_]{1,40}$/.test(ran) ? ` The host's run answered ${ran}.` : ""}` : null;
-      return renderDetail(c, who, a, flash, null);
+      return renderDetail(c, who, a, flash, null, 200, takeFlash(c, who, a.id));
     }),
   );
 
@@ -273,6 +288,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       const { outcome, resumed } = await decideAndResume(a.id, req, who);
       if (!outcome.ok) return renderDetail(c, who, await visible(c, who), null, outcome.message, statusOf(outcome.why));
       const ran = resumed === null ? "" : `&resumed=${resumed.ok ? (resumed.envelope.outcome === "success" ? "success" : resumed.envelope.reason) : resumed.why}`;
+      setFlash(c, who, a.id, outcome.warnings);
       return c.redirect(`/approvals/${encodeURIComponent(a.id)}?done=${req.decision}${ran}`, 303);
     }),
   );

@@ -11,7 +11,7 @@ header a{color:#fff;text-decoration:none;font-weight:600}main{padding:20px 24px;
 table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #d5d9de;padding:6px 10px;text-align:left;vertical-align:top}
 th{background:#eef0f3}pre{background:#fff;border:1px solid #d5d9de;padding:10px;overflow:auto;margin:0}
 .status{font-weight:600}.pending{color:#9a6700}.approved{color:#1a7f37}.rejected,.revoked{color:#cf222e}.edited{color:#0969da}
-.flash{background:#dafbe1;border:1px solid #1a7f37;padding:8px 12px;margin-bottom:16px}.error{background:#ffebe9;border-color:#cf222e}
+.flash{background:#dafbe1;border:1px solid #1a7f37;padding:8px 12px;margin-bottom:16px}.error{background:#ffebe9;border-color:#cf222e}.warning{background:#fff8c5;border-color:#9a6700}
 form.inline{display:inline-block;margin-right:12px;vertical-align:top}textarea{width:100%;font:13px monospace}
 button{padding:6px 14px;font-size:14px;cursor:pointer}.approve{background:#1a7f37;color:#fff;border:0}.reject{background:#cf222e;color:#fff;border:0}
 .removed{background:#ffebe9}.added{background:#dafbe1}.changed{background:#fff8c5}dl{display:grid;grid-template-columns:180px 1fr;gap:4px 12px}dt{font-weight:600}`;
@@ -67,6 +67,13 @@ export interface DetailView {
   readonly error: string | null;
   /** For an edited approval: the change it made. */
   readonly editDiff: readonly ArgChange[] | null;
+  /** What the decision just made warned of (policy versions), shown once after it. */
+  readonly warnings?: readonly string[];
+}
+
+function warningsBox(warnings: readonly string[]): string {
+  if (warnings.length === 0) return "";
+  return `<div class="flash warning" id="warnings"><strong>Warning:</strong><ul>${warnings.map((w) => `<li>${e(w)}</li>`).join("")}</ul></div>`;
 }
 
 export function detailPage(v: DetailView): string {
@@ -96,7 +103,7 @@ export function detailPage(v: DetailView): string {
   return layout(
     `${a.tool} ${a.id}`,
     v.who,
-    `${v.flash === null ? "" : `<div class="flash" id="flash">${e(v.flash)}</div>`}${v.error === null ? "" : `<div class="flash error" id="error">${e(v.error)}</div>`}
+    `${v.flash === null ? "" : `<div class="flash" id="flash">${e(v.flash)}</div>`}${warningsBox(v.warnings ?? [])}${v.error === null ? "" : `<div class="flash error" id="error">${e(v.error)}</div>`}
 <h1>${e(a.tool)} ${status(a.status, expired)}</h1>
 <dl><dt>approval</dt><dd><code>${e(a.id)}</code></dd><dt>requested by</dt><dd id="requester">${e(a.requested_by)}</dd>
 <dt>policy's reason</dt><dd id="policy-reason">${e(a.policy_reason ?? "(not recorded)")}</dd>

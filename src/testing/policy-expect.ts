@@ -46,6 +46,7 @@ export async function loadPolicyForTest(dir: string, opts: LoadPolicyOptions = {
   const { findRegoFiles } = await import("../../codegen/policytest/files.js");
   const { compilePolicy } = await import("../../codegen/compiler/index.js");
   const { formatDiagnostic } = await import("../../codegen/diagnostics.js");
+  (await import("../../codegen/rego-json/parse-module.js")).registerParseModule();
   const entrypoint = opts.entrypoint ?? "toolgate/authz/decision";
   const files = findRegoFiles([dir], (f) => !f.endsWith("_test.rego"));
   const modules = files.map((file) => ({ file, source: readFileSync(file, "utf8") }));

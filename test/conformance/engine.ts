@@ -16,6 +16,8 @@ interface CompileApi {
     strictBuiltinErrors?: boolean;
     optimize?: boolean;
   }): { wasm?: Uint8Array | null; errors: readonly Diagnostic[] };
+  /** Loads binaryen, which `optimize: true` needs. */
+  loadOptimizer?(): Promise<void>;
 }
 
 // Loaded lazily so that a compiler that is missing or fails to load shows up as
@@ -50,6 +52,7 @@ export async function compileWithQuery(
   if (typeof api === "string") return { ok: false, message: api };
   let out: ReturnType<CompileApi["compilePolicy"]>;
   try {
+    if (optimize) await api.loadOptimizer?.();
     out = api.compilePolicy({
       modules: [...modules],
       entrypoints: [],

@@ -1,10 +1,11 @@
 // Value functions generated code calls (RUNTIME-API.md section 4).
 import {
   tag, mkBool, mkInt, mkFloat, mkString, mkArray, mkObject, mkSet, arrPush, NULL_CELL, T_BOOLEAN, T_NUMBER,
-  boolVal,
+  T_OBJECT, T_STRING, boolVal, colLen, rawData, strLen,
 } from "./value";
+import { INDEX_MIN } from "./keyindex";
 import { parseNumber, toI64, okInt } from "./number";
-import { compare, equal } from "./compare";
+import { compare, equal, strEqual } from "./compare";
 import {
   objInsert, objInsertOnce, setAdd, valueGet, valueLength, valueIter, keyAt, valueAt, shallowCopy, merge, upsert,
   removePath,
@@ -34,7 +35,29 @@ export function opa_set_with_cap(cap: i32): usize { return mkSet(cap); }
 export function opa_set_add(set: usize, v: usize): void { setAdd(set, v); }
 
 export function opa_value_type(v: usize): i32 { return v == 0 ? 0 : <i32>tag(v); }
-export function opa_value_get(v: usize, k: usize): usize { return valueGet(v, k); }
+export function opa_value_get(v: usize, k: usize): usize {
+  // A short object (no hash index) is searched here: first for the very key cell asked
+  // for (the policy's member names, which hosts also use as input keys), touching no
+  // key cell, then by text, lengths first.
+  if (v != 0 && tag(v) == T_OBJECT && tag(k) == T_STRING) {
+    const n = colLen(v);
+    if (n < INDEX_MIN) {
+      const d = rawData(v);
+      for (let i = 0; i < n; i++) {
+        const at = d + (<usize>i << 3);
+        if (<usize>load<u32>(at) == k) return <usize>load<u32>(at, 4);
+      }
+      const len = strLen(k);
+      for (let i = 0; i < n; i++) {
+        const at = d + (<usize>i << 3);
+        const key = <usize>load<u32>(at);
+        if (tag(key) == T_STRING && strLen(key) == len && strEqual(key, k)) return <usize>load<u32>(at, 4);
+      }
+      return 0;
+    }
+  }
+  return valueGet(v, k);
+}
 export function opa_value_length(v: usize): i32 { return valueLength(v); }
 export function opa_value_iter(v: usize, prev: usize): usize { return valueIter(v, prev); }
 export function tg_key_at(v: usize, i: i32): usize { return keyAt(v, i); }

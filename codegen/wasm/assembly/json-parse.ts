@@ -2,7 +2,7 @@
 import { alloc } from "./memory";
 import { mkInt, colLen, colData, setColLen, mkString, strLen, strPtr, mkArray, mkObject, arrPush, objPushSorted, NULL_CELL, TRUE_CELL, FALSE_CELL } from "./value";
 import { scanNumber, parseNumber } from "./number";
-import { compare } from "./compare";
+import { compare, strCompare } from "./compare";
 import { INDEX_MIN, buildIndex } from "./keyindex";
 import { hashBytes } from "./hash";
 
@@ -13,6 +13,36 @@ let end: usize = 0;
 let pos: usize = 0;
 let failed = false;
 let depth = 0;
+
+// The members of the arrays and objects being parsed, innermost last (u32 slots: an
+// element, or a key and its value), in a region allocated per parse and sized by the
+// text (a slot takes at least two bytes of it). A collection's data is then allocated
+// once, at its final size, instead of growing by copies; one that does not fit any
+// more moves to the heap and grows there.
+const STACK_MAX_SLOTS: usize = 4096;
+let stack: usize = 0;
+let stackSlots: i32 = 0;
+let sp: i32 = 0;
+
+@inline function pushSlot(x: usize): void {
+  store<u32>(stack + (<usize>sp << 2), <u32>x);
+  sp++;
+}
+
+/** A collection of the `n` slots from `base` on (`slot` bytes per entry), the stack popped to `base`. */
+function fromStack(c: usize, base: i32, slot: i32): usize {
+  const bytes = <usize>(sp - base) << 2;
+  const n = <i32>(bytes / <usize>slot);
+  if (n > 0) {
+    const d = alloc(bytes);
+    memory.copy(d, stack + (<usize>base << 2), bytes);
+    store<i32>(c, n, 8);
+    store<u32>(c, <u32>d, 12);
+    setColLen(c, n);
+  }
+  sp = base;
+  return c;
+}
 
 @inline function peek(): u32 {
   return pos < end ? <u32>load<u8>(pos) : 0;
@@ -35,7 +65,11 @@ function expectWord(w0: u32, w1: u32, w2: u32, w3: u32, n: usize): bool {
 
 /** Parses one JSON text; 0 on any error (including trailing garbage). */
 export function parseJSON(p: usize, n: usize): usize {
-  src = p; end = p + n; pos = p; failed = false; depth = 0;
+  src = p; end = p + n; pos = p; failed = false; depth = 0; sp = 0;
+  const slots = (n >> 1) + 2;
+  stackSlots = <i32>(slots < STACK_MAX_SLOTS ? slots : STACK_MAX_SLOTS);
+  stack = alloc(<usize>stackSlots << 2);
+  prefixes = alloc(<usize>SMALL_OBJECT << 3);
   keyCache = 0;
   if (n >= INTERN_FROM) {
     keyCache = alloc(<usize>KEY_SLOTS << 2);
@@ -95,13 +129,16 @@ function parseArray(): usize {
   if (++depth > MAX_DEPTH) return fail();
   pos++;
   const arr = mkArray(0);
+  const base = sp;
+  let spilled = false;
   skipWs();
   if (peek() == 93) { pos++; depth--; return arr; }
   while (true) {
     skipWs();
     const v = parseValue();
     if (v == 0) return fail();
-    arrPush(arr, v);
+    if (!spilled && sp >= stackSlots) { fromStack(arr, base, 4); spilled = true; }
+    if (spilled) arrPush(arr, v); else pushSlot(v);
     skipWs();
     const c = peek();
     pos++;
@@ -110,13 +147,15 @@ function parseArray(): usize {
     return fail();
   }
   depth--;
-  return arr;
+  return spilled ? arr : fromStack(arr, base, 4);
 }
 
 function parseObject(): usize {
   if (++depth > MAX_DEPTH) return fail();
   pos++;
   const obj = mkObject(0);
+  const base = sp;
+  let spilled = false;
   skipWs();
   if (peek() == 125) { pos++; depth--; return obj; }
   while (true) {
@@ -130,7 +169,9 @@ function parseObject(): usize {
     skipWs();
     const v = parseValue();
     if (v == 0) return fail();
-    objPushSorted(obj, k, v);
+    if (!spilled && sp + 2 > stackSlots) { fromStack(obj, base, 8); spilled = true; }
+    if (spilled) objPushSorted(obj, k, v);
+    else { pushSlot(k); pushSlot(v); }
     skipWs();
     const c = peek();
     pos++;
@@ -139,39 +180,86 @@ function parseObject(): usize {
     return fail();
   }
   depth--;
+  if (!spilled) fromStack(obj, base, 8);
   sortObjectPairs(obj);
   // indexed now: a document kept below the SDK's saved heap pointer cannot get one later
   if (colLen(obj) >= INDEX_MIN) buildIndex(obj, true);
   return obj;
 }
 
-/** Sorts appended pairs by key (stable) and keeps the last of equal keys, as Go does. */
-export function sortObjectPairs(obj: usize): void {
+// The first eight bytes of each key of a small object, big-endian, so that most key
+// comparisons while sorting are one integer comparison (a region of the parse's own).
+const SMALL_OBJECT: i32 = 16;
+let prefixes: usize = 0;
+
+@inline function keyPrefix(k: usize): u64 {
+  const n = strLen(k), p = strPtr(k);
+  if (n >= 8) return bswap<u64>(load<u64>(p));
+  let x: u64 = 0;
+  for (let i: usize = 0; i < n; i++) x |= <u64>load<u8>(p + i) << (<u64>(56 - 8 * i));
+  return x;
+}
+
+/** Key order of two pairs' keys given their prefixes (equal prefixes: the whole keys decide). */
+@inline function prefixCompare(pa: u64, a: usize, pb: u64, b: usize): i32 {
+  if (pa != pb) return pa < pb ? -1 : 1;
+  return strCompare(a, b);
+}
+
+@inline function pairKey(d: usize, i: i32): usize {
+  return <usize>load<u32>(d + (<usize>i << 3));
+}
+
+@inline function prefixAt(i: i32): u64 {
+  return load<u64>(prefixes + (<usize>i << 3));
+}
+
+/** Sorts appended pairs by key (stable) and keeps the last of equal keys, as Go does. Keys are strings (parsed). */
+function sortObjectPairs(obj: usize): void {
   const n = colLen(obj);
   if (n < 2) return;
   const d = colData(obj);
-  let sorted = true;
-  for (let i = 1; i < n; i++) {
-    if (compare(load<u32>(d + (<usize>(i - 1) << 3)), load<u32>(d + (<usize>i << 3))) >= 0) { sorted = false; break; }
-  }
-  if (sorted) return;
-  if (n <= 16) {
-    // small objects: stable insertion sort in place, no temporary buffer
+  if (n <= SMALL_OBJECT) {
+    for (let i = 0; i < n; i++) store<u64>(prefixes + (<usize>i << 3), keyPrefix(pairKey(d, i)));
+    let sorted = true;
+    for (let i = 1; i < n; i++) {
+      if (prefixCompare(prefixAt(i - 1), pairKey(d, i - 1), prefixAt(i), pairKey(d, i)) >= 0) { sorted = false; break; }
+    }
+    if (sorted) return;
+    // stable insertion sort in place, prefixes moved along
     for (let i = 1; i < n; i++) {
       const pair = load<u64>(d + (<usize>i << 3));
+      const pre = prefixAt(i);
       const key = <usize>(<u32>pair);
       let j = i - 1;
-      while (j >= 0 && compare(load<u32>(d + (<usize>j << 3)), key) > 0) {
+      while (j >= 0 && prefixCompare(prefixAt(j), pairKey(d, j), pre, key) > 0) {
         store<u64>(d + (<usize>(j + 1) << 3), load<u64>(d + (<usize>j << 3)));
+        store<u64>(prefixes + (<usize>(j + 1) << 3), prefixAt(j));
         j--;
       }
       store<u64>(d + (<usize>(j + 1) << 3), pair);
+      store<u64>(prefixes + (<usize>(j + 1) << 3), pre);
     }
-  } else mergeSort(d, n, 8);
+    // dedupe: keep the last pair of each run of equal keys
+    let w = 0;
+    for (let i = 0; i < n; i++) {
+      if (i + 1 < n && prefixCompare(prefixAt(i), pairKey(d, i), prefixAt(i + 1), pairKey(d, i + 1)) == 0) continue;
+      if (w != i) store<u64>(d + (<usize>w << 3), load<u64>(d + (<usize>i << 3)));
+      w++;
+    }
+    setColLen(obj, w);
+    return;
+  }
+  let sorted = true;
+  for (let i = 1; i < n; i++) {
+    if (strCompare(pairKey(d, i - 1), pairKey(d, i)) >= 0) { sorted = false; break; }
+  }
+  if (sorted) return;
+  mergeSort(d, n, 8);
   // dedupe: keep the last pair of each run of equal keys
   let w = 0;
   for (let i = 0; i < n; i++) {
-    if (i + 1 < n && compare(load<u32>(d + (<usize>i << 3)), load<u32>(d + (<usize>(i + 1) << 3))) == 0) continue;
+    if (i + 1 < n && strCompare(pairKey(d, i), pairKey(d, i + 1)) == 0) continue;
     if (w != i) store<u64>(d + (<usize>w << 3), load<u64>(d + (<usize>i << 3)));
     w++;
   }
@@ -243,6 +331,14 @@ function parseString(key: bool = false): usize {
   pos++; // opening quote
   const start = pos;
   let escapes = false;
+  // eight bytes at a time while none is a quote, a backslash or a control character
+  while (pos + 8 <= end) {
+    const x = load<u64>(pos);
+    const q = x ^ 0x2222222222222222, b = x ^ 0x5c5c5c5c5c5c5c5c;
+    const t = ((q - 0x0101010101010101) & ~q) | ((b - 0x0101010101010101) & ~b) | ((x - 0x2020202020202020) & ~x);
+    if ((t & 0x8080808080808080) != 0) break;
+    pos += 8;
+  }
   while (true) {
     if (pos >= end) return fail();
     const c = load<u8>(pos);

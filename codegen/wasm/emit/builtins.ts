@@ -22,7 +22,7 @@ export function builtinImpl(e: BuiltinEntry): BuiltinImpl | undefined {
   if (e.name === "print" && e.native !== undefined) return { kind: "print", exportName: e.native, arity: 1 };
   const arity = e.args.length;
   if (e.native !== undefined) return { kind: "native", exportName: e.native, arity };
-  if (e.host !== undefined) return e.custom === true ? { kind: "host", exportName: "", arity, custom: true } : { kind: "host", exportName: "", arity };
+  if (e.host !== undefined || e.provided === true) return e.custom === true ? { kind: "host", exportName: "", arity, custom: true } : { kind: "host", exportName: "", arity };
   if (e.sdk === true) return { kind: "sdk", exportName: "", arity };
   return undefined;
 }

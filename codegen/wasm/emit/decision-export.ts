@@ -15,7 +15,7 @@
  *
  * The caller sets the heap pointer first, as for `eval`; nothing is dumped.
  */
-import binaryen from "binaryen";
+import * as binaryen from "../link/builder-api.js";
 import type { EmitEnv } from "./emit-func.js";
 
 export const DECISION_EXPORT = "toolgate_decision";

@@ -4,9 +4,10 @@
  * come after. Every IR block is a named wasm block; an undefined statement branches
  * to the end of the innermost one.
  */
-import binaryen from "binaryen";
+import * as binaryen from "../link/builder-api.js";
 import type { Block, Local, Location, Operand, Stmt } from "../../plan/ir.js";
 import type { Fuel } from "./fuel.js";
+import type { Memo } from "./memo.js";
 import type { StaticData } from "./static-data.js";
 
 const i32 = binaryen.i32;
@@ -34,6 +35,8 @@ export interface EmitEnv {
   readonly strict: boolean;
   /** Step counting for bounded evaluation; null when the module is built without it. */
   readonly fuel: Fuel | null;
+  /** Rule-value memoisation; null when the module is built without it. */
+  readonly memo: Memo | null;
 }
 
 export class FuncEmitter {
@@ -47,6 +50,8 @@ export class FuncEmitter {
     localCount: number,
     /** Local holding the result set (plans only). */
     private readonly resultSet: Local | null,
+    /** Memo slot of the function (its value is remembered at every return), or null. */
+    private readonly memoSlot: number | null = null,
   ) {
     this.extra = localCount;
   }
@@ -63,6 +68,13 @@ export class FuncEmitter {
   /** One unit of fuel at a function's entry (nothing when fuel is off). */
   entryTick(blocks: readonly Block[]): Ref[] {
     return this.env.fuel === null ? [] : [this.env.fuel.tick(firstLocation(blocks))];
+  }
+
+  /** Return `l` from the function, remembering it first when the function is memoised. */
+  returnLocal(l: Local): Ref {
+    const m = this.env.m;
+    if (this.memoSlot === null || this.env.memo === null) return m.return(this.get(l));
+    return m.block(null, [this.env.memo.store(this.memoSlot, this.get(l)), m.return(this.get(l))]);
   }
 
   blocks(blocks: readonly Block[]): Ref[] {
@@ -128,7 +140,7 @@ export class FuncEmitter {
     const m = this.env.m;
     const o = (x: Operand): Ref => this.operand(x);
     switch (s.type) {
-      case "ReturnLocalStmt": return m.return(this.get(s.source));
+      case "ReturnLocalStmt": return this.returnLocal(s.source);
       case "CallStmt": return this.callStmt(s);
       case "BlockStmt": return m.block(null, this.blocks(s.blocks), binaryen.none);
       case "BreakStmt": return m.br(this.labels[this.labels.length - 1 - s.index]!);

@@ -11,7 +11,7 @@
  * counter) and reads what is left with `toolgate_fuel_left() -> f64` (negative once
  * the budget was exceeded).
  */
-import binaryen from "binaryen";
+import * as binaryen from "../link/builder-api.js";
 import type { Location } from "../../plan/ir.js";
 
 type Ref = binaryen.ExpressionRef;

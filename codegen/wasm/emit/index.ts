@@ -4,16 +4,17 @@
  * imports (eval dispatch, entrypoints and builtins maps, heap base), appends static
  * data, validates, optionally optimises, and emits the binary.
  */
-import binaryen from "binaryen";
+import * as binaryen from "../link/builder-api.js";
 import type { Func, Plan, Policy } from "../../plan/ir.js";
 import { hostBuiltinName } from "../host-builtins.js";
 import type { CustomBuiltins } from "../../../src/policy/builtins/index.js";
 import { builtinTable } from "./builtins.js";
-import { addDecisionExport, DECISION_EXPORT } from "./decision-export.js";
+import { addDecisionExport } from "./decision-export.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
 import { Fuel } from "./fuel.js";
-import { appendStaticData, exportedName, finishHeapBase, importedFunction, readRuntime, replaceImport, staticDataStart } from "../runtime-link.js";
+import { Memo } from "./memo.js";
+import { appendStaticData, exportedName, finishHeapBase, importedFunction, linkModule, optimizeGenerated, readRuntime, replaceImport, setGlobalInit, staticDataStart, validationError } from "../link/index.js";
 import { INPUT_PATHS_SECTION, inputPaths } from "./input-paths.js";
 import type { InputPaths } from "./input-paths.js";
 import { StaticData } from "./static-data.js";
@@ -27,6 +28,8 @@ export interface EmitOptions {
   readonly customBuiltins?: CustomBuiltins;
   /** Fuel checks for bounded evaluation (default on; off only to measure their cost). */
   readonly fuel?: boolean;
+  /** Compute each function of no arguments once per evaluation (default on; off only to measure it, see memo.ts). */
+  readonly memoize?: boolean;
   /** Receives the wall time of each phase (`toolgate build --timings`). */
   readonly onPhase?: (phase: EmitPhase, ms: number) => void;
 }
@@ -86,8 +89,10 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     file: (i) => policy.static.files[i] ?? "unknown",
     runtimeError: exportedName(m, "opa_runtime_error"),
   });
+  const memo = opts.memoize === false ? null : new Memo(m, data, policy.funcs);
   const env: EmitEnv = {
     fuel,
+    memo,
     m,
     data,
     strings: policy.static.strings,
@@ -136,17 +141,17 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
 
   for (const f of policy.funcs) addFunc(env, f);
   const planNames = policy.plans.map((p, i) => addPlan(env, p, i));
-  const generated = [...policy.funcs.map((f) => f.name), ...planNames];
 
   // toolgate.eval(ctx, entrypoint, input, data) -> result set
   const abort = importedFunction(m, "env", "opa_abort");
   if (abort === undefined) throw new EmitError("runtime.wasm does not import env.opa_abort");
   const dispatch: binaryen.ExpressionRef[] = [];
   if (opts.strictBuiltinErrors === true) {
-    const g = binaryen.getExportInfo(m.getExport("tg_strict_builtin_errors")).value;
+    const g = exportedName(m, "tg_strict_builtin_errors");
     dispatch.push(m.global.set(g, m.i32.const(1)));
   }
   if (usesNow) dispatch.push(m.global.set(NOW_GLOBAL, m.i32.const(0)));
+  if (memo !== null) dispatch.push(memo.reset());
   planNames.forEach((name, id) => {
     dispatch.push(
       m.if(m.i32.eq(m.local.get(1, i32), m.i32.const(id)), m.return(m.call(name, [m.local.get(2, i32), m.local.get(3, i32)], i32))),
@@ -176,25 +181,17 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(JSON.stringify({ version: 1, entrypoints, keys })));
   appendStaticData(m, data.blob());
   finishHeapBase(m);
-  if (opts.legacyAbi === true) {
-    const g = binaryen.getExportInfo(m.getExport("opa_wasm_abi_minor_version")).value;
-    m.removeGlobal(g);
-    m.addGlobal(g, i32, false, m.i32.const(1));
-  }
+  if (opts.legacyAbi === true) setGlobalInit(m, "opa_wasm_abi_minor_version", m.i32.const(1));
 
   phase("generate");
-  if (!m.validate()) throw new EmitError("generated module does not validate");
-  phase("validate");
-  if (opts.optimize !== false) {
-    // The runtime is already optimised by asc; optimising only the generated
-    // functions keeps compile time low (whole-module -O2 costs about a second).
-    binaryen.setOptimizeLevel(2);
-    binaryen.setShrinkLevel(1);
-    for (const name of [...generated, DECISION_EXPORT]) m.optimizeFunction(name);
-  }
-  phase("optimize");
-  const bytes = m.emitBinary();
+  // Spliced with the pre-optimised runtime at binary level; binaryen only on request.
+  const linked = linkModule(m);
   phase("binary");
+  const invalid = validationError(linked.bytes);
+  if (invalid !== null) throw new EmitError(`generated module does not validate: ${invalid}`);
+  phase("validate");
+  const bytes = opts.optimize === true ? optimizeGenerated(linked) : linked.bytes;
+  phase("optimize");
   return bytes;
 }
 
@@ -213,9 +210,10 @@ function memberNames(trees: Record<string, InputPaths>): string[] {
 
 function addFunc(env: EmitEnv, f: Func): void {
   const count = localCount(f.blocks, Math.max(f.return, ...f.params) + 1);
-  const fe = new FuncEmitter(env, count, null);
-  const body = [...fe.entryTick(f.blocks), ...fe.blocks(f.blocks)];
-  body.push(env.m.return(env.m.local.get(f.return, i32)));
+  const slot = env.memo?.slot(f.name) ?? null;
+  const fe = new FuncEmitter(env, count, null, slot);
+  const body = [...fe.entryTick(f.blocks), ...(slot === null ? [] : [env.memo!.lookup(slot)]), ...fe.blocks(f.blocks)];
+  body.push(fe.returnLocal(f.return));
   finish(env, f.name, f.params.length, fe, body);
 }
 

@@ -1,17 +1,16 @@
 import { existsSync } from "node:fs";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
-import { loadToolsFile } from "../../../codegen/toolsyaml/index.js";
+import { loadPolicySection } from "../../../codegen/toolsyaml/policy-section.js";
 import type { RegisterCommand } from "./index.js";
 import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
 
 const DEFAULT_ENTRYPOINT = "toolgate/authz/decision";
 
-/** tools.yaml's `policy.entrypoint` when the file exists and loads, else the default. */
+/** tools.yaml's `policy.entrypoint` when the file exists and names one, else the default. */
 function defaultEntrypoint(): string {
   if (!existsSync("tools.yaml")) return DEFAULT_ENTRYPOINT;
-  const { loaded } = loadToolsFile("tools.yaml");
-  return loaded?.manifest.policy.entrypoint ?? DEFAULT_ENTRYPOINT;
+  return loadPolicySection("tools.yaml").entrypoint ?? DEFAULT_ENTRYPOINT;
 }
 
 export const registerBuild: RegisterCommand = (program, setExitCode) => {
@@ -22,17 +21,19 @@ export const registerBuild: RegisterCommand = (program, setExitCode) => {
     .option("--out <dir>", "output folder", "generated")
     .option("-e, --entrypoint <path>", "rule path to expose, e.g. toolgate/authz/decision; repeatable (default: tools.yaml policy.entrypoint)", (v: string, acc: string[] | undefined) => [...(acc ?? []), v])
     .option("--check", "write nothing; exit 1 naming the stale files")
+    .option("--optimize", "also run binaryen's optimiser over the generated functions (loads binaryen: slower; the default build links without it)")
     .option("--timings", "print the wall time of each step (loading the compiler, reading, every compiler stage, bundling, writing) to stderr")
     .option("--v0-compatible", V0_FLAG_HELP)
-    .action(async (opts: { policies: string; out: string; entrypoint?: string[]; check?: boolean; timings?: boolean; v0Compatible?: boolean }) => {
-      // Loaded on run: the compiler pulls in binaryen, which `build --help` should not pay for.
+    .action(async (opts: { policies: string; out: string; entrypoint?: string[]; check?: boolean; optimize?: boolean; timings?: boolean; v0Compatible?: boolean }) => {
+      // Loaded on run: `build --help` should not pay for the compiler (nor binaryen without --optimize).
       const t0 = performance.now();
-      const { buildPolicy, formatTimings } = await import("../../../codegen/compiler/build.js");
+      const { buildPolicy, formatTimings, loadOptimizer } = await import("../../../codegen/compiler/build.js");
+      if (opts.optimize === true) await loadOptimizer();
       const loadMs = performance.now() - t0;
       const entrypoints = opts.entrypoint ?? [defaultEntrypoint()];
       const custom = await policyBuiltinsForCommand();
       if (custom === null) return setExitCode(1);
-      const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true, regoVersion: regoVersionOf(opts), ...custom });
+      const r = buildPolicy({ policies: opts.policies, out: opts.out, entrypoints, check: opts.check === true, optimize: opts.optimize === true, regoVersion: regoVersionOf(opts), ...custom });
       if (opts.timings === true) {
         const total = loadMs + r.timings.reduce((a, x) => a + x.ms, 0);
         console.error(formatTimings([{ stage: "load compiler", ms: loadMs }, ...r.timings, { stage: "total", ms: total }]));

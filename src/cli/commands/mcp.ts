@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import type { CustomBuiltins } from "../../policy/builtins/index.js";
 import { projectPolicyBuiltins } from "../policy-builtins.js";
+import { importUserModule, isUserModuleError } from "../user-module.js";
 import type { RegisterCommand } from "./index.js";
 import type { Manifest } from "../../manifest.js";
 import type { ToolValidators } from "../../runtime/types.js";
@@ -44,7 +44,12 @@ type Generated = { manifest: Manifest; validators: Record<string, ToolValidators
 
 async function importFile<T>(file: string, what: string): Promise<T> {
   if (!existsSync(file)) throw new InputError(`${file}:1:1 file_not_found: ${what} ${file} does not exist`);
-  return (await import(pathToFileURL(resolve(file)).href)) as T;
+  try {
+    return (await importUserModule(file)) as T;
+  } catch (err) {
+    if (isUserModuleError(err)) throw new InputError(`${file}:1:1 ${err.code}: ${err.message}\n  hint: ${err.hint}`);
+    throw err;
+  }
 }
 
 async function loadGenerated(dir: string): Promise<Generated> {

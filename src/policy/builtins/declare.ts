@@ -15,6 +15,8 @@ export interface SigOptions {
   /** Host implementations: the entry takes `host[name]`, which must exist. */
   readonly host?: HostGroup;
   readonly sdk?: boolean;
+  /** Host builtin registered by the build tools at load time (see host-builtins/provided.ts). */
+  readonly provided?: boolean;
 }
 
 /** "string|number" -> ["string", "number"]; an unknown type name is a programming error. */

@@ -78,6 +78,7 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("array.concat", "array array", "array", { native: "opa_array_concat" }),
   sig("array.slice", "array number number", "array", { native: "opa_array_slice" }),
   sig("array.reverse", "array", "array", { native: "tg_array_reverse" }),
+  sig("array.flatten", "array", "array", { native: "tg_array_flatten" }),
   // sets
   sig("intersection", "set", "set", { native: "opa_sets_intersection" }),
   sig("union", "set", "set", { native: "opa_sets_union" }),
@@ -88,7 +89,7 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("object.filter", "object array|object|set", "object", { native: "tg_object_filter" }),
   sig("object.union", "object object", "object", { native: "tg_object_union" }),
   sig("object.union_n", "array", "object", { native: "tg_object_union_n" }),
-  sig("object.subset", "array|object|set array|object|set", "boolean"),
+  sig("object.subset", "array|object|set array|object|set", "boolean", { native: "tg_object_subset" }),
   sig("json.filter", "object array|set", "any", { host: jsonFilter }),
   sig("json.remove", "object array|set", "any", { host: jsonFilter }),
   sig("json.patch", "any array", "any", { host: jsonPatch }),
@@ -102,6 +103,7 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("lower", "string", "string", { native: "opa_strings_lower" }),
   sig("upper", "string", "string", { native: "opa_strings_upper" }),
   sig("split", "string string", "array", { native: "opa_strings_split" }),
+  sig("strings.split_n", "string string number", "array", { native: "tg_strings_split_n" }),
   sig("replace", "string string string", "string", { native: "opa_strings_replace" }),
   sig("strings.replace_n", "object string", "string", { native: "opa_strings_replace_n" }),
   sig("strings.reverse", "string", "string", { native: "opa_strings_reverse" }),
@@ -125,6 +127,8 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   // constants per rule: every call is replaced by its value before type checking (codegen/rego/metadata-calls.ts)
   sig("rego.metadata.rule", "", "object"),
   sig("rego.metadata.chain", "", "array"),
+  // needs the Rego parser: registered by the build tools (codegen/rego-json), absent from the runtime entry
+  sig("rego.parse_module", "string string", "object", { provided: true }),
   // types
   sig("is_number", "any", "boolean", { native: "opa_types_is_number" }),
   sig("is_string", "any", "boolean", { native: "opa_types_is_string" }),

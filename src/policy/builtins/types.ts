@@ -41,6 +41,11 @@ export interface BuiltinEntry extends BuiltinSignature {
   readonly host?: HostBuiltinFn;
   /** Implemented by the opa-wasm SDK's own JavaScript, under its plain name. */
   readonly sdk?: boolean;
+  /**
+   * A host builtin whose JavaScript the run-time entry does not ship (it needs the build
+   * tools); they register it when loaded (src/policy/host-builtins/provided.ts).
+   */
+  readonly provided?: boolean;
   /** Declared by the user (tools.yaml `policy.builtins`), not by OPA. */
   readonly custom?: boolean;
 }

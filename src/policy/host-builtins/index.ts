@@ -16,9 +16,11 @@ import { builtinError, isBuiltinError } from "./errors.js";
 import { HOST_PREFIX, HOST_STRICT_PREFIX } from "./names.js";
 import { hostValue } from "./exact.js";
 import { decodeVerifyWith } from "./jwt-verify.js";
+import { notProvidedMessage, providedBuiltins, providedImplementation } from "./provided.js";
 
 export type { HostBuiltinFn } from "../builtins/index.js";
 export { HOST_PREFIX, HOST_STRICT_PREFIX, hostBuiltinName, parseHostBuiltinName } from "./names.js";
+export { provideHostBuiltins } from "./provided.js";
 
 /** OPA builtin name -> implementation (throws BuiltinError on an OPA error), from the builtin registry. */
 export const implementations: Readonly<Record<string, HostBuiltinFn>> = hostImplementations();
@@ -49,6 +51,8 @@ function wrap(name: string, fn: HostBuiltinFn, strict: boolean, locate: Locate):
     try {
       return fn(...args);
     } catch (e) {
+      // Already final (a provided builtin that is missing): aborts in both modes.
+      if (isHostBuiltinError(e)) throw e;
       // Any other exception (a RangeError deep in a library, stack exhaustion) is
       // still this builtin failing: never a JavaScript error escaping the policy.
       const err = isBuiltinError(e) ? e : builtinError(e instanceof Error ? e.message : String(e));
@@ -58,11 +62,27 @@ function wrap(name: string, fn: HostBuiltinFn, strict: boolean, locate: Locate):
   };
 }
 
+/**
+ * A builtin the build tools provide, looked up when called (they may register after this
+ * object was built). Not registered: the call aborts the evaluation in both modes.
+ */
+function provided(name: string, arity: number, strict: boolean, locate: Locate): HostBuiltinFn {
+  const missing = (): never => {
+    throw new HostBuiltinError("eval_builtin_error", name, notProvidedMessage(name), locate());
+  };
+  const lookup = (...args: unknown[]): unknown => (providedImplementation(name) ?? missing)(...args);
+  return wrap(name, Object.defineProperty(lookup, "length", { value: arity }) as HostBuiltinFn, strict, locate);
+}
+
 function build(impls: Readonly<Record<string, HostBuiltinFn>>, locate: Locate = nowhere, custom: CustomBuiltins = NO_CUSTOM_BUILTINS): Record<string, HostBuiltinFn> {
   const out: Record<string, HostBuiltinFn> = {};
   for (const [name, fn] of Object.entries(impls)) {
     out[HOST_PREFIX + name] = wrap(name, fn, false, locate);
     out[HOST_STRICT_PREFIX + name] = wrap(name, fn, true, locate);
+  }
+  for (const { name, arity } of providedBuiltins()) {
+    out[HOST_PREFIX + name] = provided(name, arity, false, locate);
+    out[HOST_STRICT_PREFIX + name] = provided(name, arity, true, locate);
   }
   // A custom builtin's error aborts the evaluation in both modes: it never fails open as undefined.
   for (const e of custom.entries) {

@@ -5,63 +5,22 @@
  */
 import type pg from "pg";
 import type { JsonObject, JsonValue } from "../../manifest.js";
-import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery, PolicyDecisionKind, ShadowDecision } from "../store.js";
+import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery, ShadowDecision } from "../store.js";
+import { decisionValues, toDecisionRecord } from "../rows.js";
+import type { DecisionColumns } from "../rows.js";
 import { runPrepared } from "./pool.js";
-import { decisionId } from "../decision-id.js";
+import { pgJson } from "./rows.js";
 
-type Int8 = string | number;
-
-interface DecisionRow {
+interface DecisionRow extends DecisionColumns<JsonObject | JsonValue | string[] | ShadowDecision> {
   decision_id: string;
-  at_ms: Int8;
-  tenant: string;
-  run_id: string;
-  user_id: string;
-  tool: string;
-  operation_id: string | null;
-  fingerprint: string | null;
-  decision: string;
-  reason: string | null;
-  policy_version: string | null;
-  outcome: string;
-  outcome_reason: string | null;
-  path: string | null;
-  input: JsonObject | null;
-  result: JsonValue | null;
-  erased: string[] | null;
-  eval_ns: Int8 | null;
-  shadow: ShadowDecision | null;
-  expires_at_ms: Int8 | null;
 }
 
-const columns = `decision_id, toolgate_ms(at) AS at_ms, tenant, run_id, user_id, tool, operation_id, fingerprint,
+// "user" is a keyword in PostgreSQL: the column is user_id, read back under the record's name.
+const columns = `decision_id, toolgate_ms(at) AS at_ms, tenant, run_id, user_id AS "user", tool, operation_id, fingerprint,
   decision, reason, policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow,
   toolgate_ms(expires_at) AS expires_at_ms`;
 
-function toRecord(row: DecisionRow): DecisionLogRecord {
-  return {
-    decision_id: row.decision_id,
-    at_ms: Number(row.at_ms),
-    tenant: row.tenant,
-    run_id: row.run_id,
-    user: row.user_id,
-    tool: row.tool,
-    operation_id: row.operation_id,
-    fingerprint: row.fingerprint,
-    decision: row.decision as PolicyDecisionKind,
-    reason: row.reason,
-    policy_version: row.policy_version,
-    outcome: row.outcome,
-    outcome_reason: row.outcome_reason,
-    path: row.path,
-    input: row.input,
-    result: row.result,
-    erased: row.erased ?? [],
-    eval_ns: row.eval_ns === null ? null : Number(row.eval_ns),
-    shadow: row.shadow,
-    expires_at_ms: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
-  };
-}
+const toRecord = (row: DecisionRow): DecisionLogRecord => toDecisionRecord(row, row.decision_id, pgJson);
 
 /**
  * The entries as the JSON array `decisionInsertSql` reads. JSON documents are passed as text
@@ -69,31 +28,10 @@ function toRecord(row: DecisionRow): DecisionLogRecord {
  * that a statement inserts only under a condition of its own (see operations.ts).
  */
 export function decisionRows(entries: readonly DecisionLogEntry[], own = false): object[] {
-  return entries.map((e, n) => ({
-    n,
-    own,
-    decision_id: e.decision_id ?? decisionId(e.at_ms),
-    at_ms: e.at_ms,
-    tenant: e.tenant,
-    run_id: e.run_id,
-    user_id: e.user,
-    tool: e.tool,
-    operation_id: e.operation_id,
-    fingerprint: e.fingerprint,
-    decision: e.decision,
-    reason: e.reason,
-    policy_version: e.policy_version,
-    outcome: e.outcome,
-    outcome_reason: e.outcome_reason,
-    path: e.path ?? null,
-    input: e.input === undefined || e.input === null ? null : JSON.stringify(e.input),
-    result: e.result === undefined || e.result === null ? null : JSON.stringify(e.result),
-    erased: JSON.stringify(e.erased ?? []),
-    eval_ns: e.eval_ns ?? null,
-    shadow: e.shadow === undefined || e.shadow === null ? null : JSON.stringify(e.shadow),
-    shadow_disagrees: e.shadow === undefined || e.shadow === null ? null : e.shadow.disagrees,
-    expires_at_ms: e.expires_at_ms ?? null,
-  }));
+  return entries.map((e, n) => {
+    const { user, ...v } = decisionValues(e);
+    return { n, own, ...v, user_id: user };
+  });
 }
 
 /** INSERT of the rows in the JSON array parameter `param`, in array order, filtered by `where`. */

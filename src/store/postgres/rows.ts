@@ -4,56 +4,23 @@
  * numbers; int8 columns arrive as strings from pg and are converted with Number.
  */
 import type { JsonObject } from "../../manifest.js";
-import type {
-  ApprovalDecisionKind,
-  ApprovalEvent,
-  ApprovalRecord,
-  ApprovalStatus,
-  OperationRecord,
-  OperationStatus,
-} from "../store.js";
+import type { ApprovalDecisionKind, ApprovalEvent, ApprovalRecord, OperationRecord } from "../store.js";
+import { toApprovalEventRecord, toApprovalRecord, toOperationRecord } from "../rows.js";
+import type { ApprovalColumns, ApprovalEventColumns, Int8, OperationColumns } from "../rows.js";
 
-type Int8 = string | number;
+/** pg parses json/jsonb columns itself. */
+export const pgJson = (value: unknown): unknown => value;
 
 export const operationColumns = `tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner,
   toolgate_ms(lease_expires_at) AS lease_expires_at_ms, attempts, claimed_from, envelope,
   toolgate_ms(created_at) AS created_at_ms, toolgate_ms(updated_at) AS updated_at_ms,
   toolgate_ms(expires_at) AS expires_at_ms`;
 
-export interface OperationRow {
-  tenant: string;
-  operation_id: string;
-  tool: string;
-  fingerprint: string;
-  status: string;
-  fence_token: Int8;
-  lease_owner: string;
-  lease_expires_at_ms: Int8;
-  attempts: number;
+export interface OperationRow extends OperationColumns<JsonObject> {
   claimed_from: string | null;
-  envelope: JsonObject | null;
-  created_at_ms: Int8;
-  updated_at_ms: Int8;
-  expires_at_ms: Int8;
 }
 
-export function toOperation(row: OperationRow): OperationRecord {
-  return {
-    tenant: row.tenant,
-    operation_id: row.operation_id,
-    tool: row.tool,
-    fingerprint: row.fingerprint,
-    status: row.status as OperationStatus,
-    fence_token: Number(row.fence_token),
-    lease_owner: row.lease_owner,
-    lease_expires_at_ms: Number(row.lease_expires_at_ms),
-    attempts: Number(row.attempts),
-    envelope: row.envelope,
-    created_at_ms: Number(row.created_at_ms),
-    updated_at_ms: Number(row.updated_at_ms),
-    expires_at_ms: Number(row.expires_at_ms),
-  };
-}
+export const toOperation = (row: OperationRow): OperationRecord => toOperationRecord(row, pgJson);
 
 /** Approval columns plus its latest decision event (LEFT JOIN LATERAL aliased `e`). */
 export const approvalColumns = `a.id, a.tenant, a.run_id, a.requested_by, a.tool, a.args, a.preview, a.fingerprint,
@@ -69,25 +36,7 @@ export const latestEventJoin = `LEFT JOIN LATERAL (
     SELECT * FROM approval_events ev WHERE ev.approval_id = a.id ORDER BY ev.seq DESC LIMIT 1
   ) e ON true`;
 
-export interface ApprovalRow {
-  id: string;
-  tenant: string;
-  run_id: string;
-  requested_by: string;
-  tool: string;
-  args: JsonObject;
-  preview: JsonObject;
-  fingerprint: string;
-  operation_id: string | null;
-  created_at_ms: Int8;
-  expires_at_ms: Int8;
-  policy_version: string;
-  status: string;
-  args_hash: string;
-  policy_code_version: string;
-  policy_data_version: string;
-  consumed_by: string | null;
-  consumed_at_ms: Int8 | null;
+export interface ApprovalRow extends ApprovalColumns<JsonObject> {
   e_decision: string | null;
   e_approver: string | null;
   e_reason: string | null;
@@ -115,56 +64,12 @@ export function toApproval(row: ApprovalRow): ApprovalRecord {
           policy_code_version: row.e_policy_code_version ?? "",
           policy_data_version: row.e_policy_data_version ?? "",
         };
-  return {
-    id: row.id,
-    tenant: row.tenant,
-    run_id: row.run_id,
-    requested_by: row.requested_by,
-    tool: row.tool,
-    args: row.args,
-    preview: row.preview,
-    fingerprint: row.fingerprint,
-    args_hash: row.args_hash,
-    operation_id: row.operation_id,
-    created_at_ms: Number(row.created_at_ms),
-    expires_at_ms: Number(row.expires_at_ms),
-    policy_version: row.policy_version,
-    policy_code_version: row.policy_code_version,
-    policy_data_version: row.policy_data_version,
-    status: row.status as ApprovalStatus,
-    decision,
-    consumed_by: row.consumed_by,
-    consumed_at_ms: row.consumed_at_ms === null ? null : Number(row.consumed_at_ms),
-  };
+  return toApprovalRecord(row, decision, pgJson);
 }
 
 export const eventColumns = `approval_id, decision, approver, reason, edited_args,
   toolgate_ms(decided_at) AS decided_at_ms, policy_version, approver_roles, policy_code_version, policy_data_version`;
 
-export interface ApprovalEventRow {
-  approval_id: string;
-  decision: string;
-  approver: string;
-  reason: string | null;
-  edited_args: JsonObject | null;
-  decided_at_ms: Int8;
-  policy_version: string;
-  approver_roles: string[];
-  policy_code_version: string;
-  policy_data_version: string;
-}
+export type ApprovalEventRow = ApprovalEventColumns<JsonObject | string[]>;
 
-export function toApprovalEvent(row: ApprovalEventRow): ApprovalEvent {
-  return {
-    approval_id: row.approval_id,
-    decision: row.decision as ApprovalDecisionKind,
-    approver: row.approver,
-    approver_roles: row.approver_roles,
-    reason: row.reason,
-    edited_args: row.edited_args,
-    decided_at_ms: Number(row.decided_at_ms),
-    policy_version: row.policy_version,
-    policy_code_version: row.policy_code_version,
-    policy_data_version: row.policy_data_version,
-  };
-}
+export const toApprovalEvent = (row: ApprovalEventRow): ApprovalEvent => toApprovalEventRecord(row, pgJson);

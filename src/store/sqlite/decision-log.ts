@@ -3,32 +3,14 @@
  * id and by filters, and purge past retention. Enters: entries and queries. Leaves: records.
  */
 import type { Database as Db, Statement } from "better-sqlite3";
-import type { JsonObject, JsonValue } from "../../manifest.js";
-import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery, PolicyDecisionKind, ShadowDecision } from "../store.js";
+import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery } from "../store.js";
+import { decisionValues, toDecisionRecord } from "../rows.js";
+import type { DecisionColumns } from "../rows.js";
+import { parseJson } from "./rows.js";
 import { sqliteAddedColumns, sqliteIndexesAfterColumns } from "./schema.js";
-import { decisionId } from "../decision-id.js";
 
-interface DecisionRow {
+interface DecisionRow extends DecisionColumns<string> {
   decision_id: string | null;
-  at_ms: number;
-  tenant: string;
-  run_id: string;
-  user: string;
-  tool: string;
-  operation_id: string | null;
-  fingerprint: string | null;
-  decision: string;
-  reason: string | null;
-  policy_version: string | null;
-  outcome: string;
-  outcome_reason: string | null;
-  path: string | null;
-  input: string | null;
-  result: string | null;
-  erased: string | null;
-  eval_ns: number | null;
-  shadow: string | null;
-  expires_at_ms: number | null;
   seq: number;
 }
 
@@ -41,34 +23,8 @@ export function ensureSqliteColumns(db: Db): void {
   db.exec(sqliteIndexesAfterColumns);
 }
 
-const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
-const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-
-function toRecord(row: DecisionRow): DecisionLogRecord {
-  return {
-    // Entries written before decision ids existed get a stable one from their row number.
-    decision_id: row.decision_id ?? `seq-${row.seq}`,
-    at_ms: Number(row.at_ms),
-    tenant: row.tenant,
-    run_id: row.run_id,
-    user: row.user,
-    tool: row.tool,
-    operation_id: row.operation_id,
-    fingerprint: row.fingerprint,
-    decision: row.decision as PolicyDecisionKind,
-    reason: row.reason,
-    policy_version: row.policy_version,
-    outcome: row.outcome,
-    outcome_reason: row.outcome_reason,
-    path: row.path,
-    input: parse<JsonObject>(row.input),
-    result: parse<JsonValue>(row.result),
-    erased: parse<string[]>(row.erased) ?? [],
-    eval_ns: row.eval_ns === null ? null : Number(row.eval_ns),
-    shadow: parse<ShadowDecision>(row.shadow),
-    expires_at_ms: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
-  };
-}
+// Entries written before decision ids existed get a stable one from their row number.
+const toRecord = (row: DecisionRow): DecisionLogRecord => toDecisionRecord(row, row.decision_id ?? `seq-${row.seq}`, parseJson);
 
 export class SqliteDecisionLog {
   readonly #db: Db;
@@ -97,29 +53,12 @@ export class SqliteDecisionLog {
   /** Inserts inside the caller's transaction. */
   insertRows(entries: readonly DecisionLogEntry[]): void {
     for (const e of entries) {
+      const v = decisionValues(e);
       // Positional, in the column order of the INSERT (binding by name costs more per row).
       this.#insert.run(
-        e.decision_id ?? decisionId(e.at_ms),
-        e.at_ms,
-        e.tenant,
-        e.run_id,
-        e.user,
-        e.tool,
-        e.operation_id,
-        e.fingerprint,
-        e.decision,
-        e.reason,
-        e.policy_version,
-        e.outcome,
-        e.outcome_reason,
-        e.path ?? null,
-        json(e.input),
-        json(e.result),
-        json(e.erased ?? []),
-        e.eval_ns ?? null,
-        json(e.shadow),
-        e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees ? 1 : 0,
-        e.expires_at_ms ?? null,
+        v.decision_id, v.at_ms, v.tenant, v.run_id, v.user, v.tool, v.operation_id, v.fingerprint, v.decision, v.reason,
+        v.policy_version, v.outcome, v.outcome_reason, v.path, v.input, v.result, v.erased, v.eval_ns, v.shadow,
+        v.shadow_disagrees === null ? null : v.shadow_disagrees ? 1 : 0, v.expires_at_ms,
       );
     }
   }

@@ -33,6 +33,8 @@ import type {
   RefundAttemptRequest,
   Store,
 } from "../store.js";
+import { backstopCheckpointPages, defaultCheckpointIntervalMs, startCheckpointer } from "./checkpointer.js";
+import type { CheckpointHandle } from "./checkpointer.js";
 import { SqliteInbox } from "./inbox.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
@@ -48,6 +50,16 @@ export interface SqliteStoreOptions {
   readonly decisionLog?: DecisionLogOptions;
   /** Receives the text of every statement the store runs (diagnostics; tests count commits with it). */
   readonly trace?: (sql: string) => void;
+  /**
+   * Where WAL checkpoints (the only fsyncs under `synchronous = NORMAL`) run. `background`
+   * (default for files): a worker thread checkpoints every `checkpointIntervalMs` (default
+   * 200) and a commit checkpoints itself only past a backstop of 10,000 WAL pages, so no call
+   * waits for an fsync; the durability is the same (a commit survives a crash of the process;
+   * on power loss, commits since the last checkpoint may be lost, as with SQLite's own
+   * checkpoints). `inline`: SQLite's automatic checkpoint every 1,000 pages, in the commit.
+   */
+  readonly walCheckpoint?: "background" | "inline";
+  readonly checkpointIntervalMs?: number;
 }
 
 const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected", revoke: "revoked" } as const;
@@ -62,7 +74,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.exec(sqliteSchema);
   ensureSqliteColumns(db);
   db.pragma(`user_version = ${sqliteSchemaVersion}`);
-  return new SqliteStore(db, options.decisionLog ?? {});
+  let checkpointer: CheckpointHandle | null = null;
+  if ((options.walCheckpoint ?? "background") === "background" && !db.memory) {
+    db.pragma(`wal_autocheckpoint = ${backstopCheckpointPages}`);
+    const onError = options.decisionLog?.onError;
+    const report = (message: string): void =>
+      onError === undefined ? void process.stderr.write(`toolgate sqlite checkpoint: ${message}\n`) : onError(new Error(`WAL checkpoint of ${db.name}: ${message}`));
+    checkpointer = startCheckpointer(db.name, options.checkpointIntervalMs ?? defaultCheckpointIntervalMs, report);
+  }
+  return new SqliteStore(db, options.decisionLog ?? {}, checkpointer);
 }
 
 class SqliteStore implements Store {
@@ -75,8 +95,11 @@ class SqliteStore implements Store {
   /** Runs `fn` in BEGIN IMMEDIATE ... COMMIT (one transaction function, made once: making one costs per call). */
   readonly #atomic: <R>(fn: () => R) => R;
 
-  constructor(db: Db, logOptions: DecisionLogOptions) {
+  readonly #checkpointer: CheckpointHandle | null;
+
+  constructor(db: Db, logOptions: DecisionLogOptions, checkpointer: CheckpointHandle | null) {
     this.#db = db;
+    this.#checkpointer = checkpointer;
     const immediate = db.transaction((fn: () => unknown) => fn()).immediate;
     this.#atomic = <R>(fn: () => R): R => immediate(fn) as R;
     this.#inbox = new SqliteInbox(db);
@@ -348,6 +371,8 @@ class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.#batch.close();
+    // The worker's connection goes first, so closing the last one checkpoints and removes the WAL.
+    await this.#checkpointer?.stop();
     if (this.#db.open) this.#db.close();
   }
 }

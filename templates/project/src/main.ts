@@ -3,13 +3,14 @@
  * an approval) and a deletion (denied), over a SQLite store, and prints each envelope.
  */
 import { createRuntime, loadOpaWasmEngineFromFiles, openSqliteStore } from "toolgate";
-import { manifest, validators } from "../generated/index.js";
+import { manifest, policyBuiltins, validators } from "../generated/index.js";
 import { handlers } from "./handlers.js";
 
 const policy = await loadOpaWasmEngineFromFiles({
   wasm: "generated/policy.wasm",
   data: "policies/data.json",
   entrypoint: manifest.policy.entrypoint,
+  builtins: policyBuiltins, // tools.yaml policy.builtins (none in this starter)
 });
 const store = openSqliteStore(process.env.TOOLGATE_DB ?? "toolgate.db");
 const runtime = createRuntime({ manifest, validators, handlers, policy, store });

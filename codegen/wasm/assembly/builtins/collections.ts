@@ -6,7 +6,7 @@ import {
 import { toI64, okInt } from "../number";
 import { equal } from "../compare";
 import { objFind, objGet, setHas, setAdd, valueGet, shallowCopy, objInsert } from "../collections";
-import { typeError } from "../errors";
+import { typeError, typeErrorMsg } from "../errors";
 import { isArr, isSet, isObj, isNum } from "./util";
 
 // ---- sets
@@ -195,6 +195,79 @@ export function tg_array_reverse(a: usize): usize {
   const r = mkArray(n);
   for (let i = n - 1; i >= 0; i--) arrPush(r, arrGet(a, i));
   return r;
+}
+
+/** array.flatten: array items of arr are unpacked one level, other items kept as they are. */
+export function tg_array_flatten(a: usize): usize {
+  if (!isArr(a)) return typeError("array.flatten", 1, "array", a);
+  const n = colLen(a);
+  let total: i32 = 0;
+  for (let i = 0; i < n; i++) {
+    const x = arrGet(a, i);
+    total += isArr(x) ? colLen(x) : 1;
+  }
+  const r = mkArray(total);
+  for (let i = 0; i < n; i++) {
+    const x = arrGet(a, i);
+    if (!isArr(x)) { arrPush(r, x); continue; }
+    const m = colLen(x);
+    for (let j = 0; j < m; j++) arrPush(r, arrGet(x, j));
+  }
+  return r;
+}
+
+// ---- object.subset: objects recursively, sets by membership, arrays as a contiguous run
+function setSubset(sup: usize, sub: usize): bool {
+  const n = colLen(sub);
+  for (let i = 0; i < n; i++) if (!setHas(sup, setGet(sub, i))) return false;
+  return true;
+}
+
+function arraySubset(sup: usize, sub: usize): bool {
+  const n = colLen(sup), m = colLen(sub);
+  if (m == 0) return true;
+  for (let start = 0; start + m <= n; start++) {
+    let j = 0;
+    while (j < m && equal(arrGet(sup, start + j), arrGet(sub, j))) j++;
+    if (j == m) return true;
+  }
+  return false;
+}
+
+function arrayHasAll(sup: usize, sub: usize): bool {
+  const n = colLen(sub), k = colLen(sup);
+  for (let i = 0; i < n; i++) {
+    const x = setGet(sub, i);
+    let found = false;
+    for (let j = 0; j < k && !found; j++) found = equal(arrGet(sup, j), x);
+    if (!found) return false;
+  }
+  return true;
+}
+
+function objectSubset(sup: usize, sub: usize): bool {
+  const n = colLen(sub);
+  for (let i = 0; i < n; i++) {
+    const a = objGet(sup, objKey(sub, i));
+    if (a == 0) return false;
+    const b = objVal(sub, i);
+    const ta = tag(a), tb = tag(b);
+    if (ta == T_OBJECT && tb == T_OBJECT) { if (!objectSubset(a, b)) return false; }
+    else if (ta == T_SET && tb == T_SET) { if (!setSubset(a, b)) return false; }
+    else if (ta == T_ARRAY && tb == T_ARRAY) { if (!arraySubset(a, b)) return false; }
+    else if (!equal(a, b)) return false;
+  }
+  return true;
+}
+
+export function tg_object_subset(sup: usize, sub: usize): usize {
+  if (sup == 0 || sub == 0) return 0;
+  const ta = tag(sup), tb = tag(sub);
+  if (ta == T_OBJECT && tb == T_OBJECT) return mkBool(objectSubset(sup, sub));
+  if (ta == T_SET && tb == T_SET) return mkBool(setSubset(sup, sub));
+  if (ta == T_ARRAY && tb == T_ARRAY) return mkBool(arraySubset(sup, sub));
+  if (ta == T_ARRAY && tb == T_SET) return mkBool(arrayHasAll(sup, sub));
+  return typeErrorMsg("object.subset", "both arguments to object.subset must be of the same type or array and set");
 }
 
 // ---- membership (`in`)

@@ -106,6 +106,21 @@ export function opa_strings_split(s: usize, d: usize): usize {
   return r;
 }
 
+/** strings.split_n: the first n parts of split(s, d) (n > 0), the last -n (n < 0), none (n = 0). */
+export function tg_strings_split_n(s: usize, d: usize, count: usize): usize {
+  if (!twoStrings("strings.split_n", s, d)) return 0;
+  if (!isNum(count)) return typeError("strings.split_n", 3, "number", count);
+  const k = toI64(count);
+  if (!okInt) return typeError("strings.split_n", 3, "integer", count);
+  const parts = opa_strings_split(s, d);
+  const n = <i64>colLen(parts);
+  const take = k < 0 ? (-k < n ? -k : n) : (k < n ? k : n);
+  const from = k < 0 ? n - take : 0;
+  const r = mkArray(<i32>take);
+  for (let i: i64 = 0; i < take; i++) arrPush(r, arrGet(parts, <i32>(from + i)));
+  return r;
+}
+
 /** Go strings.Replace(s, old, new, limit) (limit < 0: all). */
 function replaceN(s: usize, old: usize, nw: usize, limit: i64): usize {
   const p = strPtr(s), n = strLen(s), op = strPtr(old), on = strLen(old), np = strPtr(nw), nn = strLen(nw);

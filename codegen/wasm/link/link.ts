@@ -1,0 +1,232 @@
+/**
+ * Binary-level linker: the runtime library's sections spliced with the builder
+ * module's generated functions, globals, exports and data into one module.
+ *
+ * Function index space of the result: the runtime's function imports except
+ * `toolgate.*` (which generated functions replace), then new imports of the
+ * generated code, then the runtime's functions, then the generated ones. Every
+ * call in the runtime's code is renumbered accordingly (the call sites are known
+ * from decoding the library once); types, globals and data segments keep their
+ * runtime indices and new ones come after, so nothing else in the library changes.
+ */
+import { ByteWriter, EXTERNAL, FUNC_TYPE_FORM, LinkError, SECTION } from "./bytes.js";
+import { encodeFunction } from "./encode-function.js";
+import type { Symbols } from "./encode-function.js";
+import type { ExpressionRef } from "./expr.js";
+import type { Module } from "./module-builder.js";
+import type { RuntimeBody } from "./runtime-library.js";
+import { RUNTIME_EXPORT_PREFIX, RUNTIME_IMPORT_PREFIX, TOOLGATE_MODULE } from "./runtime-symbols.js";
+import { expandType, valtype } from "./types.js";
+import type { Type } from "./types.js";
+
+const PAGE = 65536;
+
+/** Where the generated functions sit in the linked module (for optimising only them). */
+export interface LinkedModule {
+  readonly bytes: Uint8Array;
+  readonly firstGenerated: number;
+  readonly generatedCount: number;
+}
+
+export function linkModule(m: Module): LinkedModule {
+  const rt = m.runtime;
+  const types = new TypeTable(rt.types.map((t) => typeKey(t.params, t.results)));
+
+  // Function imports of the result.
+  const imports: { module: string; base: string; type: number }[] = [];
+  const importIndex = new Map<string, number>();
+  const oldImportSlot: (number | string)[] = []; // new index, or the name of the replacing function
+  for (const imp of rt.imports) {
+    if (imp.kind !== "function") continue;
+    if (imp.module === TOOLGATE_MODULE) {
+      oldImportSlot.push(`${TOOLGATE_MODULE}.${imp.base}`);
+      continue;
+    }
+    importIndex.set(`${RUNTIME_IMPORT_PREFIX}${imp.module}.${imp.base}`, imports.length);
+    oldImportSlot.push(imports.length);
+    imports.push({ module: imp.module, base: imp.base, type: imp.type });
+  }
+  for (const imp of m.imports) {
+    importIndex.set(imp.name, imports.length);
+    imports.push({ module: imp.module, base: imp.base, type: types.index(imp.params, imp.results) });
+  }
+  const runtimeStart = imports.length;
+  const generatedStart = runtimeStart + rt.functions.length;
+  const generatedIndex = new Map(m.functions.map((f, i) => [f.name, generatedStart + i]));
+
+  const oldToNew = (old: number): number => {
+    if (old >= rt.importedFunctions) return runtimeStart + (old - rt.importedFunctions);
+    const slot = oldImportSlot[old]!;
+    if (typeof slot === "number") return slot;
+    const idx = generatedIndex.get(slot);
+    if (idx === undefined) throw new LinkError(`the generated code does not provide ${slot}, which the runtime imports`);
+    return idx;
+  };
+  const runtimeExport = (name: string, kind: number): number => {
+    const e = rt.exports.find((x) => x.name === name && x.kind === kind);
+    if (e === undefined) throw new LinkError(`runtime has no ${kind === EXTERNAL.function ? "function" : "global"} export ${name}`);
+    return kind === EXTERNAL.function ? oldToNew(e.index) : e.index;
+  };
+  const globalIndex = new Map(m.globals.map((g, i) => [g.name, rt.globals.length + i]));
+  const symbols: Symbols = {
+    func(name) {
+      const idx = generatedIndex.get(name) ?? importIndex.get(name);
+      if (idx !== undefined) return idx;
+      if (name.startsWith(RUNTIME_EXPORT_PREFIX)) return runtimeExport(name.slice(RUNTIME_EXPORT_PREFIX.length), EXTERNAL.function);
+      throw new LinkError(`call of unknown function ${name}`);
+    },
+    global(name) {
+      const idx = globalIndex.get(name);
+      if (idx !== undefined) return idx;
+      if (name.startsWith(RUNTIME_EXPORT_PREFIX)) return runtimeExport(name.slice(RUNTIME_EXPORT_PREFIX.length), EXTERNAL.global);
+      throw new LinkError(`use of unknown global ${name}`);
+    },
+  };
+
+  const generatedTypes = m.functions.map((f) => types.index(f.params, f.results));
+  const generatedBodies = m.functions.map((f) => encodeFunction(f, m.exprs, symbols));
+  const out = new ByteWriter().bytes(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]));
+  const section = (id: number, body: ByteWriter): void => {
+    out.byte(id).sized(body);
+  };
+
+  section(SECTION.type, types.encode());
+
+  const dataEnd = m.data.reduce((end, d) => Math.max(end, d.offset + d.bytes.length), rt.dataEnd);
+  const imp = new ByteWriter();
+  const memories = rt.imports.filter((i) => i.kind === "memory");
+  imp.u32(imports.length + memories.length);
+  for (const i of rt.imports) {
+    if (i.kind === "memory") {
+      const min = Math.max(i.min, Math.ceil(dataEnd / PAGE));
+      imp.name(i.module).name(i.base).byte(EXTERNAL.memory).byte(i.max === null ? 0 : 1).u32(min);
+      if (i.max !== null) {
+        if (i.max < min) throw new LinkError(`static data needs ${min} pages; the imported memory allows ${i.max}`);
+        imp.u32(i.max);
+      }
+    }
+  }
+  for (const i of imports) imp.name(i.module).name(i.base).byte(EXTERNAL.function).u32(i.type);
+  section(SECTION.import, imp);
+
+  const fns = new ByteWriter().u32(rt.functions.length + m.functions.length);
+  for (const t of rt.functions) fns.u32(t);
+  for (const t of generatedTypes) fns.u32(t);
+  section(SECTION.function, fns);
+
+  const globals = new ByteWriter().u32(rt.globals.length + m.globals.length);
+  rt.globals.forEach((g, i) => {
+    globals.byte(g.valtype).byte(g.mutable ? 1 : 0);
+    const init = m.globalInits.get(i);
+    if (init === undefined) globals.bytes(g.init);
+    else constExpr(globals, m, init);
+  });
+  for (const g of m.globals) {
+    globals.byte(valtype(g.type)).byte(g.mutable ? 1 : 0);
+    constExpr(globals, m, g.init);
+  }
+  section(SECTION.global, globals);
+
+  const exports = new ByteWriter().u32(rt.exports.length + m.exports.length);
+  const exported = new Set<string>();
+  const exportOne = (name: string, kind: number, index: number): void => {
+    if (exported.has(name)) throw new LinkError(`export ${name} defined twice`);
+    exported.add(name);
+    exports.name(name).byte(kind).u32(index);
+  };
+  for (const e of rt.exports) exportOne(e.name, e.kind, e.kind === EXTERNAL.function ? oldToNew(e.index) : e.index);
+  for (const e of m.exports) exportOne(e.external, EXTERNAL.function, symbols.func(e.internal));
+  section(SECTION.export, exports);
+
+  if (rt.start !== null) section(SECTION.start, new ByteWriter().u32(oldToNew(rt.start)));
+  if (rt.hasDataCount) section(SECTION.dataCount, new ByteWriter().u32(rt.data.length + m.data.length));
+
+  const code = new ByteWriter().u32(rt.bodies.length + generatedBodies.length);
+  for (const b of rt.bodies) code.sized(renumberCalls(b, oldToNew));
+  for (const b of generatedBodies) code.sized(b);
+  section(SECTION.code, code);
+
+  const data = new ByteWriter().u32(rt.data.length + m.data.length);
+  for (const d of rt.data) data.bytes(d);
+  for (const d of m.data) data.u32(0).byte(0x41).s32(d.offset).byte(0x0b).sized(d.bytes);
+  section(SECTION.data, data);
+
+  for (const c of [...rt.customs, ...m.customSections]) section(SECTION.custom, new ByteWriter().name(c.name).bytes(c.bytes));
+  return { bytes: out.finish(), firstGenerated: generatedStart, generatedCount: m.functions.length };
+}
+
+/** Why `bytes` is not a valid module (the engine's compile error), or null. */
+export function validationError(bytes: Uint8Array): string | null {
+  const source = bytes as Uint8Array<ArrayBuffer>;
+  if (WebAssembly.validate(source)) return null;
+  try {
+    new WebAssembly.Module(source);
+    return "rejected by WebAssembly.validate";
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** A runtime body with every call target moved to its new index. */
+function renumberCalls(body: RuntimeBody, oldToNew: (old: number) => number): Uint8Array {
+  if (body.calls.length === 0) return body.bytes;
+  const w = new ByteWriter();
+  let from = 0;
+  for (const c of body.calls) {
+    w.bytes(body.bytes.subarray(from, c.at)).u32(oldToNew(c.callee));
+    from = c.end;
+  }
+  return w.bytes(body.bytes.subarray(from)).finish();
+}
+
+/** A global's initialiser: one constant node. */
+function constExpr(w: ByteWriter, m: Module, ref: ExpressionRef): void {
+  const e = m.exprs.get(ref);
+  if (e.op !== "const") throw new LinkError("a global's initial value must be a constant");
+  const code = valtype(e.type);
+  if (code === 0x7f) w.byte(0x41).s32(Number(e.value));
+  else if (code === 0x7e) w.byte(0x42).s64(BigInt(e.value));
+  else if (code === 0x7c) w.byte(0x44).f64(Number(e.value));
+  else throw new LinkError(`unsupported global type ${e.type}`);
+  w.byte(0x0b);
+}
+
+function typeKey(params: readonly number[], results: readonly number[]): string {
+  return `${params.join(",")}:${results.join(",")}`;
+}
+
+/** The type section: the runtime's types at their indices, new signatures appended once each. */
+class TypeTable {
+  private readonly keys: string[];
+  private readonly byKey = new Map<string, number>();
+
+  constructor(runtimeKeys: readonly string[]) {
+    this.keys = [...runtimeKeys];
+    runtimeKeys.forEach((k, i) => {
+      if (!this.byKey.has(k)) this.byKey.set(k, i);
+    });
+  }
+
+  index(params: Type, results: Type): number {
+    const key = typeKey(expandType(params).map(valtype), expandType(results).map(valtype));
+    let i = this.byKey.get(key);
+    if (i === undefined) {
+      i = this.keys.length;
+      this.keys.push(key);
+      this.byKey.set(key, i);
+    }
+    return i;
+  }
+
+  encode(): ByteWriter {
+    const w = new ByteWriter().u32(this.keys.length);
+    for (const k of this.keys) {
+      const [params, results] = k.split(":").map((s) => (s === "" ? [] : s.split(",").map(Number)));
+      w.byte(FUNC_TYPE_FORM).u32(params!.length);
+      for (const p of params!) w.byte(p);
+      w.u32(results!.length);
+      for (const r of results!) w.byte(r);
+    }
+    return w;
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * The pure row <-> record mapping both stores share. A backend's rows differ only in
+ * how JSON columns arrive (`J`: SQLite hands back text, PostgreSQL parsed values) and in
+ * 64-bit integers (pg gives int8 as strings), so each mapper takes the backend's JSON
+ * decoder and converts numbers with Number. Enters: rows. Leaves: records, or the
+ * column values of a decision-log entry to insert.
+ */
+import type { JsonObject, JsonValue } from "../manifest.js";
+import type {
+  ApprovalDecisionKind,
+  ApprovalEvent,
+  ApprovalRecord,
+  ApprovalStatus,
+  DecisionLogEntry,
+  DecisionLogRecord,
+  OperationRecord,
+  OperationStatus,
+  PolicyDecisionKind,
+  ShadowDecision,
+} from "./store.js";
+import { decisionId } from "./decision-id.js";
+
+/** A 64-bit integer column: a number (SQLite) or its decimal text (pg's int8). */
+export type Int8 = string | number;
+
+/** How a backend turns a JSON column's value into the JSON it holds. */
+export type JsonDecoder<J> = (column: J) => unknown;
+
+export interface OperationColumns<J> {
+  tenant: string;
+  operation_id: string;
+  tool: string;
+  fingerprint: string;
+  status: string;
+  fence_token: Int8;
+  lease_owner: string;
+  lease_expires_at_ms: Int8;
+  attempts: Int8;
+  envelope: J | null;
+  created_at_ms: Int8;
+  updated_at_ms: Int8;
+  expires_at_ms: Int8;
+}
+
+export function toOperationRecord<J>(row: OperationColumns<J>, json: JsonDecoder<J>): OperationRecord {
+  return {
+    tenant: row.tenant,
+    operation_id: row.operation_id,
+    tool: row.tool,
+    fingerprint: row.fingerprint,
+    status: row.status as OperationStatus,
+    fence_token: Number(row.fence_token),
+    lease_owner: row.lease_owner,
+    lease_expires_at_ms: Number(row.lease_expires_at_ms),
+    attempts: Number(row.attempts),
+    envelope: row.envelope === null ? null : (json(row.envelope) as JsonObject),
+    created_at_ms: Number(row.created_at_ms),
+    updated_at_ms: Number(row.updated_at_ms),
+    expires_at_ms: Number(row.expires_at_ms),
+  };
+}
+
+export interface ApprovalColumns<J> {
+  id: string;
+  tenant: string;
+  run_id: string;
+  requested_by: string;
+  tool: string;
+  args: J;
+  preview: J;
+  fingerprint: string;
+  operation_id: string | null;
+  created_at_ms: Int8;
+  expires_at_ms: Int8;
+  policy_version: string;
+  status: string;
+  args_hash: string;
+  policy_code_version: string;
+  policy_data_version: string;
+  consumed_by: string | null;
+  consumed_at_ms: Int8 | null;
+}
+
+export function toApprovalRecord<J>(row: ApprovalColumns<J>, decision: ApprovalEvent | null, json: JsonDecoder<J>): ApprovalRecord {
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    run_id: row.run_id,
+    requested_by: row.requested_by,
+    tool: row.tool,
+    args: json(row.args) as JsonObject,
+    preview: json(row.preview) as JsonObject,
+    fingerprint: row.fingerprint,
+    args_hash: row.args_hash,
+    operation_id: row.operation_id,
+    created_at_ms: Number(row.created_at_ms),
+    expires_at_ms: Number(row.expires_at_ms),
+    policy_version: row.policy_version,
+    policy_code_version: row.policy_code_version,
+    policy_data_version: row.policy_data_version,
+    status: row.status as ApprovalStatus,
+    decision,
+    consumed_by: row.consumed_by,
+    consumed_at_ms: row.consumed_at_ms === null ? null : Number(row.consumed_at_ms),
+  };
+}
+
+export interface ApprovalEventColumns<J> {
+  approval_id: string;
+  decision: string;
+  approver: string;
+  reason: string | null;
+  edited_args: J | null;
+  decided_at_ms: Int8;
+  policy_version: string;
+  approver_roles: J;
+  policy_code_version: string;
+  policy_data_version: string;
+}
+
+export function toApprovalEventRecord<J>(row: ApprovalEventColumns<J>, json: JsonDecoder<J>): ApprovalEvent {
+  return {
+    approval_id: row.approval_id,
+    decision: row.decision as ApprovalDecisionKind,
+    approver: row.approver,
+    approver_roles: json(row.approver_roles) as string[],
+    reason: row.reason,
+    edited_args: row.edited_args === null ? null : (json(row.edited_args) as JsonObject),
+    decided_at_ms: Number(row.decided_at_ms),
+    policy_version: row.policy_version,
+    policy_code_version: row.policy_code_version,
+    policy_data_version: row.policy_data_version,
+  };
+}
+
+/** A decision-log row as read back (`user`: PostgreSQL selects its user_id column under this name). */
+export interface DecisionColumns<J> {
+  at_ms: Int8;
+  tenant: string;
+  run_id: string;
+  user: string;
+  tool: string;
+  operation_id: string | null;
+  fingerprint: string | null;
+  decision: string;
+  reason: string | null;
+  policy_version: string | null;
+  outcome: string;
+  outcome_reason: string | null;
+  path: string | null;
+  input: J | null;
+  result: J | null;
+  erased: J | null;
+  eval_ns: Int8 | null;
+  shadow: J | null;
+  expires_at_ms: Int8 | null;
+}
+
+export function toDecisionRecord<J>(row: DecisionColumns<J>, id: string, json: JsonDecoder<J>): DecisionLogRecord {
+  return {
+    decision_id: id,
+    at_ms: Number(row.at_ms),
+    tenant: row.tenant,
+    run_id: row.run_id,
+    user: row.user,
+    tool: row.tool,
+    operation_id: row.operation_id,
+    fingerprint: row.fingerprint,
+    decision: row.decision as PolicyDecisionKind,
+    reason: row.reason,
+    policy_version: row.policy_version,
+    outcome: row.outcome,
+    outcome_reason: row.outcome_reason,
+    path: row.path,
+    input: row.input === null ? null : (json(row.input) as JsonObject),
+    // A JSON column holding JSON null reads back as null either way.
+    result: row.result === null ? null : (json(row.result) as JsonValue),
+    erased: row.erased === null ? [] : ((json(row.erased) as string[] | null) ?? []),
+    eval_ns: row.eval_ns === null ? null : Number(row.eval_ns),
+    shadow: row.shadow === null ? null : (json(row.shadow) as ShadowDecision),
+    expires_at_ms: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
+  };
+}
+
+type EntryText = "decision_id" | "path" | "input" | "result" | "erased" | "eval_ns" | "shadow" | "expires_at_ms";
+
+/** The column values of an entry to insert, JSON documents as text (so a JSON null result stays apart from none). */
+export type DecisionValues = Omit<DecisionLogEntry, EntryText> & {
+  readonly decision_id: string;
+  readonly path: string | null;
+  readonly input: string | null;
+  readonly result: string | null;
+  readonly erased: string;
+  readonly eval_ns: number | null;
+  readonly shadow: string | null;
+  readonly shadow_disagrees: boolean | null;
+  readonly expires_at_ms: number | null;
+};
+
+const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+
+export function decisionValues(e: DecisionLogEntry): DecisionValues {
+  return {
+    decision_id: e.decision_id ?? decisionId(e.at_ms),
+    at_ms: e.at_ms,
+    tenant: e.tenant,
+    run_id: e.run_id,
+    user: e.user,
+    tool: e.tool,
+    operation_id: e.operation_id,
+    fingerprint: e.fingerprint,
+    decision: e.decision,
+    reason: e.reason,
+    policy_version: e.policy_version,
+    outcome: e.outcome,
+    outcome_reason: e.outcome_reason,
+    path: e.path ?? null,
+    input: jsonText(e.input),
+    result: jsonText(e.result),
+    erased: JSON.stringify(e.erased ?? []),
+    eval_ns: e.eval_ns ?? null,
+    shadow: jsonText(e.shadow),
+    shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees,
+    expires_at_ms: e.expires_at_ms ?? null,
+  };
+}

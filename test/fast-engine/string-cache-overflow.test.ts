@@ -1,0 +1,45 @@
+/**
+ * The fast engine's string cache (short strings' cells reused from call to call) may
+ * fill up in the middle of writing one input. The cells that input already points at
+ * must survive until its evaluation ends: before the fix the region started over at
+ * once and later strings of the same input overwrote earlier ones, so after ~500 calls
+ * with fresh operation and approval ids an approved write was denied with
+ * `approval_fingerprint_mismatch`.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { policyInputs } from "../../bench/policy/inputs.js";
+import type { JsonObject } from "../../src/manifest.js";
+import type { PolicyInput } from "../../src/policy/engine.js";
+import { loadFastEngine } from "../../src/policy/fast-engine.js";
+import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
+
+const ENTRY = "toolgate/authz/decision";
+const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;
+const wasm = new Uint8Array(readFileSync("generated/policy.wasm"));
+
+describe("fast engine string cache", () => {
+  it("string cache overflow mid-input keeps the input's earlier strings (decisions stay the SDK's)", async () => {
+    const fast = await loadFastEngine({ wasm, entrypoint: ENTRY, data });
+    const sdk = await loadOpaWasmEngine({ wasm, entrypoint: ENTRY, data });
+    // One approved write, as a stream of calls of one tool with one approval each.
+    let base: PolicyInput | undefined;
+    for (const i of policyInputs(512, 7)) {
+      if (i.approval !== null && i.effect !== "read" && (await sdk.evaluate(i)).allow) {
+        base = i;
+        break;
+      }
+    }
+    expect(base).toBeDefined();
+    let allowed = 0;
+    for (let i = 0; i < 3000; i++) {
+      // Fresh short ids every call fill the cache region, as a stream of real calls does.
+      const op = `op_${i}_${"x".repeat(40)}`;
+      const input: PolicyInput = { ...base!, operation_id: op, approval: { ...base!.approval!, id: `apr_${i}_${"y".repeat(40)}`, operation_id: op } };
+      const got = await fast.evaluate(input);
+      expect([i, got]).toEqual([i, await sdk.evaluate(input)]);
+      if (got.allow) allowed++;
+    }
+    expect(allowed).toBe(3000);
+  });
+});

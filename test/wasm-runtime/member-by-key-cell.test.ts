@@ -1,0 +1,73 @@
+/**
+ * `opa_value_get` finds a member of a short object by the address of its key cell
+ * before it compares key text. Members must come out the same whichever way the
+ * object was made: written by the fast engine with the module's own key cells, parsed
+ * from JSON (fresh key cells) by the SDK, built by the policy (appended out of order),
+ * and objects long enough for the hash index; absent members stay undefined.
+ */
+import { describe, expect, it } from "vitest";
+import { compilePolicy } from "../../codegen/compiler/index.js";
+import type { PolicyInput } from "../../src/policy/engine.js";
+import { loadFastEngine } from "../../src/policy/fast-engine.js";
+import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
+
+const POLICY = `package p
+
+built := {k: v | some pair in input.pairs; k := pair[0]; v := pair[1]}
+
+default a := "-"
+a := input.a
+
+default z := "-"
+z := input.z
+
+default nested := "-"
+nested := input.o.m
+
+default from_built := "-"
+from_built := built.k1
+
+default from_big := "-"
+from_big := input.big.k17
+
+default from_data := "-"
+from_data := data.cfg.a
+
+reason := sprintf("a=%v,z=%v,nested=%v,built=%v,big=%v,data=%v", [a, z, nested, from_built, from_big, from_data])
+
+default allow := false
+allow if input.a == "x"
+
+default ask := false
+ask if input.o.n == 3
+
+decision := {"allow": allow, "reason": reason, "requires_approval": ask}
+`;
+
+describe("members found by key cell", () => {
+  it("the fast engine (module key cells) and the SDK (parsed keys) read the same members", async () => {
+    const r = compilePolicy({ modules: [{ file: "p.rego", source: POLICY }], entrypoints: ["p/decision"] });
+    expect(r.errors).toEqual([]);
+    const data = { cfg: { a: "from-data", b: 2 } };
+    const fast = await loadFastEngine({ wasm: r.wasm!, entrypoint: "p/decision", data });
+    const sdk = await loadOpaWasmEngine({ wasm: r.wasm!, entrypoint: "p/decision", data });
+    expect(fast.policy.projects(fast.entrypointId)).toBe(true);
+    const big = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i]));
+    const inputs: unknown[] = [
+      { a: "x", z: 1, o: { m: 1, n: 2 }, pairs: [["k2", 2], ["k1", 1], ["k0", 0]], big },
+      { a: "y", o: { n: 3 }, pairs: [], big: {} },
+      { z: "only z", o: {}, pairs: [["k1", "one"]] },
+      { a: 1.5, o: { m: [1] }, pairs: [["k1", null]], big },
+    ];
+    const want = [
+      "a=x,z=1,nested=1,built=1,big=17,data=from-data",
+      "a=y,z=-,nested=-,built=-,big=-,data=from-data",
+      "a=-,z=only z,nested=-,built=one,big=-,data=from-data",
+    ];
+    for (const [i, input] of inputs.entries()) {
+      const got = fast.decide(input as PolicyInput);
+      expect(got).toEqual(await sdk.evaluate(input as PolicyInput));
+      if (i < want.length) expect(got.reason).toBe(want[i]);
+    }
+  });
+});
