@@ -57,7 +57,7 @@ export function ratioText(row: BenchRow, anchor: Figure): string {
   const s = speedRatio(row, anchor);
   if (!Number.isFinite(s) || s <= 0) return "n/a";
   const [better, worse] = isSize(row.unit) ? ["smaller", "larger"] : ["faster", "slower"];
-  const words = s >= 1 ? `${fixed(s)}x ${better} than` : `${fixed(1 / s)}x ${worse} than`;
+  const words = Math.abs(s - 1) < 0.005 ? "the same as" : s >= 1 ? `${fixed(s)}x ${better} than` : `${fixed(1 / s)}x ${worse} than`;
   return `${fixed(s)}x (${words} ${anchor.label})`;
 }
 

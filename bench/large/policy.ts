@@ -57,13 +57,17 @@ wanted_names := n if {
   n := count([1 | some u in input.users; u.wants in known])
 }
 
-# complete rules built over the whole input, referenced inside loops over the whole
-# input: linear when a rule's value is computed once per evaluation, quadratic when
-# every iteration computes it again
+# complete rules (and a function called with a constant) over the whole input,
+# referenced inside loops over the whole input: linear when a rule's value is computed
+# once per evaluation, quadratic when every iteration computes it again
 quadratic := {
   "owning_users": count([u | some u, _ in input.users; owners[u]]),
   "named_once": count([id | some id, r in input.resources; by_name[r.name] == id]),
+  "within_team_size": count([id | some id, r in input.resources; count(r.tags) < team_size("team_3")]),
 }
+
+# a function over the whole input, called with a constant argument inside a loop
+team_size(t) := count([u | some u, x in input.users; x.team == t])
 
 ${kinds.join("\n")}
 decision := {

@@ -174,14 +174,14 @@ export async function measureCase(c: PublicCase, opts: MeasureOptions): Promise<
   const entrypoints = Object.keys(probe.entrypoints);
   const entrypoint = c.entrypoint ?? entrypoints[0];
   if (entrypoint === undefined || !entrypoints.includes(entrypoint)) {
-    throw new Error(`${c.name}: the OPA-built module has no entrypoint ${entrypoint ?? "(none)"} (it has: ${entrypoints.join(", ")})`);
+    throw new Error(`the OPA-built module has no entrypoint ${entrypoint ?? "(none)"} (it has: ${entrypoints.join(", ")})`);
   }
   const started = performance.now();
   const compiled = compilePolicy({ modules: c.modules, entrypoints: [entrypoint] });
   const compileMs = performance.now() - started;
   if (compiled.wasm === null) {
     const first = compiled.errors.slice(0, 3).map((d) => formatDiagnostic(d).split("\n")[0]);
-    throw new Error(`${c.name}: toolgate does not compile the case's Rego (${compiled.errors.length} errors): ${first.join("; ")}`);
+    throw new Error(`toolgate does not compile the case's Rego (${compiled.errors.length} errors): ${first.join("; ")}`);
   }
   const toolgateWasm = compiled.wasm;
   opts.log(`public ${c.name}: ${c.modules.length} Rego files, entrypoint ${entrypoint}, toolgate compiled it in ${(compileMs / 1000).toFixed(1)} s`);

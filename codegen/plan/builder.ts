@@ -93,6 +93,11 @@ export class BlockWriter {
     }
   }
 
+  /** Whether the cursor is inside the body of a loop statement. */
+  get inLoop(): boolean {
+    return this.loops > 0;
+  }
+
   /** Runs `fill`, which plans the body of a loop statement (see `invariantDot`). */
   loopBody<T>(fill: () => T): T {
     this.loops++;

@@ -4,9 +4,10 @@
  */
 import type { Location as SrcLocation, Term } from "../rego/ast.js";
 import { lookupBuiltin } from "../rego/builtins.js";
+import { BlockWriter } from "./builder.js";
 import { capturedArgs, type Ctx } from "./context.js";
 import type { Local, Operand } from "./ir.js";
-import { local } from "./ir.js";
+import { DATA, INPUT, local } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
 import { findNode } from "./rule-index.js";
 import { isBound, isGlobalName, locOf, nested } from "./scope.js";
@@ -74,6 +75,14 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       calleeMocks = new Map([...c.mocks].filter(([, m]) => m.kind === "data"));
     }
   }
+  if (target.kind === "func" && c.w.inLoop && capturedArgs(c, calleeMocks).length === 0 && args.slice(0, callee.arity).every(isScalarLiteral)) {
+    // Inside a loop, `f(1, "a")` is a function of no arguments: memoised per evaluation by the backend.
+    c.w.loc = locOf(c, at);
+    const result = c.w.newLocal();
+    const func = constantCall(c, target.node, calleeMocks, args.slice(0, callee.arity));
+    c.w.emit({ type: "CallStmt", func, args: [local(c.input), local(c.data)], result });
+    return k(result);
+  }
   // OPA binds arguments lazily: one no definition reads is not evaluated, one some read may stay undefined.
   const lazy = target === callee && callee.kind === "func" ? callee.node.paramUse : [];
   planArgs(c, args.slice(0, callee.arity), [], (ops) => {
@@ -95,6 +104,51 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
     }
     k(result);
   }, lazy);
+}
+
+function isScalarLiteral(t: Term): boolean {
+  return t.type === "string" || t.type === "number" || t.type === "boolean" || t.type === "null";
+}
+
+/** A scalar literal as JSON-able data that tells `1` from `"1"`. */
+function literalKey(t: Term): unknown {
+  switch (t.type) {
+    case "number": return { n: t.text };
+    case "string": return t.value;
+    case "boolean": return t.value;
+    default: return null;
+  }
+}
+
+/**
+ * The name of a function of no arguments computing `node(args)` (scalar literals)
+ * under `mocks`: it plans the arguments and calls the function. Named and planned
+ * once per callee, mocks and arguments.
+ */
+function constantCall(c: Ctx, node: RuleNode, mocks: Ctx["mocks"], args: readonly Term[]): string {
+  const saved = c.mocks;
+  c.mocks = mocks;
+  const callee = c.s.ops.ruleFunc(c, node);
+  c.mocks = saved;
+  const key = `const|${callee}|${JSON.stringify(args.map(literalKey))}`;
+  const known = c.s.funcNames.get(key);
+  if (known !== undefined) return known;
+  const name = `${callee}#${c.s.funcNames.size}`;
+  c.s.funcNames.set(key, name);
+  const w = new BlockWriter();
+  w.loc = c.w.loc;
+  const fc: Ctx = { s: c.s, w, vars: new Map(), input: INPUT, data: DATA, mocks, captured: new Map(), depth: 0 };
+  const ret = w.newLocal();
+  const body = nested(fc, () =>
+    planArgs(fc, args, [], (ops) => {
+      const r = w.newLocal();
+      w.emit({ type: "CallStmt", func: callee, args: [local(INPUT), local(DATA), ...ops], result: r });
+      w.emit({ type: "AssignVarStmt", source: local(r), target: ret });
+    }),
+  );
+  const done = w.block(() => w.emit({ type: "ReturnLocalStmt", source: ret }));
+  c.s.funcs.push({ name, params: [INPUT, DATA], return: ret, blocks: [body, done], path: [...node.path] });
+  return name;
 }
 
 function planArgs(c: Ctx, ts: readonly Term[], acc: Operand[], k: (ops: Operand[]) => void, lazy: readonly ("none" | "some" | "all")[] = []): void {

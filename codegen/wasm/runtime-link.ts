@@ -3,12 +3,11 @@
  * section 1): read runtime.wasm, replace the `toolgate.*` imports with generated
  * functions, append static data, and point the allocator past it.
  */
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import binaryen from "binaryen";
+import { runtimeBytes } from "./link/runtime-bytes.js";
 
-export const RUNTIME_WASM_FILE = join(dirname(fileURLToPath(import.meta.url)), "runtime.wasm");
+// One library for both linkers: useRuntimeBytes also redirects the emitter's (codegen/wasm/link).
+export { RUNTIME_WASM_FILE, useRuntimeBytes } from "./link/runtime-bytes.js";
 
 /** Features the runtime uses; asc writes no target_features section. */
 export const RUNTIME_FEATURES: number =
@@ -44,15 +43,8 @@ function segmentApi(m: binaryen.Module): DataSegmentApi {
  */
 const MEMORY_NAME = "mimport$0";
 
-let runtimeBytes: Uint8Array | undefined;
-
-/** Links later compilations against `bytes` instead of runtime.wasm (undefined: the file again); for comparing library versions. */
-export function useRuntimeBytes(bytes: Uint8Array | undefined): void {
-  runtimeBytes = bytes;
-}
-
 /** Reads the runtime library (the file once per process) into a fresh binaryen module with its features set. */
-export function readRuntime(bytes: Uint8Array = (runtimeBytes ??= new Uint8Array(readFileSync(RUNTIME_WASM_FILE)))): binaryen.Module {
+export function readRuntime(bytes: Uint8Array = runtimeBytes()): binaryen.Module {
   const m = binaryen.readBinary(bytes);
   m.setFeatures(RUNTIME_FEATURES);
   return m;

@@ -44,7 +44,8 @@ export const isPolicyTestLoadError = (e: unknown): e is PolicyTestLoadError =>
 export async function loadPolicyForTest(dir: string, opts: LoadPolicyOptions = {}): Promise<PolicyUnderTest> {
   // The build tools are loaded on use: `toolgate/testing` must not pull the compiler into run time.
   const { findRegoFiles } = await import("../../codegen/policytest/files.js");
-  const { compilePolicy } = await import("../../codegen/compiler/index.js");
+  const { compilePolicy, loadOptimizer } = await import("../../codegen/compiler/index.js");
+  if (opts.optimize === true) await loadOptimizer();
   const { formatDiagnostic } = await import("../../codegen/diagnostics.js");
   (await import("../../codegen/rego-json/parse-module.js")).registerParseModule();
   const entrypoint = opts.entrypoint ?? "toolgate/authz/decision";

@@ -92,7 +92,7 @@ describe("bench public rows", () => {
     expect(missing).toEqual([
       expect.stringMatching(/^public no-inputs: .*no-inputs\/inputs: missing \(one JSON input per file\)$/),
       expect.stringMatching(/^public no-module: .*no-module\/policy\.wasm: missing/),
-      expect.stringMatching(/^public unsafe: unsafe: toolgate does not compile the case's Rego \(\d+ errors?\): unsafe\/example\.rego:3:\d+ rego_unsafe_var_error/),
+      expect.stringMatching(/^public unsafe: toolgate does not compile the case's Rego \(\d+ errors?\): unsafe\/example\.rego:3:\d+ rego_unsafe_var_error/),
     ]);
   });
 

@@ -47,6 +47,7 @@ describe("bench report", () => {
     expect(ratioText(row({ unit: "MiB" }), { label: "OPA", value: 1 })).toBe("0.50x (2.00x larger than OPA)");
     expect(ratioText(row({ unit: "KiB" }), { label: "OPA", value: 8 })).toBe("4.00x (4.00x smaller than OPA)");
     expect(ratioText(row({ unit: "MB max RSS" }), { label: "native", value: 1 })).toContain("larger than native");
+    expect(ratioText(row({ unit: "MiB" }), { label: "OPA", value: 2 })).toBe("1.00x (the same as OPA)");
     expect(ratioText(row({ unit: "calls/s", better: "higher", toolgate: { label: "t", value: 300 } }), { label: "raw", value: 100 })).toBe("3.00x (3.00x faster than raw)");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 7, item 4: the policy's reason reaches the model. The shipped policy runs
+ * The policy's reason reaches the model. The shipped policy runs
  * through createRuntime (compiled by the project's compiler, loaded by the SDK);
  * a small policy with its own ask reason checks approval_required carries it.
  */

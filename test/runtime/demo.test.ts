@@ -5,7 +5,7 @@ import { openSqliteStore } from "../../src/store/index.js";
 import { loadShippedPolicy } from "./harness.js";
 
 describe("toolgate demo scenarios", () => {
-  it("prints the envelope of every scenario of issue item 10 with the expected outcome", async () => {
+  it("prints the envelope of every demo scenario with the expected outcome", async () => {
     const store = openSqliteStore(":memory:");
     const steps = await runDemo(await loadShippedPolicy(), store, () => undefined);
     const by = (prefix: string) => steps.find((s) => s.title.startsWith(prefix))?.envelope;

@@ -1,4 +1,4 @@
-/** Before/after trials of issue items 1, 2, 3, 4, 10 (run from a tree's root: node --import tsx test/runtime/once-trials.ts). */
+/** Before/after trials of the idempotency, fencing, approval-binding and demo guarantees (run from a tree's root: node --import tsx test/runtime/once-trials.ts). */
 import { manifest as shipped } from "../../generated/index.js";
 import { fingerprint } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
@@ -20,7 +20,7 @@ for (const stores of guaranteeStores("trials")) {
   const gate = async (over: Partial<GateOptions> = {}): Promise<Gate> => makeGate({ policy, store: over.store ?? (await stores.fresh()), ...over });
   const out: Record<string, unknown> = {};
 
-  // Item 1: timeout 30 ms, effect lands at 300 ms ignoring the signal, immediate retry.
+  // A timed-out handler whose effect lands late: timeout 30 ms, effect lands at 300 ms ignoring the signal, immediate retry.
   for (const max of [3, 1]) {
     let started = 0, settled = 0;
     const landings = new Map<string, { land: () => void; landed: Promise<void> }>();
@@ -49,10 +49,10 @@ for (const stores of guaranteeStores("trials")) {
       inc(t, `retry=${why(retries[i]!)}`);
       inc(t, `recorded=${why(await g.runtime.call(alice, { tool: "reserve_funds", args: args(i), operation_id: `op-${i}` }))}`);
     }
-    out[`item1 max_attempts=${max} (100 trials)`] = t;
+    out[`late effect after timeout, max_attempts=${max} (100 trials)`] = t;
   }
 
-  // Item 2: retention 500 ms; the first gate's handler is still running when a second gate calls 600 ms later.
+  // Retention shorter than a running handler: retention 500 ms; the first gate's handler is still running when a second gate calls 600 ms later.
   {
     const t: Record<string, number> = {};
     for (let i = 0; i < 20; i++) {
@@ -76,10 +76,10 @@ for (const stores of guaranteeStores("trials")) {
       await first;
       inc(t, `effects=${a.ledger.effectsOf(`op-r-${i}`).length}`);
     }
-    out["item2 retention 500ms, second gate at 600ms (20 trials)"] = t;
+    out["retention 500ms, second gate at 600ms (20 trials)"] = t;
   }
 
-  // Item 3: a worker dies between claim and handler; the retry after the lease (max_attempts 1).
+  // Crash between claim and effect: a worker dies between claim and handler; the retry after the lease (max_attempts 1).
   {
     const g = await gate({ manifest: withTool("reserve_funds", { retry: { max_attempts: 1, backoff: { initial_ms: 10, multiplier: 2, max_ms: 100 } } }) });
     const tool = shipped.tools["reserve_funds"]!;
@@ -94,10 +94,10 @@ for (const stores of guaranteeStores("trials")) {
       const e = await g.runtime.call(alice, { tool: "reserve_funds", args: args(i), operation_id: `op-c-${i}`, approval_id: apr[i]! });
       inc(t, `${why(e)}, effects=${g.ledger.effectsOf(`op-c-${i}`).length}`);
     }
-    out["item3 crash before the effect (20 trials)"] = t;
+    out["crash before the effect (20 trials)"] = t;
   }
 
-  // Item 4: send_notification (tools.yaml: channel_unavailable retryable 30 s, no retry block) fails once.
+  // Retry budget of a retryable failure: send_notification (tools.yaml: channel_unavailable retryable 30 s, no retry block) fails once.
   {
     const failed = new Set<string>();
     const g = await gate({ handlers: (base) => ({ send_notification: async (a, ctx) => (failed.has(a.message) ? base.send_notification(a, ctx) : (failed.add(a.message), { ok: false, failure: "channel_unavailable" })) }) });
@@ -109,10 +109,10 @@ for (const stores of guaranteeStores("trials")) {
       const second = await g.runtime.call(alice, { tool: "send_notification", args: a, operation_id: `op-n-${i}`, approval_id: id });
       inc(t, `first=${why(first)} second=${why(second)}`);
     }
-    out["item4 retryable failure, default budget (20 trials)"] = t;
+    out["retryable failure, default budget (20 trials)"] = t;
   }
 
-  // Item 10: 50 calls with a 1 MB schema-valid argument; 50 calls with a 1 MB tool name; 1000 undecided approvals.
+  // Oversized input: 50 calls with a 1 MB schema-valid argument; 50 calls with a 1 MB tool name; 1000 undecided approvals.
   {
     const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
     const MB = "x".repeat(1024 * 1024);
@@ -123,11 +123,11 @@ for (const stores of guaranteeStores("trials")) {
       echoed += bytes(e);
       if (e.outcome === "terminal_failure" && e.approval_id !== undefined) stored += bytes(await g.store.getApproval(e.approval_id));
     }
-    out["item10 50 calls x 1 MB argument"] = { echoed_bytes: echoed, approval_bytes_stored: stored, log_bytes: bytes(await g.store.listDecisions({ tenant: alice.tenant, limit: 10_000 })) };
+    out["oversized: 50 calls x 1 MB argument"] = { echoed_bytes: echoed, approval_bytes_stored: stored, log_bytes: bytes(await g.store.listDecisions({ tenant: alice.tenant, limit: 10_000 })) };
     const g2 = await gate();
     let echoed2 = 0;
     for (let i = 0; i < 50; i++) echoed2 += bytes(await g2.runtime.call(alice, { tool: MB, args: {} }));
-    out["item10 50 calls x 1 MB tool name"] = { echoed_bytes: echoed2, log_bytes: bytes(await g2.store.listDecisions({ tenant: alice.tenant, limit: 10_000 })) };
+    out["oversized: 50 calls x 1 MB tool name"] = { echoed_bytes: echoed2, log_bytes: bytes(await g2.store.listDecisions({ tenant: alice.tenant, limit: 10_000 })) };
     const g3 = await gate();
     const ids: string[] = [];
     for (let i = 0; i < 1000; i++) {
@@ -137,7 +137,7 @@ for (const stores of guaranteeStores("trials")) {
     g3.clock.advance(16 * 60_000);
     const purged = await g3.store.purgeExpired(g3.clock.now());
     const left = (await Promise.all(ids.map((id) => g3.store.getApproval(id)))).filter((a) => a !== null);
-    out["item10 1000 undecided approvals, purge after TTL"] = { created: ids.length, purge_returned: purged, still_stored: left.length, statuses: [...new Set(left.map((a) => a!.status))] };
+    out["oversized: 1000 undecided approvals, purge after TTL"] = { created: ids.length, purge_returned: purged, still_stored: left.length, statuses: [...new Set(left.map((a) => a!.status))] };
   }
   console.log(JSON.stringify({ store: stores.name, ...out }, null, 1));
   await stores.dispose();

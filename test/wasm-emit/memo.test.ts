@@ -1,7 +1,7 @@
 /**
- * Rule-value memoisation (codegen/wasm/emit/memo.ts): a rule, a partial set and a
- * function of no arguments referenced inside a loop are computed once per
- * evaluation; every evaluation starts with an empty memo, on every path into the
+ * Rule-value memoisation (codegen/wasm/emit/memo.ts): a rule, a partial set, a
+ * function of no arguments and a function called with constant arguments inside a
+ * loop are computed once per evaluation; every evaluation starts with an empty memo, on every path into the
  * module; values under `with` never leak into unmocked references or back.
  * Evaluations are counted in fuel steps (one per scan iteration and function entry).
  */
@@ -51,6 +51,9 @@ f() := count({x | some x in input.xs})
 by_rule := count([x | some x in input.xs; x < total])
 by_set := count([x | some x in input.xs; small[x]])
 by_func := count([x | some x in input.xs; x < f()])
+
+above(t) := count({x | some x in input.xs; x > t})
+by_constant_call := count([x | some x in input.xs; x < above(0); x != above(1)])
 `;
 
 const xs = (n: number): { xs: number[] } => ({ xs: Array.from({ length: n }, (_, i) => i) });
@@ -75,6 +78,19 @@ describe("rule-value memoisation", () => {
       expect(plain.steps(xs(n), ep)).toBeGreaterThan(n * n);
     });
   }
+
+  it("a function called with constant arguments in a loop is evaluated once per evaluation and per arguments", async () => {
+    const n = 400;
+    const ep = "q/by_constant_call";
+    const memo = await build(LOOPS, [ep]);
+    // above(0) = n - 1 and above(1) = n - 2: x < n - 1 and x != n - 2
+    expect(memo.evaluate(xs(n), ep)).toEqual([{ result: n - 2 }]);
+    // The loop (n), two calls per iteration (2n), the two scans of `above` once each (2n).
+    expect(memo.steps(xs(n), ep)).toBeLessThan(5 * n + 20);
+    const plain = await build(LOOPS, [ep], { memoize: false });
+    expect(plain.evaluate(xs(n), ep)).toEqual([{ result: n - 2 }]);
+    expect(plain.steps(xs(n), ep)).toBeGreaterThan(2 * n * n);
+  });
 
   it("the memo is reset at every evaluation start: the next input gets its own values (opa_eval and the legacy eval ABI)", async () => {
     for (const legacyAbi of [false, true]) {
@@ -123,6 +139,8 @@ mocked_then_plain := [mocked_input, mocked_rule, mocked_builtin, total, mocked_i
 # a different mocked document on every iteration, interleaved with the plain value
 per_iteration := [[a, b] | some s in input.sets; a := total with input.xs as s; b := total]
 per_iteration_rule := [[a, b] | some s in input.sets; a := total with data.q.total as count(s); b := total]
+size_of(k) := count(input[k])
+per_iteration_call := [[a, b] | some s in input.sets; a := size_of("xs") with input.xs as s; b := size_of("xs")]
 `;
 
 describe("rule-value memoisation under with", () => {
@@ -144,10 +162,11 @@ describe("rule-value memoisation under with", () => {
   it("a with inside a loop gives each iteration its own value and leaves the plain one alone", async () => {
     expect(await evaluate("q/per_iteration", true)).toEqual([{ result: [[1, 3], [2, 3], [0, 3]] }]);
     expect(await evaluate("q/per_iteration_rule", true)).toEqual([{ result: [[1, 3], [2, 3], [0, 3]] }]);
+    expect(await evaluate("q/per_iteration_call", true)).toEqual([{ result: [[1, 3], [2, 3], [0, 3]] }]);
   });
 
   it("gives the same results as a module built without memoisation", async () => {
-    for (const ep of ["q/plain_then_mocked", "q/mocked_then_plain", "q/per_iteration", "q/per_iteration_rule"]) {
+    for (const ep of ["q/plain_then_mocked", "q/mocked_then_plain", "q/per_iteration", "q/per_iteration_rule", "q/per_iteration_call"]) {
       expect(await evaluate(ep, true)).toEqual(await evaluate(ep, false));
     }
   });
