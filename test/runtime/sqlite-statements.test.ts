@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { alice, approved, loadShippedPolicy, makeGate, reserveArgs } from "./harness.js";
+import { countedApprovedWrite } from "./counted-write.js";
 import { countingSqliteStore } from "./statement-count.js";
 
 describe("sqlite statements of an approved write", () => {
@@ -18,14 +19,7 @@ describe("sqlite statements of an approved write", () => {
 
   it("the claim reads record, interrupt and approval in one statement; 13 statements per approved write", async () => {
     const c = countingSqliteStore();
-    const g = makeGate({ policy, store: c.store });
-    await g.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" } });
-    const op = `op-st-${randomUUID()}`;
-    const approvalId = await approved(g, alice, "reserve_funds", reserveArgs(), op);
-    await c.store.flushDecisions();
-    c.reset();
-    const env = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: op, approval_id: approvalId });
-    await c.store.flushDecisions();
+    const { env } = await countedApprovedWrite(c, policy, "op-st");
     expect(env).toMatchObject({ outcome: "success" });
     const log = c.counts.log;
     const begin = log.findIndex((l) => /^BEGIN/i.test(l));
