@@ -2,7 +2,7 @@
  * Mutable helpers the planner writes IR through: the static string table, the
  * builtin table, and a cursor that appends statements to the current block.
  */
-import type { Block, BuiltinFunc, Local, Location, Operand, Stmt } from "./ir.js";
+import type { Block, BuiltinFunc, ConstValue, Local, Location, Operand, Stmt } from "./ir.js";
 import { DATA, FIRST_FREE_LOCAL, INPUT } from "./ir.js";
 
 /** Distributes `Omit` over the statement union (plain `Omit` would collapse it). */
@@ -12,6 +12,8 @@ export class StaticTable {
   readonly strings: string[] = [];
   readonly builtins: BuiltinFunc[] = [];
   readonly files: string[] = [];
+  readonly consts: ConstValue[] = [];
+  private readonly constIds = new Map<string, number>();
   private readonly stringIds = new Map<string, number>();
   private readonly builtinIds = new Map<string, number>();
   private readonly fileIds = new Map<string, number>();
@@ -22,6 +24,18 @@ export class StaticTable {
       id = this.strings.length;
       this.strings.push(s);
       this.stringIds.set(s, id);
+    }
+    return id;
+  }
+
+  /** Index of a ground value in `consts` (equal spellings share one). */
+  constant(v: ConstValue): number {
+    const key = JSON.stringify(v);
+    let id = this.constIds.get(key);
+    if (id === undefined) {
+      id = this.consts.length;
+      this.consts.push(v);
+      this.constIds.set(key, id);
     }
     return id;
   }

@@ -44,7 +44,23 @@ export interface Static {
   readonly strings: string[];
   readonly builtinFuncs: BuiltinFunc[];
   readonly files: string[];
+  /** Ground composite values (`MakeConstStmt`), laid out once in static data. */
+  readonly consts?: ConstValue[];
 }
+
+/**
+ * A ground value the backend lays out once, immutable: generated code never mutates
+ * the local that holds it. Numbers are safe integers (others stay run-time values);
+ * object keys are unique.
+ */
+export type ConstValue =
+  | { readonly type: "null" }
+  | { readonly type: "boolean"; readonly value: boolean }
+  | { readonly type: "number"; readonly value: number }
+  | { readonly type: "string"; readonly value: string }
+  | { readonly type: "array"; readonly items: readonly ConstValue[] }
+  | { readonly type: "set"; readonly items: readonly ConstValue[] }
+  | { readonly type: "object"; readonly items: readonly (readonly [ConstValue, ConstValue])[] };
 
 /** A builtin the policy calls; `arity` counts the arguments (the result excluded). */
 export interface BuiltinFunc {
@@ -132,6 +148,8 @@ export interface MakeNullStmt extends At { readonly type: "MakeNullStmt"; readon
 export interface MakeNumberIntStmt extends At { readonly type: "MakeNumberIntStmt"; readonly value: number; readonly target: Local }
 /** A number kept as its source text (floats, big integers); `index` is a static string. */
 export interface MakeNumberRefStmt extends At { readonly type: "MakeNumberRefStmt"; readonly index: number; readonly target: Local }
+/** `target` = the ground value `Static.consts[index]` (static, never mutated). */
+export interface MakeConstStmt extends At { readonly type: "MakeConstStmt"; readonly index: number; readonly target: Local }
 export interface MakeArrayStmt extends At { readonly type: "MakeArrayStmt"; readonly capacity: number; readonly target: Local }
 export interface MakeObjectStmt extends At { readonly type: "MakeObjectStmt"; readonly target: Local }
 export interface MakeSetStmt extends At { readonly type: "MakeSetStmt"; readonly target: Local }
@@ -193,6 +211,7 @@ export type Stmt =
   | MakeNullStmt
   | MakeNumberIntStmt
   | MakeNumberRefStmt
+  | MakeConstStmt
   | MakeArrayStmt
   | MakeObjectStmt
   | MakeSetStmt

@@ -6,6 +6,7 @@
 import type { Term } from "../rego/ast.js";
 import type { Ctx } from "./context.js";
 import type { Operand } from "./ir.js";
+import { groundValue } from "./ground.js";
 import { bool, local, str } from "./ir.js";
 import { asLocal, bindOperand, isBound, isGlobalName, locOf, nested, unboundVars } from "./scope.js";
 
@@ -45,6 +46,25 @@ export function planTerm(c: Ctx, t: Term, k: (o: Operand) => void): void {
       c.s.errors.push({ code: "rego_compile_error", message: `internal compiler error: nested call ${t.operator.join(".")} in a checked body`, location: t.location });
       return;
     case "array":
+    case "set":
+    case "object": {
+      const ground = groundValue(t);
+      if (ground === null) return planComposite(c, t, k);
+      const l = c.w.newLocal();
+      c.w.emit({ type: "MakeConstStmt", index: c.s.statics.constant(ground), target: l });
+      return k(local(l));
+    }
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+      return planComprehension(c, t, k);
+  }
+}
+
+/** A composite with a non-ground member, built at run time. */
+function planComposite(c: Ctx, t: Extract<Term, { type: "array" | "set" | "object" }>, k: (o: Operand) => void): void {
+  switch (t.type) {
+    case "array":
       return planTerms(c, t.items, (ops) => {
         const l = c.w.newLocal();
         c.w.emit({ type: "MakeArrayStmt", capacity: ops.length, target: l });
@@ -67,10 +87,6 @@ export function planTerm(c: Ctx, t: Term, k: (o: Operand) => void): void {
         }
         k(local(l));
       });
-    case "arraycomprehension":
-    case "setcomprehension":
-    case "objectcomprehension":
-      return planComprehension(c, t, k);
   }
 }
 

@@ -118,7 +118,7 @@ function planPolicyUnsafe(opts: PlanOptions, at: { s: Shared | null }): PlanResu
   }
   planPending(newCtx());
   const policy: Policy = {
-    static: { strings: s.statics.strings, builtinFuncs: s.statics.builtins, files: s.statics.files },
+    static: { strings: s.statics.strings, builtinFuncs: s.statics.builtins, files: s.statics.files, consts: s.statics.consts },
     plans,
     funcs: s.funcs,
     ...(s.coverage === null ? {} : { coveragePoints: s.coverage.points.length }),

@@ -5,7 +5,7 @@
  * to the end of the innermost one.
  */
 import * as binaryen from "../link/builder-api.js";
-import type { Block, Local, Location, Operand, Stmt } from "../../plan/ir.js";
+import type { Block, ConstValue, Local, Location, Operand, Stmt } from "../../plan/ir.js";
 import type { Fuel } from "./fuel.js";
 import type { Memo } from "./memo.js";
 import type { StaticData } from "./static-data.js";
@@ -19,6 +19,8 @@ export interface EmitEnv {
   readonly data: StaticData;
   readonly strings: readonly string[];
   readonly files: readonly string[];
+  /** Ground values of `MakeConstStmt`, laid out in static data. */
+  readonly consts: readonly ConstValue[];
   /** Runtime export name -> internal function name. */
   rt(name: string): string;
   /** Call target for a CallStmt: a generated function or a builtin. */
@@ -110,7 +112,7 @@ export class FuncEmitter {
     switch (o.kind) {
       case "local": return this.get(o.local);
       case "string": return m.i32.const(this.env.data.string(this.env.strings[o.index]!));
-      case "bool": return this.call("opa_boolean", [m.i32.const(o.value ? 1 : 0)]);
+      case "bool": return m.i32.const(this.env.data.scalar(o.value));
     }
   }
 
@@ -162,7 +164,12 @@ export class FuncEmitter {
         ]);
       }
       case "ResetLocalStmt": return this.set(s.target, m.i32.const(0));
-      case "MakeNullStmt": return this.set(s.target, this.call("opa_null", []));
+      case "MakeNullStmt": return this.set(s.target, m.i32.const(this.env.data.scalar(null)));
+      case "MakeConstStmt": {
+        const v = this.env.consts[s.index];
+        if (v === undefined) throw new Error(`MakeConstStmt: no constant #${s.index}`);
+        return this.set(s.target, m.i32.const(this.env.data.value(v)));
+      }
       case "MakeNumberIntStmt": return this.set(s.target, m.i32.const(this.env.data.int(s.value)));
       case "MakeNumberRefStmt": {
         const [ptr, len] = this.env.data.raw(this.env.strings[s.index]!);
@@ -209,7 +216,7 @@ export class FuncEmitter {
     if (target.kind === "print") {
       return m.block(null, [
         m.call(target.println, [m.call(target.format, args, i32)], binaryen.none),
-        this.set(s.result, this.call("opa_boolean", [m.i32.const(1)])),
+        this.set(s.result, m.i32.const(this.env.data.scalar(true))),
       ]);
     }
     if (target.kind === "host" && s.func === "time.now_ns") {

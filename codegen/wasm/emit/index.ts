@@ -97,6 +97,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     data,
     strings: policy.static.strings,
     files: policy.static.files,
+    consts: policy.static.consts ?? [],
     strict: opts.strictBuiltinErrors === true,
     rt(name) {
       let n = rtCache.get(name);

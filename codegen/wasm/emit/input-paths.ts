@@ -238,6 +238,7 @@ class Analysis {
       case "ResultSetAddStmt":
         this.readWhole(this.get(scope, s.value));
         return;
+      case "MakeConstStmt":
       case "MakeArrayStmt":
       case "MakeObjectStmt":
       case "MakeSetStmt":

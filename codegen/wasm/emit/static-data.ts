@@ -1,16 +1,29 @@
 /**
- * The generated module's static data: ready-made value cells (strings, integers) in
- * the runtime's layout (RUNTIME-API.md section 2) and NUL-terminated C strings for
- * error messages. Cells here are never mutated: strings and numbers are immutable.
+ * The generated module's static data: ready-made value cells (null, booleans, strings,
+ * integers, ground arrays, sets and objects) in the runtime's layout (RUNTIME-API.md
+ * section 2) and NUL-terminated C strings for error messages. Cells here are never
+ * mutated: generated code only reads them, and runtime functions copy before they
+ * change a collection. Collections carry no flags (no hash index, sorted), so even
+ * the runtime's readers never write to them.
  */
+import type { ConstValue } from "../../plan/ir.js";
+import { compareConst, sortedMembers } from "./const-order.js";
+
+const TAG_NULL = 1;
+const TAG_BOOLEAN = 2;
 const TAG_NUMBER = 3;
 const TAG_STRING = 4;
+const TAG_ARRAY = 5;
+const TAG_OBJECT = 6;
+const TAG_SET = 7;
 
 export class StaticData {
   private readonly bytes: number[] = [];
   private readonly strings = new Map<string, number>();
   private readonly ints = new Map<number, number>();
   private readonly cstrings = new Map<string, number>();
+  private readonly values = new Map<string, number>();
+  private readonly scalars = new Map<string, number>();
   private readonly enc = new TextEncoder();
 
   /** `base` is the absolute address the blob will be placed at (16-aligned). */
@@ -58,6 +71,64 @@ export class StaticData {
     }
     const addr = this.base + cell;
     this.ints.set(n, addr);
+    return addr;
+  }
+
+  /** Address of the null cell or of a boolean cell. */
+  scalar(v: null | boolean): number {
+    const id = String(v);
+    const known = this.scalars.get(id);
+    if (known !== undefined) return known;
+    this.align(8);
+    const cell = this.bytes.length;
+    for (let i = 0; i < 8; i++) this.bytes.push(0);
+    this.bytes[cell] = v === null ? TAG_NULL : TAG_BOOLEAN;
+    if (v === true) this.bytes[cell + 1] = 1;
+    const addr = this.base + cell;
+    this.scalars.set(id, addr);
+    return addr;
+  }
+
+  /** Address of the cell of a ground value; sets and object keys are laid out in the runtime's order. */
+  value(v: ConstValue): number {
+    switch (v.type) {
+      case "null": return this.scalar(null);
+      case "boolean": return this.scalar(v.value);
+      case "number": return this.int(v.value);
+      case "string": return this.string(v.value);
+      default: break;
+    }
+    const id = JSON.stringify(v);
+    const known = this.values.get(id);
+    if (known !== undefined) return known;
+    let tag: number;
+    let slots: number[];
+    if (v.type === "object") {
+      tag = TAG_OBJECT;
+      const entries = [...v.items].sort((a, b) => compareConst(a[0], b[0]));
+      slots = entries.flatMap(([k, x]) => [this.value(k), this.value(x)]);
+    } else {
+      tag = v.type === "array" ? TAG_ARRAY : TAG_SET;
+      const items = v.type === "array" ? v.items : sortedMembers(v.items);
+      slots = items.map((x) => this.value(x));
+    }
+    const len = v.type === "object" ? slots.length / 2 : slots.length;
+    this.align(8);
+    const ptr = slots.length === 0 ? 0 : this.base + this.bytes.length;
+    for (const a of slots) {
+      const at = this.bytes.length;
+      for (let i = 0; i < 4; i++) this.bytes.push(0);
+      this.u32(at, a);
+    }
+    this.align(8);
+    const cell = this.bytes.length;
+    for (let i = 0; i < 16; i++) this.bytes.push(0);
+    this.bytes[cell] = tag;
+    this.u32(cell + 4, len);
+    this.u32(cell + 8, len);
+    this.u32(cell + 12, ptr);
+    const addr = this.base + cell;
+    this.values.set(id, addr);
     return addr;
   }
 
