@@ -72,6 +72,16 @@ export interface BuiltinFunc {
 export interface Plan {
   readonly name: string;
   readonly blocks: Block[];
+  /**
+   * An entrypoint whose one `ResultSetAddStmt` adds `wrapper` = `{"result": value}`: a
+   * backend that wants the rule's value alone may skip the wrapper's statements.
+   */
+  readonly ruleResult?: RuleResult;
+}
+
+export interface RuleResult {
+  readonly value: Local;
+  readonly wrapper: Local;
 }
 
 /**

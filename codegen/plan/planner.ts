@@ -8,7 +8,7 @@ import type { Term } from "../rego/ast.js";
 import type { CompiledQuery, Program } from "../rego/program.js";
 import { BlockWriter, StaticTable } from "./builder.js";
 import type { Ctx, PlannerOps, Shared } from "./context.js";
-import type { Plan, Policy } from "./ir.js";
+import type { Block, Plan, Policy, RuleResult } from "./ir.js";
 import { DATA, INPUT, local } from "./ir.js";
 import { planBody } from "./plan-body.js";
 import { planData, planRef } from "./plan-ref.js";
@@ -87,16 +87,20 @@ function planPolicyUnsafe(opts: PlanOptions, at: { s: Shared | null }): PlanResu
     const c = newCtx();
     const loc = { file: "entrypoint", row: 1, col: 1 };
     const path: Term[] = ep.split("/").filter((p) => p !== "").map((value) => ({ type: "string", value, location: loc }));
+    const results: RuleResult[] = [];
     const block = nested(c, () =>
       planData(c, path, (o) => {
         const r = c.w.newLocal();
         c.w.emit({ type: "MakeObjectStmt", target: r });
         c.w.emit({ type: "ObjectInsertStmt", object: r, key: { kind: "string", index: s.statics.string("result") }, value: o });
         c.w.emit({ type: "ResultSetAddStmt", value: r });
+        if (o.kind === "local") results.push({ value: o.local, wrapper: r });
       }),
     );
     entrypointIds[ep] = plans.length;
-    plans.push({ name: ep, blocks: [block] });
+    // The value alone is known only when one statement adds it and it is a local.
+    const single = results.length === 1 && countResultAdds(block) === 1 ? results[0]! : undefined;
+    plans.push({ name: ep, blocks: [block], ...(single === undefined ? {} : { ruleResult: single }) });
   }
   for (const q of opts.queries) {
     const c = newCtx();
@@ -124,4 +128,16 @@ function planPolicyUnsafe(opts: PlanOptions, at: { s: Shared | null }): PlanResu
     ...(s.coverage === null ? {} : { coveragePoints: s.coverage.points.length }),
   };
   return { policy, errors: s.errors, entrypointIds, ...(s.coverage === null ? {} : { coverage: s.coverage.points }) };
+}
+
+function countResultAdds(b: Block): number {
+  let n = 0;
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (v === null || typeof v !== "object") return;
+    if ((v as { type?: unknown }).type === "ResultSetAddStmt") n++;
+    for (const x of Object.values(v)) if (typeof x === "object") visit(x);
+  };
+  visit(b);
+  return n;
 }

@@ -25,7 +25,17 @@ const T_BOOLEAN = 2;
 const T_STRING = 4;
 const T_OBJECT = 6;
 
-export function addDecisionExport(env: EmitEnv, evalFunction: string): void {
+/**
+ * `valuePlans[id]`: a function `(input, data) -> value` returning the entrypoint's rule
+ * value directly (no result set, no `{"result": v}` wrapper), or null to go through
+ * `evalFunction`; `evalStart` gives what `toolgate.eval` does before dispatching.
+ */
+export function addDecisionExport(
+  env: EmitEnv,
+  evalFunction: string,
+  valuePlans: readonly (string | null)[],
+  evalStart: () => binaryen.ExpressionRef[],
+): void {
   const m = env.m;
   const [ep, input, data, rs, res, allow, reason, ask] = [0, 1, 2, 3, 4, 5, 6, 7];
   const get = (l: number): binaryen.ExpressionRef => m.local.get(l, i32);
@@ -34,15 +44,29 @@ export function addDecisionExport(env: EmitEnv, evalFunction: string): void {
     m.local.set(target, m.call(env.rt("opa_value_get"), [get(res), m.i32.const(env.data.string(name))], i32));
   const malformedUnless = (l: number, tag: number): binaryen.ExpressionRef =>
     m.if(m.i32.or(m.i32.eqz(get(l)), m.i32.ne(type(l), m.i32.const(tag))), m.return(m.i32.const(1)));
+  const got = "got_value";
+  const direct: binaryen.ExpressionRef[] = [];
+  valuePlans.forEach((name, id) => {
+    if (name === null) return;
+    direct.push(m.if(m.i32.eq(get(ep), m.i32.const(id)), m.block(null, [
+      ...evalStart(),
+      m.local.set(res, m.call(name, [get(input), get(data)], i32)),
+      m.if(m.i32.eqz(get(res)), m.return(m.i32.const(0))),
+      m.br(got),
+    ])));
+  });
   const body = m.block(
     null,
     [
-      m.local.set(rs, m.call(evalFunction, [m.i32.const(0), get(ep), get(input), get(data)], i32)),
-      m.if(m.i32.eqz(get(rs)), m.return(m.i32.const(0))),
-      m.if(m.i32.ne(m.call(env.rt("opa_value_length"), [get(rs)], i32), m.i32.const(1)), m.return(m.i32.const(0))),
-      m.local.set(res, m.call(env.rt("tg_value_at"), [get(rs), m.i32.const(0)], i32)),
-      m.if(m.i32.eqz(get(res)), m.return(m.i32.const(1))),
-      m.local.set(res, m.call(env.rt("opa_value_get"), [get(res), m.i32.const(env.data.string("result"))], i32)),
+      m.block(got, [
+        ...direct,
+        m.local.set(rs, m.call(evalFunction, [m.i32.const(0), get(ep), get(input), get(data)], i32)),
+        m.if(m.i32.eqz(get(rs)), m.return(m.i32.const(0))),
+        m.if(m.i32.ne(m.call(env.rt("opa_value_length"), [get(rs)], i32), m.i32.const(1)), m.return(m.i32.const(0))),
+        m.local.set(res, m.call(env.rt("tg_value_at"), [get(rs), m.i32.const(0)], i32)),
+        m.if(m.i32.eqz(get(res)), m.return(m.i32.const(1))),
+        m.local.set(res, m.call(env.rt("opa_value_get"), [get(res), m.i32.const(env.data.string("result"))], i32)),
+      ]),
       malformedUnless(res, T_OBJECT),
       member(allow, "allow"),
       malformedUnless(allow, T_BOOLEAN),

@@ -5,7 +5,7 @@
  * to the end of the innermost one.
  */
 import * as binaryen from "../link/builder-api.js";
-import type { Block, ConstValue, Local, Location, Operand, Stmt } from "../../plan/ir.js";
+import type { Block, ConstValue, Local, Location, Operand, RuleResult, Stmt } from "../../plan/ir.js";
 import type { Fuel } from "./fuel.js";
 import type { Memo } from "./memo.js";
 import type { StaticData } from "./static-data.js";
@@ -54,6 +54,11 @@ export class FuncEmitter {
     private readonly resultSet: Local | null,
     /** Memo slot of the function (its value is remembered at every return), or null. */
     private readonly memoSlot: number | null = null,
+    /**
+     * A plan lowered to return its rule's value (into `out`) instead of a result set:
+     * the `{"result": value}` wrapper is not built; a second, different value returns 0.
+     */
+    private readonly ruleValue: { readonly rule: RuleResult; readonly out: Local } | null = null,
   ) {
     this.extra = localCount;
   }
@@ -141,6 +146,18 @@ export class FuncEmitter {
   stmt(s: Stmt): Ref {
     const m = this.env.m;
     const o = (x: Operand): Ref => this.operand(x);
+    const rv = this.ruleValue;
+    if (rv !== null) {
+      const wrapper = rv.rule.wrapper;
+      if ((s.type === "MakeObjectStmt" && s.target === wrapper) || (s.type === "ObjectInsertStmt" && s.object === wrapper)) return m.nop();
+      if (s.type === "ResultSetAddStmt") {
+        const differs = m.i32.and(
+          m.i32.ne(this.get(rv.out), m.i32.const(0)),
+          m.i32.eqz(this.call("tg_value_equal", [this.get(rv.out), this.get(rv.rule.value)])),
+        );
+        return m.block(null, [m.if(differs, m.return(m.i32.const(0))), this.set(rv.out, this.get(rv.rule.value))]);
+      }
+    }
     switch (s.type) {
       case "ReturnLocalStmt": return this.returnLocal(s.source);
       case "CallStmt": return this.callStmt(s);

@@ -5,7 +5,7 @@
  * data, validates, optionally optimises, and emits the binary.
  */
 import * as binaryen from "../link/builder-api.js";
-import type { Func, Plan, Policy } from "../../plan/ir.js";
+import type { Func, Plan, Policy, RuleResult } from "../../plan/ir.js";
 import { hostBuiltinName } from "../host-builtins.js";
 import type { CustomBuiltins } from "../../../src/policy/builtins/index.js";
 import { builtinTable } from "./builtins.js";
@@ -146,13 +146,16 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   // toolgate.eval(ctx, entrypoint, input, data) -> result set
   const abort = importedFunction(m, "env", "opa_abort");
   if (abort === undefined) throw new EmitError("runtime.wasm does not import env.opa_abort");
-  const dispatch: binaryen.ExpressionRef[] = [];
-  if (opts.strictBuiltinErrors === true) {
-    const g = exportedName(m, "tg_strict_builtin_errors");
-    dispatch.push(m.global.set(g, m.i32.const(1)));
-  }
-  if (usesNow) dispatch.push(m.global.set(NOW_GLOBAL, m.i32.const(0)));
-  if (memo !== null) dispatch.push(memo.reset());
+  // What every evaluation starts with (fresh nodes per call: a node is used once).
+  const evalStart = (): binaryen.ExpressionRef[] => {
+    const start: binaryen.ExpressionRef[] = [];
+    if (opts.strictBuiltinErrors === true) start.push(m.global.set(exportedName(m, "tg_strict_builtin_errors"), m.i32.const(1)));
+    if (usesNow) start.push(m.global.set(NOW_GLOBAL, m.i32.const(0)));
+    if (memo !== null) start.push(memo.reset());
+    return start;
+  };
+  const valuePlans = policy.plans.map((p, i) => (p.ruleResult === undefined ? null : addPlanValue(env, p, p.ruleResult, i)));
+  const dispatch: binaryen.ExpressionRef[] = evalStart();
   planNames.forEach((name, id) => {
     dispatch.push(
       m.if(m.i32.eq(m.local.get(1, i32), m.i32.const(id)), m.return(m.call(name, [m.local.get(2, i32), m.local.get(3, i32)], i32))),
@@ -160,7 +163,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   });
   dispatch.push(m.call(abort, [m.i32.const(data.cstring("internal: illegal entrypoint id"))], binaryen.none), m.unreachable());
   const evalFunction = replaceImport(m, "eval", [], m.block(null, dispatch));
-  addDecisionExport(env, evalFunction);
+  addDecisionExport(env, evalFunction, valuePlans, evalStart);
 
   // Probe every host builtin at load time (the SDK calls entrypoints() in its
   // constructor), so a module fails in loadPolicy when the host lacks one.
@@ -226,6 +229,19 @@ function addPlan(env: EmitEnv, p: Plan, id: number): string {
   const refuel = env.fuel === null ? [] : [env.fuel.reset()];
   const body = [...refuel, m.local.set(rs, m.call(env.rt("opa_set"), [], i32)), ...fe.blocks(p.blocks), m.return(m.local.get(rs, i32))];
   const name = `plan.${id}`;
+  finish(env, name, 2, fe, body);
+  return name;
+}
+
+/** The plan lowered to return its rule's value, for the decision export (no result set, no wrapper). */
+function addPlanValue(env: EmitEnv, p: Plan, rule: RuleResult, id: number): string {
+  const count = localCount(p.blocks, 2);
+  const out = count;
+  const fe = new FuncEmitter(env, count + 1, null, null, { rule, out });
+  const m = env.m;
+  const refuel = env.fuel === null ? [] : [env.fuel.reset()];
+  const body = [...refuel, ...fe.blocks(p.blocks), m.return(m.local.get(out, i32))];
+  const name = `plan.${id}.value`;
   finish(env, name, 2, fe, body);
   return name;
 }
