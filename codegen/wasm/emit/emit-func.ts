@@ -12,6 +12,9 @@ import type { StaticData } from "./static-data.js";
 
 const i32 = binaryen.i32;
 type Ref = binaryen.ExpressionRef;
+const T_BOOLEAN = 2;
+/** Type-test builtins and the tag they test (RUNTIME-API.md section 2). */
+const TYPE_TESTS = new Map([["is_null", 1], ["is_boolean", 2], ["is_number", 3], ["is_string", 4], ["is_array", 5], ["is_object", 6], ["is_set", 7]]);
 
 /** What statement lowering needs from the module being built. */
 export interface EmitEnv {
@@ -195,8 +198,8 @@ export class FuncEmitter {
       case "MakeArrayStmt": return this.set(s.target, this.call("opa_array_with_cap", [m.i32.const(s.capacity)]));
       case "MakeObjectStmt": return this.set(s.target, this.call("opa_object", []));
       case "MakeSetStmt": return this.set(s.target, this.call("opa_set", []));
-      case "EqualStmt": return this.failIf(m.i32.eqz(this.call("tg_value_equal", [o(s.a), o(s.b)])));
-      case "NotEqualStmt": return this.failIf(this.call("tg_value_equal", [o(s.a), o(s.b)]));
+      case "EqualStmt": return this.failIf(m.i32.eqz(this.equal(s.a, s.b)));
+      case "NotEqualStmt": return this.failIf(this.equal(s.a, s.b));
       case "IsArrayStmt": return this.typeIs(o(s.source), 5);
       case "IsObjectStmt": return this.typeIs(o(s.source), 6);
       case "IsSetStmt": return this.typeIs(o(s.source), 7);
@@ -218,6 +221,17 @@ export class FuncEmitter {
         if (this.resultSet === null) throw new Error("ResultSetAddStmt outside a plan");
         return this.call("opa_set_add", [this.get(this.resultSet), this.get(s.value)], binaryen.none);
     }
+  }
+
+  /** 1 when the operands are equal. A comparison with a boolean constant reads the cell inline. */
+  private equal(a: Operand, b: Operand): Ref {
+    const m = this.env.m;
+    const [x, c] = b.kind === "bool" ? [a, b] : a.kind === "bool" ? [b, a] : [null, null];
+    if (x === null || c === null || x.kind !== "local") return this.call("tg_value_equal", [this.operand(a), this.operand(b)]);
+    // A boolean cell is its tag and a 0/1 byte; 0 (undefined) equals nothing.
+    const cell = (): Ref => this.get(x.local);
+    const bits = T_BOOLEAN | ((c.value ? 1 : 0) << 8);
+    return m.i32.and(m.i32.ne(cell(), m.i32.const(0)), m.i32.eq(m.i32.load16_u(0, 1, cell()), m.i32.const(bits)));
   }
 
   private typeIs(v: Ref, tag: number): Ref {
@@ -243,6 +257,20 @@ export class FuncEmitter {
       return m.block(null, [
         m.if(m.i32.eqz(m.global.get(g, i32)), m.global.set(g, read)),
         this.setOrFail(s.result, m.global.get(g, i32)),
+      ]);
+    }
+    const typeTag = target.kind === "native" && args.length === 1 ? TYPE_TESTS.get(s.func) : undefined;
+    if (typeTag !== undefined) {
+      // is_string(x) and friends: a tag test inline (they never fail for a defined x).
+      const x = this.scratch();
+      return m.block(null, [
+        this.set(x, args[0]!),
+        this.failIf(m.i32.eqz(this.get(x))),
+        this.set(s.result, m.select(
+          m.i32.eq(m.i32.load8_u(0, 1, this.get(x)), m.i32.const(typeTag)),
+          m.i32.const(this.env.data.scalar(true)),
+          m.i32.const(this.env.data.scalar(false)),
+        )),
       ]);
     }
     let call: Ref;
