@@ -52,3 +52,23 @@ function groundItems(ts: readonly Term[]): ConstValue[] | null {
   }
   return out;
 }
+
+/**
+ * An object with string-literal keys, some ground and some not: the object with
+ * `null` in place of each non-ground member (`open`: their item indices), so it can be
+ * copied and completed. Null when there is no ground member to gain from.
+ */
+export function objectTemplate(t: Extract<Term, { type: "object" }>): { value: ConstValue; open: number[] } | null {
+  const items: (readonly [ConstValue, ConstValue])[] = [];
+  const open: number[] = [];
+  const keys = new Set<string>();
+  for (const [i, [kt, vt]] of t.items.entries()) {
+    if (kt.type !== "string" || keys.has(kt.value)) return null;
+    keys.add(kt.value);
+    const value = groundValue(vt);
+    if (value === null) open.push(i);
+    items.push([{ type: "string", value: kt.value }, value ?? { type: "null" }]);
+  }
+  if (open.length === 0 || open.length === items.length) return null;
+  return { value: { type: "object", items }, open };
+}

@@ -158,8 +158,12 @@ export interface MakeNullStmt extends At { readonly type: "MakeNullStmt"; readon
 export interface MakeNumberIntStmt extends At { readonly type: "MakeNumberIntStmt"; readonly value: number; readonly target: Local }
 /** A number kept as its source text (floats, big integers); `index` is a static string. */
 export interface MakeNumberRefStmt extends At { readonly type: "MakeNumberRefStmt"; readonly index: number; readonly target: Local }
-/** `target` = the ground value `Static.consts[index]` (static, never mutated). */
-export interface MakeConstStmt extends At { readonly type: "MakeConstStmt"; readonly index: number; readonly target: Local }
+/**
+ * `target` = the ground value `Static.consts[index]` (static, never mutated), or with
+ * `copy` a fresh shallow copy of it that the following statements insert into (an
+ * object template whose non-ground members are placeholders).
+ */
+export interface MakeConstStmt extends At { readonly type: "MakeConstStmt"; readonly index: number; readonly target: Local; readonly copy?: boolean }
 export interface MakeArrayStmt extends At { readonly type: "MakeArrayStmt"; readonly capacity: number; readonly target: Local }
 export interface MakeObjectStmt extends At { readonly type: "MakeObjectStmt"; readonly target: Local }
 export interface MakeSetStmt extends At { readonly type: "MakeSetStmt"; readonly target: Local }

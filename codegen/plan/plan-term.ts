@@ -6,7 +6,7 @@
 import type { Term } from "../rego/ast.js";
 import type { Ctx } from "./context.js";
 import type { Operand } from "./ir.js";
-import { groundValue } from "./ground.js";
+import { groundValue, objectTemplate } from "./ground.js";
 import { bool, local, str } from "./ir.js";
 import { asLocal, bindOperand, isBound, isGlobalName, locOf, nested, unboundVars } from "./scope.js";
 
@@ -78,7 +78,21 @@ function planComposite(c: Ctx, t: Extract<Term, { type: "array" | "set" | "objec
         for (const o of ops) c.w.emit({ type: "SetAddStmt", set: l, value: o });
         k(local(l));
       });
-    case "object":
+    case "object": {
+      const template = objectTemplate(t);
+      if (template !== null) {
+        // Ground members come from a static template; only the others are inserted.
+        const open = t.items.filter((_, i) => template.open.includes(i));
+        return planTerms(c, open.map(([, v]) => v), (ops) => {
+          const l = c.w.newLocal();
+          c.w.emit({ type: "MakeConstStmt", index: c.s.statics.constant(template.value), target: l, copy: true });
+          open.forEach(([kt], i) => {
+            const key = str(c.s.statics.string(kt.type === "string" ? kt.value : ""));
+            c.w.emit({ type: "ObjectInsertStmt", object: l, key, value: ops[i]! });
+          });
+          k(local(l));
+        });
+      }
       return planTerms(c, t.items.flat(), (ops) => {
         const l = c.w.newLocal();
         c.w.emit({ type: "MakeObjectStmt", target: l });
@@ -87,6 +101,7 @@ function planComposite(c: Ctx, t: Extract<Term, { type: "array" | "set" | "objec
         }
         k(local(l));
       });
+    }
   }
 }
 

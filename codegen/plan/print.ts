@@ -58,7 +58,7 @@ export function printStmt(s: Stmt, strings: readonly string[], depth = 0): strin
     case "ResetLocalStmt": return line(`reset ${l(s.target)}`);
     case "MakeNullStmt": return line(`${l(s.target)} = null`);
     case "MakeNumberIntStmt": return line(`${l(s.target)} = number ${s.value}`);
-    case "MakeConstStmt": return line(`${l(s.target)} = const #${s.index}`);
+    case "MakeConstStmt": return line(`${l(s.target)} = ${s.copy === true ? "copy of " : ""}const #${s.index}`);
     case "MakeNumberRefStmt": return line(`${l(s.target)} = number ${strings[s.index] ?? `?${s.index}`}`);
     case "MakeArrayStmt": return line(`${l(s.target)} = array[${s.capacity}]`);
     case "MakeObjectStmt": return line(`${l(s.target)} = object`);

@@ -188,7 +188,8 @@ export class FuncEmitter {
       case "MakeConstStmt": {
         const v = this.env.consts[s.index];
         if (v === undefined) throw new Error(`MakeConstStmt: no constant #${s.index}`);
-        return this.set(s.target, m.i32.const(this.env.data.value(v)));
+        const cell = m.i32.const(this.env.data.value(v));
+        return this.set(s.target, s.copy === true ? this.call("opa_value_shallow_copy", [cell]) : cell);
       }
       case "MakeNumberIntStmt": return this.set(s.target, m.i32.const(this.env.data.int(s.value)));
       case "MakeNumberRefStmt": {
