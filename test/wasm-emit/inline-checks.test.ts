@@ -2,6 +2,8 @@
  * Type tests (`is_string(x)` ...) and comparisons with a boolean constant are lowered
  * to inline reads of the value cell: they answer as the runtime's builtins and
  * `tg_value_equal` do for every kind of value, and an undefined operand stays undefined.
+ * Constant-key lookups in the input and data documents are made once per call: a
+ * document replaced by `with` is another value and is looked up anew.
  */
 import { describe, expect, it } from "vitest";
 import { evaluate } from "./sdk-harness.js";
@@ -34,5 +36,28 @@ r := [
     const [{ result }] = (await evaluate({ modules: [src], entrypoint: "t/r", input: { vs: VALUES } })) as [{ result: number[][] }];
     const where = (f: (v: unknown) => boolean): number[] => VALUES.flatMap((v, i) => (f(v) ? [i] : []));
     expect(result).toEqual([where((v) => v === true), where((v) => v === false), where((v) => v !== true), where((v) => v !== false)]);
+  });
+
+  it("comparisons with null match only null", async () => {
+    const src = `package t
+r := [[i | some i, x in input.vs; x == null], [i | some i, x in input.vs; null != x]]`;
+    const [{ result }] = (await evaluate({ modules: [src], entrypoint: "t/r", input: { vs: VALUES } })) as [{ result: number[][] }];
+    const where = (f: (v: unknown) => boolean): number[] => VALUES.flatMap((v, i) => (f(v) ? [i] : []));
+    expect(result).toEqual([where((v) => v === null), where((v) => v !== null)]);
+  });
+
+  it("input lookups made once per call still see each with-replaced input and data", async () => {
+    const src = `package t
+r := input.a
+d := data.k
+q := [input.a, y, input.a, z, input.a, w, data.k, v, data.k] if {
+  y := r with input as {"a": 2}
+  z := input.a with input as {"a": 3}
+  w := input.a with input.a as 4
+  v := d with data.k as "mock"
+}`;
+    expect(await evaluate({ modules: [src], entrypoint: "t/q", input: { a: 1 }, data: { k: "base" } })).toEqual([
+      { result: [1, 2, 1, 3, 1, 4, "base", "mock", "base"] },
+    ]);
   });
 });

@@ -6,12 +6,14 @@
  */
 import * as binaryen from "../link/builder-api.js";
 import type { Block, ConstValue, Local, Location, Operand, RuleResult, Stmt } from "../../plan/ir.js";
+import { DATA, INPUT } from "../../plan/ir.js";
 import type { Fuel } from "./fuel.js";
 import type { Memo } from "./memo.js";
 import type { StaticData } from "./static-data.js";
 
 const i32 = binaryen.i32;
 type Ref = binaryen.ExpressionRef;
+const T_NULL = 1;
 const T_BOOLEAN = 2;
 /** Type-test builtins and the tag they test (RUNTIME-API.md section 2). */
 const TYPE_TESTS = new Map([["is_null", 1], ["is_boolean", 2], ["is_number", 3], ["is_string", 4], ["is_array", 5], ["is_object", 6], ["is_set", 7]]);
@@ -48,6 +50,10 @@ export class FuncEmitter {
   private readonly labels: string[] = [];
   private labelCount = 0;
   private extra: number;
+
+  /** `<document local>:<key string>` -> scratch local caching that lookup for the call. */
+  private readonly lookups = new Map<string, number>();
+  private facts: BodyFacts = { nulls: new Set(), stableDocs: false };
 
   constructor(
     private readonly env: EmitEnv,
@@ -87,7 +93,9 @@ export class FuncEmitter {
     return m.block(null, [this.env.memo.store(this.memoSlot, this.get(l)), m.return(this.get(l))]);
   }
 
+  /** Lowers the body of the function or plan (all its blocks at once). */
   blocks(blocks: readonly Block[]): Ref[] {
+    this.facts = bodyFacts(blocks);
     return blocks.map((b) => this.block(b));
   }
 
@@ -164,9 +172,9 @@ export class FuncEmitter {
     switch (s.type) {
       case "ReturnLocalStmt": return this.returnLocal(s.source);
       case "CallStmt": return this.callStmt(s);
-      case "BlockStmt": return m.block(null, this.blocks(s.blocks), binaryen.none);
+      case "BlockStmt": return m.block(null, s.blocks.map((b) => this.block(b)), binaryen.none);
       case "BreakStmt": return m.br(this.labels[this.labels.length - 1 - s.index]!);
-      case "DotStmt": return this.setOrFail(s.target, this.call("opa_value_get", [o(s.source), o(s.key)]));
+      case "DotStmt": return this.dot(s.source, s.key, s.target);
       case "LenStmt": return this.set(s.target, this.call("opa_number_size", [this.call("opa_value_length", [o(s.source)])]));
       case "ScanStmt": return this.scan(s.source, s.key, s.value, s.block, s.loc);
       case "NotStmt": return this.block(s.block, [m.br(this.fail)]);
@@ -224,9 +232,34 @@ export class FuncEmitter {
     }
   }
 
+  /**
+   * `target = source[key]`. A constant-key lookup in the input or data document (which
+   * no statement of the body reassigns) is made once per call and kept in a scratch local.
+   */
+  private dot(source: Operand, key: Operand, target: Local): Ref {
+    const m = this.env.m;
+    const get = (): Ref => this.call("opa_value_get", [this.operand(source), this.operand(key)]);
+    const doc = source.kind === "local" && (source.local === INPUT || source.local === DATA) && key.kind === "string";
+    if (!doc || !this.facts.stableDocs) return this.setOrFail(target, get());
+    const id = `${source.local}:${key.index}`;
+    let cached = this.lookups.get(id);
+    if (cached === undefined) {
+      cached = this.scratch();
+      this.lookups.set(id, cached);
+    }
+    // An undefined member (0) is looked up again: rare, and still correct.
+    return m.block(null, [m.if(m.i32.eqz(this.get(cached)), this.set(cached, get())), this.setOrFail(target, this.get(cached))]);
+  }
+
   /** 1 when the operands are equal. A comparison with a boolean constant reads the cell inline. */
   private equal(a: Operand, b: Operand): Ref {
     const m = this.env.m;
+    const isNull = (o: Operand): boolean => o.kind === "local" && this.facts.nulls.has(o.local);
+    const nullWith = isNull(b) ? a : isNull(a) ? b : null;
+    if (nullWith !== null && nullWith.kind === "local") {
+      const cell = (): Ref => this.get(nullWith.local);
+      return m.i32.and(m.i32.ne(cell(), m.i32.const(0)), m.i32.eq(m.i32.load8_u(0, 1, cell()), m.i32.const(T_NULL)));
+    }
     const [x, c] = b.kind === "bool" ? [a, b] : a.kind === "bool" ? [b, a] : [null, null];
     if (x === null || c === null || x.kind !== "local") return this.call("tg_value_equal", [this.operand(a), this.operand(b)]);
     // A boolean cell is its tag and a 0/1 byte; 0 (undefined) equals nothing.
@@ -341,4 +374,35 @@ export class FuncEmitter {
 function firstLocation(blocks: readonly Block[]): Location | undefined {
   for (const b of blocks) if (b.stmts.length > 0) return b.stmts[0]!.loc;
   return undefined;
+}
+
+/** What the lowering may assume of a whole body. */
+interface BodyFacts {
+  /** Locals whose only assignment is `MakeNullStmt`. */
+  readonly nulls: ReadonlySet<Local>;
+  /** No statement assigns the input or data local. */
+  readonly stableDocs: boolean;
+}
+
+function bodyFacts(blocks: readonly Block[]): BodyFacts {
+  const writes = new Map<Local, number>();
+  const nullWrites = new Set<Local>();
+  const wrote = (l: Local): void => void writes.set(l, (writes.get(l) ?? 0) + 1);
+  const visit = (stmts: readonly Stmt[]): void => {
+    for (const s of stmts) {
+      if ("target" in s) wrote(s.target);
+      if (s.type === "MakeNullStmt") nullWrites.add(s.target);
+      if (s.type === "CallStmt") wrote(s.result);
+      if (s.type === "ScanStmt") {
+        wrote(s.key);
+        wrote(s.value);
+        visit(s.block.stmts);
+      }
+      if (s.type === "NotStmt") visit(s.block.stmts);
+      if (s.type === "BlockStmt") for (const b of s.blocks) visit(b.stmts);
+    }
+  };
+  for (const b of blocks) visit(b.stmts);
+  const nulls = new Set([...nullWrites].filter((l) => writes.get(l) === 1));
+  return { nulls, stableDocs: !writes.has(INPUT) && !writes.has(DATA) };
 }
