@@ -19,25 +19,12 @@ export class StaticTable {
   private readonly fileIds = new Map<string, number>();
 
   string(s: string): number {
-    let id = this.stringIds.get(s);
-    if (id === undefined) {
-      id = this.strings.length;
-      this.strings.push(s);
-      this.stringIds.set(s, id);
-    }
-    return id;
+    return intern(this.stringIds, this.strings, s, s);
   }
 
   /** Index of a ground value in `consts` (equal spellings share one). */
   constant(v: ConstValue): number {
-    const key = JSON.stringify(v);
-    let id = this.constIds.get(key);
-    if (id === undefined) {
-      id = this.consts.length;
-      this.consts.push(v);
-      this.constIds.set(key, id);
-    }
-    return id;
+    return intern(this.constIds, this.consts, JSON.stringify(v), v);
   }
 
   builtin(name: string, arity: number): void {
@@ -47,14 +34,19 @@ export class StaticTable {
   }
 
   file(name: string): number {
-    let id = this.fileIds.get(name);
-    if (id === undefined) {
-      id = this.files.length;
-      this.files.push(name);
-      this.fileIds.set(name, id);
-    }
-    return id;
+    return intern(this.fileIds, this.files, name, name);
   }
+}
+
+/** Index of `key` in `list`, appending `value` the first time. */
+function intern<T>(ids: Map<string, number>, list: T[], key: string, value: T): number {
+  let id = ids.get(key);
+  if (id === undefined) {
+    id = list.length;
+    list.push(value);
+    ids.set(key, id);
+  }
+  return id;
 }
 
 /** A lookup computed at most once per call of the function: its value and whether it ran. */
