@@ -39,7 +39,10 @@ export function addDecisionExport(
   const m = env.m;
   const [ep, input, data, rs, res, allow, reason, ask] = [0, 1, 2, 3, 4, 5, 6, 7];
   const get = (l: number): binaryen.ExpressionRef => m.local.get(l, i32);
-  const type = (l: number): binaryen.ExpressionRef => m.call(env.rt("opa_value_type"), [get(l)], i32);
+  // The tag byte of a cell, read inline (address 0, undefined, is checked next to it and reads harmlessly).
+  const type = (l: number): binaryen.ExpressionRef => m.i32.load8_u(0, 1, get(l));
+  // A boolean cell's 0/1 byte; called only once the cell is known to be a boolean.
+  const truth = (l: number): binaryen.ExpressionRef => m.i32.load8_u(1, 1, get(l));
   const member = (target: number, name: string): binaryen.ExpressionRef =>
     m.local.set(target, m.call(env.rt("opa_value_get"), [get(res), m.i32.const(env.data.string(name))], i32));
   const malformedUnless = (l: number, tag: number): binaryen.ExpressionRef =>
@@ -76,7 +79,7 @@ export function addDecisionExport(
       malformedUnless(reason, T_STRING),
       m.i32.or(
         m.i32.or(get(reason), m.i32.const(4)),
-        m.i32.or(m.call(env.rt("tg_is_true"), [get(allow)], i32), m.i32.shl(m.call(env.rt("tg_is_true"), [get(ask)], i32), m.i32.const(1))),
+        m.i32.or(truth(allow), m.i32.shl(truth(ask), m.i32.const(1))),
       ),
     ],
     i32,
