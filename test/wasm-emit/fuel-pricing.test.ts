@@ -39,7 +39,7 @@ async function load(source: string, entrypoint: string) {
 }
 
 function fuelSection(wasm: Uint8Array): FuelSection {
-  const sections = WebAssembly.Module.customSections(new WebAssembly.Module(wasm), FUEL_SECTION);
+  const sections = WebAssembly.Module.customSections(new WebAssembly.Module(new Uint8Array(wasm)), FUEL_SECTION);
   expect(sections).toHaveLength(1);
   return JSON.parse(new TextDecoder().decode(sections[0]!)) as FuelSection;
 }
