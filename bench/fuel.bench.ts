@@ -1,9 +1,10 @@
 // npm run bench:fuel [-- --quick] — what bounded evaluation costs and what it buys, in one run:
 //  - the cost: the same policy compiled with and without fuel checks, decided through the
 //    SDK and the fast engine (policies/authz.rego), and a loop-bound rule (90,000 scan
-//    iterations) through the SDK. Many short paired rounds (with, without, then the other
-//    order), one ratio per round: the overhead is the median ratio, with its
-//    interquartile range, so a load spike moves single rounds, not the figure. Next to
+//    iterations) through the SDK. Many short paired rounds (with and without alternating,
+//    five batches each; a round compares their fastest batches), one ratio per round: the
+//    overhead is the median ratio, with its interquartile range, so a load spike moves
+//    single rounds, not the figure. Next to
 //    time, deterministic figures: the module's code size with and without the checks,
 //    the checks in it (`toolgate.fuel` section) and the fuel one evaluation spends;
 //  - the bound: a quadratic rule (10^8 steps over a 10^4 array) under the engines'
@@ -53,9 +54,13 @@ interface Paired {
   readonly rounds: number;
 }
 
+/** Back-to-back batches per contender in a round; a round keeps each contender's fastest, so a preempted batch drops out. */
+const BATCHES_PER_ROUND = 5;
+
 /**
- * `rounds` paired rounds of `batch` calls of each contender, the order alternating; the
- * overhead of a round is the ratio of its two batches, timed back to back.
+ * `rounds` paired rounds; in each, the contenders alternate `BATCHES_PER_ROUND` times
+ * with `batch` calls per batch (the order flips every round). The overhead of a round
+ * is the ratio of the two contenders' fastest batches in it.
  */
 function paired(withChecks: () => unknown, without: () => unknown, rounds: number, batch: number): Paired {
   const time = (f: () => unknown): number => {
@@ -71,14 +76,16 @@ function paired(withChecks: () => unknown, without: () => unknown, rounds: numbe
   const off: number[] = [];
   const ratio: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    let a: number;
-    let b: number;
-    if (r % 2 === 0) {
-      a = time(withChecks);
-      b = time(without);
-    } else {
-      b = time(without);
-      a = time(withChecks);
+    let a = Infinity;
+    let b = Infinity;
+    for (let k = 0; k < BATCHES_PER_ROUND; k++) {
+      if ((r + k) % 2 === 0) {
+        a = Math.min(a, time(withChecks));
+        b = Math.min(b, time(without));
+      } else {
+        b = Math.min(b, time(without));
+        a = Math.min(a, time(withChecks));
+      }
     }
     on.push(a);
     off.push(b);
@@ -110,7 +117,7 @@ async function stepsPerEvaluation(wasm: Uint8Array, entrypoint: string, data: Js
 }
 
 async function costRows(ctx: RowContext): Promise<BenchRow[]> {
-  const rounds = ctx.quick ? 60 : 240;
+  const rounds = ctx.quick ? 24 : 100;
   const source = readFileSync("policies/authz.rego", "utf8");
   const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;
   const inputs = policyInputs(512, 42);
@@ -138,7 +145,7 @@ async function costRows(ctx: RowContext): Promise<BenchRow[]> {
   const loopOnWasm = compile("loop.rego", loopSrc, "q/n", true);
   const loopOffWasm = compile("loop.rego", loopSrc, "q/n", false);
   const [loopOn, loopOff] = await Promise.all([loopOnWasm, loopOffWasm].map((w) => loadPolicy(w, undefined, hostBuiltins)));
-  const loop = paired(() => loopOn!.evaluate(xs, "q/n"), () => loopOff!.evaluate(xs, "q/n"), ctx.quick ? 30 : 100, 2);
+  const loop = paired(() => loopOn!.evaluate(xs, "q/n"), () => loopOff!.evaluate(xs, "q/n"), ctx.quick ? 12 : 40, 1);
   const loopSteps = await stepsPerEvaluation(loopOnWasm, "q/n", undefined, [xs]);
 
   const authzStatic = `${checksIn(on)}; code ${on.length} bytes with, ${off.length} without (+${on.length - off.length}); ${formatValue(authzSteps)} fuel units per decision (mean of ${inputs.length} inputs)`;
