@@ -98,8 +98,8 @@ function paired(withChecks: () => unknown, without: () => unknown, rounds: numbe
 function checksIn(wasm: Uint8Array): string {
   const sections = WebAssembly.Module.customSections(new WebAssembly.Module(new Uint8Array(wasm)), FUEL_SECTION);
   if (sections.length === 0) return "no toolgate.fuel section";
-  const s = JSON.parse(new TextDecoder().decode(sections[0]!)) as { checks: Record<string, number>; functions: { checked: number; leaves: number } };
-  return `checks: ${Object.entries(s.checks).map(([k, n]) => `${n} ${k}`).join(", ")}; functions: ${s.functions.checked} checked, ${s.functions.leaves} leaves`;
+  const s = JSON.parse(new TextDecoder().decode(sections[0]!)) as { checks: Record<string, number>; functions: { checked: number; unchecked: number } };
+  return `checks: ${Object.entries(s.checks).map(([k, n]) => `${n} ${k}`).join(", ")}; functions: ${s.functions.checked} checked, ${s.functions.unchecked} without`;
 }
 
 /** Fuel one SDK evaluation of each input spends (mean), through the module's own exports. */

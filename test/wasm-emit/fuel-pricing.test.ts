@@ -100,8 +100,33 @@ describe("fuel pricing", () => {
     // 100 calls of `inc` add nothing to the 100 units of the scan.
     expect(p.steps(xs(200)) - p.steps(xs(100))).toBe(100);
     const section = fuelSection(p.wasm);
-    expect(section.functions.leaves).toBeGreaterThanOrEqual(1);
+    expect(section.functions.unchecked).toBeGreaterThanOrEqual(1);
     expect(section.checks.entry).toBe(section.functions.checked);
+  });
+
+  it("a function without loops that calls only leaves has no entry check; one that calls it keeps its own", async () => {
+    const src = [
+      "package p", "import rego.v1", "",
+      "inc(x) := x + 1",
+      "twice(x) := inc(inc(x))",
+      "quad(x) := twice(twice(x))",
+      "",
+      "a := [y | some x in input.xs; y := twice(x)]",
+      "b := [y | some x in input.xs; y := quad(x)]",
+    ].join("\n") + "\n";
+    const a = await load(src, "p/a");
+    const b = await load(src, "p/b");
+    // `twice` calls only the leaf `inc`: nothing per call. `quad` calls `twice`: one unit per call.
+    expect(a.steps(xs(200)) - a.steps(xs(100))).toBe(100);
+    expect(b.steps(xs(200)) - b.steps(xs(100))).toBe(200);
+  });
+
+  it("a memo hit costs no fuel of its own", async () => {
+    const src = "package p\nimport rego.v1\n\nbig := [x | some x in input.xs]\n\nn := count([1 | some x in input.ys; count(big) > x])\n";
+    const p = await load(src, "p/n");
+    const run = (ys: number) => p.steps({ xs: Array.from({ length: 50 }, (_, i) => i), ys: Array.from({ length: ys }, (_, i) => i) });
+    // `big` runs once (its 50 units and its entry); every further reference is a hit.
+    expect(run(200) - run(100)).toBe(100);
   });
 
   it("an exponential chain of calls without loops is stopped by the entry checks of functions that call", async () => {

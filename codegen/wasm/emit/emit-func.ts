@@ -68,11 +68,11 @@ export class FuncEmitter {
     return this.extra;
   }
 
-  /** One unit of fuel at the entry of a function that loops or calls (nothing for a leaf, or when fuel is off). */
+  /** One unit of fuel at a function's entry when it needs one (`fuel-leaves.ts`; nothing when fuel is off). */
   entryTick(blocks: readonly Block[], checked: boolean): Ref[] {
     if (this.env.fuel === null) return [];
     if (!checked) {
-      this.env.fuel.leaf();
+      this.env.fuel.uncheckedFunction();
       return [];
     }
     return [this.env.fuel.entry(firstLocation(blocks))];

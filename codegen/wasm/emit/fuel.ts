@@ -4,10 +4,9 @@
  *  - a scan costs one unit per element, charged once before its loop (a scan always
  *    runs to its end, so this is exactly one unit per iteration, with one check per
  *    scan instead of one per iteration);
- *  - a function that loops or calls generated functions costs one unit at its entry
- *    (this bounds chains of calls); a leaf function (no scan, no call of a generated
- *    function) costs nothing of its own: its work is bounded by its code, and its
- *    caller's checks bound how often it runs;
+ *  - a function costs one unit at its entry unless `fuel-leaves.ts` shows its work
+ *    is bounded by its code (no scan, calls only of leaves), which its caller's checks
+ *    then pay for; a memo hit is answered before the check;
  *  - a builtin whose work grows with its operands costs what `fuel-builtins.ts` says,
  *    charged at the call site before the call.
  * Each plan starts with the full budget. When the fuel runs out the evaluation aborts
@@ -44,7 +43,7 @@ export interface FuelSection {
   /** Check sites per kind. */
   readonly checks: Record<FuelSite, number>;
   /** Generated functions with and without an entry check. */
-  readonly functions: { readonly checked: number; readonly leaves: number };
+  readonly functions: { readonly checked: number; readonly unchecked: number };
 }
 
 /** What the fuel code needs from the module being built. */
@@ -61,7 +60,7 @@ export interface FuelEnv {
 export class Fuel {
   private installed = false;
   private readonly checks: Record<FuelSite, number> = { entry: 0, scan: 0, builtin: 0 };
-  private leaves = 0;
+  private unchecked = 0;
 
   constructor(private readonly env: FuelEnv) {}
 
@@ -86,8 +85,8 @@ export class Fuel {
   }
 
   /** A function left without an entry check (counted for the custom section). */
-  leaf(): void {
-    this.leaves++;
+  uncheckedFunction(): void {
+    this.unchecked++;
   }
 
   /** One unit per element of a scan of `length` (an i32 expression) elements, before its loop. */
@@ -105,7 +104,7 @@ export class Fuel {
   /** The `toolgate.fuel` section: how many checks of each kind the module has. */
   section(): FuelSection {
     const { entry } = this.checks;
-    return { version: 1, checks: { ...this.checks }, functions: { checked: entry, leaves: this.leaves } };
+    return { version: 1, checks: { ...this.checks }, functions: { checked: entry, unchecked: this.unchecked } };
   }
 
   private install(): void {

@@ -14,7 +14,7 @@ import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
 import { Fuel, FUEL_SECTION } from "./fuel.js";
 import { FuelBuiltins } from "./fuel-builtins.js";
-import { needsEntryCheck } from "./fuel-leaves.js";
+import { functionsNeedingEntryCheck } from "./fuel-leaves.js";
 import { Memo } from "./memo.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, linkModule, optimizeGenerated, readRuntime, replaceImport, setGlobalInit, staticDataStart, validationError } from "../link/index.js";
 import { INPUT_PATHS_SECTION, inputPaths } from "./input-paths.js";
@@ -142,7 +142,8 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     },
   };
 
-  for (const f of policy.funcs) addFunc(env, f, funcNames);
+  const checked = functionsNeedingEntryCheck(policy.funcs);
+  for (const f of policy.funcs) addFunc(env, f, checked.has(f.name));
   const planNames = policy.plans.map((p, i) => addPlan(env, p, i));
 
   // toolgate.eval(ctx, entrypoint, input, data) -> result set
@@ -212,11 +213,12 @@ function memberNames(trees: Record<string, InputPaths>): string[] {
   return [...names].sort();
 }
 
-function addFunc(env: EmitEnv, f: Func, funcNames: ReadonlySet<string>): void {
+function addFunc(env: EmitEnv, f: Func, entryCheck: boolean): void {
   const count = localCount(f.blocks, Math.max(f.return, ...f.params) + 1);
   const slot = env.memo?.slot(f.name) ?? null;
   const fe = new FuncEmitter(env, count, null, slot);
-  const body = [...fe.entryTick(f.blocks, needsEntryCheck(f, funcNames)), ...(slot === null ? [] : [env.memo!.lookup(slot)]), ...fe.blocks(f.blocks)];
+  // A memo hit is answered before the entry check: it does constant work, which its caller pays for.
+  const body = [...(slot === null ? [] : [env.memo!.lookup(slot)]), ...fe.entryTick(f.blocks, entryCheck), ...fe.blocks(f.blocks)];
   body.push(fe.returnLocal(f.return));
   finish(env, f.name, f.params.length, fe, body);
 }
