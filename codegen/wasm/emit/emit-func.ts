@@ -236,21 +236,15 @@ export class FuncEmitter {
         this.setOrFail(s.result, m.global.get(g, i32)),
       ]);
     }
-<<<<<<< HEAD
-    const invoke = target.kind === "host"
-      ? this.setOrFail(s.result, m.call(this.env.hostImport(target.arity), [m.i32.const(target.id), m.i32.const(0), ...args], i32))
-      : this.setOrFail(s.result, m.call(target.name, args, i32));
-    const cost = this.env.fuel === null ? null : this.env.fuelBuiltins.cost(s.func, s.args.map((a) => this.costOperand(a)));
-    const call = cost === null ? invoke : m.block(null, [this.env.fuel!.charge("builtin", cost, s.loc), invoke]);
-=======
-    let call: Ref;
+    let invoke: Ref;
     if (target.kind === "host") {
       // Exact host builtins: operands go as tagged JSON text, the tagged result is rebuilt (sets, exact numbers).
       const operands = target.exact ? args.map((a) => this.call("tg_exact_encode", [a])) : args;
       const r = m.call(this.env.hostImport(target.arity), [m.i32.const(target.id), m.i32.const(0), ...operands], i32);
-      call = this.setOrFail(s.result, target.exact ? this.call("tg_exact_decode", [r]) : r);
-    } else call = this.setOrFail(s.result, m.call(target.name, args, i32));
->>>>>>> main
+      invoke = this.setOrFail(s.result, target.exact ? this.call("tg_exact_decode", [r]) : r);
+    } else invoke = this.setOrFail(s.result, m.call(target.name, args, i32));
+    const cost = this.env.fuel === null ? null : this.env.fuelBuiltins.cost(s.func, s.args.map((a) => this.costOperand(a)));
+    const call = cost === null ? invoke : m.block(null, [this.env.fuel!.charge("builtin", cost, s.loc), invoke]);
     // Strict mode: builtin errors (native, or host ones reading tg_location) carry this call's location;
     // custom builtins' errors always abort, so their calls are located in every mode.
     if (!this.env.strict && !(target.kind === "host" && target.located)) return call;
