@@ -10,7 +10,8 @@
 //  - the bound: a quadratic rule (10^8 steps over a 10^4 array) under the engines'
 //    default budget, with a 100 ms timer armed just before it: when is it stopped, and
 //    how late does the timer fire. The unbounded anchor runs the same rule without fuel
-//    checks (seconds; left out with --quick).
+//    checks (seconds; left out with --quick); and count(numbers.range(0, 10^8 - 1)), priced at
+//    its call site, under the same budget.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -213,10 +214,38 @@ async function boundRows(ctx: RowContext): Promise<BenchRow[]> {
   return [{ what: "a policy with a quadratic rule (10^8 steps), fast engine", unit: "ms until the decision", better: "lower", toolgate: { label: "bounded (default budget)", value: stopped.workMs }, anchors, notes }];
 }
 
+const HUGE_RANGE = `package toolgate.authz
+import rego.v1
+
+default decision := {"allow": false, "reason": "no_rule_matched", "requires_approval": false}
+
+decision := {"allow": true, "reason": "range_counted", "requires_approval": false} if {
+	count(numbers.range(0, data.n)) > 0
+}
+`;
+
+/** A builtin asked for 10^8 elements: priced before the call, it is stopped without being run. */
+async function rangeRow(ctx: RowContext): Promise<BenchRow> {
+  const input = policyInputs(1, 7)[0]!;
+  const engine = await loadFastEngine({ wasm: compile("range.rego", HUGE_RANGE, ENTRY, true), entrypoint: ENTRY, data: { n: 99_999_999 } });
+  ctx.log(`fuel: count(numbers.range(0, 10^8 - 1)) under the default budget`);
+  const stopped = await withTimer(100, () => engine.evaluate(input));
+  const reason = (stopped.result as PolicyDecision).reason;
+  if (reason !== "policy_budget_exceeded") throw new Error(`the huge range was not stopped: ${JSON.stringify(stopped.result)}`);
+  return {
+    what: "a builtin over a huge range: count(numbers.range(0, 10^8 - 1)), fast engine",
+    unit: "ms until the decision",
+    better: "lower",
+    toolgate: { label: "bounded (default budget)", value: stopped.workMs },
+    anchors: [],
+    notes: [`decision: deny ${reason}, charged 10^8 units at the call before the array is made; unpriced, the call builds 10^8 numbers (the runtime's own cap; no anchor: gigabytes of Wasm memory)`],
+  };
+}
+
 export const fuelRows: RowSource = {
   name: "fuel",
   async run(ctx) {
-    return { rows: [...(await costRows(ctx)), ...(await boundRows(ctx))] };
+    return { rows: [...(await costRows(ctx)), ...(await boundRows(ctx)), await rangeRow(ctx)] };
   },
 };
 
