@@ -68,12 +68,17 @@ export class CallTelemetry {
     this.#start = t.metered ? process.hrtime.bigint() : null;
   }
 
+  /** Nothing observes this call: no span records and no meter measures (the phases may run unwrapped). */
+  get inert(): boolean {
+    return !this.#recording && !this.#t.metered;
+  }
+
   /**
    * Runs one phase inside its child span (active, so handler spans nest under invoke).
    * Without a recording span or a meter there is nothing to observe: the phase runs as is.
    */
   phase<T>(name: Phase, fn: () => Promise<T>): Promise<T> {
-    if (!this.#recording && !this.#t.metered) return fn();
+    if (this.inert) return fn();
     return this.#observed(name, fn);
   }
 
