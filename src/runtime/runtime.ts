@@ -228,6 +228,10 @@ export function createRuntime<
     }
     const { tool } = await log(ctx, req, prepared, note, env, decisionId, committed);
     if (published !== null) await published;
+    if (trace.inert) {
+      trace.end(null);
+      return env;
+    }
     trace.end({
       tool: tool?.name ?? toolName,
       effect: tool?.effect ?? null,

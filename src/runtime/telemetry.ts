@@ -97,7 +97,12 @@ export class CallTelemetry {
     }
   }
 
-  end(s: CallSummary): void {
+  /** Ends the call span; null only for an inert call (nothing to annotate or measure). */
+  end(s: CallSummary | null): void {
+    if (s === null) {
+      if (!this.inert) throw new Error("CallTelemetry.end: a summary is needed when the call is observed");
+      return void this.#span.end();
+    }
     const reason = s.outcome_reason ?? s.reason ?? "none";
     if (this.#start !== null) {
       this.#t.decisions.add(1, {
