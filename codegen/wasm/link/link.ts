@@ -93,15 +93,20 @@ export function linkModule(m: Module): LinkedModule {
   section(SECTION.type, types.encode());
 
   const dataEnd = m.data.reduce((end, d) => Math.max(end, d.offset + d.bytes.length), rt.dataEnd);
+  const dataPages = Math.ceil(dataEnd / PAGE);
   const imp = new ByteWriter();
   const memories = rt.imports.filter((i) => i.kind === "memory");
+  // Static data beyond the imported memory's minimum is copied in by a start function that
+  // grows the memory first: the memory import keeps the runtime's minimum, so the module
+  // loads into the memory any host gives (the opa-wasm SDK's default is 5 pages).
+  const memoryMin = memories.length === 0 ? 0 : Math.min(...memories.map((i) => i.min));
+  const passive = memories.length > 0 && m.data.length > 0 && dataPages > memoryMin;
   imp.u32(imports.length + memories.length);
   for (const i of rt.imports) {
     if (i.kind === "memory") {
-      const min = Math.max(i.min, Math.ceil(dataEnd / PAGE));
-      imp.name(i.module).name(i.base).byte(EXTERNAL.memory).byte(i.max === null ? 0 : 1).u32(min);
+      imp.name(i.module).name(i.base).byte(EXTERNAL.memory).byte(i.max === null ? 0 : 1).u32(i.min);
       if (i.max !== null) {
-        if (i.max < min) throw new LinkError(`static data needs ${min} pages; the imported memory allows ${i.max}`);
+        if (i.max < dataPages) throw new LinkError(`static data needs ${dataPages} pages; the imported memory allows ${i.max}`);
         imp.u32(i.max);
       }
     }
@@ -109,9 +114,11 @@ export function linkModule(m: Module): LinkedModule {
   for (const i of imports) imp.name(i.module).name(i.base).byte(EXTERNAL.function).u32(i.type);
   section(SECTION.import, imp);
 
-  const fns = new ByteWriter().u32(rt.functions.length + m.functions.length);
+  const dataStart = passive ? { index: generatedStart + m.functions.length, type: types.index(0, 0) } : null;
+  const fns = new ByteWriter().u32(rt.functions.length + m.functions.length + (dataStart === null ? 0 : 1));
   for (const t of rt.functions) fns.u32(t);
   for (const t of generatedTypes) fns.u32(t);
+  if (dataStart !== null) fns.u32(dataStart.type);
   section(SECTION.function, fns);
 
   const globals = new ByteWriter().u32(rt.globals.length + m.globals.length);
@@ -138,21 +145,54 @@ export function linkModule(m: Module): LinkedModule {
   for (const e of m.exports) exportOne(e.external, EXTERNAL.function, symbols.func(e.internal));
   section(SECTION.export, exports);
 
-  if (rt.start !== null) section(SECTION.start, new ByteWriter().u32(oldToNew(rt.start)));
-  if (rt.hasDataCount) section(SECTION.dataCount, new ByteWriter().u32(rt.data.length + m.data.length));
+  const runtimeStartFn = rt.start === null ? null : oldToNew(rt.start);
+  if (dataStart !== null) section(SECTION.start, new ByteWriter().u32(dataStart.index));
+  else if (runtimeStartFn !== null) section(SECTION.start, new ByteWriter().u32(runtimeStartFn));
+  if (rt.hasDataCount || passive) section(SECTION.dataCount, new ByteWriter().u32(rt.data.length + m.data.length));
 
-  const code = new ByteWriter().u32(rt.bodies.length + generatedBodies.length);
+  const code = new ByteWriter().u32(rt.bodies.length + generatedBodies.length + (dataStart === null ? 0 : 1));
   for (const b of rt.bodies) code.sized(renumberCalls(b, oldToNew));
   for (const b of generatedBodies) code.sized(b);
+  if (dataStart !== null) code.sized(copyDataBody(m.data, rt.data.length, dataPages, runtimeStartFn));
   section(SECTION.code, code);
 
   const data = new ByteWriter().u32(rt.data.length + m.data.length);
   for (const d of rt.data) data.bytes(d);
-  for (const d of m.data) data.u32(0).byte(0x41).s32(d.offset).byte(0x0b).sized(d.bytes);
+  for (const d of m.data) {
+    if (passive) data.u32(1).sized(d.bytes);
+    else data.u32(0).byte(0x41).s32(d.offset).byte(0x0b).sized(d.bytes);
+  }
   section(SECTION.data, data);
 
   for (const c of [...rt.customs, ...m.customSections]) section(SECTION.custom, new ByteWriter().name(c.name).bytes(c.bytes));
   return { bytes: out.finish(), firstGenerated: generatedStart, generatedCount: m.functions.length };
+}
+
+/**
+ * The start function of a module whose static data is passive: grow the memory to
+ * `pages` (trap if the host refuses), copy each segment to its offset and drop it,
+ * then run the runtime's own start function.
+ */
+function copyDataBody(segments: readonly { offset: number; bytes: Uint8Array }[], firstIndex: number, pages: number, runtimeStart: number | null): Uint8Array {
+  const w = new ByteWriter().u32(0); // no locals
+  const memorySize = (): void => void w.byte(0x3f).byte(0x00);
+  memorySize();
+  w.byte(0x41).s32(pages).byte(0x49); // i32.lt_u
+  w.byte(0x04).byte(0x40); // if
+  w.byte(0x41).s32(pages);
+  memorySize();
+  w.byte(0x6b); // i32.sub
+  w.byte(0x40).byte(0x00); // memory.grow
+  w.byte(0x41).s32(-1).byte(0x46); // i32.eq
+  w.byte(0x04).byte(0x40).byte(0x00).byte(0x0b); // if unreachable end
+  w.byte(0x0b); // end
+  segments.forEach((d, i) => {
+    w.byte(0x41).s32(d.offset).byte(0x41).s32(0).byte(0x41).s32(d.bytes.length);
+    w.byte(0xfc).u32(8).u32(firstIndex + i).byte(0x00); // memory.init
+    w.byte(0xfc).u32(9).u32(firstIndex + i); // data.drop
+  });
+  if (runtimeStart !== null) w.byte(0x10).u32(runtimeStart);
+  return w.byte(0x0b).finish();
 }
 
 /** Why `bytes` is not a valid module (the engine's compile error), or null. */
