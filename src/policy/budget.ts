@@ -1,6 +1,7 @@
 /**
  * Bounded evaluation, the host's side. A module built by toolgate spends one unit
- * of fuel per loop iteration and per function call and aborts with
+ * of fuel per loop iteration, per entry of a function that can loop or chain calls,
+ * and per element (or 64 string bytes) of a builtin's operands, and aborts with
  * `policy_budget_exceeded` when its budget is used up (codegen/wasm/emit/fuel.ts).
  * The module alone starts unlimited (the unmodified SDK evaluates as OPA would);
  * toolgate's engines set a finite budget before every evaluation, so a runaway
@@ -8,8 +9,8 @@
  */
 
 /**
- * Steps (loop iterations plus function calls) per evaluation unless configured. The
- * shipped policy takes 11-14 steps per decision; a million is 30-100 ms of a runaway
+ * Steps per evaluation unless configured. The shipped policy takes 2-8 steps per
+ * decision; a million is 30-100 ms of a runaway
  * rule on a busy 2-core machine before it is stopped.
  */
 export const DEFAULT_POLICY_BUDGET = 1_000_000;

@@ -91,7 +91,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
     }
   }
   // Facts from the host, fresh right before this decision; without them nothing is authorised.
-  const facts = await resolveContext(deps, call);
+  const facts = call.tool.context === undefined || call.tool.context.length === 0 ? { ok: true as const, context: {} } : await resolveContext(deps, call);
   if (!facts.ok) return answer(facts.envelope, { decision: "not_evaluated", reason: "context_unavailable", policy_version: version });
   const hash = callArgsHash(call);
   const usedUpNow = approval === null ? false : await usedUp(deps, approval, call, now, read?.record);

@@ -22,6 +22,8 @@ export class PolicyPublisher {
   readonly #deps: PolicyPublisherDeps;
   #engine: PolicyEngine | null = null;
   #written: Promise<void> = Promise.resolve();
+  /** The write for #engine has settled: callers need not wait for it. */
+  #settled = false;
   // Writes of one process go one after the other, so a swap is never overtaken by an older write.
   #tail: Promise<void> = Promise.resolve();
 
@@ -30,12 +32,14 @@ export class PolicyPublisher {
   }
 
   /**
-   * Records `engine` as the gates' current policy unless this process already did; settles when
-   * the write has (never rejects: a failed write is reported and tried again by the next call).
+   * Records `engine` as the gates' current policy unless this process already did; the promise
+   * settles when the write has (never rejects: a failed write is reported and tried again by
+   * the next call), null when it already has.
    */
-  publish(engine: PolicyEngine): Promise<void> {
-    if (engine === this.#engine) return this.#written;
+  publish(engine: PolicyEngine): Promise<void> | null {
+    if (engine === this.#engine) return this.#settled ? null : this.#written;
     this.#engine = engine;
+    this.#settled = false;
     const d = this.#deps;
     const v = versionsOf(engine);
     const rec: CurrentPolicyRecord = {
@@ -48,10 +52,15 @@ export class PolicyPublisher {
     };
     const written = this.#tail.then(() => d.store.setCurrentPolicy(rec));
     this.#tail = written.catch(() => undefined);
-    this.#written = written.catch((err: unknown) => {
-      d.onError(err);
-      if (this.#engine === engine) this.#engine = null;
-    });
+    this.#written = written.then(
+      () => {
+        if (this.#engine === engine) this.#settled = true;
+      },
+      (err: unknown) => {
+        d.onError(err);
+        if (this.#engine === engine) this.#engine = null;
+      },
+    );
     return this.#written;
   }
 }

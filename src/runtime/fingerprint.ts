@@ -4,9 +4,9 @@
  * fields (all arguments when none are declared). Tenant is part of it so equal
  * calls of two tenants never share an identity.
  */
-import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { hash } from "node:crypto";
 import type { JsonObject } from "../manifest.js";
+import { canonicalJson } from "./canonical-json.js";
 
 export function pickFields(args: JsonObject, fields: readonly string[]): JsonObject {
   if (fields.length === 0) return args;
@@ -18,10 +18,13 @@ export function pickFields(args: JsonObject, fields: readonly string[]): JsonObj
   return picked;
 }
 
+/** SHA-256 (hex) of the canonical JSON of { tenant, tool, args } ("args" < "tenant" < "tool": keys in RFC 8785 order). */
+function hashCall(tenant: string, tool: string, args: JsonObject): string {
+  return hash("sha256", `{"args":${canonicalJson(args)},"tenant":${canonicalJson(tenant)},"tool":${canonicalJson(tool)}}`, "hex");
+}
+
 export function fingerprint(tenant: string, tool: string, args: JsonObject, fields: readonly string[]): string {
-  const text = canonicalize({ tenant, tool, args: pickFields(args, fields) });
-  if (text === undefined) throw new TypeError("fingerprint input is not JSON");
-  return createHash("sha256").update(text).digest("hex");
+  return hashCall(tenant, tool, pickFields(args, fields));
 }
 
 /**
@@ -29,7 +32,5 @@ export function fingerprint(tenant: string, tool: string, args: JsonObject, fiel
  * the complete arguments, so any difference in any argument is a different approval.
  */
 export function argsHash(tenant: string, tool: string, args: JsonObject): string {
-  const text = canonicalize({ tenant, tool, args });
-  if (text === undefined) throw new TypeError("arguments are not JSON");
-  return createHash("sha256").update(text).digest("hex");
+  return hashCall(tenant, tool, args);
 }

@@ -59,7 +59,7 @@ class LazySignal implements Abortable {
   }
 }
 
-export async function runHandler(
+export function runHandler(
   deps: RuntimeDeps,
   base: TrustedContext & Omit<InvokeContext, keyof TrustedContext | "signal">,
   timeoutMs: number,
@@ -81,19 +81,24 @@ export async function runHandler(
       (result): Settled => ({ kind: "returned", result }),
       (error: unknown): Settled => ({ kind: "threw", error }),
     );
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  // One promise settled by whichever comes first, the work or the timer (no race of two).
+  return new Promise<RunResult>((resolve) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      lazy.abort(new HandlerTimeoutError(`${base.tool} did not answer within ${timeoutMs} ms`));
+      void work.finally(unregister);
+      resolve({ kind: "timeout", late: work });
+    }, timeoutMs);
+    void work.then((first) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      unregister();
+      resolve({ ...first, interrupted: lazy.aborted && isInterruptedError(lazy.reason) });
+    });
   });
-  const first = await Promise.race([work, timedOut]);
-  clearTimeout(timer);
-  if (first === "timeout") {
-    lazy.abort(new HandlerTimeoutError(`${base.tool} did not answer within ${timeoutMs} ms`));
-    void work.finally(unregister);
-    return { kind: "timeout", late: work };
-  }
-  unregister();
-  return { ...first, interrupted: lazy.aborted && isInterruptedError(lazy.reason) };
 }
 
 /** Aborts every handler of the run in flight in this process. */

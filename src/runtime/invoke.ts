@@ -52,7 +52,7 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
     // Nothing is claimed, so this is the check right before the handler (a read's one read of the flag).
     const interrupt = await deps.store.getInterrupt(call.ctx.tenant, call.ctx.run_id);
     if (interrupt !== null) return terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${interrupt.reason}`);
-    const revoked = await approvalStillValid(deps, call, auth);
+    const revoked = auth.approval_id === null ? null : await approvalStillValid(deps, call, auth);
     if (revoked !== null) return revoked;
     return runUnrecorded(deps, call);
   }

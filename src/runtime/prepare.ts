@@ -29,7 +29,7 @@ function jsonText(v: unknown): string | undefined {
 
 const validId = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH;
 
-export async function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest): Promise<Step<PreparedCall>> {
+export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest): Step<PreparedCall> {
   const name = typeof req.tool === "string" ? req.tool : "";
   const tool = name.length <= maxToolNameLength && Object.prototype.hasOwnProperty.call(deps.manifest.tools, name) ? deps.manifest.tools[name] : undefined;
   if (tool === undefined) {

@@ -189,7 +189,7 @@ export function createRuntime<
     const decisionId = newDecisionId();
     let committed = false;
     try {
-      const p = await trace.phase("prepare", () => prepare(deps, ctx, req));
+      const p = trace.inert ? prepare(deps, ctx, req) : await trace.phase("prepare", async () => prepare(deps, ctx, req));
       if (p.kind === "answer") {
         env = p.envelope;
         note = p.note;
@@ -216,10 +216,10 @@ export function createRuntime<
           env = await trace.phase("invoke", () => invoke(deps, withContext(call, context), authorized, late, audit));
           committed = audit.committed;
           // Committed with the outcome, the approval's consumption was decided there too.
-          if (!committed) await consumeAfterInvoke(deps, call);
+          if (!committed && call.approval_id !== null) await consumeAfterInvoke(deps, call);
         }
       }
-      if (prepared !== null) {
+      if (prepared !== null && env.outcome === "terminal_failure" && env.reason === "approval_required") {
         env = await pausePendingCall(deps.store, prepared, env, note.reason, deps.clock.now(), opts.onPendingApproval, deps.onError);
       }
     } catch (err) {
@@ -227,7 +227,11 @@ export function createRuntime<
       env = terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
     }
     const { tool } = await log(ctx, req, prepared, note, env, decisionId, committed);
-    await published;
+    if (published !== null) await published;
+    if (trace.inert) {
+      trace.end(null);
+      return env;
+    }
     trace.end({
       tool: tool?.name ?? toolName,
       effect: tool?.effect ?? null,
@@ -289,7 +293,7 @@ export function createRuntime<
         const r = await preflight(deps, ctx, req);
         // An answer is logged like a call's: it may have created a pending approval.
         if (r.envelope !== null && r.note !== null) await log(ctx, req, r.prepared, r.note, r.envelope);
-        await published;
+        if (published !== null) await published;
         return r.envelope;
       } catch (err) {
         deps.onError(err);

@@ -7,7 +7,7 @@
  * decisions by outcome and reason, phase and policy-evaluation latency
  * histograms, pending approvals. Enters: call milestones. Leaves: spans and measurements.
  */
-import { context, metrics, SpanKind, SpanStatusCode, trace, TraceFlags } from "@opentelemetry/api";
+import { context, createNoopMeter, metrics, SpanKind, SpanStatusCode, trace, TraceFlags } from "@opentelemetry/api";
 import type { Attributes, Context, Counter, Histogram, Meter, Span, SpanContext, Tracer, UpDownCounter } from "@opentelemetry/api";
 import { toolgateVersion } from "../version.js";
 
@@ -55,22 +55,38 @@ const seconds = (startNs: bigint): number => Number(process.hrtime.bigint() - st
 export class CallTelemetry {
   readonly #t: Telemetry;
   readonly #span: Span;
-  readonly #ctx: Context;
-  readonly #start = process.hrtime.bigint();
+  readonly #recording: boolean;
+  /** The call span's context, made only when the span records (phases nest under it). */
+  readonly #ctx: Context | null;
+  readonly #start: bigint | null;
 
-  constructor(t: Telemetry, span: Span, ctx: Context) {
+  constructor(t: Telemetry, span: Span, parent: Context) {
     this.#t = t;
     this.#span = span;
-    this.#ctx = ctx;
+    this.#recording = span.isRecording();
+    this.#ctx = this.#recording ? trace.setSpan(parent, span) : null;
+    this.#start = t.metered ? process.hrtime.bigint() : null;
   }
 
-  /** Runs one phase inside its child span (active, so handler spans nest under invoke). */
-  async phase<T>(name: Phase, fn: () => Promise<T>): Promise<T> {
+  /** Nothing observes this call: no span records and no meter measures (the phases may run unwrapped). */
+  get inert(): boolean {
+    return !this.#recording && !this.#t.metered;
+  }
+
+  /**
+   * Runs one phase inside its child span (active, so handler spans nest under invoke).
+   * Without a recording span or a meter there is nothing to observe: the phase runs as is.
+   */
+  phase<T>(name: Phase, fn: () => Promise<T>): Promise<T> {
+    if (this.inert) return fn();
+    return this.#observed(name, fn);
+  }
+
+  async #observed<T>(name: Phase, fn: () => Promise<T>): Promise<T> {
     const start = process.hrtime.bigint();
-    const recording = this.#span.isRecording();
-    const span = recording ? this.#t.tracer.startSpan(name, { kind: SpanKind.INTERNAL }, this.#ctx) : null;
+    const span = this.#ctx === null ? null : this.#t.tracer.startSpan(name, { kind: SpanKind.INTERNAL }, this.#ctx);
     try {
-      return span === null ? await fn() : await context.with(trace.setSpan(this.#ctx, span), fn);
+      return span === null || this.#ctx === null ? await fn() : await context.with(trace.setSpan(this.#ctx, span), fn);
     } catch (err) {
       span?.recordException(err instanceof Error ? err : String(err));
       span?.setStatus({ code: SpanStatusCode.ERROR });
@@ -81,16 +97,23 @@ export class CallTelemetry {
     }
   }
 
-  end(s: CallSummary): void {
+  /** Ends the call span; null only for an inert call (nothing to annotate or measure). */
+  end(s: CallSummary | null): void {
+    if (s === null) {
+      if (!this.inert) throw new Error("CallTelemetry.end: a summary is needed when the call is observed");
+      return void this.#span.end();
+    }
     const reason = s.outcome_reason ?? s.reason ?? "none";
-    this.#t.decisions.add(1, {
-      "gen_ai.tool.name": s.tool,
-      "toolgate.decision": s.decision,
-      "toolgate.outcome": s.outcome,
-      "toolgate.reason": reason,
-    });
-    this.#t.callDuration.record(seconds(this.#start), { "gen_ai.tool.name": s.tool, "toolgate.outcome": s.outcome });
-    if (!this.#span.isRecording()) return void this.#span.end();
+    if (this.#start !== null) {
+      this.#t.decisions.add(1, {
+        "gen_ai.tool.name": s.tool,
+        "toolgate.decision": s.decision,
+        "toolgate.outcome": s.outcome,
+        "toolgate.reason": reason,
+      });
+      this.#t.callDuration.record(seconds(this.#start), { "gen_ai.tool.name": s.tool, "toolgate.outcome": s.outcome });
+    }
+    if (!this.#recording) return void this.#span.end();
     const attrs: Attributes = {
       "toolgate.decision_id": s.decision_id,
       "toolgate.decision": s.decision,
@@ -122,10 +145,13 @@ export class Telemetry {
   readonly callDuration: Histogram;
   readonly #evalDuration: Histogram;
   readonly #pending: UpDownCounter;
+  /** False for the API's no-op meter (no meter provider when the runtime was created): nothing to measure per call. */
+  readonly metered: boolean;
 
   constructor(opts: TelemetryOptions = {}) {
     this.tracer = opts.tracer ?? trace.getTracer("toolgate", toolgateVersion);
     const meter = opts.meter ?? metrics.getMeter("toolgate", toolgateVersion);
+    this.metered = meter !== createNoopMeter();
     this.decisions = meter.createCounter("toolgate.decisions", { description: "Gated calls by decision, outcome and reason" });
     this.phaseDuration = meter.createHistogram("toolgate.phase.duration", { description: "Time spent in one phase of a call", unit: "s" });
     this.callDuration = meter.createHistogram("toolgate.call.duration", { description: "Time of one gated call, end to end", unit: "s" });
@@ -148,11 +174,11 @@ export class Telemetry {
       parent,
     );
     if (traceparent !== undefined && remote === null && span.isRecording()) span.setAttribute("toolgate.traceparent_invalid", true);
-    return new CallTelemetry(this, span, trace.setSpan(parent, span));
+    return new CallTelemetry(this, span, parent);
   }
 
   policyEvaluated(ns: number): void {
-    this.#evalDuration.record(ns / 1e9);
+    if (this.metered) this.#evalDuration.record(ns / 1e9);
   }
 
   approvalsPending(delta: number): void {

@@ -8,6 +8,7 @@ import * as binaryen from "../link/builder-api.js";
 import type { Block, ConstValue, Local, Location, Operand, RuleResult, Stmt } from "../../plan/ir.js";
 import { DATA, INPUT } from "../../plan/ir.js";
 import type { Fuel } from "./fuel.js";
+import type { CostOperand, FuelBuiltins } from "./fuel-builtins.js";
 import type { Memo } from "./memo.js";
 import type { StaticData } from "./static-data.js";
 
@@ -42,6 +43,8 @@ export interface EmitEnv {
   readonly strict: boolean;
   /** Step counting for bounded evaluation; null when the module is built without it. */
   readonly fuel: Fuel | null;
+  /** Fuel prices of builtin calls (used only when `fuel` is set). */
+  readonly fuelBuiltins: FuelBuiltins;
   /** Rule-value memoisation; null when the module is built without it. */
   readonly memo: Memo | null;
 }
@@ -81,9 +84,14 @@ export class FuncEmitter {
     return this.extra;
   }
 
-  /** One unit of fuel at a function's entry (nothing when fuel is off). */
-  entryTick(blocks: readonly Block[]): Ref[] {
-    return this.env.fuel === null ? [] : [this.env.fuel.tick(firstLocation(blocks))];
+  /** One unit of fuel at a function's entry when it needs one (`fuel-leaves.ts`; nothing when fuel is off). */
+  entryTick(blocks: readonly Block[], checked: boolean): Ref[] {
+    if (this.env.fuel === null) return [];
+    if (!checked) {
+      this.env.fuel.uncheckedFunction();
+      return [];
+    }
+    return [this.env.fuel.entry(firstLocation(blocks))];
   }
 
   /** Return `l` from the function, remembering it first when the function is memoised. */
@@ -130,6 +138,13 @@ export class FuncEmitter {
       case "string": return m.i32.const(this.env.data.string(this.env.strings[o.index]!));
       case "bool": return m.i32.const(this.env.data.scalar(o.value));
     }
+  }
+
+  /** A builtin operand as fuel pricing sees it: literal strings are priced at build time. */
+  private costOperand(o: Operand): CostOperand {
+    if (o.kind === "local") return { kind: "value", ref: () => this.get(o.local) };
+    if (o.kind === "string") return { kind: "string", bytes: new TextEncoder().encode(this.env.strings[o.index]!).length };
+    return { kind: "scalar" };
   }
 
   /** Branch to the innermost block's end when `cond` is non-zero. */
@@ -293,11 +308,13 @@ export class FuncEmitter {
         this.setOrFail(s.result, m.global.get(g, i32)),
       ]);
     }
+    const cost = this.env.fuel === null ? null : this.env.fuelBuiltins.cost(s.func, s.args.map((a) => this.costOperand(a)));
+    const charged = (r: Ref): Ref => (cost === null ? r : m.block(null, [this.env.fuel!.charge("builtin", cost, s.loc), r]));
     const typeTag = target.kind === "native" && args.length === 1 ? TYPE_TESTS.get(s.func) : undefined;
     if (typeTag !== undefined) {
       // is_string(x) and friends: a tag test inline (they never fail for a defined x).
       const x = this.scratch();
-      return m.block(null, [
+      return charged(m.block(null, [
         this.set(x, args[0]!),
         this.failIf(m.i32.eqz(this.get(x))),
         this.set(s.result, m.select(
@@ -305,15 +322,16 @@ export class FuncEmitter {
           m.i32.const(this.env.data.scalar(true)),
           m.i32.const(this.env.data.scalar(false)),
         )),
-      ]);
+      ]));
     }
-    let call: Ref;
+    let invoke: Ref;
     if (target.kind === "host") {
       // Exact host builtins: operands go as tagged JSON text, the tagged result is rebuilt (sets, exact numbers).
       const operands = target.exact ? args.map((a) => this.call("tg_exact_encode", [a])) : args;
       const r = m.call(this.env.hostImport(target.arity), [m.i32.const(target.id), m.i32.const(0), ...operands], i32);
-      call = this.setOrFail(s.result, target.exact ? this.call("tg_exact_decode", [r]) : r);
-    } else call = this.setOrFail(s.result, m.call(target.name, args, i32));
+      invoke = this.setOrFail(s.result, target.exact ? this.call("tg_exact_decode", [r]) : r);
+    } else invoke = this.setOrFail(s.result, m.call(target.name, args, i32));
+    const call = charged(invoke);
     // Strict mode: builtin errors (native, or host ones reading tg_location) carry this call's location;
     // custom builtins' errors always abort, so their calls are located in every mode.
     if (!this.env.strict && !(target.kind === "host" && target.located)) return call;
@@ -342,10 +360,11 @@ export class FuncEmitter {
       m.block(exit, [
         m.br(exit, m.i32.lt_u(this.call("opa_value_type", [this.get(source)]), m.i32.const(5))),
         this.set(n, this.call("opa_value_length", [this.get(source)])),
+        // A scan runs to its end (breaks leave only after it), so its fuel is paid up front.
+        ...(this.env.fuel === null ? [] : [this.env.fuel.scan(this.get(n), loc)]),
         this.set(i, m.i32.const(0)),
         m.loop(loop, m.block(null, [
           m.br(exit, m.i32.ge_u(this.get(i), this.get(n))),
-          ...(this.env.fuel === null ? [] : [this.env.fuel.tick(loc)]),
           this.set(key, this.call("tg_key_at", [this.get(source), this.get(i)])),
           this.set(value, this.call("tg_value_at", [this.get(source), this.get(i)])),
           this.set(i, m.i32.add(this.get(i), m.i32.const(1))),

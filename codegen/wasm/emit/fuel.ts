@@ -1,15 +1,24 @@
 /**
- * Bounded evaluation. Generated code spends one unit of fuel on every loop
- * back-edge (each iteration of a scan) and every function entry; each plan starts
- * with the full budget. When the fuel runs out the evaluation aborts through
- * `opa_runtime_error` with `<file>:<row>:<col>: policy_budget_exceeded: ...` at the
- * loop or function that ran out, so the host turns it into a denial.
+ * Bounded evaluation. Generated code spends fuel in proportion to the work it is
+ * about to do and aborts before doing it when the budget cannot pay:
+ *  - a scan costs one unit per element, charged once before its loop (a scan always
+ *    runs to its end, so this is exactly one unit per iteration, with one check per
+ *    scan instead of one per iteration);
+ *  - a function costs one unit at its entry unless `fuel-leaves.ts` shows its work
+ *    is bounded by its code (no scan, calls only of leaves), which its caller's checks
+ *    then pay for; a memo hit is answered before the check;
+ *  - a builtin whose work grows with its operands costs what `fuel-builtins.ts` says,
+ *    charged at the call site before the call.
+ * Each plan starts with the full budget. When the fuel runs out the evaluation aborts
+ * through `opa_runtime_error` with `<file>:<row>:<col>: policy_budget_exceeded: ...`
+ * at the scan, function or call that ran out, so the host turns it into a denial.
  *
- * The budget lives in the module (an i64 global) and starts unlimited, so the
+ * The budget lives in the module (i64 globals) and starts unlimited, so the
  * unmodified SDK evaluates exactly as OPA would; a host sets it through the export
  * `toolgate_fuel_budget_set(units: f64)` (Infinity = unlimited; it also refills the
  * counter) and reads what is left with `toolgate_fuel_left() -> f64` (negative once
- * the budget was exceeded).
+ * the budget was exceeded). The custom section `toolgate.fuel` records how many
+ * checks of each kind the module has (a static measure of their cost).
  */
 import * as binaryen from "../link/builder-api.js";
 import type { Location } from "../../plan/ir.js";
@@ -22,7 +31,20 @@ const OUT = "tg_fuel_out";
 export const FUEL_BUDGET_SET_EXPORT = "toolgate_fuel_budget_set";
 export const FUEL_LEFT_EXPORT = "toolgate_fuel_left";
 export const FUEL_MESSAGE = "policy_budget_exceeded: evaluation used up its step budget";
+export const FUEL_SECTION = "toolgate.fuel";
 const UNLIMITED = 0x7fff_ffff_ffff_ffffn;
+
+/** Where the module checks its fuel. */
+export type FuelSite = "entry" | "scan" | "builtin";
+
+/** Contents of the `toolgate.fuel` custom section. */
+export interface FuelSection {
+  readonly version: 1;
+  /** Check sites per kind. */
+  readonly checks: Record<FuelSite, number>;
+  /** Generated functions with and without an entry check. */
+  readonly functions: { readonly checked: number; readonly unchecked: number };
+}
 
 /** What the fuel code needs from the module being built. */
 export interface FuelEnv {
@@ -37,16 +59,19 @@ export interface FuelEnv {
 
 export class Fuel {
   private installed = false;
+  private readonly checks: Record<FuelSite, number> = { entry: 0, scan: 0, builtin: 0 };
+  private unchecked = 0;
 
   constructor(private readonly env: FuelEnv) {}
 
-  /** Spend one unit; abort with the location of `loc` when the budget is used up. */
-  tick(loc: Location | undefined): Ref {
+  /** Spend `cost` (an i64 expression, never negative); abort at `loc` when the budget cannot pay. */
+  charge(site: FuelSite, cost: Ref, loc: Location | undefined): Ref {
     this.install();
+    this.checks[site]++;
     const m = this.env.m;
     const at = loc ?? { file: -1, row: 0, col: 0 };
     return m.block(null, [
-      m.global.set(FUEL, m.i64.sub(m.global.get(FUEL, binaryen.i64), m.i64.const(1n))),
+      m.global.set(FUEL, m.i64.sub(m.global.get(FUEL, binaryen.i64), cost)),
       m.if(
         m.i64.lt_s(m.global.get(FUEL, binaryen.i64), m.i64.const(0n)),
         m.call(OUT, [m.i32.const(this.env.cstring(at.file < 0 ? "unknown" : this.env.file(at.file))), m.i32.const(at.row), m.i32.const(at.col)], binaryen.none),
@@ -54,11 +79,32 @@ export class Fuel {
     ]);
   }
 
+  /** One unit at the entry of a function that loops or calls. */
+  entry(loc: Location | undefined): Ref {
+    return this.charge("entry", this.env.m.i64.const(1n), loc);
+  }
+
+  /** A function left without an entry check (counted for the custom section). */
+  uncheckedFunction(): void {
+    this.unchecked++;
+  }
+
+  /** One unit per element of a scan of `length` (an i32 expression) elements, before its loop. */
+  scan(length: Ref, loc: Location): Ref {
+    return this.charge("scan", this.env.m.i64.extend_u(length), loc);
+  }
+
   /** Fill the tank: the start of every plan. */
   reset(): Ref {
     this.install();
     const m = this.env.m;
     return m.global.set(FUEL, m.global.get(BUDGET, binaryen.i64));
+  }
+
+  /** The `toolgate.fuel` section: how many checks of each kind the module has. */
+  section(): FuelSection {
+    const { entry } = this.checks;
+    return { version: 1, checks: { ...this.checks }, functions: { checked: entry, unchecked: this.unchecked } };
   }
 
   private install(): void {

@@ -12,7 +12,9 @@ import { builtinTable } from "./builtins.js";
 import { addDecisionExport } from "./decision-export.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
-import { Fuel } from "./fuel.js";
+import { Fuel, FUEL_SECTION } from "./fuel.js";
+import { FuelBuiltins } from "./fuel-builtins.js";
+import { functionsNeedingEntryCheck } from "./fuel-leaves.js";
 import { Memo } from "./memo.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, linkModule, optimizeGenerated, readRuntime, replaceImport, setGlobalInit, staticDataStart, validationError } from "../link/index.js";
 import { INPUT_PATHS_SECTION, inputPaths } from "./input-paths.js";
@@ -92,6 +94,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   const memo = opts.memoize === false ? null : new Memo(m, data, policy.funcs);
   const env: EmitEnv = {
     fuel,
+    fuelBuiltins: new FuelBuiltins(m),
     memo,
     m,
     data,
@@ -140,7 +143,8 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     },
   };
 
-  for (const f of policy.funcs) addFunc(env, f);
+  const checked = functionsNeedingEntryCheck(policy.funcs);
+  for (const f of policy.funcs) addFunc(env, f, checked.has(f.name));
   const planNames = policy.plans.map((p, i) => addPlan(env, p, i));
 
   // toolgate.eval(ctx, entrypoint, input, data) -> result set
@@ -183,6 +187,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   const entrypoints = inputPaths(policy);
   const keys = Object.fromEntries(memberNames(entrypoints).map((k) => [k, data.string(k)]));
   m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(JSON.stringify({ version: 1, entrypoints, keys })));
+  if (fuel !== null) m.addCustomSection(FUEL_SECTION, new TextEncoder().encode(JSON.stringify(fuel.section())));
   appendStaticData(m, data.blob());
   finishHeapBase(m);
   if (opts.legacyAbi === true) setGlobalInit(m, "opa_wasm_abi_minor_version", m.i32.const(1));
@@ -212,11 +217,12 @@ function memberNames(trees: Record<string, InputPaths>): string[] {
   return [...names].sort();
 }
 
-function addFunc(env: EmitEnv, f: Func): void {
+function addFunc(env: EmitEnv, f: Func, entryCheck: boolean): void {
   const count = localCount(f.blocks, Math.max(f.return, ...f.params) + 1);
   const slot = env.memo?.slot(f.name) ?? null;
   const fe = new FuncEmitter(env, count, null, slot);
-  const body = [...fe.entryTick(f.blocks), ...(slot === null ? [] : [env.memo!.lookup(slot)]), ...fe.blocks(f.blocks)];
+  // A memo hit is answered before the entry check: it does constant work, which its caller pays for.
+  const body = [...(slot === null ? [] : [env.memo!.lookup(slot)]), ...fe.entryTick(f.blocks, entryCheck), ...fe.blocks(f.blocks)];
   body.push(fe.returnLocal(f.return));
   finish(env, f.name, f.params.length, fe, body);
 }

@@ -1,0 +1,68 @@
+// CPU time per gated call, for profiling the runtime's own JavaScript:
+//   npx tsx bench/runtime-cpu.ts                 (READS=20000 WRITES=5000 by default)
+//   node --cpu-prof --import tsx bench/runtime-cpu.ts
+// An allowed read (get_account) and an approved write (reserve_funds, approvals granted
+// before timing) against a SQLite WAL file store with the shipped manifest and policy.
+// Prints process CPU µs per call (user + system) next to a raw WAL insert measured in the
+// same process, so runs of two trees can be compared by ratio.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { manifest, validators } from "../generated/index.js";
+import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../src/demo/escrow.js";
+import type { TrustedContext } from "../src/generated-runtime.js";
+import type { JsonObject } from "../src/manifest.js";
+import { loadPolicyEngine } from "../src/policy/default-engine.js";
+import { createRuntime } from "../src/runtime/index.js";
+import { openSqliteStore } from "../src/store/index.js";
+import { rawSqliteInsertsPerSec } from "./store-anchors.js";
+
+const reads = Number(process.env["READS"] ?? 20_000);
+const writes = Number(process.env["WRITES"] ?? 5_000);
+const ctx: TrustedContext = { tenant: "t_bench", user: "bench", roles: ["agent"], run_id: "run_bench" };
+const writeArgs: JsonObject = { account_id: "acc_alice", amount: 1, currency: "EUR", recipient: "acc_bob" };
+const readArgs: JsonObject = { account_id: "acc_alice" };
+
+const cpuUs = (): number => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+const dir = mkdtempSync(join(tmpdir(), "toolgate-cpu-"));
+try {
+  const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;
+  const policy = await loadPolicyEngine({ wasm: new Uint8Array(readFileSync("generated/policy.wasm")), entrypoint: "toolgate/authz/decision", data });
+  const ledger = new EscrowLedger([
+    { account_id: "acc_alice", balance: 1_000_000_000, currency: "EUR", status: "open" },
+    { account_id: "acc_bob", balance: 0, currency: "EUR", status: "open" },
+  ]);
+  const store = openSqliteStore(join(dir, "cpu.db"));
+  const runtime = createRuntime({ manifest, validators, handlers: escrowHandlers(ledger), reconcilers: escrowReconcilers(ledger), policy, store });
+  const approvals: string[] = [];
+  for (let i = 0; i < writes; i++) {
+    const ask = await runtime.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `op-${i}` });
+    if (ask.outcome !== "terminal_failure" || ask.approval_id === undefined) throw new Error(`expected approval_required: ${JSON.stringify(ask)}`);
+    const d = await runtime.approvals.decide(ask.approval_id, { decision: "approve" }, { tenant: ctx.tenant, user: "bench-approver", roles: ["approver"] });
+    if (!d.ok) throw new Error(d.message);
+    approvals.push(ask.approval_id);
+  }
+  const check = (e: { outcome: string }): void => {
+    if (e.outcome !== "success") throw new Error(`gated call failed: ${JSON.stringify(e)}`);
+  };
+  // Warm up the read path (writes are warmed by the approval requests above).
+  for (let i = 0; i < 2000; i++) check(await runtime.call(ctx, { tool: "get_account", args: readArgs }));
+
+  let t = cpuUs();
+  for (let i = 0; i < reads; i++) check(await runtime.call(ctx, { tool: "get_account", args: readArgs }));
+  const readUs = (cpuUs() - t) / reads;
+  t = cpuUs();
+  for (let i = 0; i < writes; i++) check(await runtime.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `op-${i}`, approval_id: approvals[i] ?? "" }));
+  const writeUs = (cpuUs() - t) / writes;
+  await store.close();
+  t = cpuUs();
+  rawSqliteInsertsPerSec(5000, "NORMAL");
+  const rawUs = (cpuUs() - t) / 5000;
+  console.log(JSON.stringify({ read_cpu_us: +readUs.toFixed(1), write_cpu_us: +writeUs.toFixed(1), raw_insert_cpu_us: +rawUs.toFixed(1) }));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
