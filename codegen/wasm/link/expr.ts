@@ -46,6 +46,13 @@ export class ExprArena {
     return e;
   }
 
+  /** The target of every `call` node built so far (used or not). */
+  callTargets(): Set<string> {
+    const out = new Set<string>();
+    for (const e of this.nodes) if (e.op === "call") out.add(e.target);
+    return out;
+  }
+
   type(ref: ExpressionRef): Type {
     return this.get(ref).type;
   }
