@@ -30,8 +30,8 @@ export interface LinkedModule {
   readonly bytes: Uint8Array;
   readonly firstGenerated: number;
   readonly generatedCount: number;
-  /** How many of the runtime library's functions the module kept. */
-  readonly runtimeFunctions: number;
+  /** The runtime library's functions the module kept (indices among its defined functions, ascending). */
+  readonly keptRuntime: readonly number[];
 }
 
 export interface LinkOptions {
@@ -184,7 +184,7 @@ export function linkModule(m: Module, opts: LinkOptions = {}): LinkedModule {
   // A "name" section's function indices would be stale once functions are dropped; it is debug info only.
   const runtimeCustoms = whole ? rt.customs : rt.customs.filter((c) => c.name !== "name");
   for (const c of [...runtimeCustoms, ...m.customSections]) section(SECTION.custom, new ByteWriter().name(c.name).bytes(c.bytes));
-  return { bytes: out.finish(), firstGenerated: generatedStart, generatedCount: m.functions.length, runtimeFunctions: live.length };
+  return { bytes: out.finish(), firstGenerated: generatedStart, generatedCount: m.functions.length, keptRuntime: live };
 }
 
 /**
