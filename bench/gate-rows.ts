@@ -6,7 +6,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import Database from "better-sqlite3";
 import { manifest, validators } from "../generated/index.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../src/demo/escrow.js";
 import type { TrustedContext } from "../src/generated-runtime.js";
@@ -19,6 +18,7 @@ import type { Store } from "../src/store/store.js";
 import { createPgPool } from "../src/store/postgres/pool.js";
 import { migrate } from "../src/store/postgres/migrations.js";
 import type { BenchRow, RowContext, RowSource } from "./rows.js";
+import { rawSqliteInsertsPerSec } from "./store-anchors.js";
 
 const ENTRY = "toolgate/authz/decision";
 const ctx: TrustedContext = { tenant: "t_bench", user: "bench", roles: ["agent"], run_id: "run_bench" };
@@ -55,19 +55,6 @@ const ok = (e: { outcome: string }): void => {
   if (e.outcome !== "success") throw new Error(`gated call failed: ${JSON.stringify(e)}`);
 };
 
-function rawSqlite(file: string, synchronous: "FULL" | "NORMAL", n: number): number {
-  const db = new Database(file);
-  db.pragma("journal_mode = WAL");
-  db.pragma(`synchronous = ${synchronous}`);
-  db.exec("CREATE TABLE IF NOT EXISTS raw (id INTEGER PRIMARY KEY, v TEXT NOT NULL)");
-  const insert = db.prepare("INSERT INTO raw (v) VALUES (?)");
-  const t = performance.now();
-  for (let i = 0; i < n; i++) insert.run(`row ${i}`);
-  const r = (n / (performance.now() - t)) * 1000;
-  db.close();
-  return r;
-}
-
 async function sqliteRows(ctx2: RowContext): Promise<BenchRow[]> {
   const n = ctx2.quick ? 300 : 2_000;
   const dir = mkdtempSync(join(tmpdir(), "toolgate-bench-"));
@@ -81,8 +68,9 @@ async function sqliteRows(ctx2: RowContext): Promise<BenchRow[]> {
     const readRate = await rate(n, read);
     const writeRate = await rate(n, async (i) => ok(await rt.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `op-${i}`, approval_id: ids[i]! })));
     await store.close();
-    const full = rawSqlite(join(dir, "raw-full.db"), "FULL", n);
-    const normal = rawSqlite(join(dir, "raw-normal.db"), "NORMAL", n);
+    // The same raw insert (a decision-log-shaped row, autocommit) as bench:runtime and bench:store.
+    const full = rawSqliteInsertsPerSec(n, "FULL");
+    const normal = rawSqliteInsertsPerSec(n, "NORMAL");
     const anchors = [{ label: "raw WAL INSERT, synchronous FULL", value: full }, { label: "raw WAL INSERT, synchronous NORMAL", value: normal }];
     return [
       { what: "allowed read through the gate, SQLite", unit: "calls/s", better: "higher", toolgate: { label: "runtime.call(get_account)", value: readRate }, anchors, notes: ["target >= 1.5x a raw WAL insert"] },

@@ -121,18 +121,19 @@ export class Flattener {
     return refs(lifted);
   }
 
+  /** Head refs and calls are evaluated at the end of the body (OPA's rewriteComprehensionTerms): `{xs[_]: 1 | true}` iterates. */
   private comprehension(t: Term): Term {
     if (t.type === "arraycomprehension" || t.type === "setcomprehension") {
       const extra: Expr[] = [];
       const body = this.body(t.body);
-      const term = this.lift(t.term, extra, []);
+      const term = this.liftHead(t.term, extra, true);
       return { ...t, term, body: [...body, ...extra] };
     }
     if (t.type === "objectcomprehension") {
       const extra: Expr[] = [];
       const body = this.body(t.body);
-      const key = this.lift(t.key, extra, []);
-      const value = this.lift(t.value, extra, []);
+      const key = this.liftHead(t.key, extra, true);
+      const value = this.liftHead(t.value, extra, true);
       return { ...t, key, value, body: [...body, ...extra] };
     }
     return t;

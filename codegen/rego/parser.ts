@@ -48,12 +48,25 @@ class ModuleParser extends ExprParser {
     }
     const imports: Import[] = [];
     const rules: Rule[] = [];
+    // Pre-1.0 Rego: `import rego.v1` and `import future.keywords...` exclude each other (OPA).
+    const readAsV0 = this.v0;
+    let sawFuture = false;
+    let sawRegoV1 = false;
     while (this.tok.kind !== "eof") {
       const start = this.pos;
       try {
         if (this.isKeyword("import")) {
           if (rules.length > 0) this.error("unexpected import keyword: imports must come before rules");
+          const pathAt = this.peek();
           const imp = this.parseImport();
+          const isRegoV1 = imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v1";
+          const isFuture = imp.path[0] === "future";
+          if (readAsV0 && ((isFuture && sawRegoV1) || (isRegoV1 && sawFuture))) {
+            this.hintNext = "remove the `future.keywords` imports: `import rego.v1` brings every keyword";
+            this.error("the `rego.v1` import implies `future.keywords`, these are therefore mutually exclusive", pathAt);
+          }
+          sawFuture ||= isFuture;
+          sawRegoV1 ||= isRegoV1;
           imports.push(imp);
           // `import rego.v1` makes this file Rego v1 whatever the compiler's default.
           if (imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v1") this.v0 = false;

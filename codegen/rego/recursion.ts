@@ -55,10 +55,18 @@ function lookup(trie: Trie, segs: readonly (string | null)[], out: Set<number>):
   if (data !== undefined) walk(data, 0);
 }
 
+/**
+ * A ref's segments for `lookup`: strings as themselves, variables and other non-ground
+ * terms as null (any child). A number, boolean or null never names a rule (rules are
+ * named by strings), so `data[1]` reads no rule; it gets a segment no child has.
+ */
 function refSegments(t: Term & { type: "ref" }): (string | null)[] | null {
   if (t.head.type !== "var" || t.head.name !== "data") return null;
-  return t.path.map((p) => (p.type === "string" ? p.value : null));
+  return t.path.map((p) => (p.type === "string" ? p.value : p.type === "number" || p.type === "boolean" || p.type === "null" ? NO_RULE : null));
 }
+
+/** A segment no rule tree child is named (path keys are strings, and none starts with a NUL). */
+const NO_RULE = "\u0000";
 
 /** Collects the groups a rule reads (methods, not closures: this runs for every rule). */
 class Deps {

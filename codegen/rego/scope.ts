@@ -15,6 +15,7 @@ import { callableBuiltinNames, lookupBuiltin, isUndeclaredOpaBuiltin } from "./b
 import { closestName } from "../suggest.js";
 import type { LocalVarGenerator } from "./locals.js";
 import { directFreeNames } from "./free-names.js";
+import { closureOnlySomeNames } from "./closure-only-some.js";
 import { forEachVar, forEachVarInBody } from "./walk.js";
 
 /** What the scoper needs to know about the program outside the rule. */
@@ -41,6 +42,8 @@ interface Scope {
   readonly declared: Map<string, string>;
   readonly free: Map<string, string>;
   readonly freeNames: ReadonlySet<string>;
+  /** `some` names this body mentions only in nested closures (closure-only-some.ts). */
+  readonly closureOnlySome: ReadonlySet<string>;
 }
 
 export class Scoper {
@@ -58,7 +61,7 @@ export class Scoper {
   }
 
   newScope(parent: Scope | null, body: Body, extra: readonly Term[] = []): Scope {
-    return { parent, depth: parent === null ? 0 : parent.depth + 1, declared: new Map(), free: new Map(), freeNames: directFreeNames(body, extra) };
+    return { parent, depth: parent === null ? 0 : parent.depth + 1, declared: new Map(), free: new Map(), freeNames: directFreeNames(body, extra), closureOnlySome: closureOnlySomeNames(body, extra) };
   }
 
   private local(scope: Scope, name: string, map: Map<string, string>): string {
@@ -119,14 +122,19 @@ export class Scoper {
     if (v.name === "_") return { ...v, name: this.wildcard() };
     for (let s: Scope | null = scope; s !== null; s = s.parent) {
       const d = s.declared.get(v.name);
+      if (d !== undefined && s !== scope && s.closureOnlySome.has(v.name)) return { ...v, name: this.freeLocal(scope, s, v.name) };
       if (d !== undefined) return { ...v, name: d };
     }
     const g = this.globalPath(v.name);
     if (g !== null) return this.globalRef(g, v.location);
-    // A free variable belongs to the outermost scope that mentions it directly (closures).
+    return { ...v, name: this.freeLocal(scope, null, v.name) };
+  }
+
+  /** A free variable belongs to the outermost scope below `above` that mentions it directly (closures). */
+  private freeLocal(scope: Scope, above: Scope | null, name: string): string {
     let target: Scope = scope;
-    for (let s: Scope | null = scope; s !== null; s = s.parent) if (s.freeNames.has(v.name)) target = s;
-    return { ...v, name: this.local(target, v.name, target.free) };
+    for (let s: Scope | null = scope; s !== null && s !== above; s = s.parent) if (s.freeNames.has(name)) target = s;
+    return this.local(target, name, target.free);
   }
 
   resolveTerm(scope: Scope, t: Term): Term {

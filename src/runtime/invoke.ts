@@ -156,7 +156,7 @@ async function runClaimed(
   audit: OutcomeAudit | undefined,
 ): Promise<Envelope> {
   const { tool } = call;
-  let record = claimed;
+  const record = claimed;
   const opId = record.operation_id;
   const base = { ...call.ctx, tool: tool.name, operation_id: opId, fence_token: record.fence_token };
   // This call's answer: recorded with its decision-log entry and the approval's consumption.
@@ -178,10 +178,8 @@ async function runClaimed(
       const c = settle(deps, call, r, record.attempts);
       return finish(c.status, c.envelope);
     }
-    // The earlier attempt provably did not apply its effect: it does not use up the retry budget.
-    if (await deps.store.refundAttempt({ tenant: record.tenant, operation_id: opId, fence_token: record.fence_token, now_ms: deps.clock.now() })) {
-      record = { ...record, attempts: record.attempts - 1 };
-    }
+    // The earlier attempt provably did not apply its effect: the handler's next run takes its
+    // place in the retry budget (this takeover counted no attempt of its own, see countsAttempt).
   }
   if (authorizeLate !== null) {
     // Nothing was applied, so the handler would run again: that is an effect, and needs the policy now.

@@ -18,6 +18,16 @@ export interface ClaimPlan {
  */
 export const isExpired = (rec: OperationRecord, nowMs: number): boolean => rec.expires_at_ms <= nowMs && rec.lease_expires_at_ms <= nowMs;
 
+/**
+ * Whether taking over a record in `previous` status counts an attempt of the retry budget,
+ * which counts the handler invocations that may have applied. After a released retryable
+ * answer the handler runs again: one more. After `in_progress` (its owner crashed) or
+ * `unknown` (a timeout) the runtime first reconciles, which runs no effect; if that finds the
+ * earlier attempt not applied, the handler's next run takes that attempt's place. So a
+ * retry that crashes while reconciling uses up nothing.
+ */
+export const countsAttempt = (previous: OperationRecord["status"]): boolean => previous === "retryable";
+
 export function planClaim(current: OperationRecord | null, req: ClaimRequest): ClaimPlan {
   const live = current !== null && !isExpired(current, req.now_ms) ? current : null;
   if (live === null) {
@@ -54,7 +64,7 @@ export function planClaim(current: OperationRecord | null, req: ClaimRequest): C
     fence_token: live.fence_token + 1,
     lease_owner: req.owner,
     lease_expires_at_ms: req.now_ms + req.lease_ms,
-    attempts: live.attempts + 1,
+    attempts: countsAttempt(live.status) ? live.attempts + 1 : live.attempts,
     updated_at_ms: req.now_ms,
   };
   return { write: record, result: { kind: "claimed", record, previous: live.status } };

@@ -133,6 +133,35 @@ export function toApprovalEventRecord<J>(row: ApprovalEventColumns<J>, json: Jso
   };
 }
 
+/** An approval row joined with its latest decision event, the event's columns prefixed `e_` (all null without one). */
+export interface LatestEventColumns<J> {
+  e_decision: string | null;
+  e_approver: string | null;
+  e_reason: string | null;
+  e_edited_args: J | null;
+  e_decided_at_ms: Int8 | null;
+  e_policy_version: string | null;
+  e_approver_roles: J | null;
+  e_policy_code_version: string | null;
+  e_policy_data_version: string | null;
+}
+
+export function latestEventOf<J>(approvalId: string, row: LatestEventColumns<J>, json: JsonDecoder<J>): ApprovalEvent | null {
+  if (row.e_decision === null) return null;
+  return {
+    approval_id: approvalId,
+    decision: row.e_decision as ApprovalDecisionKind,
+    approver: row.e_approver ?? "",
+    approver_roles: row.e_approver_roles === null ? [] : (json(row.e_approver_roles) as string[]),
+    reason: row.e_reason,
+    edited_args: row.e_edited_args === null ? null : (json(row.e_edited_args) as JsonObject),
+    decided_at_ms: Number(row.e_decided_at_ms),
+    policy_version: row.e_policy_version ?? "",
+    policy_code_version: row.e_policy_code_version ?? "",
+    policy_data_version: row.e_policy_data_version ?? "",
+  };
+}
+
 /** A decision-log row as read back (`user`: PostgreSQL selects its user_id column under this name). */
 export interface DecisionColumns<J> {
   at_ms: Int8;

@@ -96,7 +96,7 @@ describe("builtin registry: compiler views", () => {
       if (e.native === undefined && e.host === undefined && e.sdk !== true && e.provided !== true) expect(impl).toBeUndefined();
       else if (e.name === "print") expect(impl).toEqual({ kind: "print", exportName: e.native, arity: 1 });
       else if (e.native !== undefined) expect(impl).toEqual({ kind: "native", exportName: e.native, arity: e.args.length });
-      else expect(impl).toEqual({ kind: e.host !== undefined || e.provided === true ? "host" : "sdk", exportName: "", arity: e.args.length });
+      else expect(impl).toEqual({ kind: e.host !== undefined || e.provided === true ? "host" : "sdk", exportName: "", arity: e.args.length, ...(e.exact === true ? { exact: true } : {}) });
     }
   });
 

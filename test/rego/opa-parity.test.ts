@@ -86,3 +86,57 @@ describe("`:=` assigns variables only", () => {
     expect(errorOf('{"a": y} := {"a": 1}\n\ty == 1')).toEqual([]);
   });
 });
+
+describe("a comprehension's head refs are evaluated in its body (OPA's rewriteComprehensionTerms)", () => {
+  it("a wildcard in a head ref iterates instead of being unsafe", async () => {
+    expect(await value('package t\np := {["a", "b"][_]: 1 | true}')).toEqual({ a: 1, b: 1 });
+    expect(await value("package t\np := {input.xs[_] | true}", { xs: [2, 1] })).toEqual([1, 2]);
+  });
+  it("an undefined head ref skips that element", async () => {
+    expect(await value("package t\np := [input.xs[i] | some i in [0, 5]]", { xs: [7] })).toEqual([7]);
+  });
+});
+
+describe("`or` without its import is a name, so `x = 1 or y` is a parse error", () => {
+  it.each(["p if { x = 1 or y }", "p if x = 1 or y", "p := 1 if { input.a or input.b }"])("%s", (rule) => {
+    const r = compileModules([{ file: "t.rego", source: `package t\n${rule}` }]);
+    expect(r.errors[0]).toMatchObject({ code: "rego_parse_error", location: { file: "t.rego", row: 2 } });
+    expect(r.errors[0]!.message).toMatch(/^unexpected ident token: expected/);
+  });
+});
+
+describe("a number, boolean or null in a data ref names no rule", () => {
+  it("data[1] inside package data.test is no recursion (OPA's rule tree has string keys only)", () => {
+    const r = compileModules([{ file: "t.rego", source: "package test\na := [data[1], data.test[2], data.test[true]]" }]);
+    expect(r.errors).toEqual([]);
+    expect(r.program).not.toBeNull();
+  });
+  it("a variable key may still reach the rule itself", () => {
+    const r = compileModules([{ file: "t.rego", source: 'package test\na := [data.test[x] | x := "a"]' }]);
+    expect(r.errors[0]).toMatchObject({ code: "rego_recursion_error" });
+  });
+});
+
+describe("comprehensions as with values", () => {
+  it.each([
+    "p if count(input.x) == 2 with input.x as [y | some y in [1, 2]]",
+    "p if {\n\tcount(input.x) == 2 with input.x as {k: v |\n\t\tsome k, v in {\"a\": 1, \"b\": 2}\n\t}\n}",
+    "p if {\n\tx := count(input.x) with input.x as {y | y := [3, 4][_]}\n\tx == 2\n}",
+  ])("%s", async (rule) => {
+    expect(await value(`package t\n${rule}`, {})).toBe(true);
+  });
+});
+
+describe("pre-1.0 Rego: import rego.v1 and import future.keywords exclude each other", () => {
+  const errorsOf = (imports: string, regoVersion?: "v0") =>
+    compileModules([{ file: "t.rego", source: `package t\n\n${imports}\n`, ...(regoVersion === undefined ? {} : { regoVersion }) }]).errors.map((e) => [e.code, e.message, e.location.row, e.location.col]);
+  const MSG = "the `rego.v1` import implies `future.keywords`, these are therefore mutually exclusive";
+  it("either order is OPA's parse error at the second import's path", () => {
+    expect(errorsOf("import rego.v1\nimport future.keywords.in", "v0")).toEqual([["rego_parse_error", MSG, 4, 8]]);
+    expect(errorsOf("import future.keywords.in\nimport rego.v1", "v0")).toEqual([["rego_parse_error", MSG, 4, 8]]);
+  });
+  it("in Rego v1 both are no-ops; rego.v1 twice is fine", () => {
+    expect(errorsOf("import rego.v1\nimport future.keywords.in")).toEqual([]);
+    expect(errorsOf("import rego.v1\nimport rego.v1", "v0")).toEqual([]);
+  });
+});

@@ -4,12 +4,12 @@
  * consumption) and, on PostgreSQL, at most three round trips; an allowed read makes no
  * durable commit of its own (its decision-log row is group-committed).
  */
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { createTestSchema, skipWithoutPg } from "../workers/pg-env.js";
 import type { TestSchema } from "../workers/pg-env.js";
-import { alice, approved, loadShippedPolicy, makeGate, reserveArgs } from "./harness.js";
+import { alice, loadShippedPolicy, makeGate } from "./harness.js";
+import { countedApprovedWrite } from "./counted-write.js";
 import { countingPgStore, countingSqliteStore } from "./statement-count.js";
 import type { CountingStore } from "./statement-count.js";
 
@@ -38,15 +38,7 @@ for (const s of suites) {
 
     it("an approved write makes at most two durable commits (and at most three round trips on PostgreSQL)", async () => {
       const c = await s.open();
-      const g = makeGate({ policy, store: c.store });
-      // A first call so the gate has recorded its policy (once per process, not per call).
-      await g.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" } });
-      const op = `op-rt-${randomUUID()}`;
-      const approvalId = await approved(g, alice, "reserve_funds", reserveArgs(), op);
-      await c.store.flushDecisions();
-      c.reset();
-      const env = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: op, approval_id: approvalId });
-      await c.store.flushDecisions();
+      const { env, op, approvalId } = await countedApprovedWrite(c, policy, "op-rt");
       expect(env).toMatchObject({ outcome: "success" });
       expect(c.counts.commits, c.counts.log.join("\n")).toBeLessThanOrEqual(2);
       if (s.name === "postgres") expect(c.counts.statements, c.counts.log.join("\n")).toBeLessThanOrEqual(3);

@@ -106,7 +106,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         expect(r.kind).toBe("claimed");
         if (r.kind !== "claimed") return;
         expect(r.previous).toBe("in_progress");
-        expect(r.record).toMatchObject({ fence_token: 2, lease_owner: "worker-b", attempts: 2 });
+        // Taking over a crashed owner's claim reconciles first: it counts no attempt of its own.
+        expect(r.record).toMatchObject({ fence_token: 2, lease_owner: "worker-b", attempts: 1 });
       });
 
       it("an outcome is recorded only under the current fence token", async () => {
@@ -142,7 +143,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
           expect(r.kind).toBe("claimed");
           if (r.kind !== "claimed") return;
           expect(r.previous).toBe(status);
-          expect(r.record).toMatchObject({ fence_token: 2, attempts: 2, status: "in_progress" });
+          // After a retryable answer the handler runs again (one more attempt); after unknown the runtime reconciles first.
+          expect(r.record).toMatchObject({ fence_token: 2, attempts: status === "retryable" ? 2 : 1, status: "in_progress" });
         }
       });
 
@@ -243,6 +245,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         const { store } = await open();
         await store.claimOperation(claim());
         expect(await store.refundAttempt({ tenant: "t1", operation_id: "op-1", fence_token: 1, now_ms: T0 })).toBe(false);
+        await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 1, status: "retryable", envelope: { outcome: "retryable_failure" }, now_ms: T0 + 1 });
         const taken = await store.claimOperation(claim({ owner: "worker-b", now_ms: T0 + 1_000 }));
         expect(taken).toMatchObject({ kind: "claimed", record: { attempts: 2, fence_token: 2 } });
         expect(await store.refundAttempt({ tenant: "t1", operation_id: "op-1", fence_token: 1, now_ms: T0 + 1_001 })).toBe(false);
@@ -250,6 +253,20 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         expect(await store.getOperation("t1", "op-1", T0 + 1_001)).toMatchObject({ attempts: 1, fence_token: 2, status: "in_progress" });
         await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 2, status: "final", envelope: ok, now_ms: T0 + 1_002 });
         expect(await store.refundAttempt({ tenant: "t1", operation_id: "op-1", fence_token: 2, now_ms: T0 + 1_003 })).toBe(false);
+      });
+
+      it("retry budget: takeovers of crashed (in_progress) or unknown claims count no attempt, so crashes while reconciling never exhaust it", async () => {
+        const { store } = await open();
+        await store.claimOperation(claim());
+        // Five retries that each took over and crashed while reconciling (no outcome recorded).
+        for (let k = 1; k <= 5; k++) {
+          const r = await store.claimOperation(claim({ owner: `retry-${k}`, now_ms: T0 + 1_000 * k }));
+          expect(r).toMatchObject({ kind: "claimed", previous: "in_progress", record: { attempts: 1, fence_token: k + 1 } });
+        }
+        await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 6, status: "unknown", envelope: { outcome: "retryable_failure" }, now_ms: T0 + 5_001 });
+        expect(await store.claimOperation(claim({ now_ms: T0 + 6_000 }))).toMatchObject({ kind: "claimed", previous: "unknown", record: { attempts: 1 } });
+        await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 7, status: "retryable", envelope: { outcome: "retryable_failure" }, now_ms: T0 + 6_001 });
+        expect(await store.claimOperation(claim({ now_ms: T0 + 6_002 }))).toMatchObject({ kind: "claimed", previous: "retryable", record: { attempts: 2 } });
       });
 
       it("purgeExpired deletes approvals that expired undecided and keeps decided ones for audit", async () => {

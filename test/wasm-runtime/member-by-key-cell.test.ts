@@ -71,3 +71,42 @@ describe("members found by key cell", () => {
     }
   });
 });
+
+describe("a member found by text takes the asked-for key cell", () => {
+  // The policy's key cell replaces an equal parsed key in the object, so later lookups
+  // find it by address. A key computed during one evaluation (freed at the next heap
+  // reset) must never be stored into the data document, which outlives it.
+  it("data looked up by computed keys stays intact across evaluations", async () => {
+    const { loadPolicy } = await import("@open-policy-agent/opa-wasm");
+    const source = `package p
+
+key := concat("", [input.prefix, "lpha"])
+
+default got := "none"
+
+got := data.cfg[key]
+
+static := data.cfg.alpha
+
+junk := [concat("", [input.prefix, format_int(i, 10), "-fill-the-heap-where-the-key-was"]) | some i in numbers.range(1, 50)]
+
+out := {"static": static, "got": got, "n": count(junk)}
+`;
+    const r = compilePolicy({ modules: [{ file: "p.rego", source }], entrypoints: ["p/out"] });
+    expect(r.errors).toEqual([]);
+    const sdk = await loadPolicy(r.wasm!);
+    sdk.setData({ cfg: { alpha: 1, beta: 2 } });
+    const want = { got: 1, static: 1, n: 50 };
+    // What an evaluation allocated is free memory for the next one: scribble over it.
+    const internals = sdk as unknown as { mem: WebAssembly.Memory; dataHeapPtr: number };
+    const scribble = (): void => {
+      new Uint8Array(internals.mem.buffer).fill(0xff, internals.dataHeapPtr);
+    };
+    for (let i = 0; i < 3; i++) {
+      expect(sdk.evaluate({ prefix: "a" })).toEqual([{ result: want }]);
+      scribble();
+      expect(sdk.evaluate({ prefix: "zzzzzzzz" })).toEqual([{ result: { ...want, got: "none" } }]);
+      scribble();
+    }
+  });
+});

@@ -4,6 +4,7 @@ import {
   T_OBJECT, T_STRING, boolVal, colLen, rawData, strLen,
 } from "./value";
 import { INDEX_MIN } from "./keyindex";
+import { isYoung } from "./memory";
 import { parseNumber, toI64, okInt } from "./number";
 import { compare, equal, strEqual } from "./compare";
 import {
@@ -37,8 +38,8 @@ export function opa_set_add(set: usize, v: usize): void { setAdd(set, v); }
 export function opa_value_type(v: usize): i32 { return v == 0 ? 0 : <i32>tag(v); }
 export function opa_value_get(v: usize, k: usize): usize {
   // A short object (no hash index) is searched here: first for the very key cell asked
-  // for (the policy's member names, which hosts also use as input keys), touching no
-  // key cell, then by text, lengths first.
+  // for (the policy's member names, which the fast engine also uses as input keys),
+  // touching no key cell, then by text, lengths first.
   if (v != 0 && tag(v) == T_OBJECT && tag(k) == T_STRING) {
     const n = colLen(v);
     if (n < INDEX_MIN) {
@@ -51,7 +52,15 @@ export function opa_value_get(v: usize, k: usize): usize {
       for (let i = 0; i < n; i++) {
         const at = d + (<usize>i << 3);
         const key = <usize>load<u32>(at);
-        if (tag(key) == T_STRING && strLen(key) == len && strEqual(key, k)) return <usize>load<u32>(at, 4);
+        if (tag(key) == T_STRING && strLen(key) == len && strEqual(key, k)) {
+          // An object of this evaluation (the SDK's parsed input) now holds the asked-for
+          // cell as its key (same text, so the same object), and the next lookup by that
+          // cell is found by address. Objects that outlive the evaluation (the data
+          // document, host-written input) keep their keys: the cell asked for may die
+          // with this evaluation's heap, or be reused (a host's string cache).
+          if (isYoung(v)) store<u32>(at, <u32>k);
+          return <usize>load<u32>(at, 4);
+        }
       }
       return 0;
     }

@@ -14,6 +14,8 @@ export interface BuiltinImpl {
   readonly arity: number;
   /** A custom builtin: its errors always abort the evaluation, so every call sets its location. */
   readonly custom?: boolean;
+  /** Operands and result cross as tagged JSON text (tg_exact_encode / tg_exact_decode): sets and exact numbers survive. */
+  readonly exact?: boolean;
 }
 
 /** How the backend calls one registry entry, or undefined when it has no implementation. */
@@ -22,7 +24,9 @@ export function builtinImpl(e: BuiltinEntry): BuiltinImpl | undefined {
   if (e.name === "print" && e.native !== undefined) return { kind: "print", exportName: e.native, arity: 1 };
   const arity = e.args.length;
   if (e.native !== undefined) return { kind: "native", exportName: e.native, arity };
-  if (e.host !== undefined || e.provided === true) return e.custom === true ? { kind: "host", exportName: "", arity, custom: true } : { kind: "host", exportName: "", arity };
+  if (e.host !== undefined || e.provided === true) {
+    return { kind: "host", exportName: "", arity, ...(e.custom === true ? { custom: true } : {}), ...(e.exact === true ? { exact: true } : {}) };
+  }
   if (e.sdk === true) return { kind: "sdk", exportName: "", arity };
   return undefined;
 }

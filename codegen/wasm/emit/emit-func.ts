@@ -25,7 +25,7 @@ export interface EmitEnv {
   callee(name: string):
     | { kind: "func"; name: string }
     | { kind: "native"; name: string }
-    | { kind: "host"; id: number; arity: number; located: boolean }
+    | { kind: "host"; id: number; arity: number; located: boolean; exact: boolean }
     | { kind: "print"; format: string; println: string };
   hostImport(arity: number): string;
   /** Address of coverage byte 0 (static data, below the heap base). */
@@ -221,9 +221,13 @@ export class FuncEmitter {
         this.setOrFail(s.result, m.global.get(g, i32)),
       ]);
     }
-    const call = target.kind === "host"
-      ? this.setOrFail(s.result, m.call(this.env.hostImport(target.arity), [m.i32.const(target.id), m.i32.const(0), ...args], i32))
-      : this.setOrFail(s.result, m.call(target.name, args, i32));
+    let call: Ref;
+    if (target.kind === "host") {
+      // Exact host builtins: operands go as tagged JSON text, the tagged result is rebuilt (sets, exact numbers).
+      const operands = target.exact ? args.map((a) => this.call("tg_exact_encode", [a])) : args;
+      const r = m.call(this.env.hostImport(target.arity), [m.i32.const(target.id), m.i32.const(0), ...operands], i32);
+      call = this.setOrFail(s.result, target.exact ? this.call("tg_exact_decode", [r]) : r);
+    } else call = this.setOrFail(s.result, m.call(target.name, args, i32));
     // Strict mode: builtin errors (native, or host ones reading tg_location) carry this call's location;
     // custom builtins' errors always abort, so their calls are located in every mode.
     if (!this.env.strict && !(target.kind === "host" && target.located)) return call;

@@ -118,7 +118,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
         hostIds.set(name, id);
         if (b.kind === "sdk") sdkNames.add(name);
       }
-      return { kind: "host", id, arity: b.arity, located: b.custom === true };
+      return { kind: "host", id, arity: b.arity, located: b.custom === true, exact: b.exact === true };
     },
     coverageBase() {
       return coverageAt;

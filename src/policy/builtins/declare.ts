@@ -17,6 +17,8 @@ export interface SigOptions {
   readonly sdk?: boolean;
   /** Host builtin registered by the build tools at load time (see host-builtins/provided.ts). */
   readonly provided?: boolean;
+  /** Host builtin on the exact protocol (tagged JSON text both ways). */
+  readonly exact?: boolean;
 }
 
 /** "string|number" -> ["string", "number"]; an unknown type name is a programming error. */

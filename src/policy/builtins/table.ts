@@ -90,9 +90,10 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("object.union", "object object", "object", { native: "tg_object_union" }),
   sig("object.union_n", "array", "object", { native: "tg_object_union_n" }),
   sig("object.subset", "array|object|set array|object|set", "boolean", { native: "tg_object_subset" }),
-  sig("json.filter", "object array|set", "any", { host: jsonFilter }),
-  sig("json.remove", "object array|set", "any", { host: jsonFilter }),
-  sig("json.patch", "any array", "any", { host: jsonPatch }),
+  // exact: sets, non-string keys and numbers reach them as they are (tagged JSON text both ways)
+  sig("json.filter", "object array|set", "any", { host: jsonFilter, exact: true }),
+  sig("json.remove", "object array|set", "any", { host: jsonFilter, exact: true }),
+  sig("json.patch", "any array", "any", { host: jsonPatch, exact: true }),
   sig("json.verify_schema", "string|object", "array", { host: jsonSchema }),
   sig("json.match_schema", "string|object string|object", "array", { host: jsonSchema }),
   // strings

@@ -46,6 +46,12 @@ export interface BuiltinEntry extends BuiltinSignature {
    * tools); they register it when loaded (src/policy/host-builtins/provided.ts).
    */
   readonly provided?: boolean;
+  /**
+   * A host builtin whose operands and result cross as tagged JSON text (objects
+   * {"o": [[k, v]]}, sets {"s": [...]}, numbers digit for digit): it sees sets as sets and
+   * `1.0` apart from `1` (codegen/wasm/assembly/builtins/exact.ts, host-builtins/exact-value.ts).
+   */
+  readonly exact?: boolean;
   /** Declared by the user (tools.yaml `policy.builtins`), not by OPA. */
   readonly custom?: boolean;
 }

@@ -1,48 +1,60 @@
-/** JSON values as host builtins receive them: equality and JSON-pointer paths, as OPA reads them. */
-import { operandError, operandTypeError, typeName } from "./errors.js";
+/**
+ * What json.filter, json.remove and json.patch share: their operands as exact values
+ * (exact-value.ts) whichever way they arrived, and JSON-pointer paths as OPA reads them.
+ */
+import { BuiltinError, operandError, typeName } from "./errors.js";
+import { jsonText } from "./exact.js";
+import { fromJson, parseExact, RegoObject, RegoSet, toJson, writeExact, type Value } from "./exact-value.js";
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-export const isObject = (v: unknown): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Deep equality of JSON values (object key order is irrelevant). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
-  }
-  return false;
-}
+export const isObject = (v: Value): v is RegoObject => v instanceof RegoObject;
 
 /** A path segment: a string from a "/a/b" pointer, or any value of an array-form path. */
-export type Segment = Json;
+export type Segment = Value;
+
+/**
+ * The operands of one call: a module on the exact protocol sends every operand as tagged
+ * JSON text (`exact` true); a module built before it sends plain JSON values.
+ */
+export function readOperands(operands: readonly unknown[], exact: boolean): Value[] {
+  return operands.map((o) => (exact ? parseExact(o as string) : fromJson(o)));
+}
+
+/** The result in the form the call's module reads back (undefined stays undefined). */
+export function writeResult(v: Value | undefined, exact: boolean): unknown {
+  if (v === undefined) return undefined;
+  return exact ? jsonText(writeExact(v)) : toJson(v);
+}
+
+/** A value's OPA type name, for operand errors. */
+export function valueTypeName(v: Value): string {
+  if (v instanceof RegoObject) return "object";
+  if (v instanceof RegoSet) return "set";
+  if (Array.isArray(v)) return "array";
+  return typeof v === "object" && v !== null ? "number" : typeName(v);
+}
+
+/** OPA's operand type error for a value of this protocol. */
+export function valueTypeError(pos: number, v: Value, ...expected: string[]): BuiltinError {
+  const want = expected.length === 1 ? expected[0]! : `one of {${expected.join(", ")}}`;
+  return new BuiltinError("eval_type_error", `operand ${pos} must be ${want} but got ${valueTypeName(v)}`);
+}
 
 /**
  * OPA's parsePath: "" is the root, "/a/b~1c" is ["a", "b/c"] (leading slashes
  * trimmed, ~1 -> "/", then ~0 -> "~"), an array is its own segments.
  */
-export function parsePath(path: unknown, pos: number): Segment[] {
+export function parsePath(path: Value, pos: number): Segment[] {
   if (typeof path === "string") {
     if (path === "") return [];
     return path.replace(/^\/+/, "").split("/").map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
   }
-  if (Array.isArray(path)) return path as Segment[];
-  throw operandError(pos, `must be one of {set, array} containing string paths or array of path segments but got ${typeName(path)}`);
+  if (Array.isArray(path)) return [...path];
+  throw operandError(pos, `must be one of {set, array} containing string paths or array of path segments but got ${valueTypeName(path)}`);
 }
 
-/** OPA's getJSONPaths: operand 2 of json.filter / json.remove. */
-export function jsonPaths(operand: unknown): Segment[][] {
-  if (!Array.isArray(operand)) throw operandTypeError(2, operand, "set", "array");
-  return operand.map((p) => parsePath(p, 2));
-}
-
-/** A key for a segment in a Map: distinct values give distinct keys, "0" and 0 differ. */
-export const segmentKey = (s: Segment): string => JSON.stringify(canonical(s));
-
-function canonical(v: Json): Json {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k]!)]));
-  return v;
+/** OPA's getJSONPaths: operand 2 of json.filter / json.remove, a set or an array of paths. */
+export function jsonPaths(operand: Value): Segment[][] {
+  const items = operand instanceof RegoSet ? operand.items : Array.isArray(operand) ? operand : null;
+  if (items === null) throw valueTypeError(2, operand, "set", "array");
+  return items.map((p) => parsePath(p, 2));
 }

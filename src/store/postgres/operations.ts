@@ -40,7 +40,8 @@ ON CONFLICT (tenant, operation_id) DO UPDATE SET
   -- so a holder of the old record stays fenced out.
   tool             = CASE WHEN ${gone} THEN excluded.tool ELSE r.tool END,
   fingerprint      = CASE WHEN ${gone} THEN excluded.fingerprint ELSE r.fingerprint END,
-  attempts         = CASE WHEN ${gone} THEN 1 ELSE r.attempts + 1 END,
+  -- Only a takeover after a released retryable answer counts an attempt (claim.ts countsAttempt).
+  attempts         = CASE WHEN ${gone} THEN 1 WHEN r.status = 'retryable' THEN r.attempts + 1 ELSE r.attempts END,
   claimed_from     = CASE WHEN ${gone} THEN NULL ELSE r.status END,
   envelope         = CASE WHEN ${gone} THEN NULL ELSE r.envelope END,
   created_at       = CASE WHEN ${gone} THEN excluded.created_at ELSE r.created_at END,

@@ -4,9 +4,9 @@
  * numbers; int8 columns arrive as strings from pg and are converted with Number.
  */
 import type { JsonObject } from "../../manifest.js";
-import type { ApprovalDecisionKind, ApprovalEvent, ApprovalRecord, OperationRecord } from "../store.js";
-import { toApprovalEventRecord, toApprovalRecord, toOperationRecord } from "../rows.js";
-import type { ApprovalColumns, ApprovalEventColumns, Int8, OperationColumns } from "../rows.js";
+import type { ApprovalEvent, ApprovalRecord, OperationRecord } from "../store.js";
+import { latestEventOf, toApprovalEventRecord, toApprovalRecord, toOperationRecord } from "../rows.js";
+import type { ApprovalColumns, ApprovalEventColumns, LatestEventColumns, OperationColumns } from "../rows.js";
 
 /** pg parses json/jsonb columns itself. */
 export const pgJson = (value: unknown): unknown => value;
@@ -36,36 +36,9 @@ export const latestEventJoin = `LEFT JOIN LATERAL (
     SELECT * FROM approval_events ev WHERE ev.approval_id = a.id ORDER BY ev.seq DESC LIMIT 1
   ) e ON true`;
 
-export interface ApprovalRow extends ApprovalColumns<JsonObject> {
-  e_decision: string | null;
-  e_approver: string | null;
-  e_reason: string | null;
-  e_edited_args: JsonObject | null;
-  e_decided_at_ms: Int8 | null;
-  e_policy_version: string | null;
-  e_approver_roles: string[] | null;
-  e_policy_code_version: string | null;
-  e_policy_data_version: string | null;
-}
+export interface ApprovalRow extends ApprovalColumns<JsonObject>, LatestEventColumns<JsonObject | string[]> {}
 
-export function toApproval(row: ApprovalRow): ApprovalRecord {
-  const decision: ApprovalEvent | null =
-    row.e_decision === null
-      ? null
-      : {
-          approval_id: row.id,
-          decision: row.e_decision as ApprovalDecisionKind,
-          approver: row.e_approver ?? "",
-          approver_roles: row.e_approver_roles ?? [],
-          reason: row.e_reason,
-          edited_args: row.e_edited_args,
-          decided_at_ms: Number(row.e_decided_at_ms),
-          policy_version: row.e_policy_version ?? "",
-          policy_code_version: row.e_policy_code_version ?? "",
-          policy_data_version: row.e_policy_data_version ?? "",
-        };
-  return toApprovalRecord(row, decision, pgJson);
-}
+export const toApproval = (row: ApprovalRow): ApprovalRecord => toApprovalRecord(row, latestEventOf(row.id, row, pgJson), pgJson);
 
 export const eventColumns = `approval_id, decision, approver, reason, edited_args,
   toolgate_ms(decided_at) AS decided_at_ms, policy_version, approver_roles, policy_code_version, policy_data_version`;

@@ -40,8 +40,8 @@ import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
-import { toApproval, toApprovalEvent, toOperation } from "./rows.js";
-import type { ApprovalEventRow, ApprovalRow, OperationRow } from "./rows.js";
+import { toApproval, toApprovalEvent, toApprovalWithEvent, toOperation } from "./rows.js";
+import type { ApprovalEventRow, ApprovalRow, ApprovalWithEventRow, OperationRow } from "./rows.js";
 
 export interface SqliteStoreOptions {
   /** How long a writer waits for another process's lock before failing. */
@@ -61,6 +61,22 @@ export interface SqliteStoreOptions {
   readonly walCheckpoint?: "background" | "inline";
   readonly checkpointIntervalMs?: number;
 }
+
+interface ClaimStateParams {
+  tenant: string;
+  operation_id: string;
+  guarded: 0 | 1;
+  run_id: string | null;
+  approval_id: string | null;
+}
+
+/** The operation's columns (all null when there is none) and the guard's. */
+type ClaimStateRow = { [K in keyof OperationRow]: OperationRow[K] | null } & {
+  guard_interrupt: string | null;
+  guard_approval_tenant: string | null;
+  guard_approval_status: string | null;
+  guard_approval_expires_at_ms: number | null;
+};
 
 const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected", revoke: "revoked" } as const;
 
@@ -111,6 +127,14 @@ class SqliteStore implements Store {
     }, logOptions);
     this.#q = {
       getOp: db.prepare<[string, string], OperationRow>("SELECT * FROM operations WHERE tenant = ? AND operation_id = ?"),
+      claimState: db.prepare<[ClaimStateParams], ClaimStateRow>(
+        `SELECT o.*, i.reason AS guard_interrupt, a.tenant AS guard_approval_tenant, a.status AS guard_approval_status,
+           a.expires_at_ms AS guard_approval_expires_at_ms
+         FROM (SELECT 1) AS one
+         LEFT JOIN operations o ON o.tenant = @tenant AND o.operation_id = @operation_id
+         LEFT JOIN interrupts i ON @guarded = 1 AND i.tenant = @tenant AND i.run_id = @run_id
+         LEFT JOIN approvals a ON @guarded = 1 AND a.id = @approval_id`,
+      ),
       putOp: db.prepare("INSERT OR REPLACE INTO operations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
       updOp: db.prepare(
         `UPDATE operations SET tool = ?, fingerprint = ?, status = ?, fence_token = ?, lease_owner = ?, lease_expires_at_ms = ?,
@@ -123,7 +147,15 @@ class SqliteStore implements Store {
            @operation_id, @created_at_ms, @expires_at_ms, @policy_version, 'pending', @args_hash,
            @policy_code_version, @policy_data_version)`,
       ),
-      getApproval: db.prepare<[string], ApprovalRow>("SELECT * FROM approvals WHERE id = ?"),
+      // The approval and its latest decision event in one statement.
+      getApprovalWithEvent: db.prepare<[string], ApprovalWithEventRow>(
+        `SELECT a.*, e.decision AS e_decision, e.approver AS e_approver, e.reason AS e_reason, e.edited_args AS e_edited_args,
+           e.decided_at_ms AS e_decided_at_ms, e.policy_version AS e_policy_version, e.approver_roles AS e_approver_roles,
+           e.policy_code_version AS e_policy_code_version, e.policy_data_version AS e_policy_data_version
+         FROM approvals a
+         LEFT JOIN approval_events e ON e.seq = (SELECT max(seq) FROM approval_events WHERE approval_id = a.id)
+         WHERE a.id = ?`,
+      ),
       findPending: db.prepare<[string, string, number, string | null, string | null], ApprovalRow>(
         `SELECT * FROM approvals WHERE tenant = ? AND fingerprint = ? AND status = 'pending' AND expires_at_ms > ?
            AND (? IS NULL OR args_hash = ?)
@@ -178,11 +210,8 @@ class SqliteStore implements Store {
   }
 
   #approval(id: string): ApprovalRecord | null {
-    const row = this.#q.getApproval.get(id);
-    if (row === undefined) return null;
-    const events = this.#q.events.all(id);
-    const last = events.at(-1);
-    return toApproval(row, last === undefined ? null : toApprovalEvent(last));
+    const row = this.#q.getApprovalWithEvent.get(id);
+    return row === undefined ? null : toApprovalWithEvent(row);
   }
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
@@ -192,13 +221,23 @@ class SqliteStore implements Store {
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
     return this.#atomic((): ClaimResult => {
+      // One statement reads the record and what the guard checks, in the claim's transaction.
+      const row = this.#q.claimState.get({
+        tenant: req.tenant,
+        operation_id: req.operation_id,
+        guarded: req.guard === undefined ? 0 : 1,
+        run_id: req.guard?.run_id ?? null,
+        approval_id: req.guard?.approval_id ?? null,
+      });
+      if (row === undefined) throw new Error("claim state read returned no row");
       if (req.guard !== undefined) {
-        const interrupt = this.#q.getInterrupt.get(req.tenant, req.guard.run_id) ?? null;
-        const approval = req.guard.approval_id === null ? null : (this.#q.getApproval.get(req.guard.approval_id) ?? null);
-        const refused = checkGuard(req, { interrupt, approval: approval === null ? null : { tenant: approval.tenant, status: approval.status as ApprovalStatus, expires_at_ms: Number(approval.expires_at_ms) } });
+        const refused = checkGuard(req, {
+          interrupt: row.guard_interrupt === null ? null : { reason: row.guard_interrupt },
+          approval: row.guard_approval_tenant === null ? null : { tenant: row.guard_approval_tenant, status: row.guard_approval_status as ApprovalStatus, expires_at_ms: Number(row.guard_approval_expires_at_ms) },
+        });
         if (refused !== null) return refused;
       }
-      const current = this.#readOp(req.tenant, req.operation_id);
+      const current = row.operation_id === null ? null : toOperation(row as OperationRow);
       const plan = planClaim(current, req);
       if (plan.write !== null) this.#writeOp(plan.write, current !== null);
       return plan.result;

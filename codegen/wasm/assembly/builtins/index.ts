@@ -12,3 +12,4 @@ export * from "./net";
 export * from "./relations";
 export * from "./trim";
 export * from "./graph";
+export * from "./exact";

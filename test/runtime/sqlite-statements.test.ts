@@ -1,0 +1,48 @@
+/**
+ * The statements an approved write sends to SQLite, counted (not timed): the claim reads
+ * the operation record, the run's interrupt flag and the approval it is guarded by in one
+ * statement inside its transaction, and authorize reads an approval with its latest
+ * decision in one; 13 statements in all (16 before those reads were folded).
+ */
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PolicyEngine } from "../../src/policy/engine.js";
+import { alice, approved, loadShippedPolicy, makeGate, reserveArgs } from "./harness.js";
+import { countedApprovedWrite } from "./counted-write.js";
+import { countingSqliteStore } from "./statement-count.js";
+
+describe("sqlite statements of an approved write", () => {
+  let policy: PolicyEngine;
+  beforeAll(async () => {
+    policy = await loadShippedPolicy();
+  });
+
+  it("the claim reads record, interrupt and approval in one statement; 13 statements per approved write", async () => {
+    const c = countingSqliteStore();
+    const { env } = await countedApprovedWrite(c, policy, "op-st");
+    expect(env).toMatchObject({ outcome: "success" });
+    const log = c.counts.log;
+    const begin = log.findIndex((l) => /^BEGIN/i.test(l));
+    const commit = log.findIndex((l, i) => i > begin && /^COMMIT/i.test(l));
+    const claimReads = log.slice(begin + 1, commit).filter((l) => /^SELECT/i.test(l));
+    expect(claimReads, log.join("\n")).toHaveLength(1);
+    expect(log.slice(0, begin).filter((l) => /FROM approval_events/i.test(l) && !/JOIN/i.test(l)), log.join("\n")).toEqual([]);
+    expect(c.counts.statements, log.join("\n")).toBeLessThanOrEqual(13);
+    await c.store.close();
+  });
+
+  it("a guarded claim still sees a revoke committed after authorize read the approval", async () => {
+    const c = countingSqliteStore();
+    const g = makeGate({ policy, store: c.store });
+    const op = `op-rv-${randomUUID()}`;
+    const approvalId = await approved(g, alice, "reserve_funds", reserveArgs(), op);
+    const now = Date.now();
+    const claim = (approval: string | null) =>
+      c.store.claimOperation({ tenant: alice.tenant, operation_id: op, tool: "reserve_funds", fingerprint: "f", owner: "o", now_ms: now, lease_ms: 1_000, retention_ms: 60_000, guard: { run_id: alice.run_id, approval_id: approval } });
+    await c.store.decideApproval({ approval_id: approvalId, decision: "revoke", approver: "bob", approver_roles: [], reason: null, edited_args: null, decided_at_ms: now, policy_version: "", policy_code_version: "", policy_data_version: "" });
+    expect(await claim(approvalId)).toMatchObject({ kind: "refused", why: "approval_invalid", detail: "revoked" });
+    await c.store.setInterrupt({ tenant: alice.tenant, run_id: alice.run_id, reason: "stop", at_ms: now });
+    expect(await claim(null)).toMatchObject({ kind: "refused", why: "interrupted", detail: "stop" });
+    await c.store.close();
+  });
+});
