@@ -2,7 +2,8 @@
  * Dead-code elimination at link time: a linked module keeps the runtime exports of
  * `KEPT_RUNTIME_EXPORTS` and exactly the runtime functions they, the generated code
  * and the start function reach, each byte for byte with its calls renumbered to the
- * new index of the function it called before, in the library's order.
+ * new index of the function it called before, in the library's order; and the
+ * runtime data segments something kept addresses, at their addresses.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import { compilePolicy } from "../../codegen/compiler/index.js";
 import {
   exportedName, finishHeapBase, KEPT_RUNTIME_EXPORT_NAMES, keepWholeRuntime, linkModule, readRuntime, replaceImport, validationError,
 } from "../../codegen/wasm/link/index.js";
+import { ByteReader } from "../../codegen/wasm/link/bytes.js";
 import { runtimeBytes } from "../../codegen/wasm/link/runtime-bytes.js";
 import { runtimeLibrary } from "../../codegen/wasm/link/runtime-library.js";
 import type { RuntimeBody } from "../../codegen/wasm/link/runtime-library.js";
@@ -122,6 +124,33 @@ describe("dead-code elimination at link time", () => {
     for (let g = out.importedFunctions + keptRuntimeCount; g < out.importedFunctions + out.functions.length; g++) reach(g);
     for (let f = pending.pop(); f !== undefined; f = pending.pop()) for (const c of out.bodies[f - out.importedFunctions]!.calls) reach(c.callee);
     for (let f = out.importedFunctions; f < out.importedFunctions + keptRuntimeCount; f++) expect(reached.has(f), `function ${f}`).toBe(true);
+  });
+
+  it("drops the runtime data segments nothing left in the module addresses, and keeps the others byte for byte", () => {
+    const kept = out.dataSegments.filter((d) => d.offset! < rt.dataEnd);
+    const keptAt = new Set(kept.map((d) => d.offset));
+    const dropped = rt.dataSegments.filter((d) => !keptAt.has(d.offset));
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(kept.length + dropped.length).toBe(rt.dataSegments.length);
+    let j = 0;
+    rt.dataSegments.forEach((d) => {
+      if (!keptAt.has(d.offset)) return;
+      expect([...kept[j]!.payload], `segment at ${d.offset}`).toEqual([...d.payload]);
+      j++;
+    });
+    // Every address the linked module's code, globals or data hold, read from its bytes.
+    const addresses: number[] = out.bodies.flatMap((b) => [...b.constants]);
+    for (const g of out.globals) if (g.init[0] === 0x41) addresses.push(new ByteReader(g.init, 1).s32() >>> 0);
+    for (const d of out.dataSegments) {
+      const view = new DataView(d.payload.buffer, d.payload.byteOffset, d.payload.byteLength);
+      for (let i = (4 - (d.offset! % 4)) % 4; i + 4 <= d.payload.length; i += 4) addresses.push(view.getUint32(i, true));
+    }
+    for (const d of dropped) {
+      const end = d.offset! + d.payload.length;
+      const inside = addresses.find((a) => a >= d.offset! && a <= end);
+      expect(inside, `dropped segment ${d.offset}..${end} is addressed`).toBeUndefined();
+    }
+    expect(out.dataEnd).toBeGreaterThan(rt.dataEnd); // the layout does not move: generated data still after the runtime's
   });
 
   it("keeps a runtime function only generated code calls, without exporting it, and drops one nothing calls", () => {

@@ -12,7 +12,7 @@
  * once); types, globals and data segments keep their runtime indices and new ones
  * come after, so nothing else in the library changes.
  */
-import { ByteWriter, EXTERNAL, FUNC_TYPE_FORM, LinkError, SECTION } from "./bytes.js";
+import { ByteReader, ByteWriter, EXTERNAL, FUNC_TYPE_FORM, LinkError, SECTION } from "./bytes.js";
 import { encodeFunction } from "./encode-function.js";
 import type { Symbols } from "./encode-function.js";
 import type { ExpressionRef } from "./expr.js";
@@ -169,15 +169,17 @@ export function linkModule(m: Module, opts: LinkOptions = {}): LinkedModule {
   section(SECTION.export, exports);
 
   if (rt.start !== null) section(SECTION.start, new ByteWriter().u32(oldToNew(rt.start)));
-  if (rt.hasDataCount) section(SECTION.dataCount, new ByteWriter().u32(rt.data.length + m.data.length));
+  const liveData = liveDataSegments(rt, m, live, whole);
+  const keptData = rt.data.filter((_, i) => liveData[i]);
+  if (rt.hasDataCount) section(SECTION.dataCount, new ByteWriter().u32(keptData.length + m.data.length));
 
   const code = new ByteWriter().u32(live.length + generatedBodies.length);
   for (const old of live) code.sized(renumberCalls(rt.bodies[old]!, oldToNew));
   for (const b of generatedBodies) code.sized(b);
   section(SECTION.code, code);
 
-  const data = new ByteWriter().u32(rt.data.length + m.data.length);
-  for (const d of rt.data) data.bytes(d);
+  const data = new ByteWriter().u32(keptData.length + m.data.length);
+  for (const d of keptData) data.bytes(d);
   for (const d of m.data) data.u32(0).byte(0x41).s32(d.offset).byte(0x0b).sized(d.bytes);
   section(SECTION.data, data);
 
@@ -234,6 +236,55 @@ export function validationError(bytes: Uint8Array): string | null {
   } catch (e) {
     return (e as Error).message;
   }
+}
+
+/**
+ * Which runtime data segments to keep. A segment is kept when an address in it (its
+ * end included) appears as an `i32.const` or memory access offset in a kept runtime
+ * body or the generated code, as a global's initial value, or as an aligned 32-bit
+ * word of generated data or of a kept segment (static objects point at each other);
+ * the others are never addressed and are dropped. The memory layout does not move:
+ * a dropped segment's bytes are just left zero. With a passive segment (addressed by
+ * index) or `whole`, all are kept.
+ */
+function liveDataSegments(rt: RuntimeLibrary, m: Module, live: readonly number[], whole: boolean): boolean[] {
+  const segments = rt.dataSegments;
+  if (whole || segments.some((d) => d.offset === null)) return segments.map(() => true);
+  const keep = segments.map(() => false);
+  const pending: number[] = [];
+  for (const k of live) pending.push(...rt.bodies[k]!.constants);
+  for (const g of rt.globals) if (g.init[0] === 0x41) pending.push(new ByteReader(g.init, 1).s32() >>> 0);
+  pending.push(...m.exprs.addressConstants());
+  for (const d of m.data) pending.push(...alignedWords(d.offset, d.bytes));
+  const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.offset! - segments[b]!.offset!);
+  const starts = order.map((i) => segments[i]!.offset!);
+  for (let addr = pending.pop(); addr !== undefined; addr = pending.pop()) {
+    // The last segment starting at or before addr, and the one before it (addr may be its end).
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! <= addr) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let j = lo - 1; j >= 0 && j >= lo - 2; j--) {
+      const i = order[j]!;
+      const seg = segments[i]!;
+      if (keep[i] || addr > seg.offset! + seg.payload.length) continue;
+      keep[i] = true;
+      pending.push(...alignedWords(seg.offset!, seg.payload));
+    }
+  }
+  return keep;
+}
+
+/** The little-endian 32-bit words of `bytes` placed at `at` that sit at 4-aligned addresses. */
+function alignedWords(at: number, bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let i = (4 - (at % 4)) % 4; i + 4 <= bytes.length; i += 4) {
+    out.push((bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)) >>> 0);
+  }
+  return out;
 }
 
 /** A runtime body with every call target moved to its new index. */
