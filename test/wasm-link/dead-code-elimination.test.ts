@@ -127,7 +127,7 @@ describe("dead-code elimination at link time", () => {
   });
 
   it("drops the runtime data segments nothing left in the module addresses, and keeps the others byte for byte", () => {
-    const kept = out.dataSegments.filter((d) => d.offset! < rt.dataEnd);
+    const kept = out.dataSegments.filter((d) => d.offset !== null && d.offset < rt.dataEnd);
     const keptAt = new Set(kept.map((d) => d.offset));
     const dropped = rt.dataSegments.filter((d) => !keptAt.has(d.offset));
     expect(dropped.length).toBeGreaterThan(0);

@@ -123,15 +123,20 @@ export function linkModule(m: Module, opts: LinkOptions = {}): LinkedModule {
   section(SECTION.type, types.encode());
 
   const dataEnd = m.data.reduce((end, d) => Math.max(end, d.offset + d.bytes.length), rt.dataEnd);
+  const dataPages = Math.ceil(dataEnd / PAGE);
   const imp = new ByteWriter();
   const memories = rt.imports.filter((i) => i.kind === "memory");
+  // Static data beyond the imported memory's minimum is copied in by a start function that
+  // grows the memory first: the memory import keeps the runtime's minimum, so the module
+  // loads into the memory any host gives (the opa-wasm SDK's default is 5 pages).
+  const memoryMin = memories.length === 0 ? 0 : Math.min(...memories.map((i) => i.min));
+  const passive = memories.length > 0 && m.data.length > 0 && dataPages > memoryMin;
   imp.u32(imports.length + memories.length);
   for (const i of rt.imports) {
     if (i.kind === "memory") {
-      const min = Math.max(i.min, Math.ceil(dataEnd / PAGE));
-      imp.name(i.module).name(i.base).byte(EXTERNAL.memory).byte(i.max === null ? 0 : 1).u32(min);
+      imp.name(i.module).name(i.base).byte(EXTERNAL.memory).byte(i.max === null ? 0 : 1).u32(i.min);
       if (i.max !== null) {
-        if (i.max < min) throw new LinkError(`static data needs ${min} pages; the imported memory allows ${i.max}`);
+        if (i.max < dataPages) throw new LinkError(`static data needs ${dataPages} pages; the imported memory allows ${i.max}`);
         imp.u32(i.max);
       }
     }
@@ -139,9 +144,11 @@ export function linkModule(m: Module, opts: LinkOptions = {}): LinkedModule {
   for (const i of imports) imp.name(i.module).name(i.base).byte(EXTERNAL.function).u32(i.type);
   section(SECTION.import, imp);
 
-  const fns = new ByteWriter().u32(live.length + m.functions.length);
+  const dataStart = passive ? { index: generatedStart + m.functions.length, type: types.index(0, 0) } : null;
+  const fns = new ByteWriter().u32(live.length + m.functions.length + (dataStart === null ? 0 : 1));
   for (const old of live) fns.u32(rt.functions[old]!);
   for (const t of generatedTypes) fns.u32(t);
+  if (dataStart !== null) fns.u32(dataStart.type);
   section(SECTION.function, fns);
 
   const globals = new ByteWriter().u32(rt.globals.length + m.globals.length);
@@ -168,19 +175,25 @@ export function linkModule(m: Module, opts: LinkOptions = {}): LinkedModule {
   for (const e of m.exports) exportOne(e.external, EXTERNAL.function, symbols.func(e.internal));
   section(SECTION.export, exports);
 
-  if (rt.start !== null) section(SECTION.start, new ByteWriter().u32(oldToNew(rt.start)));
+  const runtimeStartFn = rt.start === null ? null : oldToNew(rt.start);
+  if (dataStart !== null) section(SECTION.start, new ByteWriter().u32(dataStart.index));
+  else if (runtimeStartFn !== null) section(SECTION.start, new ByteWriter().u32(runtimeStartFn));
   const liveData = liveDataSegments(rt, m, live, whole);
   const keptData = rt.data.filter((_, i) => liveData[i]);
-  if (rt.hasDataCount) section(SECTION.dataCount, new ByteWriter().u32(keptData.length + m.data.length));
+  if (rt.hasDataCount || passive) section(SECTION.dataCount, new ByteWriter().u32(keptData.length + m.data.length));
 
-  const code = new ByteWriter().u32(live.length + generatedBodies.length);
+  const code = new ByteWriter().u32(live.length + generatedBodies.length + (dataStart === null ? 0 : 1));
   for (const old of live) code.sized(renumberCalls(rt.bodies[old]!, oldToNew));
   for (const b of generatedBodies) code.sized(b);
+  if (dataStart !== null) code.sized(copyDataBody(m.data, keptData.length, dataPages, runtimeStartFn));
   section(SECTION.code, code);
 
   const data = new ByteWriter().u32(keptData.length + m.data.length);
   for (const d of keptData) data.bytes(d);
-  for (const d of m.data) data.u32(0).byte(0x41).s32(d.offset).byte(0x0b).sized(d.bytes);
+  for (const d of m.data) {
+    if (passive) data.u32(1).sized(d.bytes);
+    else data.u32(0).byte(0x41).s32(d.offset).byte(0x0b).sized(d.bytes);
+  }
   section(SECTION.data, data);
 
   // A "name" section's function indices would be stale once functions are dropped; it is debug info only.
@@ -226,6 +239,33 @@ function liveRuntimeFunctions(rt: RuntimeLibrary, m: Module, keptExports: Runtim
   return out;
 }
 
+/**
+ * The start function of a module whose static data is passive: grow the memory to
+ * `pages` (trap if the host refuses), copy each segment to its offset and drop it,
+ * then run the runtime's own start function.
+ */
+function copyDataBody(segments: readonly { offset: number; bytes: Uint8Array }[], firstIndex: number, pages: number, runtimeStart: number | null): Uint8Array {
+  const w = new ByteWriter().u32(0); // no locals
+  const memorySize = (): void => void w.byte(0x3f).byte(0x00);
+  memorySize();
+  w.byte(0x41).s32(pages).byte(0x49); // i32.lt_u
+  w.byte(0x04).byte(0x40); // if
+  w.byte(0x41).s32(pages);
+  memorySize();
+  w.byte(0x6b); // i32.sub
+  w.byte(0x40).byte(0x00); // memory.grow
+  w.byte(0x41).s32(-1).byte(0x46); // i32.eq
+  w.byte(0x04).byte(0x40).byte(0x00).byte(0x0b); // if unreachable end
+  w.byte(0x0b); // end
+  segments.forEach((d, i) => {
+    w.byte(0x41).s32(d.offset).byte(0x41).s32(0).byte(0x41).s32(d.bytes.length);
+    w.byte(0xfc).u32(8).u32(firstIndex + i).byte(0x00); // memory.init
+    w.byte(0xfc).u32(9).u32(firstIndex + i); // data.drop
+  });
+  if (runtimeStart !== null) w.byte(0x10).u32(runtimeStart);
+  return w.byte(0x0b).finish();
+}
+
 /** Why `bytes` is not a valid module (the engine's compile error), or null. */
 export function validationError(bytes: Uint8Array): string | null {
   const source = bytes as Uint8Array<ArrayBuffer>;
@@ -252,10 +292,13 @@ function liveDataSegments(rt: RuntimeLibrary, m: Module, live: readonly number[]
   if (whole || segments.some((d) => d.offset === null)) return segments.map(() => true);
   const keep = segments.map(() => false);
   const pending: number[] = [];
-  for (const k of live) pending.push(...rt.bodies[k]!.constants);
+  const add = (addresses: readonly number[]): void => {
+    for (const a of addresses) pending.push(a); // not push(...a): static data may hold millions of words
+  };
+  for (const k of live) add(rt.bodies[k]!.constants);
   for (const g of rt.globals) if (g.init[0] === 0x41) pending.push(new ByteReader(g.init, 1).s32() >>> 0);
-  pending.push(...m.exprs.addressConstants());
-  for (const d of m.data) pending.push(...alignedWords(d.offset, d.bytes));
+  add(m.exprs.addressConstants());
+  for (const d of m.data) add(alignedWords(d.offset, d.bytes));
   const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.offset! - segments[b]!.offset!);
   const starts = order.map((i) => segments[i]!.offset!);
   for (let addr = pending.pop(); addr !== undefined; addr = pending.pop()) {
@@ -272,7 +315,7 @@ function liveDataSegments(rt: RuntimeLibrary, m: Module, live: readonly number[]
       const seg = segments[i]!;
       if (keep[i] || addr > seg.offset! + seg.payload.length) continue;
       keep[i] = true;
-      pending.push(...alignedWords(seg.offset!, seg.payload));
+      add(alignedWords(seg.offset!, seg.payload));
     }
   }
   return keep;
