@@ -5,14 +5,94 @@
 //   natively (what any build through binaryen pays before compiling) and `build --optimize`;
 // - the checkout CLI (`node bin/toolgate.js`, TypeScript through tsx) next to tsx starting;
 // - the module's size from the default build next to the same policy with binaryen's
-//   optimiser run over the generated functions (`--optimize`).
+//   optimiser run over the generated functions (`--optimize`) and linked with the whole
+//   runtime library (no dead-code elimination);
+// - loading the module (WebAssembly.compile + instantiate + the SDK's loadPolicy), in this
+//   process, interleaved, next to the same policy linked with the whole runtime library.
+//
+//   npx tsx bench/build-rows.ts [file.rego ... --entrypoint pkg/rule]   (size and load only)
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { loadPolicy } from "@open-policy-agent/opa-wasm";
+import { compilePolicy } from "../codegen/compiler/index.js";
+import { keepWholeRuntime } from "../codegen/wasm/link/index.js";
+import { hostBuiltins } from "../src/policy/host-builtins/index.js";
 import { median } from "./rows.js";
 import type { BenchRow, RowSource } from "./rows.js";
+
+export interface SourceModule {
+  readonly file: string;
+  readonly source: string;
+}
+
+/** One policy's module size and load time, linked as built and with the whole runtime library, measured in this process. */
+export interface DeadCodeFigures {
+  readonly bytes: number;
+  readonly wholeBytes: number;
+  /** Median ms of WebAssembly.compile alone. */
+  readonly compileMs: number;
+  readonly wholeCompileMs: number;
+  /** Median ms of the SDK's loadPolicy (compile, instantiate, its builtins/entrypoints/heap calls). */
+  readonly loadMs: number;
+  readonly wholeLoadMs: number;
+}
+
+/** A copy of `wasm` with a custom section holding `n`: the same code under new bytes, so the engine compiles it afresh. */
+function distinct(wasm: Uint8Array, n: number): Uint8Array<ArrayBuffer> {
+  const name = new TextEncoder().encode("bench-nonce");
+  const payload = [name.length, ...name, n & 0x7f, (n >> 7) & 0x7f, (n >> 14) & 0x7f];
+  const out = new Uint8Array(wasm.length + 2 + payload.length);
+  out.set(wasm);
+  out.set([0, payload.length, ...payload], wasm.length);
+  return out;
+}
+
+function compileWith(modules: readonly SourceModule[], entrypoint: string, whole: boolean): Uint8Array {
+  keepWholeRuntime(whole);
+  try {
+    const r = compilePolicy({ modules, entrypoints: [entrypoint] });
+    if (r.wasm === null) throw new Error(`the policy does not compile: ${r.errors.length} errors`);
+    return r.wasm;
+  } finally {
+    keepWholeRuntime(false);
+  }
+}
+
+export async function measureDeadCode(modules: readonly SourceModule[], entrypoint: string, rounds: number): Promise<DeadCodeFigures> {
+  const variants = [compileWith(modules, entrypoint, false), compileWith(modules, entrypoint, true)];
+  const compile = variants.map(() => [] as number[]);
+  const load = variants.map(() => [] as number[]);
+  let nonce = 0;
+  for (let r = -2; r < rounds; r++) { // two warm-up rounds
+    const order = r % 2 === 0 ? [0, 1] : [1, 0];
+    for (const k of order) {
+      let t = performance.now();
+      await WebAssembly.compile(distinct(variants[k]!, nonce++));
+      const compiled = performance.now() - t;
+      const bytes = distinct(variants[k]!, nonce++);
+      t = performance.now();
+      await loadPolicy(bytes, undefined, { ...hostBuiltins });
+      const loaded = performance.now() - t;
+      if (r >= 0) {
+        compile[k]!.push(compiled);
+        load[k]!.push(loaded);
+      }
+    }
+  }
+  return {
+    bytes: variants[0]!.byteLength, wholeBytes: variants[1]!.byteLength,
+    compileMs: median(compile[0]!), wholeCompileMs: median(compile[1]!),
+    loadMs: median(load[0]!), wholeLoadMs: median(load[1]!),
+  };
+}
+
+function shippedPolicy(): { modules: SourceModule[]; entrypoint: string } {
+  return { modules: [{ file: "policies/authz.rego", source: readFileSync("policies/authz.rego", "utf8") }], entrypoint: "toolgate/authz/decision" };
+}
 
 // Prints the child's peak RSS at exit, whatever it runs. Linux's VmHWM is the peak of this
 // program alone; getrusage's maxRSS also counts the forking parent's (the bench process).
@@ -58,6 +138,8 @@ export const buildRows: RowSource = {
         series.tsx.push(run(["--import", "tsx", "-e", "0"]));
         series.checkout.push(run(["bin/toolgate.js", "build", "--check"]));
       }
+      const shipped = shippedPolicy();
+      const dce = await measureDeadCode(shipped.modules, shipped.entrypoint, ctx.quick ? 10 : 40);
       const plainBytes = statSync(join("generated", "policy.wasm")).size;
       const optimizedBytes = statSync(join(out, "policy.wasm")).size;
       const build = `node ${cli} build --check`;
@@ -85,7 +167,16 @@ export const buildRows: RowSource = {
           {
             what: "policy.wasm of the shipped policy (runtime library + generated code)", unit: "B", better: "lower",
             toolgate: { label: "default build (linked without binaryen)", value: plainBytes },
-            anchors: [{ label: "build --optimize (binaryen -O2 over the generated functions)", value: optimizedBytes }],
+            anchors: [
+              { label: "build --optimize (binaryen -O2 over the generated functions)", value: optimizedBytes },
+              { label: "linked with the whole runtime library (no dead-code elimination)", value: dce.wholeBytes },
+            ],
+          },
+          {
+            what: "loading the shipped policy (WebAssembly.compile + instantiate + SDK loadPolicy)", unit: "ms", better: "lower",
+            toolgate: { label: "default build", value: dce.loadMs },
+            anchors: [{ label: "linked with the whole runtime library", value: dce.wholeLoadMs }],
+            notes: [`WebAssembly.compile alone: ${dce.compileMs.toFixed(2)} ms vs ${dce.wholeCompileMs.toFixed(2)} ms; medians of interleaved in-process rounds`],
           },
         ],
       };
@@ -94,3 +185,17 @@ export const buildRows: RowSource = {
     }
   },
 };
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--entrypoint");
+  const files = at < 0 ? args : args.filter((_, i) => i !== at && i !== at + 1);
+  const policy = files.length === 0
+    ? shippedPolicy()
+    : { modules: files.map((file) => ({ file, source: readFileSync(file, "utf8") })), entrypoint: at < 0 ? "" : args[at + 1]! };
+  const f = await measureDeadCode(policy.modules, policy.entrypoint, 40);
+  const ratio = (a: number, b: number): string => (b / a).toFixed(2);
+  console.log(`module size: ${f.bytes} B (whole runtime ${f.wholeBytes} B, ${ratio(f.bytes, f.wholeBytes)}x smaller)`);
+  console.log(`WebAssembly.compile: ${f.compileMs.toFixed(3)} ms (whole runtime ${f.wholeCompileMs.toFixed(3)} ms, ${ratio(f.compileMs, f.wholeCompileMs)}x faster)`);
+  console.log(`SDK loadPolicy: ${f.loadMs.toFixed(3)} ms (whole runtime ${f.wholeLoadMs.toFixed(3)} ms, ${ratio(f.loadMs, f.wholeLoadMs)}x faster)`);
+}

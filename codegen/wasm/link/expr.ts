@@ -46,6 +46,23 @@ export class ExprArena {
     return e;
   }
 
+  /** The target of every `call` node built so far (used or not). */
+  callTargets(): Set<string> {
+    const out = new Set<string>();
+    for (const e of this.nodes) if (e.op === "call") out.add(e.target);
+    return out;
+  }
+
+  /** Every i32 constant and memory access offset built so far (unsigned): the addresses the code may use. */
+  addressConstants(): number[] {
+    const out: number[] = [];
+    for (const e of this.nodes) {
+      if (e.op === "const" && typeof e.value === "number") out.push(e.value >>> 0);
+      else if (e.op === "load" || e.op === "store") out.push(e.offset >>> 0);
+    }
+    return out;
+  }
+
   type(ref: ExpressionRef): Type {
     return this.get(ref).type;
   }

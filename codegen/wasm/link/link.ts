@@ -4,17 +4,21 @@
  *
  * Function index space of the result: the runtime's function imports except
  * `toolgate.*` (which generated functions replace), then new imports of the
- * generated code, then the runtime's functions, then the generated ones. Every
- * call in the runtime's code is renumbered accordingly (the call sites are known
- * from decoding the library once); types, globals and data segments keep their
- * runtime indices and new ones come after, so nothing else in the library changes.
+ * generated code, then the runtime's live functions, then the generated ones. A
+ * runtime function is live when a kept export (`KEPT_RUNTIME_EXPORTS`), the
+ * generated code or the start function reaches it through calls; the others and
+ * the other runtime exports are dropped. Every call in the kept runtime code is
+ * renumbered accordingly (the call sites are known from decoding the library
+ * once); types, globals and data segments keep their runtime indices and new ones
+ * come after, so nothing else in the library changes.
  */
-import { ByteWriter, EXTERNAL, FUNC_TYPE_FORM, LinkError, SECTION } from "./bytes.js";
+import { ByteReader, ByteWriter, EXTERNAL, FUNC_TYPE_FORM, LinkError, SECTION } from "./bytes.js";
 import { encodeFunction } from "./encode-function.js";
 import type { Symbols } from "./encode-function.js";
 import type { ExpressionRef } from "./expr.js";
+import { KEPT_RUNTIME_EXPORT_NAMES } from "./kept-exports.js";
 import type { Module } from "./module-builder.js";
-import type { RuntimeBody } from "./runtime-library.js";
+import type { RuntimeBody, RuntimeLibrary } from "./runtime-library.js";
 import { RUNTIME_EXPORT_PREFIX, RUNTIME_IMPORT_PREFIX, TOOLGATE_MODULE } from "./runtime-symbols.js";
 import { expandType, valtype } from "./types.js";
 import type { Type } from "./types.js";
@@ -26,10 +30,32 @@ export interface LinkedModule {
   readonly bytes: Uint8Array;
   readonly firstGenerated: number;
   readonly generatedCount: number;
+  /** The runtime library's functions the module kept (indices among its defined functions, ascending). */
+  readonly keptRuntime: readonly number[];
 }
 
-export function linkModule(m: Module): LinkedModule {
+export interface LinkOptions {
+  /**
+   * Keep every runtime function and export, as before dead-code elimination (to
+   * compare module size and load time); default: `keepWholeRuntime`'s setting, off.
+   */
+  readonly wholeRuntime?: boolean;
+}
+
+let wholeRuntimeDefault = false;
+
+/** Sets `LinkOptions.wholeRuntime` for every later link in this process (benchmarks compare both). */
+export function keepWholeRuntime(on: boolean): void {
+  wholeRuntimeDefault = on;
+}
+
+export function linkModule(m: Module, opts: LinkOptions = {}): LinkedModule {
   const rt = m.runtime;
+  const whole = opts.wholeRuntime ?? wholeRuntimeDefault;
+  const keptExports = whole ? rt.exports : rt.exports.filter((e) => KEPT_RUNTIME_EXPORT_NAMES.has(e.name));
+  const live = liveRuntimeFunctions(rt, m, keptExports, whole);
+  const newPosition = new Int32Array(rt.functions.length).fill(-1);
+  live.forEach((old, i) => (newPosition[old] = i));
   const types = new TypeTable(rt.types.map((t) => typeKey(t.params, t.results)));
 
   // Function imports of the result.
@@ -51,11 +77,15 @@ export function linkModule(m: Module): LinkedModule {
     imports.push({ module: imp.module, base: imp.base, type: types.index(imp.params, imp.results) });
   }
   const runtimeStart = imports.length;
-  const generatedStart = runtimeStart + rt.functions.length;
+  const generatedStart = runtimeStart + live.length;
   const generatedIndex = new Map(m.functions.map((f, i) => [f.name, generatedStart + i]));
 
   const oldToNew = (old: number): number => {
-    if (old >= rt.importedFunctions) return runtimeStart + (old - rt.importedFunctions);
+    if (old >= rt.importedFunctions) {
+      const at = newPosition[old - rt.importedFunctions]!;
+      if (at < 0) throw new LinkError(`runtime function ${old} is referenced but was dropped as unreachable`);
+      return runtimeStart + at;
+    }
     const slot = oldImportSlot[old]!;
     if (typeof slot === "number") return slot;
     const idx = generatedIndex.get(slot);
@@ -115,8 +145,8 @@ export function linkModule(m: Module): LinkedModule {
   section(SECTION.import, imp);
 
   const dataStart = passive ? { index: generatedStart + m.functions.length, type: types.index(0, 0) } : null;
-  const fns = new ByteWriter().u32(rt.functions.length + m.functions.length + (dataStart === null ? 0 : 1));
-  for (const t of rt.functions) fns.u32(t);
+  const fns = new ByteWriter().u32(live.length + m.functions.length + (dataStart === null ? 0 : 1));
+  for (const old of live) fns.u32(rt.functions[old]!);
   for (const t of generatedTypes) fns.u32(t);
   if (dataStart !== null) fns.u32(dataStart.type);
   section(SECTION.function, fns);
@@ -134,38 +164,79 @@ export function linkModule(m: Module): LinkedModule {
   }
   section(SECTION.global, globals);
 
-  const exports = new ByteWriter().u32(rt.exports.length + m.exports.length);
+  const exports = new ByteWriter().u32(keptExports.length + m.exports.length);
   const exported = new Set<string>();
   const exportOne = (name: string, kind: number, index: number): void => {
     if (exported.has(name)) throw new LinkError(`export ${name} defined twice`);
     exported.add(name);
     exports.name(name).byte(kind).u32(index);
   };
-  for (const e of rt.exports) exportOne(e.name, e.kind, e.kind === EXTERNAL.function ? oldToNew(e.index) : e.index);
+  for (const e of keptExports) exportOne(e.name, e.kind, e.kind === EXTERNAL.function ? oldToNew(e.index) : e.index);
   for (const e of m.exports) exportOne(e.external, EXTERNAL.function, symbols.func(e.internal));
   section(SECTION.export, exports);
 
   const runtimeStartFn = rt.start === null ? null : oldToNew(rt.start);
   if (dataStart !== null) section(SECTION.start, new ByteWriter().u32(dataStart.index));
   else if (runtimeStartFn !== null) section(SECTION.start, new ByteWriter().u32(runtimeStartFn));
-  if (rt.hasDataCount || passive) section(SECTION.dataCount, new ByteWriter().u32(rt.data.length + m.data.length));
+  const liveData = liveDataSegments(rt, m, live, whole);
+  const keptData = rt.data.filter((_, i) => liveData[i]);
+  if (rt.hasDataCount || passive) section(SECTION.dataCount, new ByteWriter().u32(keptData.length + m.data.length));
 
-  const code = new ByteWriter().u32(rt.bodies.length + generatedBodies.length + (dataStart === null ? 0 : 1));
-  for (const b of rt.bodies) code.sized(renumberCalls(b, oldToNew));
+  const code = new ByteWriter().u32(live.length + generatedBodies.length + (dataStart === null ? 0 : 1));
+  for (const old of live) code.sized(renumberCalls(rt.bodies[old]!, oldToNew));
   for (const b of generatedBodies) code.sized(b);
-  if (dataStart !== null) code.sized(copyDataBody(m.data, rt.data.length, dataPages, runtimeStartFn));
+  if (dataStart !== null) code.sized(copyDataBody(m.data, keptData.length, dataPages, runtimeStartFn));
   section(SECTION.code, code);
 
-  const data = new ByteWriter().u32(rt.data.length + m.data.length);
-  for (const d of rt.data) data.bytes(d);
+  const data = new ByteWriter().u32(keptData.length + m.data.length);
+  for (const d of keptData) data.bytes(d);
   for (const d of m.data) {
     if (passive) data.u32(1).sized(d.bytes);
     else data.u32(0).byte(0x41).s32(d.offset).byte(0x0b).sized(d.bytes);
   }
   section(SECTION.data, data);
 
-  for (const c of [...rt.customs, ...m.customSections]) section(SECTION.custom, new ByteWriter().name(c.name).bytes(c.bytes));
-  return { bytes: out.finish(), firstGenerated: generatedStart, generatedCount: m.functions.length };
+  // A "name" section's function indices would be stale once functions are dropped; it is debug info only.
+  const runtimeCustoms = whole ? rt.customs : rt.customs.filter((c) => c.name !== "name");
+  for (const c of [...runtimeCustoms, ...m.customSections]) section(SECTION.custom, new ByteWriter().name(c.name).bytes(c.bytes));
+  return { bytes: out.finish(), firstGenerated: generatedStart, generatedCount: m.functions.length, keptRuntime: live };
+}
+
+/**
+ * The runtime's defined functions (0-based among them, ascending) reachable
+ * through calls from the kept exports, the generated code's references to runtime
+ * exports, and the start function: every one with `whole`.
+ */
+function liveRuntimeFunctions(rt: RuntimeLibrary, m: Module, keptExports: RuntimeLibrary["exports"], whole: boolean): number[] {
+  const count = rt.functions.length;
+  if (whole) return Array.from({ length: count }, (_, i) => i);
+  const live = new Uint8Array(count);
+  const pending: number[] = [];
+  const reach = (funcIndex: number): void => {
+    const k = funcIndex - rt.importedFunctions; // imports are always kept
+    if (k >= 0 && live[k] === 0) {
+      live[k] = 1;
+      pending.push(k);
+    }
+  };
+  const functionExports = new Map(rt.exports.filter((e) => e.kind === EXTERNAL.function).map((e) => [e.name, e.index]));
+  const reachName = (name: string): void => {
+    if (!name.startsWith(RUNTIME_EXPORT_PREFIX)) return;
+    const idx = functionExports.get(name.slice(RUNTIME_EXPORT_PREFIX.length));
+    if (idx !== undefined) reach(idx);
+  };
+  for (const e of keptExports) if (e.kind === EXTERNAL.function) reach(e.index);
+  for (const target of m.exprs.callTargets()) reachName(target);
+  for (const e of m.exports) reachName(e.internal);
+  if (rt.start !== null) reach(rt.start);
+  for (let k = pending.pop(); k !== undefined; k = pending.pop()) {
+    for (const c of rt.bodies[k]!.calls) reach(c.callee);
+  }
+  const out: number[] = [];
+  live.forEach((on, i) => {
+    if (on === 1) out.push(i);
+  });
+  return out;
 }
 
 /**
@@ -205,6 +276,58 @@ export function validationError(bytes: Uint8Array): string | null {
   } catch (e) {
     return (e as Error).message;
   }
+}
+
+/**
+ * Which runtime data segments to keep. A segment is kept when an address in it (its
+ * end included) appears as an `i32.const` or memory access offset in a kept runtime
+ * body or the generated code, as a global's initial value, or as an aligned 32-bit
+ * word of generated data or of a kept segment (static objects point at each other);
+ * the others are never addressed and are dropped. The memory layout does not move:
+ * a dropped segment's bytes are just left zero. With a passive segment (addressed by
+ * index) or `whole`, all are kept.
+ */
+function liveDataSegments(rt: RuntimeLibrary, m: Module, live: readonly number[], whole: boolean): boolean[] {
+  const segments = rt.dataSegments;
+  if (whole || segments.some((d) => d.offset === null)) return segments.map(() => true);
+  const keep = segments.map(() => false);
+  const pending: number[] = [];
+  const add = (addresses: readonly number[]): void => {
+    for (const a of addresses) pending.push(a); // not push(...a): static data may hold millions of words
+  };
+  for (const k of live) add(rt.bodies[k]!.constants);
+  for (const g of rt.globals) if (g.init[0] === 0x41) pending.push(new ByteReader(g.init, 1).s32() >>> 0);
+  add(m.exprs.addressConstants());
+  for (const d of m.data) add(alignedWords(d.offset, d.bytes));
+  const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.offset! - segments[b]!.offset!);
+  const starts = order.map((i) => segments[i]!.offset!);
+  for (let addr = pending.pop(); addr !== undefined; addr = pending.pop()) {
+    // The last segment starting at or before addr, and the one before it (addr may be its end).
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! <= addr) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let j = lo - 1; j >= 0 && j >= lo - 2; j--) {
+      const i = order[j]!;
+      const seg = segments[i]!;
+      if (keep[i] || addr > seg.offset! + seg.payload.length) continue;
+      keep[i] = true;
+      add(alignedWords(seg.offset!, seg.payload));
+    }
+  }
+  return keep;
+}
+
+/** The little-endian 32-bit words of `bytes` placed at `at` that sit at 4-aligned addresses. */
+function alignedWords(at: number, bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let i = (4 - (at % 4)) % 4; i + 4 <= bytes.length; i += 4) {
+    out.push((bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)) >>> 0);
+  }
+  return out;
 }
 
 /** A runtime body with every call target moved to its new index. */

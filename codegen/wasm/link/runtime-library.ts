@@ -5,7 +5,7 @@
  * rewrites function indices and never re-encodes the library's code.
  */
 import { ByteReader, EXTERNAL, FUNC_TYPE_FORM, LinkError, SECTION } from "./bytes.js";
-import { scanCallSites } from "./scan-code.js";
+import { scanBody } from "./scan-code.js";
 import type { CallSite } from "./scan-code.js";
 
 export interface FuncType {
@@ -35,6 +35,14 @@ export interface RuntimeBody {
   readonly bytes: Uint8Array;
   /** Every `call` / `ref.func` immediate, in order. */
   readonly calls: readonly CallSite[];
+  /** Every `i32.const` value and memory access offset: the static data addresses it may use. */
+  readonly constants: readonly number[];
+}
+
+/** Where a data segment lands: `offset` null for a passive one. */
+export interface RuntimeDataSegment {
+  readonly offset: number | null;
+  readonly payload: Uint8Array;
 }
 
 export interface RuntimeLibrary {
@@ -48,6 +56,8 @@ export interface RuntimeLibrary {
   readonly bodies: readonly RuntimeBody[];
   /** Raw data segment entries. */
   readonly data: readonly Uint8Array[];
+  /** The same segments decoded, in the same order. */
+  readonly dataSegments: readonly RuntimeDataSegment[];
   /** First byte after every active segment. */
   readonly dataEnd: number;
   readonly hasDataCount: boolean;
@@ -79,6 +89,7 @@ function decode(bytes: Uint8Array): RuntimeLibrary {
   const exports: RuntimeExport[] = [];
   const bodies: RuntimeBody[] = [];
   const data: Uint8Array[] = [];
+  const dataSegments: RuntimeDataSegment[] = [];
   const customs: { name: string; bytes: Uint8Array }[] = [];
   let start: number | null = null;
   let dataEnd = 0;
@@ -127,16 +138,17 @@ function decode(bytes: Uint8Array): RuntimeLibrary {
         for (let n = s.u32(); n > 0; n--) {
           const len = s.u32();
           const body = bytes.subarray(s.pos, s.pos + len);
-          bodies.push({ bytes: body, calls: scanCallSites(body) });
+          bodies.push({ bytes: body, ...scanBody(body) });
           s.skip(len);
         }
         break;
       case SECTION.data:
         for (let n = s.u32(); n > 0; n--) {
           const at = s.pos;
-          const segEnd = readDataSegment(s);
-          if (segEnd !== null) dataEnd = Math.max(dataEnd, segEnd);
+          const seg = readDataSegment(s);
+          if (seg.offset !== null) dataEnd = Math.max(dataEnd, seg.offset + seg.payload.length);
           data.push(bytes.subarray(at, s.pos));
+          dataSegments.push(seg);
         }
         break;
       case SECTION.dataCount:
@@ -154,7 +166,7 @@ function decode(bytes: Uint8Array): RuntimeLibrary {
   }
   if (functions.length !== bodies.length) throw new LinkError("runtime library: function and code sections disagree");
   const importedFunctions = imports.filter((i) => i.kind === "function").length;
-  return { types, imports, functions, globals, exports, start, bodies, data, dataEnd, hasDataCount, customs, importedFunctions };
+  return { types, imports, functions, globals, exports, start, bodies, data, dataSegments, dataEnd, hasDataCount, customs, importedFunctions };
 }
 
 function valtypes(r: ByteReader): number[] {
@@ -189,8 +201,8 @@ function skipConstExpr(r: ByteReader): void {
   }
 }
 
-/** Reads one data segment; returns the end address of an active one at a constant offset. */
-function readDataSegment(r: ByteReader): number | null {
+/** Reads one data segment: its payload and, for an active one, its constant address. */
+function readDataSegment(r: ByteReader): RuntimeDataSegment {
   const flags = r.u32();
   let offset: number | null = null;
   if (flags === 0 || flags === 2) {
@@ -202,6 +214,7 @@ function readDataSegment(r: ByteReader): number | null {
     throw new LinkError(`runtime library: unknown data segment flags ${flags}`);
   }
   const len = r.u32();
+  const payload = r.bytes.subarray(r.pos, r.pos + len);
   r.skip(len);
-  return offset === null ? null : (offset >>> 0) + len;
+  return { offset: offset === null ? null : offset >>> 0, payload };
 }

@@ -1,7 +1,8 @@
 /**
  * Walks a function body's instructions (MVP, sign extension, saturating float to
  * int, bulk memory, reference types; no SIMD) and records where each function
- * index immediate sits, so the linker can renumber calls without decoding again.
+ * index immediate sits, so the linker can renumber calls without decoding again,
+ * and which constants it holds (candidate static data addresses).
  */
 import { ByteReader, LinkError } from "./bytes.js";
 
@@ -17,27 +18,47 @@ export interface CallSite {
 const CALL = 0x10;
 const REF_FUNC = 0xd2;
 
+export interface ScannedBody {
+  readonly calls: CallSite[];
+  /**
+   * Every `i32.const` value and memory access offset (unsigned), in order: the
+   * candidates for static data addresses the body uses.
+   */
+  readonly constants: number[];
+}
+
 export function scanCallSites(body: Uint8Array): CallSite[] {
+  return scanBody(body).calls;
+}
+
+export function scanBody(body: Uint8Array): ScannedBody {
   const r = new ByteReader(body);
   for (let groups = r.u32(); groups > 0; groups--) {
     r.u32();
     r.byte();
   }
-  const sites: CallSite[] = [];
+  const calls: CallSite[] = [];
+  const constants: number[] = [];
   while (!r.done) {
     const op = r.byte();
     if (op === CALL || op === REF_FUNC) {
       const at = r.pos;
       const callee = r.u32();
-      sites.push({ at, end: r.pos, callee });
+      calls.push({ at, end: r.pos, callee });
       continue;
     }
-    skipImmediates(r, op);
+    if (op === I32_CONST) {
+      constants.push(r.s32() >>> 0);
+      continue;
+    }
+    skipImmediates(r, op, constants);
   }
-  return sites;
+  return { calls, constants };
 }
 
-function skipImmediates(r: ByteReader, op: number): void {
+const I32_CONST = 0x41;
+
+function skipImmediates(r: ByteReader, op: number, offsets: number[]): void {
   if (op >= 0x45 && op <= 0xc4) return; // numeric instructions without immediates
   switch (op) {
     case 0x00: case 0x01: case 0x05: case 0x0b: case 0x0f: case 0x1a: case 0x1b: case 0xd1:
@@ -77,7 +98,7 @@ function skipImmediates(r: ByteReader, op: number): void {
   if (op >= 0x28 && op <= 0x3e) {
     const align = r.u32();
     if ((align & 0x40) !== 0) r.u32(); // memory index (multi-memory)
-    r.u32();
+    offsets.push(r.u32());
     return;
   }
   throw new LinkError(`runtime library: unsupported opcode 0x${op.toString(16)} at body byte ${r.pos - 1}`);

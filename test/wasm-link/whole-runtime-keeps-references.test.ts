@@ -1,5 +1,6 @@
 /**
- * The binary linker keeps every runtime function, global, export and data segment,
+ * With the whole runtime kept (`keepWholeRuntime(true)`, no dead-code elimination)
+ * the binary linker keeps every runtime function, global, export and data segment,
  * and renumbers every call in the runtime's code to the function it called before:
  * each linked runtime body equals the original byte for byte once call targets are
  * mapped (runtime function k -> k plus the import count; env.* imports -> the same
@@ -9,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compilePolicy } from "../../codegen/compiler/index.js";
+import { keepWholeRuntime } from "../../codegen/wasm/link/index.js";
 import { runtimeBytes } from "../../codegen/wasm/link/runtime-bytes.js";
 import { runtimeLibrary } from "../../codegen/wasm/link/runtime-library.js";
 import type { RuntimeBody, RuntimeLibrary } from "../../codegen/wasm/link/runtime-library.js";
@@ -17,7 +19,9 @@ const root = join(import.meta.dirname, "..", "..");
 const policy = { file: "policies/authz.rego", source: readFileSync(join(root, "policies", "authz.rego"), "utf8") };
 
 function linkedShippedPolicy(): RuntimeLibrary {
+  keepWholeRuntime(true);
   const r = compilePolicy({ modules: [policy], entrypoints: ["toolgate/authz/decision"] });
+  keepWholeRuntime(false);
   expect(r.errors).toEqual([]);
   // A fresh copy: the decoder caches by array.
   return runtimeLibrary(new Uint8Array(r.wasm!));
@@ -37,7 +41,7 @@ function withoutCallTargets(b: RuntimeBody): number[] {
 
 const functionImports = (lib: RuntimeLibrary): string[] => lib.imports.filter((i) => i.kind === "function").map((i) => `${i.module}.${i.base}`);
 
-describe("the binary linker", () => {
+describe("the binary linker keeping the whole runtime", () => {
   const rt = runtimeLibrary(runtimeBytes());
   const out = linkedShippedPolicy();
   const outImports = functionImports(out);
