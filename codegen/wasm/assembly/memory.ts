@@ -18,6 +18,9 @@ let epoch: usize = 0;
 function initHeap(): void {
   heapPtr = (tg_heap_base() + 15) & ~(<usize>15);
   heapLimit = (<usize>memory.size()) << 16;
+  // Static data lies below the heap: it is never young, even for a host that evaluates
+  // before it first saves or sets the heap pointer.
+  epoch = heapPtr;
 }
 
 /** Makes sure memory reaches `end`, growing it when needed. */
