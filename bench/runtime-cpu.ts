@@ -15,6 +15,7 @@ import type { JsonObject } from "../src/manifest.js";
 import { loadPolicyEngine } from "../src/policy/default-engine.js";
 import { createRuntime } from "../src/runtime/index.js";
 import { openSqliteStore } from "../src/store/index.js";
+import { grantedApprovals } from "./granted-approvals.js";
 import { rawSqliteInsertsPerSec } from "./store-anchors.js";
 
 const reads = Number(process.env["READS"] ?? 20_000);
@@ -38,14 +39,7 @@ try {
   ]);
   const store = openSqliteStore(join(dir, "cpu.db"));
   const runtime = createRuntime({ manifest, validators, handlers: escrowHandlers(ledger), reconcilers: escrowReconcilers(ledger), policy, store });
-  const approvals: string[] = [];
-  for (let i = 0; i < writes; i++) {
-    const ask = await runtime.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `op-${i}` });
-    if (ask.outcome !== "terminal_failure" || ask.approval_id === undefined) throw new Error(`expected approval_required: ${JSON.stringify(ask)}`);
-    const d = await runtime.approvals.decide(ask.approval_id, { decision: "approve" }, { tenant: ctx.tenant, user: "bench-approver", roles: ["approver"] });
-    if (!d.ok) throw new Error(d.message);
-    approvals.push(ask.approval_id);
-  }
+  const approvals = await grantedApprovals(runtime, ctx, "reserve_funds", writeArgs, writes);
   const check = (e: { outcome: string }): void => {
     if (e.outcome !== "success") throw new Error(`gated call failed: ${JSON.stringify(e)}`);
   };

@@ -22,6 +22,7 @@ import type { JsonObject } from "../src/manifest.js";
 import { loadPolicyEngine } from "../src/policy/default-engine.js";
 import { createRuntime } from "../src/runtime/index.js";
 import { openSqliteStore } from "../src/store/index.js";
+import { grantedApprovals } from "./granted-approvals.js";
 import { printRows, rawSqliteInsertsPerSec, row } from "./store-anchors.js";
 import type { BenchRow } from "./store-anchors.js";
 
@@ -79,14 +80,7 @@ export async function runtimeBenchRows(opts: RuntimeBenchOptions = {}): Promise<
 
     // Approvals for every write are requested and granted before timing starts.
     const writes = warmup + n * rounds;
-    const approvals: string[] = [];
-    for (let i = 0; i < writes; i++) {
-      const ask = await runtime.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `op-${i}` });
-      if (ask.outcome !== "terminal_failure" || ask.approval_id === undefined) throw new Error(`expected approval_required: ${JSON.stringify(ask)}`);
-      const d = await runtime.approvals.decide(ask.approval_id, { decision: "approve" }, { tenant: ctx.tenant, user: "bench-approver", roles: ["approver"] });
-      if (!d.ok) throw new Error(d.message);
-      approvals.push(ask.approval_id);
-    }
+    const approvals = await grantedApprovals(runtime, ctx, "reserve_funds", writeArgs, writes);
     const check = (e: { outcome: string }) => {
       if (e.outcome !== "success") throw new Error(`gated call failed: ${JSON.stringify(e)}`);
     };

@@ -17,6 +17,7 @@ import { runtimeBytes } from "../../codegen/wasm/link/runtime-bytes.js";
 import { runtimeLibrary } from "../../codegen/wasm/link/runtime-library.js";
 import type { RuntimeBody } from "../../codegen/wasm/link/runtime-library.js";
 import { i32, none } from "../../codegen/wasm/link/types.js";
+import { withoutCallTargets } from "./body-bytes.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const policy = { file: "policies/authz.rego", source: readFileSync(join(root, "policies", "authz.rego"), "utf8") };
@@ -33,17 +34,6 @@ function compileShipped(whole: boolean): Uint8Array {
   }
 }
 
-/** The body with every call target's bytes cut out. */
-function withoutCallTargets(b: RuntimeBody): number[] {
-  const out: number[] = [];
-  let from = 0;
-  for (const c of b.calls) {
-    out.push(...b.bytes.subarray(from, c.at));
-    from = c.end;
-  }
-  out.push(...b.bytes.subarray(from));
-  return out;
-}
 
 describe("dead-code elimination at link time", () => {
   const rt = runtimeLibrary(runtimeBytes());

@@ -14,6 +14,7 @@ import { keepWholeRuntime } from "../../codegen/wasm/link/index.js";
 import { runtimeBytes } from "../../codegen/wasm/link/runtime-bytes.js";
 import { runtimeLibrary } from "../../codegen/wasm/link/runtime-library.js";
 import type { RuntimeBody, RuntimeLibrary } from "../../codegen/wasm/link/runtime-library.js";
+import { withoutCallTargets } from "./body-bytes.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const policy = { file: "policies/authz.rego", source: readFileSync(join(root, "policies", "authz.rego"), "utf8") };
@@ -27,17 +28,6 @@ function linkedShippedPolicy(): RuntimeLibrary {
   return runtimeLibrary(new Uint8Array(r.wasm!));
 }
 
-/** The body with every call target's bytes cut out. */
-function withoutCallTargets(b: RuntimeBody): number[] {
-  const out: number[] = [];
-  let from = 0;
-  for (const c of b.calls) {
-    out.push(...b.bytes.subarray(from, c.at));
-    from = c.end;
-  }
-  out.push(...b.bytes.subarray(from));
-  return out;
-}
 
 const functionImports = (lib: RuntimeLibrary): string[] => lib.imports.filter((i) => i.kind === "function").map((i) => `${i.module}.${i.base}`);
 
