@@ -12,15 +12,11 @@
  */
 
 import type { ProjectedObject } from "./input-projection.js";
+import { N_INT, T_ARRAY, T_NUMBER, T_OBJECT, T_STRING } from "./value-layout.js";
 
 class GiveUp extends Error {}
 const giveUp = new GiveUp();
 
-const T_NUMBER = 3;
-const T_STRING = 4;
-const T_ARRAY = 5;
-const T_OBJECT = 6;
-const N_INT = 1;
 const TWO32 = 4294967296;
 const LONE_SURROGATE = /\p{Surrogate}/u;
 const NON_BMP_ORDER = /[\uD800-\uFFFF]/;

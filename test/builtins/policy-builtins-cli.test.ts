@@ -6,9 +6,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadToolsFile, loadToolsSource } from "../../codegen/toolsyaml/index.js";
-import { main } from "../../src/cli/main.js";
 
 const TOOLS = (builtins: string) =>
   `version: 1\npolicy:\n  entrypoint: lib/main/allow\n  builtins: ${builtins}\ntools:\n  t:\n    description: d\n    effect: read\n    input: { type: object, properties: {}, additionalProperties: false }\n    output: { type: object }\n`;
@@ -33,6 +32,7 @@ import data.lib.main
 test_last if main.allow with input as {"flags": [false, true]}
 test_not_last if not main.allow with input as {"flags": [true, false]}
 `;
+import { runCli } from "../cli/run-cli.js";
 
 let cwd: string;
 let dir: string;
@@ -53,18 +53,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
-  const error = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void err.push(a.join(" ")));
-  try {
-    return { code: await main(args), out: out.join("\n"), err: err.join("\n") };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const run = runCli;
 
 describe("tools.yaml policy.builtins", () => {
   it("the loader keeps the module resolved against tools.yaml's folder, with its location", () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentResult } from "../../src/evals/index.js";
-import { runCli } from "./cli-run.js";
+import { runCli } from "../cli/run-cli.js";
 import { expectCareful, expectNaive } from "./discrimination.js";
 
 interface JsonReport {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSuites, runSuites } from "../../src/evals/index.js";
 import type { Agent, AgentStep, Suite } from "../../src/evals/index.js";
-import { runCli } from "./cli-run.js";
+import { runCli } from "../cli/run-cli.js";
 import { shippedRunOptions } from "./env.js";
 
 async function scenarios(ids: readonly string[]): Promise<Suite[]> {

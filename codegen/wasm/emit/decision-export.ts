@@ -17,13 +17,11 @@
  */
 import * as binaryen from "../link/builder-api.js";
 import type { EmitEnv } from "./emit-func.js";
+import { T_BOOLEAN, T_OBJECT, T_STRING } from "../../../src/policy/value-layout.js";
 
 export const DECISION_EXPORT = "toolgate_decision";
 
 const i32 = binaryen.i32;
-const T_BOOLEAN = 2;
-const T_STRING = 4;
-const T_OBJECT = 6;
 
 /**
  * `valuePlans[id]`: a function `(input, data) -> value` returning the entrypoint's rule

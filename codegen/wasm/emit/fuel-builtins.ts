@@ -11,6 +11,7 @@
  * operands are priced at build time.
  */
 import * as binaryen from "../link/builder-api.js";
+import { N_FLOAT, N_INT, T_ARRAY, T_NUMBER, T_STRING } from "../../../src/policy/value-layout.js";
 
 type Ref = binaryen.ExpressionRef;
 const i32 = binaryen.i32;
@@ -22,11 +23,6 @@ const RANGE_COST = "tg_fuel_range_cost";
 /** log2 of the string bytes one unit pays for. */
 const STRING_SHIFT = 6;
 
-const TAG_NUMBER = 3;
-const TAG_STRING = 4;
-const TAG_ARRAY = 5;
-const REPR_INT = 1;
-const REPR_FLOAT = 2;
 
 /** Builtins whose work does not grow with their operands' size (or is a hashed lookup). */
 const CONSTANT_WORK = new Set([
@@ -79,8 +75,8 @@ export class FuelBuiltins {
     // (v) -> i64: collections by element count, strings by 64-byte chunks, scalars and undefined free.
     m.addFunction(OPERAND_COST, binaryen.createType([i32]), i64, [], m.block(null, [
       m.if(m.i32.eqz(v()), m.return(m.i64.const(0n))),
-      m.if(m.i32.ge_u(tag(), m.i32.const(TAG_ARRAY)), m.return(length())),
-      m.if(m.i32.eq(tag(), m.i32.const(TAG_STRING)), m.return(m.i64.shr_u(length(), m.i64.const(BigInt(STRING_SHIFT))))),
+      m.if(m.i32.ge_u(tag(), m.i32.const(T_ARRAY)), m.return(length())),
+      m.if(m.i32.eq(tag(), m.i32.const(T_STRING)), m.return(m.i64.shr_u(length(), m.i64.const(BigInt(STRING_SHIFT))))),
       m.i64.const(0n),
     ], i64));
     // (a, b) -> i64: |b - a| + 1 for two integers or floats, saturating; other operands (which the builtin rejects) free.
@@ -88,14 +84,14 @@ export class FuelBuiltins {
       const at = (): Ref => m.local.get(local, i32);
       const repr = (): Ref => m.i32.load8_u(1, 1, at());
       return m.if(
-        m.i32.eq(repr(), m.i32.const(REPR_INT)),
+        m.i32.eq(repr(), m.i32.const(N_INT)),
         m.f64.convert_s.i64(m.i64.load(8, 8, at())),
-        m.if(m.i32.eq(repr(), m.i32.const(REPR_FLOAT)), m.f64.load(8, 8, at()), m.f64.const(0)),
+        m.if(m.i32.eq(repr(), m.i32.const(N_FLOAT)), m.f64.load(8, 8, at()), m.f64.const(0)),
       );
     };
     // Address 0 (an undefined operand) is readable memory, so testing its tag is safe.
     const isNumber = (local: number): Ref =>
-      m.i32.and(m.i32.ne(m.local.get(local, i32), m.i32.const(0)), m.i32.eq(m.i32.load8_u(0, 1, m.local.get(local, i32)), m.i32.const(TAG_NUMBER)));
+      m.i32.and(m.i32.ne(m.local.get(local, i32), m.i32.const(0)), m.i32.eq(m.i32.load8_u(0, 1, m.local.get(local, i32)), m.i32.const(T_NUMBER)));
     m.addFunction(RANGE_COST, binaryen.createType([i32, i32]), i64, [], m.block(null, [
       m.if(m.i32.eqz(m.i32.and(isNumber(0), isNumber(1))), m.return(m.i64.const(0n))),
       m.i64.trunc_s_sat.f64(m.f64.add(m.f64.abs(m.f64.sub(num(1), num(0))), m.f64.const(1))),

@@ -8,14 +8,8 @@
  */
 import type { ConstValue } from "../../plan/ir.js";
 import { compareConst, sortedMembers } from "./const-order.js";
+import { T_ARRAY, T_BOOLEAN, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING } from "../../../src/policy/value-layout.js";
 
-const TAG_NULL = 1;
-const TAG_BOOLEAN = 2;
-const TAG_NUMBER = 3;
-const TAG_STRING = 4;
-const TAG_ARRAY = 5;
-const TAG_OBJECT = 6;
-const TAG_SET = 7;
 
 export class StaticData {
   private readonly bytes: number[] = [];
@@ -47,7 +41,7 @@ export class StaticData {
     this.align(8);
     const cell = this.bytes.length;
     for (let i = 0; i < 16; i++) this.bytes.push(0);
-    this.bytes[cell] = TAG_STRING;
+    this.bytes[cell] = T_STRING;
     this.u32(cell + 4, utf8.length);
     this.u32(cell + 8, dataAt);
     const addr = this.base + cell;
@@ -62,7 +56,7 @@ export class StaticData {
     this.align(8);
     const cell = this.bytes.length;
     for (let i = 0; i < 16; i++) this.bytes.push(0);
-    this.bytes[cell] = TAG_NUMBER;
+    this.bytes[cell] = T_NUMBER;
     this.bytes[cell + 1] = 1;
     let big = BigInt.asUintN(64, BigInt(n));
     for (let i = 0; i < 8; i++) {
@@ -82,7 +76,7 @@ export class StaticData {
     this.align(8);
     const cell = this.bytes.length;
     for (let i = 0; i < 8; i++) this.bytes.push(0);
-    this.bytes[cell] = v === null ? TAG_NULL : TAG_BOOLEAN;
+    this.bytes[cell] = v === null ? T_NULL : T_BOOLEAN;
     if (v === true) this.bytes[cell + 1] = 1;
     const addr = this.base + cell;
     this.scalars.set(id, addr);
@@ -104,11 +98,11 @@ export class StaticData {
     let tag: number;
     let slots: number[];
     if (v.type === "object") {
-      tag = TAG_OBJECT;
+      tag = T_OBJECT;
       const entries = [...v.items].sort((a, b) => compareConst(a[0], b[0]));
       slots = entries.flatMap(([k, x]) => [this.value(k), this.value(x)]);
     } else {
-      tag = v.type === "array" ? TAG_ARRAY : TAG_SET;
+      tag = v.type === "array" ? T_ARRAY : T_SET;
       const items = v.type === "array" ? v.items : sortedMembers(v.items);
       slots = items.map((x) => this.value(x));
     }
