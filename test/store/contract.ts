@@ -364,6 +364,30 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
       });
     });
 
+    describe("call state", () => {
+      it("readCallState answers as getOperation, getInterrupt and getApproval do, each part only when asked", async () => {
+        const { store } = await open();
+        const req = { tenant: "t1", run_id: "run-1", operation_id: "op-1", approval_id: "apr-1", interrupt: true, now_ms: T0 };
+        expect(await store.readCallState(req)).toEqual({ operation: null, interrupt: null, approval: null });
+        const claimed = await store.claimOperation(claim());
+        expect(claimed.kind).toBe("claimed");
+        await store.createApproval(approval());
+        await store.decideApproval(decision({ decision: "edit", edited_args: { amount: 5 } }));
+        await store.setInterrupt({ tenant: "t1", run_id: "run-1", reason: "stop", at_ms: T0 + 5 });
+        const state = await store.readCallState(req);
+        expect(state.operation).toEqual(await store.getOperation("t1", "op-1", T0));
+        expect(state.interrupt).toEqual({ tenant: "t1", run_id: "run-1", reason: "stop", at_ms: T0 + 5 });
+        expect(state.approval).toEqual(await store.getApproval("apr-1"));
+        expect(state.approval).toMatchObject({ status: "edited", decision: { decision: "edit", edited_args: { amount: 5 } } });
+        // Not asked, absent, or of another tenant: null (the approval is returned whatever its tenant).
+        expect(await store.readCallState({ ...req, operation_id: null, approval_id: null, interrupt: false })).toEqual({ operation: null, interrupt: null, approval: null });
+        expect(await store.readCallState({ ...req, tenant: "t2" })).toMatchObject({ operation: null, interrupt: null, approval: { tenant: "t1" } });
+        expect(await store.readCallState({ ...req, run_id: "run-2", approval_id: "nope" })).toMatchObject({ interrupt: null, approval: null });
+        // A record past its retention (lease released) is not returned.
+        expect((await store.readCallState({ ...req, now_ms: T0 + 61_000 })).operation).toBeNull();
+      });
+    });
+
     describe("interrupts and the decision log", () => {
       it("interrupt flags are set, read and cleared per tenant and run", async () => {
         const { store } = await open();

@@ -35,6 +35,7 @@ import type {
 } from "../store.js";
 import { backstopCheckpointPages, defaultCheckpointIntervalMs, startCheckpointer } from "./checkpointer.js";
 import type { CheckpointHandle } from "./checkpointer.js";
+import { SqliteCallState } from "./call-state.js";
 import { SqliteInbox } from "./inbox.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
@@ -107,6 +108,7 @@ class SqliteStore implements Store {
   readonly #q;
   readonly #inbox: SqliteInbox;
   readonly #log: SqliteDecisionLog;
+  readonly #callState: SqliteCallState;
   readonly #batch: DecisionBatch;
   /** Runs `fn` in BEGIN IMMEDIATE ... COMMIT (one transaction function, made once: making one costs per call). */
   readonly #atomic: <R>(fn: () => R) => R;
@@ -120,6 +122,7 @@ class SqliteStore implements Store {
     this.#atomic = <R>(fn: () => R): R => immediate(fn) as R;
     this.#inbox = new SqliteInbox(db);
     this.#log = new SqliteDecisionLog(db);
+    this.#callState = new SqliteCallState(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
     this.#batch = new DecisionBatch(async (entries) => {
       if (!this.#db.open) throw new Error(`the SQLite store was closed; ${entries.length} decision-log entries not written`);
@@ -245,13 +248,7 @@ class SqliteStore implements Store {
   }
 
   async readCallState(req: CallStateRequest): Promise<CallState> {
-    const op = req.operation_id === null ? null : this.#readOp(req.tenant, req.operation_id);
-    const interrupt = req.interrupt ? ((await this.getInterrupt(req.tenant, req.run_id)) ?? null) : null;
-    return {
-      operation: op !== null && !isExpired(op, req.now_ms) ? op : null,
-      interrupt,
-      approval: req.approval_id === null ? null : this.#approval(req.approval_id),
-    };
+    return this.#callState.read(req);
   }
 
   async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
