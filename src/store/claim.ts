@@ -70,6 +70,13 @@ export function planClaim(current: OperationRecord | null, req: ClaimRequest): C
   return { write: record, result: { kind: "claimed", record, previous: live.status } };
 }
 
+/**
+ * The columns `planRecord` and `planRefund` change in the record they are given (a store may
+ * write only these; test/store/claim-columns.test.ts holds the plans to them).
+ */
+export const recordChangedColumns = ["status", "envelope", "lease_expires_at_ms", "updated_at_ms"] as const satisfies readonly (keyof OperationRecord)[];
+export const refundChangedColumns = ["attempts", "updated_at_ms"] as const satisfies readonly (keyof OperationRecord)[];
+
 export interface RecordPlan {
   readonly write: OperationRecord | null;
   readonly result: RecordOutcomeResult;

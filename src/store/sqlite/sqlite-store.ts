@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
-import { checkGuard, isExpired, planClaim, planRecord, planRefund } from "../claim.js";
+import { checkGuard, isExpired, planClaim, planRecord, planRefund, recordChangedColumns, refundChangedColumns } from "../claim.js";
 import type {
   ApprovalEvent,
   ApprovalListQuery,
@@ -41,8 +41,8 @@ import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
-import { toApproval, toApprovalEvent, toApprovalWithEvent, toOperation } from "./rows.js";
-import type { ApprovalEventRow, ApprovalRow, ApprovalWithEventRow, OperationRow } from "./rows.js";
+import { approvalColumns, approvalFromValues, eventColumns, operationColumns, operationFromValues, toApproval, toApprovalEvent } from "./rows.js";
+import type { ApprovalEventRow, ApprovalRow } from "./rows.js";
 
 export interface SqliteStoreOptions {
   /** How long a writer waits for another process's lock before failing. */
@@ -63,21 +63,11 @@ export interface SqliteStoreOptions {
   readonly checkpointIntervalMs?: number;
 }
 
-interface ClaimStateParams {
-  tenant: string;
-  operation_id: string;
-  guarded: 0 | 1;
-  run_id: string | null;
-  approval_id: string | null;
-}
+const setColumns = (columns: readonly string[]): string => columns.map((c) => `${c} = ?`).join(", ");
 
-/** The operation's columns (all null when there is none) and the guard's. */
-type ClaimStateRow = { [K in keyof OperationRow]: OperationRow[K] | null } & {
-  guard_interrupt: string | null;
-  guard_approval_tenant: string | null;
-  guard_approval_status: string | null;
-  guard_approval_expires_at_ms: number | null;
-};
+/** The values of `columns` in `rec`, the envelope as JSON text. */
+const columnValues = (rec: OperationRecord, columns: readonly (keyof OperationRecord)[]): unknown[] =>
+  columns.map((c) => (c === "envelope" ? (rec.envelope === null ? null : JSON.stringify(rec.envelope)) : rec[c]));
 
 const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected", revoke: "revoked" } as const;
 
@@ -129,16 +119,23 @@ class SqliteStore implements Store {
       this.#log.insertMany(entries);
     }, logOptions);
     this.#q = {
-      getOp: db.prepare<[string, string], OperationRow>("SELECT * FROM operations WHERE tenant = ? AND operation_id = ?"),
-      claimState: db.prepare<[ClaimStateParams], ClaimStateRow>(
-        `SELECT o.*, i.reason AS guard_interrupt, a.tenant AS guard_approval_tenant, a.status AS guard_approval_status,
-           a.expires_at_ms AS guard_approval_expires_at_ms
+      // Hot reads return arrays (`.raw()`), in the column order of ./rows.ts.
+      getOp: db.prepare<[string, string], unknown[]>(`SELECT ${operationColumns.join(", ")} FROM operations WHERE tenant = ? AND operation_id = ?`).raw(true),
+      // The operation's columns (all null when there is none), then the guard's: interrupt reason, approval tenant, status, expiry.
+      // Parameters: operation_id, tenant; guarded, tenant, run_id; guarded, approval_id.
+      claimState: db.prepare<unknown[], unknown[]>(
+        `SELECT ${operationColumns.map((c) => `o.${c}`).join(", ")}, i.reason, a.tenant, a.status, a.expires_at_ms
          FROM (SELECT 1) AS one
-         LEFT JOIN operations o ON o.tenant = @tenant AND o.operation_id = @operation_id
-         LEFT JOIN interrupts i ON @guarded = 1 AND i.tenant = @tenant AND i.run_id = @run_id
-         LEFT JOIN approvals a ON @guarded = 1 AND a.id = @approval_id`,
-      ),
-      putOp: db.prepare("INSERT OR REPLACE INTO operations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+         LEFT JOIN operations o ON o.operation_id = ? AND o.tenant = ?
+         LEFT JOIN interrupts i ON ? = 1 AND i.tenant = ? AND i.run_id = ?
+         LEFT JOIN approvals a ON ? = 1 AND a.id = ?`,
+      ).raw(true),
+      insOp: db.prepare("INSERT INTO operations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+      // An outcome and a refund set only the columns they change: an UPDATE rewrites the
+      // entries of the indexes over the columns it sets (here operations_expiry), so leaving
+      // expires_at_ms out spares that index page in the commit.
+      updOutcome: db.prepare<unknown[]>(`UPDATE operations SET ${setColumns(recordChangedColumns)} WHERE tenant = ? AND operation_id = ?`),
+      updAttempts: db.prepare<unknown[]>(`UPDATE operations SET ${setColumns(refundChangedColumns)} WHERE tenant = ? AND operation_id = ?`),
       updOp: db.prepare(
         `UPDATE operations SET tool = ?, fingerprint = ?, status = ?, fence_token = ?, lease_owner = ?, lease_expires_at_ms = ?,
            attempts = ?, envelope = ?, created_at_ms = ?, updated_at_ms = ?, expires_at_ms = ? WHERE tenant = ? AND operation_id = ?`,
@@ -151,14 +148,12 @@ class SqliteStore implements Store {
            @policy_code_version, @policy_data_version)`,
       ),
       // The approval and its latest decision event in one statement.
-      getApprovalWithEvent: db.prepare<[string], ApprovalWithEventRow>(
-        `SELECT a.*, e.decision AS e_decision, e.approver AS e_approver, e.reason AS e_reason, e.edited_args AS e_edited_args,
-           e.decided_at_ms AS e_decided_at_ms, e.policy_version AS e_policy_version, e.approver_roles AS e_approver_roles,
-           e.policy_code_version AS e_policy_code_version, e.policy_data_version AS e_policy_data_version
+      getApprovalWithEvent: db.prepare<[string], unknown[]>(
+        `SELECT ${approvalColumns.map((c) => `a.${c}`).join(", ")}, ${eventColumns.map((c) => `e.${c}`).join(", ")}
          FROM approvals a
          LEFT JOIN approval_events e ON e.seq = (SELECT max(seq) FROM approval_events WHERE approval_id = a.id)
          WHERE a.id = ?`,
-      ),
+      ).raw(true),
       findPending: db.prepare<[string, string, number, string | null, string | null], ApprovalRow>(
         `SELECT * FROM approvals WHERE tenant = ? AND fingerprint = ? AND status = 'pending' AND expires_at_ms > ?
            AND (? IS NULL OR args_hash = ?)
@@ -177,7 +172,7 @@ class SqliteStore implements Store {
       ),
       events: db.prepare<[string], ApprovalEventRow>("SELECT * FROM approval_events WHERE approval_id = ? ORDER BY seq"),
       putInterrupt: db.prepare("INSERT OR REPLACE INTO interrupts VALUES (@tenant, @run_id, @reason, @at_ms)"),
-      getInterrupt: db.prepare<[string, string], InterruptRecord>("SELECT * FROM interrupts WHERE tenant = ? AND run_id = ?"),
+      getInterrupt: db.prepare<[string, string], [string, number]>("SELECT reason, at_ms FROM interrupts WHERE tenant = ? AND run_id = ?").raw(true),
       delInterrupt: db.prepare<[string, string]>("DELETE FROM interrupts WHERE tenant = ? AND run_id = ?"),
       putPolicy: db.prepare(
         `INSERT OR REPLACE INTO current_policy (entrypoint, version, code_version, data_version, owner, updated_at_ms)
@@ -197,24 +192,24 @@ class SqliteStore implements Store {
 
   #readOp(tenant: string, operationId: string): OperationRecord | null {
     const row = this.#q.getOp.get(tenant, operationId);
-    return row === undefined ? null : toOperation(row);
+    return row === undefined ? null : operationFromValues(row, 0);
   }
 
-  /** `existing`: the row is there (an UPDATE, which leaves the indexes alone); else it is inserted or replaced. */
-  #writeOp(rec: OperationRecord, existing = false): void {
+  /** `existing`: the row is there (every column is updated, the key stays); else it is inserted (the caller read it absent in this transaction). */
+  #writeOp(rec: OperationRecord, existing: boolean): void {
     const envelope = rec.envelope === null ? null : JSON.stringify(rec.envelope);
     if (existing) {
       this.#q.updOp.run(rec.tool, rec.fingerprint, rec.status, rec.fence_token, rec.lease_owner, rec.lease_expires_at_ms, rec.attempts, envelope,
         rec.created_at_ms, rec.updated_at_ms, rec.expires_at_ms, rec.tenant, rec.operation_id);
       return;
     }
-    this.#q.putOp.run(rec.tenant, rec.operation_id, rec.tool, rec.fingerprint, rec.status, rec.fence_token, rec.lease_owner, rec.lease_expires_at_ms,
+    this.#q.insOp.run(rec.tenant, rec.operation_id, rec.tool, rec.fingerprint, rec.status, rec.fence_token, rec.lease_owner, rec.lease_expires_at_ms,
       rec.attempts, envelope, rec.created_at_ms, rec.updated_at_ms, rec.expires_at_ms);
   }
 
   #approval(id: string): ApprovalRecord | null {
     const row = this.#q.getApprovalWithEvent.get(id);
-    return row === undefined ? null : toApprovalWithEvent(row);
+    return row === undefined ? null : approvalFromValues(row, 0);
   }
 
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
@@ -225,22 +220,20 @@ class SqliteStore implements Store {
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
     return this.#atomic((): ClaimResult => {
       // One statement reads the record and what the guard checks, in the claim's transaction.
-      const row = this.#q.claimState.get({
-        tenant: req.tenant,
-        operation_id: req.operation_id,
-        guarded: req.guard === undefined ? 0 : 1,
-        run_id: req.guard?.run_id ?? null,
-        approval_id: req.guard?.approval_id ?? null,
-      });
-      if (row === undefined) throw new Error("claim state read returned no row");
+      const guarded = req.guard === undefined ? 0 : 1;
+      const v = this.#q.claimState.get(req.operation_id, req.tenant, guarded, req.tenant, req.guard?.run_id ?? null, guarded, req.guard?.approval_id ?? null);
+      if (v === undefined) throw new Error("claim state read returned no row");
       if (req.guard !== undefined) {
+        const g = operationColumns.length;
+        const interrupt = v[g] as string | null;
+        const approvalTenant = v[g + 1] as string | null;
         const refused = checkGuard(req, {
-          interrupt: row.guard_interrupt === null ? null : { reason: row.guard_interrupt },
-          approval: row.guard_approval_tenant === null ? null : { tenant: row.guard_approval_tenant, status: row.guard_approval_status as ApprovalStatus, expires_at_ms: Number(row.guard_approval_expires_at_ms) },
+          interrupt: interrupt === null ? null : { reason: interrupt },
+          approval: approvalTenant === null ? null : { tenant: approvalTenant, status: v[g + 2] as ApprovalStatus, expires_at_ms: Number(v[g + 3]) },
         });
         if (refused !== null) return refused;
       }
-      const current = row.operation_id === null ? null : toOperation(row as OperationRow);
+      const current = v[1] === null ? null : operationFromValues(v, 0);
       const plan = planClaim(current, req);
       if (plan.write !== null) this.#writeOp(plan.write, current !== null);
       return plan.result;
@@ -257,7 +250,7 @@ class SqliteStore implements Store {
     const run = (): RecordOutcomeResult => {
       const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
       if (plan.write !== null) {
-        this.#writeOp(plan.write, true);
+        this.#q.updOutcome.run(...columnValues(plan.write, recordChangedColumns), req.tenant, req.operation_id);
         if (req.consume_approval_id !== undefined && req.status !== "retryable") {
           this.#q.consume.run(req.operation_id, req.now_ms, req.consume_approval_id, req.tenant, req.operation_id);
         }
@@ -277,7 +270,7 @@ class SqliteStore implements Store {
   async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
     return this.#atomic((): boolean => {
       const next = planRefund(this.#readOp(req.tenant, req.operation_id), req);
-      if (next !== null) this.#writeOp(next, true);
+      if (next !== null) this.#q.updAttempts.run(...columnValues(next, refundChangedColumns), req.tenant, req.operation_id);
       return next !== null;
     });
   }
@@ -361,7 +354,7 @@ class SqliteStore implements Store {
 
   async getInterrupt(tenant: string, runId: string): Promise<InterruptRecord | null> {
     const row = this.#q.getInterrupt.get(tenant, runId);
-    return row === undefined ? null : { ...row, at_ms: Number(row.at_ms) };
+    return row === undefined ? null : { tenant, run_id: runId, reason: row[0], at_ms: Number(row[1]) };
   }
 
   async clearInterrupt(tenant: string, runId: string): Promise<void> {
