@@ -1,5 +1,9 @@
-/** DDL of the SQLite store. Versioned with `PRAGMA user_version` so later changes can migrate. */
-export const sqliteSchemaVersion = 1;
+/**
+ * DDL of the SQLite store. Versioned with `PRAGMA user_version` so later changes can migrate
+ * (2: decision_log.seq without AUTOINCREMENT; files made before are changed in place by
+ * ./migrate.ts).
+ */
+export const sqliteSchemaVersion = 2;
 
 export const sqliteSchema = `
 CREATE TABLE IF NOT EXISTS operations (
@@ -84,8 +88,10 @@ CREATE TABLE IF NOT EXISTS interrupts (
   PRIMARY KEY (tenant, run_id)
 );
 
+-- seq is the rowid (no AUTOINCREMENT, which would update sqlite_sequence on every insert): a new
+-- row's seq is above every row in the table, so newest first is ORDER BY seq DESC.
 CREATE TABLE IF NOT EXISTS decision_log (
-  seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq            INTEGER PRIMARY KEY,
   at_ms          INTEGER NOT NULL,
   tenant         TEXT    NOT NULL,
   run_id         TEXT    NOT NULL,

@@ -40,6 +40,7 @@ import { SqliteInbox } from "./inbox.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
+import { migrateSqliteFile } from "./migrate.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
 import { approvalColumns, approvalFromValues, eventColumns, operationColumns, operationFromValues, toApproval, toApprovalEvent } from "./rows.js";
 import type { ApprovalEventRow, ApprovalRow } from "./rows.js";
@@ -80,6 +81,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.pragma("foreign_keys = ON");
   db.exec(sqliteSchema);
   ensureSqliteColumns(db);
+  migrateSqliteFile(db);
   db.pragma(`user_version = ${sqliteSchemaVersion}`);
   let checkpointer: CheckpointHandle | null = null;
   if ((options.walCheckpoint ?? "background") === "background" && !db.memory) {

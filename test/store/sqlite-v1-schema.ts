@@ -1,0 +1,114 @@
+/**
+ * The DDL of schema version 1 of the SQLite store, before the columns `ensureSqliteColumns` adds
+ * (a file made by the first versions of the store), for the upgrade tests.
+ */
+export const sqliteSchemaV1 = `
+CREATE TABLE IF NOT EXISTS operations (
+  tenant              TEXT    NOT NULL,
+  operation_id        TEXT    NOT NULL,
+  tool                TEXT    NOT NULL,
+  fingerprint         TEXT    NOT NULL,
+  status              TEXT    NOT NULL CHECK (status IN ('in_progress','retryable','unknown','final')),
+  fence_token         INTEGER NOT NULL,
+  lease_owner         TEXT    NOT NULL,
+  lease_expires_at_ms INTEGER NOT NULL,
+  attempts            INTEGER NOT NULL,
+  envelope            TEXT,
+  created_at_ms       INTEGER NOT NULL,
+  updated_at_ms       INTEGER NOT NULL,
+  expires_at_ms       INTEGER NOT NULL,
+  PRIMARY KEY (tenant, operation_id)
+);
+CREATE INDEX IF NOT EXISTS operations_expiry ON operations (expires_at_ms);
+
+CREATE TABLE IF NOT EXISTS approvals (
+  id             TEXT    PRIMARY KEY,
+  tenant         TEXT    NOT NULL,
+  run_id         TEXT    NOT NULL,
+  requested_by   TEXT    NOT NULL,
+  tool           TEXT    NOT NULL,
+  args           TEXT    NOT NULL,
+  preview        TEXT    NOT NULL,
+  fingerprint    TEXT    NOT NULL,
+  operation_id   TEXT,
+  created_at_ms  INTEGER NOT NULL,
+  expires_at_ms  INTEGER NOT NULL,
+  policy_version TEXT    NOT NULL,
+  status         TEXT    NOT NULL CHECK (status IN ('pending','approved','edited','rejected','revoked','expired')),
+  args_hash            TEXT    NOT NULL DEFAULT '',
+  policy_code_version  TEXT    NOT NULL DEFAULT '',
+  policy_data_version  TEXT    NOT NULL DEFAULT '',
+  consumed_by          TEXT,
+  consumed_at_ms       INTEGER
+);
+CREATE INDEX IF NOT EXISTS approvals_pending ON approvals (tenant, fingerprint, status);
+
+CREATE INDEX IF NOT EXISTS approvals_by_tenant ON approvals (tenant, created_at_ms DESC, id DESC);
+
+-- The call behind an approval, so the host can run it after the decision (the inbox's resume).
+CREATE TABLE IF NOT EXISTS pending_calls (
+  approval_id     TEXT    PRIMARY KEY REFERENCES approvals (id) ON DELETE CASCADE,
+  tenant          TEXT    NOT NULL,
+  run_id          TEXT    NOT NULL,
+  user            TEXT    NOT NULL,
+  roles           TEXT    NOT NULL,
+  tool            TEXT    NOT NULL,
+  args            TEXT    NOT NULL,
+  operation_id    TEXT,
+  policy_reason   TEXT,
+  created_at_ms   INTEGER NOT NULL,
+  replaced_by     TEXT,
+  announced_at_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS pending_calls_unannounced ON pending_calls (created_at_ms) WHERE announced_at_ms IS NULL;
+
+CREATE TABLE IF NOT EXISTS approval_events (
+  seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+  approval_id    TEXT    NOT NULL REFERENCES approvals (id),
+  decision       TEXT    NOT NULL CHECK (decision IN ('approve','edit','reject','revoke')),
+  approver       TEXT    NOT NULL,
+  reason         TEXT,
+  edited_args    TEXT,
+  decided_at_ms  INTEGER NOT NULL,
+  policy_version TEXT    NOT NULL,
+  approver_roles       TEXT    NOT NULL DEFAULT '[]',
+  policy_code_version  TEXT    NOT NULL DEFAULT '',
+  policy_data_version  TEXT    NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS approval_events_by_approval ON approval_events (approval_id, seq);
+
+CREATE TABLE IF NOT EXISTS interrupts (
+  tenant TEXT    NOT NULL,
+  run_id TEXT    NOT NULL,
+  reason TEXT    NOT NULL,
+  at_ms  INTEGER NOT NULL,
+  PRIMARY KEY (tenant, run_id)
+);
+
+CREATE TABLE IF NOT EXISTS decision_log (
+  seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+  at_ms          INTEGER NOT NULL,
+  tenant         TEXT    NOT NULL,
+  run_id         TEXT    NOT NULL,
+  user           TEXT    NOT NULL,
+  tool           TEXT    NOT NULL,
+  operation_id   TEXT,
+  fingerprint    TEXT,
+  decision       TEXT    NOT NULL,
+  reason         TEXT,
+  policy_version TEXT,
+  outcome        TEXT    NOT NULL,
+  outcome_reason TEXT
+);
+CREATE INDEX IF NOT EXISTS decision_log_by_tenant ON decision_log (tenant, seq);
+
+-- The policy a gate put in force most recently, per entrypoint (last writer wins).
+CREATE TABLE IF NOT EXISTS current_policy (
+  entrypoint    TEXT    PRIMARY KEY,
+  version       TEXT    NOT NULL,
+  code_version  TEXT    NOT NULL,
+  data_version  TEXT    NOT NULL,
+  owner         TEXT    NOT NULL,
+  updated_at_ms INTEGER NOT NULL
+);
+`;
