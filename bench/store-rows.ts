@@ -5,7 +5,7 @@
 import type { BenchRow as StoreRow } from "./store-anchors.js";
 import type { BenchRow, RowSource } from "./rows.js";
 import { runtimeBenchRows } from "./runtime.bench.js";
-import { storeBenchRows } from "./store.bench.js";
+import { storeAloneRows, storeBenchRows } from "./store.bench.js";
 
 function toRow(r: StoreRow): BenchRow {
   const perSecond = r.unit.endsWith("/s");
@@ -30,7 +30,10 @@ export const runtimeSource: RowSource = {
 export const storeSource: RowSource = {
   name: "store",
   async run(ctx) {
-    const rows = await storeBenchRows(ctx.quick ? { calls: 300, workers: [1, 2, 4] } : {});
+    const rows = [
+      ...(await storeBenchRows(ctx.quick ? { calls: 300, workers: [1, 2, 4] } : {})),
+      ...(await storeAloneRows(ctx.quick ? { reads: 2_000, writes: 300, rounds: 3 } : {})),
+    ];
     const missing = ctx.pgUrl === undefined ? ["approved writes on PostgreSQL with 1, 2, 4, 8 workers (and the raw pg anchors): TOOLGATE_PG_URL is not set"] : [];
     return { rows: rows.map(toRow), missing };
   },

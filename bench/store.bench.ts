@@ -8,11 +8,19 @@
  * runs it; `pg` autocommit inserts on 1 and 4 connections, around every PostgreSQL row)
  * and to one worker. `storeBenchRows()` returns the rows for the umbrella benchmark.
  *
+ * The store-alone rows (`storeAloneRows`) time the SQLite store's own work per call without
+ * the runtime, in CPU (an allowed read: the interrupt flag and a group-committed decision-log
+ * entry; an approved write: readCallState, the guarded claim, the outcome with its entry), as
+ * calls per CPU-second next to raw WAL inserts timed the same way in the same process
+ * (`BENCH_STORE_ALONE_ONLY=1` prints only these).
+ *
  * Needs TOOLGATE_PG_URL (PostgreSQL rows are skipped with a message otherwise).
  * BENCH_STORE_CALLS sets the timed writes per configuration (split across its
  * workers; default 800). Runs in a fresh schema that is dropped afterwards.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { openSqliteStore } from "../src/store/index.js";
+import type { DecisionLogEntry, Store } from "../src/store/store.js";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -119,6 +127,99 @@ export async function storeBenchRows(opts: StoreBenchOptions = {}): Promise<Benc
   return rows;
 }
 
+const cpuUs = (): number => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+/** A decision-log entry shaped like the runtime's for an allowed read of the shipped manifest. */
+function readEntry(at_ms: number): DecisionLogEntry {
+  const hash = "b7ef91ea90181e8ffbf84e60e04252b62822b7d33549d153223e99b77679d41c";
+  const versions = { policy_version: "sha256:2dad8bc945c5189c66029af8c6b40c4f", policy_code_version: "sha256:814ac3deb18f964b0d95641be70f56d4", policy_data_version: "sha256:e2934d4f2743615fb6f862ff9418d8a6" };
+  return {
+    at_ms, tenant: "t_bench", run_id: "run_bench", user: "bench", tool: "get_account", operation_id: null, fingerprint: hash,
+    decision: "allow", reason: "read_allowed", policy_version: versions.policy_version, outcome: "success", outcome_reason: null,
+    path: "toolgate/authz/decision",
+    input: {
+      tool: "get_account", effect: "read", args: { account_id: "acc_alice" }, fingerprint: hash, args_hash: hash, operation_id: null,
+      principal: { tenant: "t_bench", user: "bench", roles: ["agent"] }, context: {}, approval: null, now_ms: at_ms, ...versions,
+    },
+    result: { allow: true, reason: "read_allowed", requires_approval: false }, erased: [], eval_ns: 29_594, shadow: null, expires_at_ms: at_ms + 2_592_000_000,
+  };
+}
+
+/**
+ * The store's own work per call, without the runtime, in CPU µs (process.cpuUsage, which also
+ * counts the checkpoint thread): an allowed read (the interrupt flag, then its decision-log
+ * entry queued and group-committed) and an approved write (readCallState, the guarded claim,
+ * the outcome with its decision-log entry and the approval's consumption), on a WAL file.
+ */
+async function storeAlone(store: Store, reads: number, writes: number, from: number): Promise<{ readUs: number; writeUs: number }> {
+  let now = Date.now();
+  const fingerprint = "3937d4defb7aa3bfeb85ce39d5fa65e7378fe8e59dc1484dbbaa8487e437676a";
+  const versions = { policy_version: "v", policy_code_version: "c", policy_data_version: "d" };
+  const ids: string[] = [];
+  for (let i = 0; i < writes; i++) {
+    const id = `apr_${from + i}`;
+    await store.createApproval({ id, tenant: "t_bench", run_id: "run_bench", requested_by: "bench", tool: "reserve_funds", args: { amount: 1 }, preview: { amount: 1 }, fingerprint, args_hash: fingerprint, operation_id: `op-${from + i}`, created_at_ms: now, expires_at_ms: now + 3_600_000, ...versions });
+    await store.decideApproval({ approval_id: id, decision: "approve", approver: "approver", approver_roles: ["approver"], reason: null, edited_args: null, decided_at_ms: now, ...versions });
+    ids.push(id);
+  }
+  let t = cpuUs();
+  for (let i = 0; i < reads; i++) {
+    now++;
+    await store.getInterrupt("t_bench", "run_bench");
+    await store.appendDecision(readEntry(now));
+  }
+  await store.flushDecisions();
+  const readUs = (cpuUs() - t) / reads;
+  t = cpuUs();
+  for (let i = 0; i < writes; i++) {
+    now++;
+    const op = `op-${from + i}`;
+    const approval_id = ids[i] ?? "";
+    await store.readCallState({ tenant: "t_bench", run_id: "run_bench", operation_id: op, approval_id, interrupt: true, now_ms: now });
+    const claim = await store.claimOperation({ tenant: "t_bench", operation_id: op, tool: "reserve_funds", fingerprint, owner: "bench", now_ms: now, lease_ms: 10_000, retention_ms: 86_400_000, guard: { run_id: "run_bench", approval_id } });
+    if (claim.kind !== "claimed") throw new Error(`store alone: claim ${claim.kind}`);
+    const envelope = { outcome: "success", value: { reservation_id: "res_0001", state: "reserved" }, operation_id: op, replayed: false };
+    const decision: DecisionLogEntry = { ...readEntry(now), tool: "reserve_funds", operation_id: op, fingerprint, reason: "approved" };
+    const recorded = await store.recordOutcome({ tenant: "t_bench", operation_id: op, fence_token: claim.record.fence_token, status: "final", envelope, now_ms: now, consume_approval_id: approval_id, decision });
+    if (!recorded.recorded) throw new Error(`store alone: outcome not recorded (${recorded.why})`);
+  }
+  return { readUs, writeUs: (cpuUs() - t) / writes };
+}
+
+/** Store-alone rows: CPU per call as calls per CPU-second, next to raw WAL inserts measured the same way, interleaved, medians. */
+export async function storeAloneRows(opts: { readonly reads?: number; readonly writes?: number; readonly rounds?: number } = {}): Promise<BenchRow[]> {
+  const reads = opts.reads ?? 5_000;
+  const writes = opts.writes ?? 800;
+  const rounds = opts.rounds ?? 5;
+  const dir = mkdtempSync(join(tmpdir(), "toolgate-bench-alone-"));
+  const store = openSqliteStore(join(dir, "state.db"));
+  try {
+    await storeAlone(store, 1_000, 100, -1_000);
+    const r: number[] = [];
+    const w: number[] = [];
+    const raw: number[] = [];
+    for (let k = 0; k < rounds; k++) {
+      const t = cpuUs();
+      rawSqliteInsertsPerSec(2_000, "NORMAL");
+      raw.push((cpuUs() - t) / 2_000);
+      const m = await storeAlone(store, reads, writes, k * writes);
+      r.push(m.readUs);
+      w.push(m.writeUs);
+    }
+    const anchor = { name: "raw WAL insert (synchronous NORMAL), CPU", value: 1e6 / median(raw) };
+    return [
+      row("bench:store", "store alone: allowed read, SQLite", 1e6 / median(r), "calls/CPU-s", anchor),
+      row("bench:store", "store alone: approved write, SQLite", 1e6 / median(w), "calls/CPU-s", anchor),
+    ];
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
@@ -126,5 +227,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     `bench:store  approved reserve_funds writes through createRuntime; ${totalCalls} timed writes per row ` +
       `(+${warmup} warm-up per worker); ${availableParallelism()} CPU(s)`,
   );
-  printRows(await storeBenchRows());
+  if (process.env["BENCH_STORE_ALONE_ONLY"] !== "1") printRows(await storeBenchRows());
+  printRows(await storeAloneRows());
 }
