@@ -65,6 +65,40 @@ describe.skipIf(skip)("postgres decision-log rows", () => {
     for (const e of batch) expect(await store.getDecision(e.decision_id!)).toEqual(expected(e));
   });
 
+  const claimOp = async (op: string) => {
+    const claim = await store.claimOperation({
+      tenant: "t1", operation_id: op, tool: "reserve_funds", fingerprint: "a".repeat(64), owner: "w",
+      now_ms: T0, lease_ms: 1_000, retention_ms: 60_000,
+    });
+    expect(claim.kind).toBe("claimed");
+  };
+
+  it("round-trip through the outcome's statement carrying the call's own entry alone", async () => {
+    const own = entries("alone", "unused");
+    for (const [k, e] of own.entries()) {
+      const op = `op-alone-${k}`;
+      await claimOp(op);
+      const entry = { ...e, operation_id: op };
+      const rec = await store.recordOutcome({
+        tenant: "t1", operation_id: op, fence_token: 1, status: "final", envelope: { outcome: "success", value: awkward }, now_ms: T0 + 1,
+        decision: entry,
+      });
+      expect(rec.recorded).toBe(true);
+      expect(await store.getDecision(e.decision_id!)).toEqual(expected(entry));
+    }
+  });
+
+  it("writes the call's own entry only when the outcome is recorded", async () => {
+    await claimOp("op-stale");
+    const [entry] = entries("stale", "op-stale");
+    const rec = await store.recordOutcome({
+      tenant: "t1", operation_id: "op-stale", fence_token: 2, status: "final", envelope: { outcome: "success" }, now_ms: T0 + 1,
+      decision: entry!,
+    });
+    expect(rec).toMatchObject({ recorded: false, why: "stale_fence" });
+    expect(await store.getDecision(entry!.decision_id!)).toBeNull();
+  });
+
   it("round-trip through the outcome's statement, queued entries first", async () => {
     const [own, ...queued] = entries("outcome", "op-outcome");
     const claim = await store.claimOperation({

@@ -74,6 +74,32 @@ export function decisionInsertSql(param: string, where = "true"): string {
      ORDER BY r.own, r.n`;
 }
 
+const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/**
+ * One entry as 21 statement parameters, in the column order of `decisionInsertOneSql`:
+ * a statement carrying a single entry skips building and unpacking the JSON array.
+ */
+export function decisionParams(e: DecisionLogEntry): unknown[] {
+  return [
+    e.decision_id ?? decisionId(e.at_ms), e.at_ms, e.tenant, e.run_id, e.user, e.tool, e.operation_id, e.fingerprint,
+    e.decision, e.reason, e.policy_version, e.outcome, e.outcome_reason, e.path ?? null,
+    jsonText(e.input), jsonText(e.result), JSON.stringify(e.erased ?? []), e.eval_ns ?? null, jsonText(e.shadow),
+    e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees, e.expires_at_ms ?? null,
+  ];
+}
+
+/** INSERT of one entry from the 21 parameters starting at `$first` (see decisionParams), when `where` holds. */
+export function decisionInsertOneSql(first: number, where = "true"): string {
+  const p = (k: number) => `$${first + k}`;
+  return `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
+       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at)
+     SELECT ${p(0)}::text, toolgate_ts(${p(1)}::bigint), ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text,
+       ${p(7)}::text, ${p(8)}::text, ${p(9)}::text, ${p(10)}::text, ${p(11)}::text, ${p(12)}::text, ${p(13)}::text,
+       ${p(14)}::jsonb, ${p(15)}::jsonb, ${p(16)}::jsonb, ${p(17)}::bigint, ${p(18)}::jsonb, ${p(19)}::boolean, toolgate_ts(${p(20)}::bigint)
+     WHERE ${where}`;
+}
+
 /** One INSERT (one round trip, one commit) for the whole batch. */
 export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLogEntry[]): Promise<void> {
   await runPrepared(db, "log_append_batch", decisionInsertSql("$1"), [JSON.stringify(decisionRows(entries))]);
