@@ -56,18 +56,25 @@ interface Side {
   next: number;
 }
 
-/** CPU µs of the server processes behind these connections (0 when /proc does not show them). */
-function backendCpuUs(pids: readonly number[]): number {
-  let ticks = 0;
+/** CPU µs of each server process behind these connections that /proc shows (none when the server runs elsewhere). */
+function backendCpuUs(pids: readonly number[]): Map<number, number> {
+  const cpu = new Map<number, number>();
   for (const pid of pids) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000);
     } catch {
       // another machine, or the backend ended
     }
   }
-  return ticks * 10_000;
+  return cpu;
+}
+
+/** CPU µs used between two readings by the processes present in both. */
+function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let us = 0;
+  for (const [pid, v] of after) us += v - (before.get(pid) ?? v);
+  return us;
 }
 
 async function backendPids(pool: pg.Pool, app: string): Promise<number[]> {
@@ -153,7 +160,7 @@ async function timed(name: string, pids: () => Promise<number[]>, count: boolean
   for (let i = 0; i < perRound; i++) await fn();
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
-  const backend = backendCpuUs(ps) - b0;
+  const backend = cpuBetween(b0, backendCpuUs(ps));
   if (trace !== undefined) trace.on = false;
   if (!count) return;
   const t = tallies.get(name) ?? { ms: 0, calls: 0, cpuUs: 0, backendUs: 0 };
