@@ -100,10 +100,29 @@ export function decisionInsertOneSql(first: number, where = "true"): string {
      WHERE ${where}`;
 }
 
-/** One INSERT (one round trip, one commit) for the whole batch. */
-export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLogEntry[]): Promise<void> {
-  await runPrepared(db, "log_append_batch", decisionInsertSql("$1"), [JSON.stringify(decisionRows(entries))]);
+/**
+ * One INSERT (one round trip, one commit) for the whole batch; answers the commit's
+ * `synchronous_commit`. Unless `synchronous`, the commit does not wait for its WAL flush
+ * (`synchronous_commit = off` for this transaction only): the rows are visible at once and
+ * reach disk within a few hundred milliseconds (3 x wal_writer_delay); a server crash in
+ * between loses them, as a process killed before a flush loses its queued entries. Any
+ * later synchronous commit (an outcome) flushes them too, since the WAL is written in order.
+ */
+export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLogEntry[], synchronous: boolean): Promise<string> {
+  const res = await runPrepared<{ synchronous_commit: string }>(
+    db,
+    synchronous ? "log_append_batch" : "log_append_batch_async",
+    synchronous ? batchSql : asyncBatchSql,
+    [JSON.stringify(decisionRows(entries))],
+  );
+  return res.rows[0]?.synchronous_commit ?? "";
 }
+
+const batchWith = (where: string) =>
+  `WITH ins AS (${decisionInsertSql("$1", where)} RETURNING 1) SELECT current_setting('synchronous_commit') AS synchronous_commit FROM (SELECT count(*) FROM ins) n`;
+const batchSql = batchWith("true");
+// set_config(..., true) lasts until the end of the statement's own transaction, i.e. its commit.
+const asyncBatchSql = batchWith("set_config('synchronous_commit', 'off', true) IS NOT NULL");
 
 export async function getDecision(db: pg.Pool, decisionId: string): Promise<DecisionLogRecord | null> {
   const res = await runPrepared<DecisionRow>(db, "log_get", `SELECT ${columns} FROM decision_log WHERE decision_id = $1`, [decisionId]);
