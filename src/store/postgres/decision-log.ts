@@ -6,7 +6,8 @@
 import type pg from "pg";
 import type { JsonObject, JsonValue } from "../../manifest.js";
 import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery, ShadowDecision } from "../store.js";
-import { decisionValues, toDecisionRecord } from "../rows.js";
+import { decisionId } from "../decision-id.js";
+import { toDecisionRecord } from "../rows.js";
 import type { DecisionColumns } from "../rows.js";
 import { runPrepared } from "./pool.js";
 import { pgJson } from "./rows.js";
@@ -23,15 +24,39 @@ const columns = `decision_id, toolgate_ms(at) AS at_ms, tenant, run_id, user_id 
 const toRecord = (row: DecisionRow): DecisionLogRecord => toDecisionRecord(row, row.decision_id, pgJson);
 
 /**
- * The entries as the JSON array `decisionInsertSql` reads. JSON documents are passed as text
- * inside it, so a JSON `null` result stays distinguishable from none. `own` marks entries
- * that a statement inserts only under a condition of its own (see operations.ts).
+ * The entries as the JSON array `decisionInsertSql` reads, in one JSON.stringify. The input,
+ * the erased pointers and the shadow answer are embedded as JSON (parsed once, by the
+ * `::jsonb` of the array): for them a JSON null and SQL NULL mean the same (none). The
+ * result is passed as text inside the array, so a JSON `null` result stays distinguishable
+ * from none. `own` marks entries that a statement inserts only under a condition of its own
+ * (see operations.ts).
  */
 export function decisionRows(entries: readonly DecisionLogEntry[], own = false): object[] {
-  return entries.map((e, n) => {
-    const { user, ...v } = decisionValues(e);
-    return { n, own, ...v, user_id: user };
-  });
+  return entries.map((e, n) => ({
+    n,
+    own,
+    decision_id: e.decision_id ?? decisionId(e.at_ms),
+    at_ms: e.at_ms,
+    tenant: e.tenant,
+    run_id: e.run_id,
+    user_id: e.user,
+    tool: e.tool,
+    operation_id: e.operation_id,
+    fingerprint: e.fingerprint,
+    decision: e.decision,
+    reason: e.reason,
+    policy_version: e.policy_version,
+    outcome: e.outcome,
+    outcome_reason: e.outcome_reason,
+    path: e.path ?? null,
+    input: e.input ?? null,
+    result: e.result === null || e.result === undefined ? null : JSON.stringify(e.result),
+    erased: e.erased ?? [],
+    eval_ns: e.eval_ns ?? null,
+    shadow: e.shadow ?? null,
+    shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees,
+    expires_at_ms: e.expires_at_ms ?? null,
+  }));
 }
 
 /** INSERT of the rows in the JSON array parameter `param`, in array order, filtered by `where`. */
@@ -39,20 +64,65 @@ export function decisionInsertSql(param: string, where = "true"): string {
   return `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
        policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at)
      SELECT r.decision_id, toolgate_ts(r.at_ms), r.tenant, r.run_id, r.user_id, r.tool, r.operation_id, r.fingerprint,
-       r.decision, r.reason, r.policy_version, r.outcome, r.outcome_reason, r.path, r.input::jsonb, r.result::jsonb,
-       r.erased::jsonb, r.eval_ns, r.shadow::jsonb, r.shadow_disagrees, toolgate_ts(r.expires_at_ms)
+       r.decision, r.reason, r.policy_version, r.outcome, r.outcome_reason, r.path, r.input, r.result::jsonb,
+       COALESCE(r.erased, '[]'::jsonb), r.eval_ns, r.shadow, r.shadow_disagrees, toolgate_ts(r.expires_at_ms)
      FROM jsonb_to_recordset(${param}::jsonb) AS r(decision_id text, at_ms bigint, tenant text, run_id text,
        user_id text, tool text, operation_id text, fingerprint text, decision text, reason text, policy_version text,
-       outcome text, outcome_reason text, path text, input text, result text, erased text, eval_ns bigint, shadow text,
+       outcome text, outcome_reason text, path text, input jsonb, result text, erased jsonb, eval_ns bigint, shadow jsonb,
        shadow_disagrees boolean, expires_at_ms bigint, n bigint, own boolean)
      WHERE ${where}
      ORDER BY r.own, r.n`;
 }
 
-/** One INSERT (one round trip, one commit) for the whole batch. */
-export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLogEntry[]): Promise<void> {
-  await runPrepared(db, "log_append_batch", decisionInsertSql("$1"), [JSON.stringify(decisionRows(entries))]);
+const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/**
+ * One entry as 21 statement parameters, in the column order of `decisionInsertOneSql`:
+ * a statement carrying a single entry skips building and unpacking the JSON array.
+ */
+export function decisionParams(e: DecisionLogEntry): unknown[] {
+  return [
+    e.decision_id ?? decisionId(e.at_ms), e.at_ms, e.tenant, e.run_id, e.user, e.tool, e.operation_id, e.fingerprint,
+    e.decision, e.reason, e.policy_version, e.outcome, e.outcome_reason, e.path ?? null,
+    jsonText(e.input), jsonText(e.result), JSON.stringify(e.erased ?? []), e.eval_ns ?? null, jsonText(e.shadow),
+    e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees, e.expires_at_ms ?? null,
+  ];
 }
+
+/** INSERT of one entry from the 21 parameters starting at `$first` (see decisionParams), when `where` holds. */
+export function decisionInsertOneSql(first: number, where = "true"): string {
+  const p = (k: number) => `$${first + k}`;
+  return `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
+       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at)
+     SELECT ${p(0)}::text, toolgate_ts(${p(1)}::bigint), ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text,
+       ${p(7)}::text, ${p(8)}::text, ${p(9)}::text, ${p(10)}::text, ${p(11)}::text, ${p(12)}::text, ${p(13)}::text,
+       ${p(14)}::jsonb, ${p(15)}::jsonb, ${p(16)}::jsonb, ${p(17)}::bigint, ${p(18)}::jsonb, ${p(19)}::boolean, toolgate_ts(${p(20)}::bigint)
+     WHERE ${where}`;
+}
+
+/**
+ * One INSERT (one round trip, one commit) for the whole batch; answers the commit's
+ * `synchronous_commit`. Unless `synchronous`, the commit does not wait for its WAL flush
+ * (`synchronous_commit = off` for this transaction only): the rows are visible at once and
+ * reach disk within a few hundred milliseconds (3 x wal_writer_delay); a server crash in
+ * between loses them, as a process killed before a flush loses its queued entries. Any
+ * later synchronous commit (an outcome) flushes them too, since the WAL is written in order.
+ */
+export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLogEntry[], synchronous: boolean): Promise<string> {
+  const res = await runPrepared<{ synchronous_commit: string }>(
+    db,
+    synchronous ? "log_append_batch" : "log_append_batch_async",
+    synchronous ? batchSql : asyncBatchSql,
+    [JSON.stringify(decisionRows(entries))],
+  );
+  return res.rows[0]?.synchronous_commit ?? "";
+}
+
+const batchWith = (where: string) =>
+  `WITH ins AS (${decisionInsertSql("$1", where)} RETURNING 1) SELECT current_setting('synchronous_commit') AS synchronous_commit FROM (SELECT count(*) FROM ins) n`;
+const batchSql = batchWith("true");
+// set_config(..., true) lasts until the end of the statement's own transaction, i.e. its commit.
+const asyncBatchSql = batchWith("set_config('synchronous_commit', 'off', true) IS NOT NULL");
 
 export async function getDecision(db: pg.Pool, decisionId: string): Promise<DecisionLogRecord | null> {
   const res = await runPrepared<DecisionRow>(db, "log_get", `SELECT ${columns} FROM decision_log WHERE decision_id = $1`, [decisionId]);

@@ -10,7 +10,7 @@ import type pg from "pg";
 import { checkGuard, planClaim, planRecord } from "../claim.js";
 import type { GuardState } from "../claim.js";
 import type { ApprovalStatus, ClaimGuard, ClaimRequest, ClaimResult, DecisionLogEntry, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "../store.js";
-import { decisionInsertSql, decisionRows } from "./decision-log.js";
+import { decisionInsertOneSql, decisionInsertSql, decisionParams, decisionRows } from "./decision-log.js";
 import { runPrepared } from "./pool.js";
 import { operationColumns, toOperation, type OperationRow } from "./rows.js";
 
@@ -121,9 +121,10 @@ async function readGuardState(db: pg.Pool, tenant: string, guard: ClaimGuard): P
 }
 
 // The outcome, the approval's consumption and the decision-log rows in one statement (one
-// commit): $8 approval to consume (NULL: none), $9 the rows (queued entries, then the call's
-// own entry marked `own`, inserted only when the outcome is recorded).
-const recordAllSql = `
+// commit): $8 approval to consume (NULL: none), then the rows: either the JSON array $9
+// (queued entries, then the call's own entry marked `own`, inserted only when the outcome is
+// recorded), or, with nothing queued, the call's own entry alone as parameters $9..$29.
+const recordWith = (logged: string) => `
 WITH rec AS (${recordSql}),
 consumed AS (
   UPDATE approvals SET consumed_by = $2, consumed_at = toolgate_ts($6::bigint)
@@ -131,8 +132,10 @@ consumed AS (
      AND operation_id = $2 AND $4 <> 'retryable' AND EXISTS (SELECT 1 FROM rec)
   RETURNING id
 ),
-logged AS (${decisionInsertSql("$9", "NOT r.own OR EXISTS (SELECT 1 FROM rec)")} RETURNING 1)
+logged AS (${logged} RETURNING 1)
 SELECT * FROM rec`;
+const recordAllSql = recordWith(decisionInsertSql("$9", "NOT r.own OR EXISTS (SELECT 1 FROM rec)"));
+const recordOwnSql = recordWith(decisionInsertOneSql(9, "EXISTS (SELECT 1 FROM rec)"));
 
 /** The queued decision-log entries and the call's own one (see RecordOutcomeRequest.decision), or null. */
 export interface OutcomeLog {
@@ -142,14 +145,17 @@ export interface OutcomeLog {
 
 export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest, log: OutcomeLog | null = null): Promise<RecordOutcomeResult> {
   const params = [req.tenant, req.operation_id, req.fence_token, req.status, JSON.stringify(req.envelope), req.now_ms, req.keep_lease === true];
+  const consume = req.consume_approval_id ?? null;
   const res =
-    log === null && req.consume_approval_id === undefined
+    log === null && consume === null
       ? await runPrepared<OperationRow>(db, "op_record", recordSql, params)
-      : await runPrepared<OperationRow>(db, "op_record_all", recordAllSql, [
-          ...params,
-          req.consume_approval_id ?? null,
-          JSON.stringify(log === null ? [] : [...decisionRows(log.queued), ...decisionRows([log.own], true)]),
-        ]);
+      : log !== null && log.queued.length === 0
+        ? await runPrepared<OperationRow>(db, "op_record_own", recordOwnSql, [...params, consume, ...decisionParams(log.own)])
+        : await runPrepared<OperationRow>(db, "op_record_all", recordAllSql, [
+            ...params,
+            consume,
+            JSON.stringify(log === null ? [] : [...decisionRows(log.queued), ...decisionRows([log.own], true)]),
+          ]);
   const row = res.rows[0];
   if (row !== undefined) return { recorded: true, record: toOperation(row) };
   const current = await readOperation(db, req.tenant, req.operation_id);

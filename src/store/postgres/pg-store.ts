@@ -108,8 +108,10 @@ class PgStore implements Store {
   constructor(pool: pg.Pool, ownsPool: boolean, logOptions: DecisionLogOptions) {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
+    // Batched entries are group-committed without waiting for their WAL flush; `sync` audit waits.
+    const synchronous = logOptions.durability === "sync";
     this.#batch = new DecisionBatch((entries) => {
-      const written = this.#logTail.then(() => decisionLog.insertDecisions(this.#pool, entries));
+      const written = this.#logTail.then(async () => void (await decisionLog.insertDecisions(this.#pool, entries, synchronous)));
       this.#logTail = written.catch(() => undefined);
       return written;
     }, logOptions);
