@@ -2,9 +2,13 @@
  * Runs a handler (or reconciler) with a timeout and an AbortSignal. The signal is
  * aborted on timeout and when the run is interrupted in this process; the work keeps
  * its promise either way, because a result that arrives late is still a fact that
- * must be recorded once.
+ * must be recorded once. Timeouts run on the shared deadline queue (`deadlines.ts`),
+ * not on a timer per call.
  */
 import type { InvokeContext, TrustedContext } from "../generated-runtime.js";
+import type { JsonObject } from "../manifest.js";
+import { handlerDeadlines } from "./deadlines.js";
+import type { Deadline, Expiring } from "./deadlines.js";
 import type { Abortable, RuntimeDeps } from "./types.js";
 
 export type Settled = { readonly kind: "returned"; readonly result: unknown } | { readonly kind: "threw"; readonly error: unknown };
@@ -26,14 +30,70 @@ export class HandlerTimeoutError extends Error {
 
 export const runKey = (tenant: string, runId: string): string => `${tenant}\u0000${runId}`;
 
+/** Which invocation the handler runs as (with the trusted context, its `InvokeContext`). */
+export interface Invocation {
+  readonly tool: string;
+  readonly operation_id: string | null;
+  readonly fence_token: number | null;
+}
+
+/** What runs: a handler or a reconciler, given the validated arguments. */
+export type RunFn = (args: JsonObject, ctx: InvokeContext) => Promise<unknown>;
+
+const RUN = Symbol("run");
+
+/** The getter of every handler context's own `signal` (one function, so the contexts share a shape). */
+const signalProperty: PropertyDescriptor = {
+  get(this: { readonly [RUN]: HandlerRun }): AbortSignal {
+    return this[RUN].signal;
+  },
+  enumerable: true,
+};
+
 /**
- * The handler's AbortSignal, made only when the handler reads `ctx.signal`: a handler that
- * never looks at it cannot observe an abort, so most calls make no controller at all.
+ * The handler's ctx: the trusted context's fields, the invocation's, and `signal` as an own
+ * enumerable property (a copy `{ ...ctx }` keeps it) whose AbortController is made only when
+ * it is read.
  */
-class LazySignal implements Abortable {
+class HandlerContext {
+  declare readonly [RUN]: HandlerRun;
+  [key: string]: unknown;
+
+  constructor(ctx: TrustedContext, inv: Invocation, run: HandlerRun) {
+    for (const k in ctx) if (Object.prototype.hasOwnProperty.call(ctx, k)) this[k] = (ctx as unknown as Record<string, unknown>)[k];
+    this["tool"] = inv.tool;
+    this["operation_id"] = inv.operation_id;
+    this["fence_token"] = inv.fence_token;
+    Object.defineProperty(this, RUN, { value: run });
+    Object.defineProperty(this, "signal", signalProperty);
+  }
+}
+
+/**
+ * One run of a handler: the abortable registered for interrupts, the deadline's target, and
+ * the promise that settles with whichever comes first, the work or the deadline.
+ */
+class HandlerRun implements Abortable, Expiring {
   #controller: AbortController | null = null;
   #aborted = false;
   #reason: unknown = undefined;
+  #settled = false;
+  #resolve: (r: RunResult) => void = () => undefined;
+  #deadline: Deadline | null = null;
+  #work: Promise<Settled> | null = null;
+  readonly result: Promise<RunResult>;
+
+  constructor(
+    readonly deps: RuntimeDeps,
+    readonly key: string,
+    readonly set: Set<Abortable>,
+    readonly tool: string,
+    readonly timeoutMs: number,
+  ) {
+    this.result = new Promise<RunResult>((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
 
   get signal(): AbortSignal {
     if (this.#controller === null) {
@@ -43,62 +103,73 @@ class LazySignal implements Abortable {
     return this.#controller.signal;
   }
 
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  get reason(): unknown {
-    return this.#reason;
-  }
-
   abort(reason: unknown): void {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
   }
+
+  /** The deadline starts before the handler does (its synchronous part counts against it). */
+  arm(): void {
+    this.#deadline = handlerDeadlines.add(this.timeoutMs, this);
+  }
+
+  /** The deadline only fires from a timer, so the work is known by then. */
+  start(work: Promise<Settled>): void {
+    this.#work = work;
+    void work.then((first) => this.#first(first));
+  }
+
+  unregister(): void {
+    const set = this.set;
+    set.delete(this);
+    if (set.size === 0 && this.deps.inFlight.get(this.key) === set) this.deps.inFlight.delete(this.key);
+  }
+
+  /** The deadline passed first. */
+  expire(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.abort(new HandlerTimeoutError(`${this.tool} did not answer within ${this.timeoutMs} ms`));
+    const work = this.#work!;
+    void work.finally(() => this.unregister());
+    this.#resolve({ kind: "timeout", late: work });
+  }
+
+  #first(first: Settled): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#deadline?.cancel();
+    this.unregister();
+    const interrupted = this.#aborted && isInterruptedError(this.#reason);
+    this.#resolve(first.kind === "returned" ? { kind: "returned", result: first.result, interrupted } : { kind: "threw", error: first.error, interrupted });
+  }
 }
 
-export function runHandler(
-  deps: RuntimeDeps,
-  base: TrustedContext & Omit<InvokeContext, keyof TrustedContext | "signal">,
-  timeoutMs: number,
-  fn: (ctx: InvokeContext) => Promise<unknown>,
-): Promise<RunResult> {
-  const lazy = new LazySignal();
-  const key = runKey(base.tenant, base.run_id);
-  const set = deps.inFlight.get(key) ?? new Set<Abortable>();
-  set.add(lazy);
-  deps.inFlight.set(key, set);
-  const unregister = (): void => {
-    set.delete(lazy);
-    if (set.size === 0 && deps.inFlight.get(key) === set) deps.inFlight.delete(key);
-  };
-  const ctx = Object.defineProperty({ ...base }, "signal", { get: () => lazy.signal, enumerable: true }) as InvokeContext;
-  const work: Promise<Settled> = Promise.resolve()
-    .then(() => fn(ctx))
-    .then(
-      (result): Settled => ({ kind: "returned", result }),
-      (error: unknown): Settled => ({ kind: "threw", error }),
-    );
-  // One promise settled by whichever comes first, the work or the timer (no race of two).
-  return new Promise<RunResult>((resolve) => {
-    let settled = false;
-    const timer = setTimeout(() => {
-      if (settled) return;
-      settled = true;
-      lazy.abort(new HandlerTimeoutError(`${base.tool} did not answer within ${timeoutMs} ms`));
-      void work.finally(unregister);
-      resolve({ kind: "timeout", late: work });
-    }, timeoutMs);
-    void work.then((first) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      unregister();
-      resolve({ ...first, interrupted: lazy.aborted && isInterruptedError(lazy.reason) });
-    });
-  });
+const returned = (result: unknown): Settled => ({ kind: "returned", result });
+const threw = (error: unknown): Settled => ({ kind: "threw", error });
+
+/** Runs `fn(args, ctx)` under the tool's timeout, abortable by an interrupt of the run. */
+export function runHandler(deps: RuntimeDeps, ctx: TrustedContext, inv: Invocation, timeoutMs: number, fn: RunFn, args: JsonObject): Promise<RunResult> {
+  const key = runKey(ctx.tenant, ctx.run_id);
+  let set = deps.inFlight.get(key);
+  if (set === undefined) {
+    set = new Set<Abortable>();
+    deps.inFlight.set(key, set);
+  }
+  const run = new HandlerRun(deps, key, set, inv.tool, timeoutMs);
+  set.add(run);
+  const handlerCtx = new HandlerContext(ctx, inv, run) as unknown as InvokeContext;
+  run.arm();
+  let started: Promise<unknown>;
+  try {
+    started = Promise.resolve(fn(args, handlerCtx));
+  } catch (err) {
+    started = Promise.reject(err);
+  }
+  run.start(started.then(returned, threw));
+  return run.result;
 }
 
 /** Aborts every handler of the run in flight in this process. */

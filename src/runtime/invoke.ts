@@ -5,7 +5,6 @@
  * envelope under the fence token exactly once, with the call's decision-log entry.
  * Enters: an authorized PreparedCall. Leaves: the envelope.
  */
-import type { InvokeContext } from "../generated-runtime.js";
 import type { DecisionLogEntry, OperationRecord, OperationStatus } from "../store/store.js";
 import { classify } from "./classify.js";
 import type { Classified } from "./classify.js";
@@ -76,9 +75,7 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
 
 /** Reads called without an operation id: nothing to claim or record. */
 async function runUnrecorded(deps: RuntimeDeps, call: PreparedCall): Promise<Envelope> {
-  const handler = deps.handlers[call.tool.name];
-  const base = { ...call.ctx, tool: call.tool.name, operation_id: null, fence_token: null };
-  const r = await runHandler(deps, base, call.tool.timeout_ms, (ctx) => handler!(call.args, ctx));
+  const r = await runHandler(deps, call.ctx, { tool: call.tool.name, operation_id: null, fence_token: null }, call.tool.timeout_ms, deps.handlers[call.tool.name]!, call.args);
   if (r.kind === "timeout") {
     return retryable("timeout", `${call.tool.name} did not answer within ${call.tool.timeout_ms} ms`, call.tool.retry.backoff.initial_ms);
   }
@@ -158,7 +155,7 @@ async function runClaimed(
   const { tool } = call;
   const record = claimed;
   const opId = record.operation_id;
-  const base = { ...call.ctx, tool: tool.name, operation_id: opId, fence_token: record.fence_token };
+  const inv = { tool: tool.name, operation_id: opId, fence_token: record.fence_token };
   // This call's answer: recorded with its decision-log entry and the approval's consumption.
   const finish = (status: Exclude<OperationStatus, "in_progress">, envelope: Envelope, keepLease = false) =>
     record_(deps, record, status, envelope, keepLease, audit === undefined ? undefined : { audit, approval_id: call.approval_id });
@@ -169,7 +166,7 @@ async function runClaimed(
     if (reconcile === undefined) {
       return finish("final", terminal("timeout", `outcome of operation ${opId} is unknown and ${tool.name} has no reconcile handler; not invoking again to avoid a double effect`, { operation_id: opId }));
     }
-    const r = await runHandler(deps, base, tool.timeout_ms, (ctx: InvokeContext) => reconcile(call.args, ctx));
+    const r = await runHandler(deps, call.ctx, inv, tool.timeout_ms, reconcile, call.args);
     const notApplied = r.kind === "returned" && typeof r.result === "object" && r.result !== null && (r.result as { ok?: unknown }).ok === "not_applied";
     if (!notApplied) {
       if (r.kind !== "returned") {
@@ -192,8 +189,7 @@ async function runClaimed(
     const last = record.envelope === null ? "" : `; last answer: ${String((record.envelope as { message?: unknown }).message ?? "")}`;
     return finish("final", terminal("retry_exhausted", `${tool.name} used its ${tool.retry.max_attempts} attempt(s)${last}`, { operation_id: opId }));
   }
-  const handler = deps.handlers[tool.name];
-  const r = await runHandler(deps, base, tool.timeout_ms, (ctx: InvokeContext) => handler!(call.args, ctx));
+  const r = await runHandler(deps, call.ctx, inv, tool.timeout_ms, deps.handlers[tool.name]!, call.args);
   if (r.kind === "timeout") {
     if (tool.effect === "read") {
       return finish("retryable", retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms`, tool.retry.backoff.initial_ms, { operation_id: opId }));
