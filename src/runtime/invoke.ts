@@ -45,7 +45,8 @@ export interface OutcomeAudit {
   committed: boolean;
 }
 
-export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Authorized, authorizeLate: LateAuthorizer, audit?: OutcomeAudit): Promise<Envelope> {
+/** `authorizeLate` is needed only for a deferred authorization (`auth.deferred`). */
+export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Authorized, authorizeLate: LateAuthorizer | null, audit?: OutcomeAudit): Promise<Envelope> {
   const opId = call.operation_id;
   if (opId === null) {
     // Nothing is claimed, so this is the check right before the handler (a read's one read of the flag).
@@ -64,6 +65,7 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
     }
     return asReplay(await flight.done);
   }
+  if (auth.deferred && authorizeLate === null) throw new Error("invoke: a deferred authorization needs its late authorizer");
   const done = claimAndRun(deps, call, opId, auth.approval_id, auth.deferred ? authorizeLate : null, audit);
   deps.flights.set(key, { tool: call.tool.name, fingerprint: call.fingerprint, done });
   try {
@@ -220,8 +222,8 @@ async function runClaimed(
 
 /** Classifies a handler that returned or threw (not a timeout). */
 function settle(deps: RuntimeDeps, call: PreparedCall, r: Exclude<RunResult, { kind: "timeout" }>, attempt: number): { status: Exclude<OperationStatus, "in_progress">; envelope: Envelope } {
-  const opId = call.operation_id === null ? {} : { operation_id: call.operation_id };
   if (r.kind === "threw") {
+    const opId = opIdOf(call);
     if (r.interrupted) {
       // The handler stopped on the interrupt; whether its effect happened is unknown.
       return { status: "unknown", envelope: terminal("interrupted", `${call.tool.name} stopped: run interrupted (${errorText(r.error)})`, opId) };

@@ -196,25 +196,31 @@ export function createRuntime<
       } else {
         prepared = p.value;
         const call = prepared;
-        const a = await trace.phase("authorize", () => authorize(deps, call));
+        const a = trace.inert ? await authorize(deps, call) : await trace.phase("authorize", () => authorize(deps, call));
         if (a.kind === "answer") {
           env = a.envelope;
           note = a.note;
         } else {
           note = a.value;
-          const late = async () => {
-            const step = await decide(deps, call, deps.clock.now());
-            note = step.kind === "answer" ? step.note : step.value;
-            return step;
-          };
           const authorized = a.value;
-          // A deferred call (reconcile first) has not decided yet: its handler, if it runs, sees facts resolved now.
+          // Only a deferred call (reconcile first) asks the policy late.
+          const late = !authorized.deferred
+            ? null
+            : async () => {
+                const step = await decide(deps, call, deps.clock.now());
+                note = step.kind === "answer" ? step.note : step.value;
+                return step;
+              };
+          // A deferred call has not decided yet: its handler, if it runs, sees facts resolved now.
           const facts = authorized.deferred && call.tool.context !== undefined ? await resolveContext(deps, call) : null;
           const context = authorized.context ?? (facts?.ok === true ? facts.context : undefined);
           // The entry is built when the outcome is recorded, with the note as it is then (a deferred call decides late).
-          const audit: OutcomeAudit = { committed: false, entry: (e) => entryOf(decisionId, ctx, req, call, note, e) };
-          env = await trace.phase("invoke", () => invoke(deps, withContext(call, context), authorized, late, audit));
-          committed = audit.committed;
+          // A call without operation id records no outcome, so it has no entry to commit with one.
+          const audit: OutcomeAudit | undefined =
+            call.operation_id === null ? undefined : { committed: false, entry: (e) => entryOf(decisionId, ctx, req, call, note, e) };
+          const target = withContext(call, context);
+          env = trace.inert ? await invoke(deps, target, authorized, late, audit) : await trace.phase("invoke", () => invoke(deps, target, authorized, late, audit));
+          committed = audit?.committed === true;
           // Committed with the outcome, the approval's consumption was decided there too.
           if (!committed && call.approval_id !== null) await consumeAfterInvoke(deps, call);
         }
