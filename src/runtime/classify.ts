@@ -32,7 +32,12 @@ export interface ClassifyContext {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const same = (a: unknown, b: unknown): boolean => canonicalize(a) === canonicalize(b);
+/** JSON-equal; strings, booleans and finite numbers compare as they are (their canonical texts are equal exactly when they are). */
+function same(a: unknown, b: unknown): boolean {
+  const t = typeof a;
+  if (t === typeof b && (t === "string" || t === "boolean" || (t === "number" && Number.isFinite(a) && Number.isFinite(b)))) return a === b;
+  return canonicalize(a) === canonicalize(b);
+}
 const opId = (id: string | null): { operation_id?: string } => (id === null ? {} : { operation_id: id });
 
 const final = (envelope: Envelope): Classified => ({ envelope, status: "final" });

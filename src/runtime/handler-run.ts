@@ -69,6 +69,12 @@ class HandlerContext {
   }
 }
 
+// The executor runs synchronously inside the Promise constructor: one shared function instead of a closure per run.
+let captured: ((r: RunResult) => void) | null = null;
+const captureResolve = (resolve: (r: RunResult) => void): void => {
+  captured = resolve;
+};
+
 /**
  * One run of a handler: the abortable registered for interrupts, the deadline's target, and
  * the promise that settles with whichever comes first, the work or the deadline.
@@ -78,7 +84,7 @@ class HandlerRun implements Abortable, Expiring {
   #aborted = false;
   #reason: unknown = undefined;
   #settled = false;
-  #resolve: (r: RunResult) => void = () => undefined;
+  readonly #resolve: (r: RunResult) => void;
   #deadline: Deadline | null = null;
   #work: Promise<Settled> | null = null;
   readonly result: Promise<RunResult>;
@@ -90,9 +96,9 @@ class HandlerRun implements Abortable, Expiring {
     readonly tool: string,
     readonly timeoutMs: number,
   ) {
-    this.result = new Promise<RunResult>((resolve) => {
-      this.#resolve = resolve;
-    });
+    this.result = new Promise<RunResult>(captureResolve);
+    this.#resolve = captured!;
+    captured = null;
   }
 
   get signal(): AbortSignal {

@@ -8,7 +8,8 @@
 import type { DecisionLogEntry, OperationRecord, OperationStatus } from "../store/store.js";
 import { classify } from "./classify.js";
 import type { Classified } from "./classify.js";
-import { envelopeToJson, retryable, terminal } from "./envelope.js";
+import type { JsonObject } from "../manifest.js";
+import { retryable, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { runHandler } from "./handler-run.js";
 import type { RunResult } from "./handler-run.js";
@@ -253,7 +254,8 @@ async function record_(
     operation_id: claimed.operation_id,
     fence_token: claimed.fence_token,
     status,
-    envelope: envelopeToJson(envelope),
+    // The store serialises the envelope when it writes it (what a copy through JSON would give).
+    envelope: envelope as unknown as JsonObject,
     now_ms: deps.clock.now(),
     ...(keepLease ? { keep_lease: true } : {}),
     ...(with_ === undefined ? {} : { decision: with_.audit.entry(envelope) }),
