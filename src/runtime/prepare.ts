@@ -7,7 +7,7 @@
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, ToolManifestEntry } from "../manifest.js";
 import { terminal } from "./envelope.js";
-import { fingerprint } from "./fingerprint.js";
+import { callHashes } from "./fingerprint.js";
 import { answer, proceed } from "./phase.js";
 import type { Step } from "./phase.js";
 import { defaultMaxArgsBytes, jsonBytes, maxToolNameLength } from "./limits.js";
@@ -70,11 +70,13 @@ export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest
   if (typeof args !== "object" || args === null || Array.isArray(args)) return invalidArguments(tool, ["/: must be object"]);
   if (!validate(args)) return invalidArguments(tool, formatProblems(validate.errors));
 
+  const hashes = callHashes(ctx.tenant, tool.name, args as JsonObject, tool.fingerprint);
   const call: PreparedCall = {
     ctx,
     tool,
     args: args as JsonObject,
-    fingerprint: fingerprint(ctx.tenant, tool.name, args as JsonObject, tool.fingerprint),
+    fingerprint: hashes.fingerprint,
+    args_hash: hashes.args_hash,
     operation_id: operationId,
     approval_id: req.approval_id ?? null,
   };
