@@ -40,32 +40,25 @@ export interface Invocation {
 /** What runs: a handler or a reconciler, given the validated arguments. */
 export type RunFn = (args: JsonObject, ctx: InvokeContext) => Promise<unknown>;
 
-const RUN = Symbol("run");
-
-/** The getter of every handler context's own `signal` (one function, so the contexts share a shape). */
-const signalProperty: PropertyDescriptor = {
-  get(this: { readonly [RUN]: HandlerRun }): AbortSignal {
-    return this[RUN].signal;
-  },
-  enumerable: true,
-};
-
 /**
- * The handler's ctx: the trusted context's fields, the invocation's, and `signal` as an own
- * enumerable property (a copy `{ ...ctx }` keeps it) whose AbortController is made only when
- * it is read.
+ * The handler's ctx: the trusted context's own fields (as a spread copies them), the
+ * invocation's, and `signal` as an own enumerable property (a copy `{ ...ctx }` keeps it) whose
+ * AbortController is made only when it is read. Every context shares one getter, so they share
+ * one shape.
  */
 class HandlerContext {
-  declare readonly [RUN]: HandlerRun;
-  [key: string]: unknown;
+  readonly #run: HandlerRun;
+  static readonly #signal: PropertyDescriptor = {
+    get(this: HandlerContext): AbortSignal {
+      return this.#run.signal;
+    },
+    enumerable: true,
+  };
 
   constructor(ctx: TrustedContext, inv: Invocation, run: HandlerRun) {
-    for (const k in ctx) if (Object.prototype.hasOwnProperty.call(ctx, k)) this[k] = (ctx as unknown as Record<string, unknown>)[k];
-    this["tool"] = inv.tool;
-    this["operation_id"] = inv.operation_id;
-    this["fence_token"] = inv.fence_token;
-    Object.defineProperty(this, RUN, { value: run });
-    Object.defineProperty(this, "signal", signalProperty);
+    this.#run = run;
+    Object.assign(this, ctx, inv);
+    Object.defineProperty(this, "signal", HandlerContext.#signal);
   }
 }
 
