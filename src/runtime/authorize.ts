@@ -64,7 +64,7 @@ export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<
       return proceed({ decision: "not_evaluated", reason: "reconcile_first", policy_version: null, approval_id: null, deferred: true });
     }
   }
-  return decide(deps, call, now, { approval: state.approval, record });
+  return await decide(deps, call, now, { approval: state.approval, record });
 }
 
 /** State already read for this decision (authorize's one read); absent, decide reads what it needs. */

@@ -55,7 +55,7 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
     if (interrupt !== null) return terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${interrupt.reason}`);
     const revoked = auth.approval_id === null ? null : await approvalStillValid(deps, call, auth);
     if (revoked !== null) return revoked;
-    return runUnrecorded(deps, call);
+    return await runUnrecorded(deps, call);
   }
   // A claimed call's interrupt and approval checks are part of the claim (its guard), atomically.
   const key = `${call.ctx.tenant}\u0000${opId}`;
@@ -120,7 +120,7 @@ async function claimAndRun(
       case "final":
         return replay(claim.record);
       case "claimed":
-        return runClaimed(deps, call, claim.record, claim.previous, authorizeLate, audit);
+        return await runClaimed(deps, call, claim.record, claim.previous, authorizeLate, audit);
       case "busy": {
         // Another owner holds the lease: wait (bounded) for its outcome, then claim again.
         const waited = await waitWhileBusy(deps, call.ctx.tenant, opId, giveUpAt);
@@ -218,7 +218,7 @@ async function runClaimed(
     return unknown;
   }
   const c = settle(deps, call, r, record.attempts);
-  return finish(c.status, c.envelope);
+  return await finish(c.status, c.envelope);
 }
 
 /** Classifies a handler that returned or threw (not a timeout). */
