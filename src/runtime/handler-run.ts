@@ -114,10 +114,21 @@ class HandlerRun implements Abortable, Expiring {
     this.#deadline = handlerDeadlines.add(this.timeoutMs, this);
   }
 
-  /** The deadline only fires from a timer, so the work is known by then. */
-  start(work: Promise<Settled>): void {
-    this.#work = work;
-    void work.then((first) => this.#first(first));
+  /** Starts the work (the deadline only fires from a timer, so the work is known by then). */
+  start(fn: RunFn, args: JsonObject, ctx: InvokeContext): void {
+    this.#work = this.#watch(fn, args, ctx);
+  }
+
+  /** The work's outcome (a synchronous throw is a thrown answer too), handed on as soon as it is known. */
+  async #watch(fn: RunFn, args: JsonObject, ctx: InvokeContext): Promise<Settled> {
+    let settled: Settled;
+    try {
+      settled = { kind: "returned", result: await fn(args, ctx) };
+    } catch (error) {
+      settled = { kind: "threw", error };
+    }
+    this.#first(settled);
+    return settled;
   }
 
   unregister(): void {
@@ -131,13 +142,15 @@ class HandlerRun implements Abortable, Expiring {
     if (this.#settled) return;
     this.#settled = true;
     this.abort(new HandlerTimeoutError(`${this.tool} did not answer within ${this.timeoutMs} ms`));
-    const work = this.#work!;
-    void work.finally(() => this.unregister());
-    this.#resolve({ kind: "timeout", late: work });
+    // Still in flight (an interrupt aborts it too) until it settles late.
+    this.#resolve({ kind: "timeout", late: this.#work! });
   }
 
   #first(first: Settled): void {
-    if (this.#settled) return;
+    if (this.#settled) {
+      this.unregister(); // the late answer of a timed-out run
+      return;
+    }
     this.#settled = true;
     this.#deadline?.cancel();
     this.unregister();
@@ -145,9 +158,6 @@ class HandlerRun implements Abortable, Expiring {
     this.#resolve(first.kind === "returned" ? { kind: "returned", result: first.result, interrupted } : { kind: "threw", error: first.error, interrupted });
   }
 }
-
-const returned = (result: unknown): Settled => ({ kind: "returned", result });
-const threw = (error: unknown): Settled => ({ kind: "threw", error });
 
 /** Runs `fn(args, ctx)` under the tool's timeout, abortable by an interrupt of the run. */
 export function runHandler(deps: RuntimeDeps, ctx: TrustedContext, inv: Invocation, timeoutMs: number, fn: RunFn, args: JsonObject): Promise<RunResult> {
@@ -161,13 +171,7 @@ export function runHandler(deps: RuntimeDeps, ctx: TrustedContext, inv: Invocati
   set.add(run);
   const handlerCtx = new HandlerContext(ctx, inv, run) as unknown as InvokeContext;
   run.arm();
-  let started: Promise<unknown>;
-  try {
-    started = Promise.resolve(fn(args, handlerCtx));
-  } catch (err) {
-    started = Promise.reject(err);
-  }
-  run.start(started.then(returned, threw));
+  run.start(fn, args, handlerCtx);
   return run.result;
 }
 

@@ -160,23 +160,22 @@ async function runClaimed(
   const opId = record.operation_id;
   const inv = { tool: tool.name, operation_id: opId, fence_token: record.fence_token };
   // This call's answer: recorded with its decision-log entry and the approval's consumption.
-  const finish = (status: Exclude<OperationStatus, "in_progress">, envelope: Envelope, keepLease = false) =>
-    record_(deps, record, status, envelope, keepLease, audit === undefined ? undefined : { audit, approval_id: call.approval_id });
+  const with_ = audit === undefined ? undefined : { audit, approval_id: call.approval_id };
 
   if (previous === "in_progress" || previous === "unknown") {
     // An earlier attempt may have had its effect (timeout or crash): look before acting again.
     const reconcile = deps.reconcilers[tool.name];
     if (reconcile === undefined) {
-      return finish("final", terminal("timeout", `outcome of operation ${opId} is unknown and ${tool.name} has no reconcile handler; not invoking again to avoid a double effect`, { operation_id: opId }));
+      return record_(deps, record, "final", terminal("timeout", `outcome of operation ${opId} is unknown and ${tool.name} has no reconcile handler; not invoking again to avoid a double effect`, { operation_id: opId }), false, with_);
     }
     const r = await runHandler(deps, call.ctx, inv, tool.timeout_ms, reconcile, call.args);
     const notApplied = r.kind === "returned" && typeof r.result === "object" && r.result !== null && (r.result as { ok?: unknown }).ok === "not_applied";
     if (!notApplied) {
       if (r.kind !== "returned") {
-        return finish("unknown", retryable("timeout", `could not reconcile operation ${opId}: ${r.kind === "threw" ? errorText(r.error) : "timeout"}`, tool.retry.backoff.initial_ms, { operation_id: opId }));
+        return record_(deps, record, "unknown", retryable("timeout", `could not reconcile operation ${opId}: ${r.kind === "threw" ? errorText(r.error) : "timeout"}`, tool.retry.backoff.initial_ms, { operation_id: opId }), false, with_);
       }
       const c = settle(deps, call, r, record.attempts);
-      return finish(c.status, c.envelope);
+      return record_(deps, record, c.status, c.envelope, false, with_);
     }
     // The earlier attempt provably did not apply its effect: the handler's next run takes its
     // place in the retry budget (this takeover counted no attempt of its own, see countsAttempt).
@@ -186,25 +185,28 @@ async function runClaimed(
     const late = await authorizeLate();
     const stop = late.kind === "answer" ? late.envelope : await approvalStillValid(deps, call, late.value);
     // Releasing the claim as retryable lets the caller come back (e.g. with a new approval).
-    if (stop !== null) return finish("retryable", stop);
+    if (stop !== null) return record_(deps, record, "retryable", stop, false, with_);
   }
   if (record.attempts > tool.retry.max_attempts) {
     const last = record.envelope === null ? "" : `; last answer: ${String((record.envelope as { message?: unknown }).message ?? "")}`;
-    return finish("final", terminal("retry_exhausted", `${tool.name} used its ${tool.retry.max_attempts} attempt(s)${last}`, { operation_id: opId }));
+    return record_(deps, record, "final", terminal("retry_exhausted", `${tool.name} used its ${tool.retry.max_attempts} attempt(s)${last}`, { operation_id: opId }), false, with_);
   }
   const r = await runHandler(deps, call.ctx, inv, tool.timeout_ms, deps.handlers[tool.name]!, call.args);
   if (r.kind === "timeout") {
     if (tool.effect === "read") {
-      return finish("retryable", retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms`, tool.retry.backoff.initial_ms, { operation_id: opId }));
+      return record_(deps, record, "retryable", retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms`, tool.retry.backoff.initial_ms, { operation_id: opId }), false, with_);
     }
     // Outcome unknown, and the handler may still land: the record stays claimed (the lease is
     // kept) until the late answer is recorded or the lease runs out. A retry in that window
     // waits for the late answer; only after the lease expires does a retry reconcile.
     const held = record;
-    const unknown = await finish(
+    const unknown = await record_(
+      deps,
+      record,
       "unknown",
       retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms; the outcome is unknown until it settles: retry with the same operation_id`, Math.max(1, held.lease_expires_at_ms - deps.clock.now()), { operation_id: opId }),
       true,
+      with_,
     );
     void r.late
       .then((late) => {
@@ -218,7 +220,7 @@ async function runClaimed(
     return unknown;
   }
   const c = settle(deps, call, r, record.attempts);
-  return await finish(c.status, c.envelope);
+  return await record_(deps, record, c.status, c.envelope, false, with_);
 }
 
 /** Classifies a handler that returned or threw (not a timeout). */
@@ -257,9 +259,9 @@ async function record_(
     // The store serialises the envelope when it writes it (what a copy through JSON would give).
     envelope: envelope as unknown as JsonObject,
     now_ms: deps.clock.now(),
-    ...(keepLease ? { keep_lease: true } : {}),
-    ...(with_ === undefined ? {} : { decision: with_.audit.entry(envelope) }),
-    ...(with_ === undefined || with_.approval_id === null ? {} : { consume_approval_id: with_.approval_id }),
+    ...(keepLease ? { keep_lease: true } : null),
+    ...(with_ === undefined ? null : { decision: with_.audit.entry(envelope) }),
+    ...(with_ === undefined || with_.approval_id === null ? null : { consume_approval_id: with_.approval_id }),
   });
   if (with_ !== undefined) with_.audit.committed = res.recorded;
   if (res.recorded) return envelope;

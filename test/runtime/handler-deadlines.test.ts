@@ -71,6 +71,17 @@ describe("handler timeouts on shared deadlines", () => {
     expect(r.kind).toBe("threw");
   });
 
+  it("a timed-out handler stays abortable by an interrupt until its late answer, and is forgotten after it", async () => {
+    const d = deps();
+    let finish: (v: unknown) => void = () => undefined;
+    const r = await runHandler(d, ctx, inv, 20, () => new Promise((resolve) => (finish = resolve)), {});
+    expect(r.kind).toBe("timeout");
+    expect(abortRun(d, "t", "r", "stop")).toBe(1);
+    finish({ ok: true });
+    if (r.kind === "timeout") expect(await r.late).toEqual({ kind: "returned", result: { ok: true } });
+    expect(d.inFlight.size).toBe(0);
+  });
+
   it("cancelled deadlines never expire and leave nothing pending", async () => {
     const q = new Deadlines();
     let fired = 0;
