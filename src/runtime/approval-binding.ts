@@ -5,7 +5,6 @@
  * up by another commit. The policy can deny more, never allow more.
  */
 import type { ApprovalRecord, OperationRecord } from "../store/store.js";
-import { argsHash } from "./fingerprint.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
 export type BindingProblem =
@@ -17,10 +16,9 @@ export type BindingProblem =
   | "approval_expired"
   | "approval_consumed";
 
+/** The call's argument hash (`argsHash` of tenant, tool and its complete arguments), computed in prepare. */
 export function callArgsHash(call: PreparedCall): string {
-  // Without declared fingerprint fields the fingerprint hashes exactly { tenant, tool, args }.
-  if (call.tool.fingerprint.length === 0) return call.fingerprint;
-  return argsHash(call.ctx.tenant, call.tool.name, call.args);
+  return call.args_hash;
 }
 
 /**

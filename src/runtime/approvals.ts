@@ -22,7 +22,7 @@ const DEFAULT_TTL_MS = 15 * 60_000;
 
 /** A pending approval is reused only for the identical call: same tool, operation, policy and every argument. */
 export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now: number): Promise<ApprovalRecord> {
-  const hash = argsHash(call.ctx.tenant, call.tool.name, call.args);
+  const hash = call.args_hash;
   const versions = versionsOf(deps.policy);
   const existing = await deps.store.findPendingApproval(call.ctx.tenant, call.fingerprint, now, hash);
   if (

@@ -64,7 +64,7 @@ export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<
       return proceed({ decision: "not_evaluated", reason: "reconcile_first", policy_version: null, approval_id: null, deferred: true });
     }
   }
-  return decide(deps, call, now, { approval: state.approval, record });
+  return await decide(deps, call, now, { approval: state.approval, record });
 }
 
 /** State already read for this decision (authorize's one read); absent, decide reads what it needs. */
@@ -73,21 +73,22 @@ export interface ReadState {
   readonly record: OperationRecord | null;
 }
 
+const denied = (version: string, reason: string, message: string): Step<Authorized> =>
+  answer(terminal("policy_denied", message), { decision: "deny", reason, policy_version: version });
+
 /** Asks the policy about the call (with the approval it presents); approval_required creates a pending approval. */
 export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number, read?: ReadState): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
   const versions = versionsOf(deps.policy);
   const version = versions.version;
-  const denied = (reason: string, message: string) =>
-    answer(terminal("policy_denied", message), { decision: "deny", reason, policy_version: version });
   let approval: ApprovalRecord | null = null;
   if (call.approval_id !== null) {
     approval = read !== undefined ? read.approval : await deps.store.getApproval(call.approval_id);
     // Another tenant's approval is treated as absent: the policy never sees it.
     if (approval === null || approval.tenant !== ctx.tenant) {
       return approval === null
-        ? denied("approval_not_found", `approval ${call.approval_id} does not exist`)
-        : denied("approval_tenant_mismatch", `approval ${call.approval_id} does not belong to tenant ${ctx.tenant} (approval_tenant_mismatch)`);
+        ? denied(version, "approval_not_found", `approval ${call.approval_id} does not exist`)
+        : denied(version, "approval_tenant_mismatch", `approval ${call.approval_id} does not belong to tenant ${ctx.tenant} (approval_tenant_mismatch)`);
     }
   }
   // Facts from the host, fresh right before this decision; without them nothing is authorised.
@@ -116,7 +117,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
     // The runtime's own check, whatever the policy said: it can deny more, never allow more.
     const problem = await bindingProblem(deps, approval, call, now, { args_hash: hash, used_up: usedUpNow });
     if (problem !== null) {
-      return denied(problem, `approval ${approval.id} does not authorise this call of ${tool.name}: ${problem} (the policy allowed it; the runtime does not)`);
+      return denied(version, problem, `approval ${approval.id} does not authorise this call of ${tool.name}: ${problem} (the policy allowed it; the runtime does not)`);
     }
   }
   if (decision.allow) {

@@ -5,7 +5,7 @@
  * bookkeeping and string concatenation of parts. Throws a TypeError for what RFC 8785 has no
  * text for: NaN, infinities, strings with lone surrogates, values that are not JSON.
  */
-import type { JsonValue } from "../manifest.js";
+import type { JsonObject, JsonValue } from "../manifest.js";
 
 /** Strings with a lone surrogate have no I-JSON text (String.prototype.isWellFormed, ES2024). */
 const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
@@ -58,4 +58,20 @@ function write(v: unknown): string {
 
 export function canonicalJson(v: JsonValue): string {
   return write(v);
+}
+
+/**
+ * The members of an object's canonical JSON in canonical order, each as its key and its
+ * `"key":value` text: `{` + the texts joined by `,` + `}` is `canonicalJson(o)`, and so is
+ * any subset of them for the object with only those keys.
+ */
+export function canonicalMembers(o: JsonObject): { readonly key: string; readonly text: string }[] {
+  const keys = Object.keys(o).sort();
+  const out: { key: string; text: string }[] = [];
+  for (const k of keys) {
+    const e = o[k];
+    if (e === undefined) continue;
+    out.push({ key: k, text: str(k) + ":" + write(e) });
+  }
+  return out;
 }

@@ -32,11 +32,17 @@ export interface ClassifyContext {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const same = (a: unknown, b: unknown): boolean => canonicalize(a) === canonicalize(b);
+/** JSON-equal; strings, booleans and finite numbers compare as they are (their canonical texts are equal exactly when they are). */
+function same(a: unknown, b: unknown): boolean {
+  const t = typeof a;
+  if (t === typeof b && (t === "string" || t === "boolean" || (t === "number" && Number.isFinite(a) && Number.isFinite(b)))) return a === b;
+  return canonicalize(a) === canonicalize(b);
+}
 const opId = (id: string | null): { operation_id?: string } => (id === null ? {} : { operation_id: id });
 
+const final = (envelope: Envelope): Classified => ({ envelope, status: "final" });
+
 export function classify(result: unknown, c: ClassifyContext): Classified {
-  const final = (envelope: Envelope): Classified => ({ envelope, status: "final" });
   if (!isObject(result) || typeof result.ok !== "boolean") {
     return final(terminal("permanent_error", `${c.tool.name} returned a malformed result`, opId(c.operation_id)));
   }
@@ -58,8 +64,15 @@ export function classify(result: unknown, c: ClassifyContext): Classified {
   return final(classifySuccess(result, observed, c));
 }
 
+/** The operation id and observed state a failure envelope carries. */
+function failureExtra(c: ClassifyContext, observed: JsonObject | undefined): { operation_id?: string; observed_state?: JsonObject } {
+  const extra: { operation_id?: string; observed_state?: JsonObject } = {};
+  if (c.operation_id !== null) extra.operation_id = c.operation_id;
+  if (observed !== undefined) extra.observed_state = observed;
+  return extra;
+}
+
 function classifySuccess(result: Record<string, unknown>, observed: JsonObject | undefined, c: ClassifyContext): Envelope {
-  const extra = { ...opId(c.operation_id), ...(observed === undefined ? {} : { observed_state: observed }) };
   const failed = result.failed_items;
   if (Array.isArray(failed) && failed.length > 0) {
     // Partial success: the transport succeeded, the intent did not. Never plain success.
@@ -69,11 +82,12 @@ function classifySuccess(result: Record<string, unknown>, observed: JsonObject |
     });
   }
   if (!c.validators.output(result.value)) {
-    return terminal("permanent_error", `${c.tool.name} returned output that breaks its schema: ${formatProblems(c.validators.output.errors).join("; ")}`, extra);
+    return terminal("permanent_error", `${c.tool.name} returned output that breaks its schema: ${formatProblems(c.validators.output.errors).join("; ")}`, failureExtra(c, observed));
   }
   const resourceId = typeof result.resource_id === "string" && result.resource_id !== "" ? result.resource_id : undefined;
   const post = c.tool.postcondition;
   if (post !== null) {
+    const extra = failureExtra(c, observed);
     if (post.resource_id && resourceId === undefined) {
       return terminal("permanent_error", "silent failure: the tool claimed success but named no resource", extra);
     }
@@ -94,12 +108,9 @@ function classifySuccess(result: Record<string, unknown>, observed: JsonObject |
       }
     }
   }
-  return {
-    outcome: "success",
-    value: (result.value ?? null) as JsonValue,
-    ...(resourceId === undefined ? {} : { resource_id: resourceId }),
-    observed_state: observed ?? null,
-    operation_id: c.operation_id,
-    replayed: false,
-  };
+  const value = (result.value ?? null) as JsonValue;
+  // Two literals rather than a conditional spread: the same keys, in the same order, without copying.
+  return resourceId === undefined
+    ? { outcome: "success", value, observed_state: observed ?? null, operation_id: c.operation_id, replayed: false }
+    : { outcome: "success", value, resource_id: resourceId, observed_state: observed ?? null, operation_id: c.operation_id, replayed: false };
 }

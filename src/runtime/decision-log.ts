@@ -26,16 +26,18 @@ const pointerSegment = (s: string): string => s.replaceAll("~", "~0").replaceAll
 export function eraseSensitive(input: PolicyInput, tool: ToolManifestEntry | undefined): { input: JsonObject; erased: string[] } {
   const fields = tool?.sensitive ?? [];
   const json = input as unknown as JsonObject;
-  if (fields.length === 0) return { input: json, erased: [] };
-  const args: JsonObject = { ...input.args };
   const erased: string[] = [];
   for (const f of fields) {
-    if (Object.prototype.hasOwnProperty.call(args, f)) {
-      delete args[f];
-      erased.push(`/input/args/${pointerSegment(f)}`);
-    }
+    const pointer = `/input/args/${pointerSegment(f)}`;
+    if (Object.prototype.hasOwnProperty.call(input.args, f) && !erased.includes(pointer)) erased.push(pointer);
   }
-  return { input: { ...json, args }, erased };
+  // Nothing to erase (no sensitive field declared, or none sent): the input is logged as evaluated.
+  if (erased.length === 0) return { input: json, erased };
+  const args: JsonObject = {};
+  for (const k of Object.keys(input.args)) if (!fields.includes(k)) args[k] = input.args[k]!;
+  const masked: JsonObject = {};
+  for (const k of Object.keys(json)) masked[k] = k === "args" ? args : json[k]!;
+  return { input: masked, erased };
 }
 
 export interface DecisionEntryParts {

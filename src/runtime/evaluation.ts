@@ -32,9 +32,19 @@ async function timed(engine: PolicyEngine, input: PolicyInput, options: Evaluate
   return { result, ns: Number(process.hrtime.bigint() - start) };
 }
 
+const noOptions: EvaluateOptions = Object.freeze({});
+
 export async function evaluatePolicy(deps: RuntimeDeps, input: PolicyInput): Promise<Evaluation> {
-  const options: EvaluateOptions = deps.policyBudget === undefined ? {} : { budget: deps.policyBudget };
-  const enforced = await timed(deps.policy, input, options);
+  const options: EvaluateOptions = deps.policyBudget === undefined ? noOptions : { budget: deps.policyBudget };
+  // The enforced policy is timed here rather than through timed(): one async hop less per call.
+  const start = process.hrtime.bigint();
+  let result: PolicyDecision;
+  try {
+    result = await deps.policy.evaluate(input, options);
+  } catch {
+    result = deny("policy_evaluation_error"); // fail closed, whatever the engine does
+  }
+  const enforced = { result, ns: Number(process.hrtime.bigint() - start) };
   deps.telemetry.policyEvaluated(enforced.ns);
   const candidate = deps.shadowPolicy;
   if (candidate === null) return { input, result: enforced.result, eval_ns: enforced.ns, shadow: null };

@@ -6,7 +6,7 @@
  */
 import { hash } from "node:crypto";
 import type { JsonObject } from "../manifest.js";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson, canonicalMembers } from "./canonical-json.js";
 
 export function pickFields(args: JsonObject, fields: readonly string[]): JsonObject {
   if (fields.length === 0) return args;
@@ -20,7 +20,11 @@ export function pickFields(args: JsonObject, fields: readonly string[]): JsonObj
 
 /** SHA-256 (hex) of the canonical JSON of { tenant, tool, args } ("args" < "tenant" < "tool": keys in RFC 8785 order). */
 function hashCall(tenant: string, tool: string, args: JsonObject): string {
-  return hash("sha256", `{"args":${canonicalJson(args)},"tenant":${canonicalJson(tenant)},"tool":${canonicalJson(tool)}}`, "hex");
+  return hashText(tenant, tool, canonicalJson(args));
+}
+
+function hashText(tenant: string, tool: string, argsJson: string): string {
+  return hash("sha256", `{"args":${argsJson},"tenant":${canonicalJson(tenant)},"tool":${canonicalJson(tool)}}`, "hex");
 }
 
 export function fingerprint(tenant: string, tool: string, args: JsonObject, fields: readonly string[]): string {
@@ -33,4 +37,24 @@ export function fingerprint(tenant: string, tool: string, args: JsonObject, fiel
  */
 export function argsHash(tenant: string, tool: string, args: JsonObject): string {
   return hashCall(tenant, tool, args);
+}
+
+/**
+ * A call's fingerprint and argument hash together, equal to `fingerprint(...)` and
+ * `argsHash(...)`: the arguments are canonicalised once, and when every argument present is a
+ * fingerprint field (or none are declared) the two hash the same text, hashed once.
+ */
+export function callHashes(tenant: string, tool: string, args: JsonObject, fields: readonly string[]): { readonly fingerprint: string; readonly args_hash: string } {
+  const members = canonicalMembers(args);
+  let all = "{";
+  let picked = "{";
+  let every = true;
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i]!;
+    all += (i > 0 ? "," : "") + m.text;
+    if (fields.length === 0 || fields.includes(m.key)) picked += (picked.length > 1 ? "," : "") + m.text;
+    else every = false;
+  }
+  const argsHash = hashText(tenant, tool, all + "}");
+  return { fingerprint: every ? argsHash : hashText(tenant, tool, picked + "}"), args_hash: argsHash };
 }

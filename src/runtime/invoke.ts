@@ -5,11 +5,11 @@
  * envelope under the fence token exactly once, with the call's decision-log entry.
  * Enters: an authorized PreparedCall. Leaves: the envelope.
  */
-import type { InvokeContext } from "../generated-runtime.js";
 import type { DecisionLogEntry, OperationRecord, OperationStatus } from "../store/store.js";
 import { classify } from "./classify.js";
 import type { Classified } from "./classify.js";
-import { envelopeToJson, retryable, terminal } from "./envelope.js";
+import type { JsonObject } from "../manifest.js";
+import { retryable, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { runHandler } from "./handler-run.js";
 import type { RunResult } from "./handler-run.js";
@@ -46,7 +46,8 @@ export interface OutcomeAudit {
   committed: boolean;
 }
 
-export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Authorized, authorizeLate: LateAuthorizer, audit?: OutcomeAudit): Promise<Envelope> {
+/** `authorizeLate` is needed only for a deferred authorization (`auth.deferred`). */
+export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Authorized, authorizeLate: LateAuthorizer | null, audit?: OutcomeAudit): Promise<Envelope> {
   const opId = call.operation_id;
   if (opId === null) {
     // Nothing is claimed, so this is the check right before the handler (a read's one read of the flag).
@@ -54,7 +55,7 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
     if (interrupt !== null) return terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${interrupt.reason}`);
     const revoked = auth.approval_id === null ? null : await approvalStillValid(deps, call, auth);
     if (revoked !== null) return revoked;
-    return runUnrecorded(deps, call);
+    return await runUnrecorded(deps, call);
   }
   // A claimed call's interrupt and approval checks are part of the claim (its guard), atomically.
   const key = `${call.ctx.tenant}\u0000${opId}`;
@@ -65,6 +66,7 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
     }
     return asReplay(await flight.done);
   }
+  if (auth.deferred && authorizeLate === null) throw new Error("invoke: a deferred authorization needs its late authorizer");
   const done = claimAndRun(deps, call, opId, auth.approval_id, auth.deferred ? authorizeLate : null, audit);
   deps.flights.set(key, { tool: call.tool.name, fingerprint: call.fingerprint, done });
   try {
@@ -76,9 +78,7 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
 
 /** Reads called without an operation id: nothing to claim or record. */
 async function runUnrecorded(deps: RuntimeDeps, call: PreparedCall): Promise<Envelope> {
-  const handler = deps.handlers[call.tool.name];
-  const base = { ...call.ctx, tool: call.tool.name, operation_id: null, fence_token: null };
-  const r = await runHandler(deps, base, call.tool.timeout_ms, (ctx) => handler!(call.args, ctx));
+  const r = await runHandler(deps, call.ctx, { tool: call.tool.name, operation_id: null, fence_token: null }, call.tool.timeout_ms, deps.handlers[call.tool.name]!, call.args);
   if (r.kind === "timeout") {
     return retryable("timeout", `${call.tool.name} did not answer within ${call.tool.timeout_ms} ms`, call.tool.retry.backoff.initial_ms);
   }
@@ -120,7 +120,7 @@ async function claimAndRun(
       case "final":
         return replay(claim.record);
       case "claimed":
-        return runClaimed(deps, call, claim.record, claim.previous, authorizeLate, audit);
+        return await runClaimed(deps, call, claim.record, claim.previous, authorizeLate, audit);
       case "busy": {
         // Another owner holds the lease: wait (bounded) for its outcome, then claim again.
         const waited = await waitWhileBusy(deps, call.ctx.tenant, opId, giveUpAt);
@@ -158,25 +158,24 @@ async function runClaimed(
   const { tool } = call;
   const record = claimed;
   const opId = record.operation_id;
-  const base = { ...call.ctx, tool: tool.name, operation_id: opId, fence_token: record.fence_token };
+  const inv = { tool: tool.name, operation_id: opId, fence_token: record.fence_token };
   // This call's answer: recorded with its decision-log entry and the approval's consumption.
-  const finish = (status: Exclude<OperationStatus, "in_progress">, envelope: Envelope, keepLease = false) =>
-    record_(deps, record, status, envelope, keepLease, audit === undefined ? undefined : { audit, approval_id: call.approval_id });
+  const with_ = audit === undefined ? undefined : { audit, approval_id: call.approval_id };
 
   if (previous === "in_progress" || previous === "unknown") {
     // An earlier attempt may have had its effect (timeout or crash): look before acting again.
     const reconcile = deps.reconcilers[tool.name];
     if (reconcile === undefined) {
-      return finish("final", terminal("timeout", `outcome of operation ${opId} is unknown and ${tool.name} has no reconcile handler; not invoking again to avoid a double effect`, { operation_id: opId }));
+      return record_(deps, record, "final", terminal("timeout", `outcome of operation ${opId} is unknown and ${tool.name} has no reconcile handler; not invoking again to avoid a double effect`, { operation_id: opId }), false, with_);
     }
-    const r = await runHandler(deps, base, tool.timeout_ms, (ctx: InvokeContext) => reconcile(call.args, ctx));
+    const r = await runHandler(deps, call.ctx, inv, tool.timeout_ms, reconcile, call.args);
     const notApplied = r.kind === "returned" && typeof r.result === "object" && r.result !== null && (r.result as { ok?: unknown }).ok === "not_applied";
     if (!notApplied) {
       if (r.kind !== "returned") {
-        return finish("unknown", retryable("timeout", `could not reconcile operation ${opId}: ${r.kind === "threw" ? errorText(r.error) : "timeout"}`, tool.retry.backoff.initial_ms, { operation_id: opId }));
+        return record_(deps, record, "unknown", retryable("timeout", `could not reconcile operation ${opId}: ${r.kind === "threw" ? errorText(r.error) : "timeout"}`, tool.retry.backoff.initial_ms, { operation_id: opId }), false, with_);
       }
       const c = settle(deps, call, r, record.attempts);
-      return finish(c.status, c.envelope);
+      return record_(deps, record, c.status, c.envelope, false, with_);
     }
     // The earlier attempt provably did not apply its effect: the handler's next run takes its
     // place in the retry budget (this takeover counted no attempt of its own, see countsAttempt).
@@ -186,26 +185,28 @@ async function runClaimed(
     const late = await authorizeLate();
     const stop = late.kind === "answer" ? late.envelope : await approvalStillValid(deps, call, late.value);
     // Releasing the claim as retryable lets the caller come back (e.g. with a new approval).
-    if (stop !== null) return finish("retryable", stop);
+    if (stop !== null) return record_(deps, record, "retryable", stop, false, with_);
   }
   if (record.attempts > tool.retry.max_attempts) {
     const last = record.envelope === null ? "" : `; last answer: ${String((record.envelope as { message?: unknown }).message ?? "")}`;
-    return finish("final", terminal("retry_exhausted", `${tool.name} used its ${tool.retry.max_attempts} attempt(s)${last}`, { operation_id: opId }));
+    return record_(deps, record, "final", terminal("retry_exhausted", `${tool.name} used its ${tool.retry.max_attempts} attempt(s)${last}`, { operation_id: opId }), false, with_);
   }
-  const handler = deps.handlers[tool.name];
-  const r = await runHandler(deps, base, tool.timeout_ms, (ctx: InvokeContext) => handler!(call.args, ctx));
+  const r = await runHandler(deps, call.ctx, inv, tool.timeout_ms, deps.handlers[tool.name]!, call.args);
   if (r.kind === "timeout") {
     if (tool.effect === "read") {
-      return finish("retryable", retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms`, tool.retry.backoff.initial_ms, { operation_id: opId }));
+      return record_(deps, record, "retryable", retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms`, tool.retry.backoff.initial_ms, { operation_id: opId }), false, with_);
     }
     // Outcome unknown, and the handler may still land: the record stays claimed (the lease is
     // kept) until the late answer is recorded or the lease runs out. A retry in that window
     // waits for the late answer; only after the lease expires does a retry reconcile.
     const held = record;
-    const unknown = await finish(
+    const unknown = await record_(
+      deps,
+      record,
       "unknown",
       retryable("timeout", `${tool.name} did not answer within ${tool.timeout_ms} ms; the outcome is unknown until it settles: retry with the same operation_id`, Math.max(1, held.lease_expires_at_ms - deps.clock.now()), { operation_id: opId }),
       true,
+      with_,
     );
     void r.late
       .then((late) => {
@@ -219,13 +220,13 @@ async function runClaimed(
     return unknown;
   }
   const c = settle(deps, call, r, record.attempts);
-  return finish(c.status, c.envelope);
+  return await record_(deps, record, c.status, c.envelope, false, with_);
 }
 
 /** Classifies a handler that returned or threw (not a timeout). */
 function settle(deps: RuntimeDeps, call: PreparedCall, r: Exclude<RunResult, { kind: "timeout" }>, attempt: number): { status: Exclude<OperationStatus, "in_progress">; envelope: Envelope } {
-  const opId = call.operation_id === null ? {} : { operation_id: call.operation_id };
   if (r.kind === "threw") {
+    const opId = opIdOf(call);
     if (r.interrupted) {
       // The handler stopped on the interrupt; whether its effect happened is unknown.
       return { status: "unknown", envelope: terminal("interrupted", `${call.tool.name} stopped: run interrupted (${errorText(r.error)})`, opId) };
@@ -255,11 +256,12 @@ async function record_(
     operation_id: claimed.operation_id,
     fence_token: claimed.fence_token,
     status,
-    envelope: envelopeToJson(envelope),
+    // The store serialises the envelope when it writes it (what a copy through JSON would give).
+    envelope: envelope as unknown as JsonObject,
     now_ms: deps.clock.now(),
-    ...(keepLease ? { keep_lease: true } : {}),
-    ...(with_ === undefined ? {} : { decision: with_.audit.entry(envelope) }),
-    ...(with_ === undefined || with_.approval_id === null ? {} : { consume_approval_id: with_.approval_id }),
+    ...(keepLease ? { keep_lease: true } : null),
+    ...(with_ === undefined ? null : { decision: with_.audit.entry(envelope) }),
+    ...(with_ === undefined || with_.approval_id === null ? null : { consume_approval_id: with_.approval_id }),
   });
   if (with_ !== undefined) with_.audit.committed = res.recorded;
   if (res.recorded) return envelope;

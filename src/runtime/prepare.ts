@@ -5,9 +5,9 @@
  * or an envelope (unknown_tool, invalid_arguments).
  */
 import type { TrustedContext } from "../generated-runtime.js";
-import type { JsonObject } from "../manifest.js";
+import type { JsonObject, ToolManifestEntry } from "../manifest.js";
 import { terminal } from "./envelope.js";
-import { fingerprint } from "./fingerprint.js";
+import { callHashes } from "./fingerprint.js";
 import { answer, proceed } from "./phase.js";
 import type { Step } from "./phase.js";
 import { defaultMaxArgsBytes, jsonBytes, maxToolNameLength } from "./limits.js";
@@ -27,6 +27,12 @@ function jsonText(v: unknown): string | undefined {
   }
 }
 
+function invalidArguments(tool: ToolManifestEntry, problems: string[]): Step<PreparedCall> {
+  return answer(terminal("invalid_arguments", `invalid arguments for ${tool.name}: ${problems.join("; ")}`, { problems }), {
+    reason: "invalid_arguments",
+  });
+}
+
 const validId = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH;
 
 export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest): Step<PreparedCall> {
@@ -39,40 +45,38 @@ export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest
       reason: "unknown_tool",
     });
   }
-  const invalid = (problems: string[]) =>
-    answer(terminal("invalid_arguments", `invalid arguments for ${tool.name}: ${problems.join("; ")}`, { problems }), {
-      reason: "invalid_arguments",
-    });
-
   if (req.operation_id !== undefined && !validId(req.operation_id)) {
-    return invalid([`operation_id: must be a non-empty string of at most ${MAX_ID_LENGTH} characters`]);
+    return invalidArguments(tool, [`operation_id: must be a non-empty string of at most ${MAX_ID_LENGTH} characters`]);
   }
   if (req.approval_id !== undefined && !validId(req.approval_id)) {
-    return invalid([`approval_id: must be a non-empty string of at most ${MAX_ID_LENGTH} characters`]);
+    return invalidArguments(tool, [`approval_id: must be a non-empty string of at most ${MAX_ID_LENGTH} characters`]);
   }
   const operationId = req.operation_id ?? null;
   if (tool.effect !== "read" && operationId === null) {
-    return invalid([`operation_id: required for ${tool.effect} tools (the same id makes a retry safe)`]);
+    return invalidArguments(tool, [`operation_id: required for ${tool.effect} tools (the same id makes a retry safe)`]);
   }
 
   // Size first: nothing larger than the cap is validated, fingerprinted, stored or logged.
   const text = jsonText(req.args);
   const cap = tool.max_args_bytes ?? deps.maxArgsBytes ?? defaultMaxArgsBytes;
-  const size = text === undefined ? 0 : jsonBytes(text);
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: a short text needs no byte count.
+  const size = text === undefined || text.length * 3 <= cap ? 0 : jsonBytes(text);
   if (size > cap) {
-    return invalid([`/: the arguments are ${size} bytes of JSON; ${tool.name} accepts at most ${cap} (max_args_bytes)`]);
+    return invalidArguments(tool, [`/: the arguments are ${size} bytes of JSON; ${tool.name} accepts at most ${cap} (max_args_bytes)`]);
   }
   const args = text === undefined ? undefined : (JSON.parse(text) as unknown);
   const validate = deps.validators[tool.name]?.input;
   if (validate === undefined) throw new Error(`no input validator for ${tool.name}`);
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return invalid(["/: must be object"]);
-  if (!validate(args)) return invalid(formatProblems(validate.errors));
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return invalidArguments(tool, ["/: must be object"]);
+  if (!validate(args)) return invalidArguments(tool, formatProblems(validate.errors));
 
+  const hashes = callHashes(ctx.tenant, tool.name, args as JsonObject, tool.fingerprint);
   const call: PreparedCall = {
     ctx,
     tool,
     args: args as JsonObject,
-    fingerprint: fingerprint(ctx.tenant, tool.name, args as JsonObject, tool.fingerprint),
+    fingerprint: hashes.fingerprint,
+    args_hash: hashes.args_hash,
     operation_id: operationId,
     approval_id: req.approval_id ?? null,
   };

@@ -23,6 +23,7 @@ import { PolicyPublisher } from "./current-policy.js";
 import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
 import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
+import type { DecisionLogEntry } from "../store/store.js";
 import { abortRun } from "./handler-run.js";
 import { invoke } from "./invoke.js";
 import type { OutcomeAudit } from "./invoke.js";
@@ -83,6 +84,25 @@ function withContext(call: PreparedCall, context: JsonObject | undefined): Prepa
   return { ...call, ctx: { ...call.ctx, context } as PreparedCall["ctx"] };
 }
 
+type EntryOf = (decisionId: string, ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope) => DecisionLogEntry;
+
+/** A recorded call's decision-log entry, built when its outcome is recorded, with its note as it is then. */
+class CallAudit implements OutcomeAudit {
+  committed = false;
+  constructor(
+    readonly entryOf: EntryOf,
+    readonly decisionId: string,
+    readonly ctx: TrustedContext,
+    readonly req: CallRequest,
+    readonly call: PreparedCall,
+    public note: LogNote,
+  ) {}
+
+  entry(envelope: Envelope): DecisionLogEntry {
+    return this.entryOf(this.decisionId, this.ctx, this.req, this.call, this.note, envelope);
+  }
+}
+
 export class RuntimeConfigError extends Error {
   override name = "RuntimeConfigError";
 }
@@ -139,7 +159,7 @@ export function createRuntime<
     const toolName = loggableToolName(req.tool);
     return prepared?.tool ?? (Object.prototype.hasOwnProperty.call(deps.manifest.tools, toolName) ? deps.manifest.tools[toolName] : undefined);
   };
-  const entryOf = (decisionId: string, ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope) => {
+  const entryOf: EntryOf = (decisionId, ctx, req, prepared, note, env) => {
     const deps = holder.snapshot;
     return decisionEntry({
       decision_id: decisionId,
@@ -196,25 +216,31 @@ export function createRuntime<
       } else {
         prepared = p.value;
         const call = prepared;
-        const a = await trace.phase("authorize", () => authorize(deps, call));
+        const a = trace.inert ? await authorize(deps, call) : await trace.phase("authorize", () => authorize(deps, call));
         if (a.kind === "answer") {
           env = a.envelope;
           note = a.note;
         } else {
           note = a.value;
-          const late = async () => {
-            const step = await decide(deps, call, deps.clock.now());
-            note = step.kind === "answer" ? step.note : step.value;
-            return step;
-          };
           const authorized = a.value;
-          // A deferred call (reconcile first) has not decided yet: its handler, if it runs, sees facts resolved now.
+          // The entry is built when the outcome is recorded, with the note as it is then (a deferred call decides late).
+          // A call without operation id records no outcome, so it has no entry to commit with one.
+          const audit = call.operation_id === null ? undefined : new CallAudit(entryOf, decisionId, ctx, req, call, note);
+          // Only a deferred call (reconcile first) asks the policy late.
+          const late = !authorized.deferred
+            ? null
+            : async () => {
+                const step = await decide(deps, call, deps.clock.now());
+                note = step.kind === "answer" ? step.note : step.value;
+                if (audit !== undefined) audit.note = note;
+                return step;
+              };
+          // A deferred call has not decided yet: its handler, if it runs, sees facts resolved now.
           const facts = authorized.deferred && call.tool.context !== undefined ? await resolveContext(deps, call) : null;
           const context = authorized.context ?? (facts?.ok === true ? facts.context : undefined);
-          // The entry is built when the outcome is recorded, with the note as it is then (a deferred call decides late).
-          const audit: OutcomeAudit = { committed: false, entry: (e) => entryOf(decisionId, ctx, req, call, note, e) };
-          env = await trace.phase("invoke", () => invoke(deps, withContext(call, context), authorized, late, audit));
-          committed = audit.committed;
+          const target = withContext(call, context);
+          env = trace.inert ? await invoke(deps, target, authorized, late, audit) : await trace.phase("invoke", () => invoke(deps, target, authorized, late, audit));
+          committed = audit?.committed === true;
           // Committed with the outcome, the approval's consumption was decided there too.
           if (!committed && call.approval_id !== null) await consumeAfterInvoke(deps, call);
         }

@@ -143,6 +143,8 @@ export interface PreparedCall {
   readonly tool: ToolManifestEntry;
   readonly args: JsonObject;
   readonly fingerprint: string;
+  /** What an approval binds: the hash of tenant, tool and the complete arguments (`argsHash`). */
+  readonly args_hash: string;
   readonly operation_id: string | null;
   readonly approval_id: string | null;
 }
