@@ -12,6 +12,7 @@
  */
 
 import type { ProjectedObject } from "./input-projection.js";
+import type { InputTemplate } from "./input-template.js";
 import { N_INT, T_ARRAY, T_NUMBER, T_OBJECT, T_STRING } from "./value-layout.js";
 
 class GiveUp extends Error {}
@@ -27,11 +28,17 @@ export interface SharedCells {
   readonly falseCell: number;
 }
 
-/** A key list as seen (insertion order) and its sorted order; inputs repeat a few shapes. */
+/**
+ * A key list as seen (insertion order), its sorted order and, where the writer has
+ * room for them, the keys' string cells in that order (written once, never
+ * overwritten); inputs repeat a few shapes.
+ */
 interface Shape {
   readonly keys: readonly string[];
   readonly sorted: readonly string[];
+  readonly cells: Uint32Array | null;
 }
+const ASCII = /^[\x00-\x7f]*$/;
 const SHAPES_MAX = 32;
 const CACHED_STRING_MAX = 64;
 
@@ -110,7 +117,72 @@ export class ValueWriter {
     return c;
   }
 
-  // The pieces of writeProjected that compiled projections (projected-writer.ts) call.
+  /**
+   * Like writeProjected, through an input template (input-template.ts): the template's
+   * cells are patched where the value has the projected shape, the rest is written
+   * from `start` on.
+   */
+  writeTemplate(value: unknown, template: InputTemplate, start: number): { addr: number; end: number } | null {
+    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    this.restartFullCache();
+    this.ptr = start;
+    try {
+      const addr = template.write(this, value);
+      return { addr, end: (this.ptr + 7) & ~7 };
+    } catch (e) {
+      if (e === giveUp) return null;
+      throw e;
+    }
+  }
+
+  // The pieces of writeProjected and of templates that generated code (projected-writer.ts, input-template.ts) calls.
+
+  /** Re-reads the memory's views (after the module grew it outside the writer). */
+  sync(): void {
+    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+  }
+
+  /** `value` written as writeProjected writes it under `node`, on the heap. */
+  fresh(value: unknown, node: ProjectedObject): number {
+    return this.projected(value, node);
+  }
+
+  /** One 32-bit word of memory. */
+  word(at: number, value: number): void {
+    this.u32[at >>> 2] = value;
+  }
+
+  /** A string cell header (its bytes at `ptr`). */
+  stringCell(c: number, len: number, ptr: number): void {
+    this.cell(c, T_STRING, len, ptr, 0);
+  }
+
+  /** Rewrites the bytes of the string cell `c` (bytes right after it, `cap` of them) with `s`; false (nothing usable written) unless `s` is ASCII and fits. */
+  slotString(c: number, cap: number, s: string): boolean {
+    const len = s.length;
+    if (len > cap) return false;
+    const u8 = this.u8;
+    const bytes = c + 16;
+    for (let i = 0; i < len; i++) {
+      const ch = s.charCodeAt(i);
+      if (ch >= 0x80) return false;
+      u8[bytes + i] = ch;
+    }
+    this.u32[(c >>> 2) + 1] = len;
+    return true;
+  }
+
+  /** `n` in the number cell `c` when it is a safe integer, else as `whole` writes it. */
+  slotNumber(c: number, n: number): number {
+    if (!Number.isSafeInteger(n)) return this.number(n);
+    const hi = Math.floor(n / TWO32);
+    const i = c >>> 2;
+    this.u32[i] = T_NUMBER | (N_INT << 8);
+    this.u32[i + 1] = 0;
+    this.u32[i + 2] = n - hi * TWO32;
+    this.i32[i + 3] = hi;
+    return c;
+  }
 
   /** Gives up (JSON route) on objects JSON.stringify would not write as their own members. */
   plainObject(o: object): void {
@@ -281,26 +353,58 @@ export class ValueWriter {
     return c;
   }
 
+  /**
+   * Keeps the key cells of object shapes in [start, end) (memory the caller reserved
+   * below the evaluation heap for as long as the writer is used). Cells there are
+   * written once; when the region is full, later shapes' keys are written per object.
+   */
+  cacheKeys(start: number, end: number): void {
+    this.keyRegion = { next: start, end };
+  }
+
+  private keyRegion: { next: number; readonly end: number } | null = null;
+
   /** Code-unit order equals UTF-8 byte order below U+D800, which string(k, true) ensures. */
-  private sortedKeys(keys: string[]): readonly string[] {
+  private shape(keys: string[]): Shape {
     const n = keys.length;
-    if (n < 2) return keys;
     outer: for (const shape of this.shapes) {
       const k = shape.keys;
       if (k.length !== n) continue;
       for (let i = 0; i < n; i++) if (k[i] !== keys[i]) continue outer;
-      return shape.sorted;
+      return shape;
     }
     const sorted = [...keys].sort();
     if (this.shapes.length >= SHAPES_MAX) this.shapes.shift();
-    this.shapes.push({ keys, sorted });
-    return sorted;
+    const shape = { keys, sorted, cells: this.keyCells(sorted) };
+    this.shapes.push(shape);
+    return shape;
+  }
+
+  /** Persistent cells of ASCII keys in the key region, or null (no region, no room, other keys). */
+  private keyCells(keys: readonly string[]): Uint32Array | null {
+    const region = this.keyRegion;
+    if (region === null) return null;
+    let bytes = 0;
+    for (const k of keys) {
+      if (!ASCII.test(k)) return null;
+      bytes += 16 + ((k.length + 7) & ~7);
+    }
+    if (region.next + bytes > region.end) return null;
+    const cells = new Uint32Array(keys.length);
+    const ptr = this.ptr;
+    this.ptr = region.next;
+    keys.forEach((k, i) => (cells[i] = this.uncachedString(k, true)));
+    region.next = (this.ptr + 7) & ~7;
+    this.ptr = ptr;
+    return cells;
   }
 
   private object(o: Record<string, unknown>): number {
     const proto: unknown = Object.getPrototypeOf(o);
     if ((proto !== Object.prototype && proto !== null) || typeof (o as { toJSON?: unknown }).toJSON === "function") throw giveUp;
-    const keys = this.sortedKeys(Object.keys(o));
+    const shape = this.shape(Object.keys(o));
+    const keys = shape.sorted;
+    const cells = shape.cells;
     const n = keys.length;
     const c = this.alloc(16);
     const data = n > 0 ? this.alloc(8 * n) : 0;
@@ -309,7 +413,7 @@ export class ValueWriter {
       const k = keys[i]!;
       const x = o[k];
       if (x === undefined) throw giveUp;
-      const ka = this.string(k, true);
+      const ka = cells !== null ? cells[i]! : this.string(k, true);
       const va = this.value(x);
       const j = (data >>> 2) + 2 * i;
       this.u32[j] = ka;
