@@ -402,7 +402,7 @@ export class FastPolicy {
   }
 
   private view(): Uint8Array {
-    if (this.u8.buffer !== this.memory.buffer) this.u8 = new Uint8Array(this.memory.buffer);
+    if (this.u8.length === 0) this.u8 = new Uint8Array(this.memory.buffer);
     return this.u8;
   }
 

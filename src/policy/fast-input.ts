@@ -61,7 +61,7 @@ export class ValueWriter {
 
   /** Cells of `value` from `start` on: the value's address and the first free byte, or null. */
   write(value: unknown, start: number): { addr: number; end: number } | null {
-    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    if (this.u8.length === 0) this.refresh();
     this.restartFullCache();
     this.ptr = start;
     try {
@@ -79,7 +79,7 @@ export class ValueWriter {
    * absent or undefined is left out, as JSON.stringify leaves it out.
    */
   writeProjected(value: unknown, node: ProjectedObject | null, start: number): { addr: number; end: number } | null {
-    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    if (this.u8.length === 0) this.refresh();
     this.restartFullCache();
     this.ptr = start;
     try {
@@ -123,7 +123,7 @@ export class ValueWriter {
    * from `start` on.
    */
   writeTemplate(value: unknown, template: InputTemplate, start: number): { addr: number; end: number } | null {
-    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    if (this.u8.length === 0) this.refresh();
     this.restartFullCache();
     this.ptr = start;
     try {
@@ -139,12 +139,22 @@ export class ValueWriter {
 
   /** Re-reads the memory's views (after the module grew it outside the writer). */
   sync(): void {
-    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    if (this.u8.length === 0) this.refresh();
   }
 
   /** `value` written as writeProjected writes it under `node`, on the heap. */
   fresh(value: unknown, node: ProjectedObject): number {
     return this.projected(value, node);
+  }
+
+  /** The shared null and boolean cells. */
+  get shared(): SharedCells {
+    return this.cells;
+  }
+
+  /** Memory as 32-bit words (valid until the memory grows). */
+  words(): Uint32Array {
+    return this.u32;
   }
 
   /** One 32-bit word of memory. */
@@ -209,6 +219,7 @@ export class ValueWriter {
     this.cell(c, T_OBJECT, n, n, n > 0 ? data : 0);
   }
 
+  /** Views of a memory that grew are detached (length 0): then they are made again. */
   private refresh(): void {
     this.u8 = new Uint8Array(this.memory.buffer);
     this.u32 = new Uint32Array(this.memory.buffer);

@@ -82,9 +82,12 @@ function compile(node: ProjectedObject, w: ValueWriter, take: (n: number) => num
     strings.push(s);
     numbers.push(take(16));
   });
+  const { nullCell, trueCell, falseCell } = w.shared;
+  for (const c of [nullCell, trueCell, falseCell]) if (!Number.isInteger(c)) throw new Error("shared cell is not an address");
   const lines: string[] = [
     `if (typeof o !== "object" || o === null || Array.isArray(o)) return w.whole(o);`,
-    `w.plainObject(o);`,
+    `const p = getProto(o);`,
+    `if ((p !== OP && p !== null) || typeof o.toJSON === "function") w.plainObject(o);`,
   ];
   node.keys.forEach((k, i) => {
     const name = JSON.stringify(k);
@@ -100,20 +103,27 @@ function compile(node: ProjectedObject, w: ValueWriter, take: (n: number) => num
     state.push(`let s${i};`);
     lines.push(
       `let v${i};`,
-      `if (typeof x${i} === "string") {`,
-      `  if (x${i} !== s${i}) s${i} = w.slotString(${s}, ${SLOT_STRING_BYTES}, x${i}) ? x${i} : undefined;`,
+      `if (x${i} === s${i}) v${i} = ${s};`,
+      `else if (typeof x${i} === "string") {`,
+      `  s${i} = w.slotString(${s}, ${SLOT_STRING_BYTES}, x${i}) ? x${i} : undefined;`,
       `  v${i} = s${i} === x${i} ? ${s} : w.whole(x${i});`,
       `} else if (typeof x${i} === "number") v${i} = w.slotNumber(${num}, x${i});`,
+      `else if (x${i} === true) v${i} = ${trueCell};`,
+      `else if (x${i} === false) v${i} = ${falseCell};`,
+      `else if (x${i} === null) v${i} = ${nullCell};`,
       children[i] === null ? `else v${i} = w.whole(x${i});` : `else v${i} = C[${i}](w, x${i});`,
     );
   });
-  // Values are stored once all are written: writing may grow memory (addresses stay valid).
-  node.keys.forEach((_, i) => lines.push(`w.word(${members + 8 * i + 4}, v${i});`));
+  // Values are stored once all are written: writing may grow memory (addresses stay valid, views do not).
+  lines.push(`const u = w.words();`);
+  node.keys.forEach((_, i) => lines.push(`u[${(members + 8 * i + 4) >>> 2}] = v${i};`));
   lines.push(`return ${header};`);
-  const make = new Function("C", "node", "hasOwn", `${state.join("\n")}\nreturn function (w, o) {\n${lines.join("\n")}\n};`) as (
+  const make = new Function("C", "node", "hasOwn", "getProto", "OP", `${state.join("\n")}\nreturn function (w, o) {\n${lines.join("\n")}\n};`) as (
     c: readonly (NodeWriter | null)[],
     node: ProjectedObject,
     hasOwn: (o: object, k: string) => boolean,
+    getProto: (o: object) => unknown,
+    op: object,
   ) => NodeWriter;
-  return make(children, node, (o, k) => Object.prototype.hasOwnProperty.call(o, k));
+  return make(children, node, (o, k) => Object.prototype.hasOwnProperty.call(o, k), Object.getPrototypeOf, Object.prototype);
 }
