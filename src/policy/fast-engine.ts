@@ -154,16 +154,16 @@ export class FastPolicy {
     // As the SDK: empty data first, then entrypoints() (which probes the host builtins).
     this.dataAddr = this.loadJson(new TextEncoder().encode("{}"));
     this.entrypoints = this.dumpValue(this.exports.entrypoints()) as Record<string, number>;
+    // Key cells of object shapes stay below the saved heap pointer, like data.
+    const keyRegion = this.exports.opa_malloc(KEY_CACHE_BYTES);
     this.baseHeapPtr = this.exports.opa_heap_ptr_get();
     this.dataHeapPtr = this.baseHeapPtr;
-    this.writer = this.checkedWriter();
+    this.writer = this.checkedWriter(keyRegion);
     this.reader = this.writer === null ? null : new ValueReader(this.memory);
     if (this.writer !== null) {
       this.projections = this.checkedProjections(module, this.writer);
       const region = this.exports.opa_malloc(STRING_CACHE_BYTES);
       this.writer.cacheStrings(region, region + STRING_CACHE_BYTES);
-      const keys = this.exports.opa_malloc(KEY_CACHE_BYTES);
-      this.writer.cacheKeys(keys, keys + KEY_CACHE_BYTES);
     }
     // Member-name cells stay below the saved heap pointer, like data.
     this.baseHeapPtr = this.exports.opa_heap_ptr_get();
@@ -239,10 +239,13 @@ export class FastPolicy {
     return template;
   }
 
-  private checkedWriter(): ValueWriter | null {
+  private checkedWriter(keyRegion: number): ValueWriter | null {
     const ex = this.exports;
     if (ex.eval === undefined || ex.opa_null === undefined || ex.opa_boolean === undefined) return null;
     const w = new ValueWriter(this.memory, { nullCell: ex.opa_null(), trueCell: ex.opa_boolean(1), falseCell: ex.opa_boolean(0) });
+    // The probe below writes with the shapes' key cells and writers the engine uses.
+    w.cacheKeys(keyRegion, keyRegion + KEY_CACHE_BYTES);
+    w.compileShapes = this.compileWriters;
     const start = (this.exports.opa_heap_ptr_get() + 7) & ~7;
     const cells = w.write(PROBE, start);
     if (cells === null) return null;

@@ -37,7 +37,11 @@ interface Shape {
   readonly keys: readonly string[];
   readonly sorted: readonly string[];
   readonly cells: Uint32Array | null;
+  /** The object's cells written by straight-line code for this shape (see compileShapes), or null. */
+  readonly write: ((w: ValueWriter, o: Record<string, unknown>) => number) | null;
 }
+/** Shapes with more keys are written by the loop. */
+const COMPILED_SHAPE_MAX = 32;
 const ASCII = /^[\x00-\x7f]*$/;
 const SHAPES_MAX = 32;
 const CACHED_STRING_MAX = 64;
@@ -375,6 +379,18 @@ export class ValueWriter {
 
   private keyRegion: { next: number; readonly end: number } | null = null;
 
+  /**
+   * Whether objects of a known shape are written by code made for that shape (one
+   * named property load per key: no keyed loads, no loop); false where code
+   * generation is forbidden.
+   */
+  compileShapes = false;
+
+  /** Gives up (the caller takes the JSON route). */
+  decline(): never {
+    throw giveUp;
+  }
+
   /** Code-unit order equals UTF-8 byte order below U+D800, which string(k, true) ensures. */
   private shape(keys: string[]): Shape {
     const n = keys.length;
@@ -386,7 +402,8 @@ export class ValueWriter {
     }
     const sorted = [...keys].sort();
     if (this.shapes.length >= SHAPES_MAX) this.shapes.shift();
-    const shape = { keys, sorted, cells: this.keyCells(sorted) };
+    const cells = this.keyCells(sorted);
+    const shape = { keys, sorted, cells, write: this.compileShapes && cells !== null ? compileShape(sorted, cells) : null };
     this.shapes.push(shape);
     return shape;
   }
@@ -414,6 +431,7 @@ export class ValueWriter {
     const proto: unknown = Object.getPrototypeOf(o);
     if ((proto !== Object.prototype && proto !== null) || typeof (o as { toJSON?: unknown }).toJSON === "function") throw giveUp;
     const shape = this.shape(Object.keys(o));
+    if (shape.write !== null) return shape.write(this, o);
     const keys = shape.sorted;
     const cells = shape.cells;
     const n = keys.length;
@@ -431,6 +449,34 @@ export class ValueWriter {
       this.u32[j + 1] = va;
     }
     return c;
+  }
+}
+
+/**
+ * The writer of one object shape: what the loop in ValueWriter.object writes for
+ * these (sorted) keys with these key cells; null when code generation is
+ * unavailable. Only key names (as JSON string literals) and integer cell addresses
+ * enter the source.
+ */
+function compileShape(sorted: readonly string[], cells: Uint32Array): ((w: ValueWriter, o: Record<string, unknown>) => number) | null {
+  const n = sorted.length;
+  if (n === 0 || n > COMPILED_SHAPE_MAX) return null;
+  const lines: string[] = [`const c = w.allocate(16);`, `const d = w.allocate(${8 * n});`];
+  sorted.forEach((k, i) => {
+    lines.push(`const x${i} = o[${JSON.stringify(k)}];`, `if (x${i} === undefined) w.decline();`);
+  });
+  sorted.forEach((_, i) => lines.push(`const v${i} = w.whole(x${i});`));
+  // Values are stored once all are written: writing may grow memory (addresses stay valid, views do not).
+  lines.push(`w.objectCell(c, ${n}, d);`, `const u = w.words();`, `const j = d >>> 2;`);
+  sorted.forEach((_, i) => {
+    if (!Number.isInteger(cells[i])) throw new Error("key cell is not an address");
+    lines.push(`u[j + ${2 * i}] = ${cells[i]};`, `u[j + ${2 * i + 1}] = v${i};`);
+  });
+  lines.push(`return c;`);
+  try {
+    return new Function("w", "o", lines.join("\n")) as (w: ValueWriter, o: Record<string, unknown>) => number;
+  } catch {
+    return null;
   }
 }
 
