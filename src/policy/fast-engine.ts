@@ -31,6 +31,8 @@ import { DECLINED, ValueReader, ValueWriter } from "./fast-input.js";
 import { projectInput, projectionSample, readInputPaths } from "./input-projection.js";
 import type { ProjectedObject } from "./input-projection.js";
 import { compileProjection } from "./projected-writer.js";
+import { buildTemplate, templateBytes } from "./input-template.js";
+import type { InputTemplate } from "./input-template.js";
 import { PolicyLoadError } from "./opa-wasm-engine.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
 
@@ -72,6 +74,7 @@ const PROBE = { b: [1, -2, 4294967297, -9007199254740991, true, false, null, "",
 
 const PAGE = 65536;
 const STRING_CACHE_BYTES = 64 * 1024;
+const KEY_CACHE_BYTES = 16 * 1024;
 
 export class FastPolicy {
   private readonly memory: WebAssembly.Memory;
@@ -91,6 +94,8 @@ export class FastPolicy {
   private reader: ValueReader | null = null;
   /** By entrypoint id: the parts of the input to write (null: all of it). */
   private projections: (ProjectedObject | null)[] = [];
+  /** By entrypoint id: the projection's pre-encoded input (null: none, the projected writer writes it all). */
+  private templates: (InputTemplate | null)[] = [];
   /** Reason strings by cell address, for cells below the saved heap pointer (immutable until setData). */
   private readonly reasons = new Map<number, string>();
   /** The module's step counter (budget.ts), null for modules built without one. */
@@ -100,6 +105,7 @@ export class FastPolicy {
     initialPages: number,
     private readonly host: HostBuiltinSet,
     private readonly compileWriters: boolean,
+    private readonly useTemplates: boolean,
   ) {
     this.memory = new WebAssembly.Memory({ initial: initialPages });
     this.u8 = new Uint8Array(this.memory.buffer);
@@ -107,9 +113,12 @@ export class FastPolicy {
   }
 
   /** `host` defaults to toolgate's host builtins (createHostBuiltins). */
-  /** `compileWriters: false` keeps the interpreted input writer (as where code generation is forbidden). */
-  static async load(wasm: Uint8Array, opts: { initialPages?: number; host?: HostBuiltinSet; compileWriters?: boolean } = {}): Promise<FastPolicy> {
-    const p = new FastPolicy(opts.initialPages ?? 5, opts.host ?? createHostBuiltins(), opts.compileWriters ?? true);
+  /**
+   * `compileWriters: false` keeps the interpreted input writer (as where code generation is forbidden);
+   * `templates: false` writes every input with the projected writer (no input template).
+   */
+  static async load(wasm: Uint8Array, opts: { initialPages?: number; host?: HostBuiltinSet; compileWriters?: boolean; templates?: boolean } = {}): Promise<FastPolicy> {
+    const p = new FastPolicy(opts.initialPages ?? 5, opts.host ?? createHostBuiltins(), opts.compileWriters ?? true, opts.templates ?? true);
     const module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, { env: p.imports() as WebAssembly.ModuleImports });
     p.exports = instance.exports as unknown as Exports;
@@ -145,9 +154,11 @@ export class FastPolicy {
     // As the SDK: empty data first, then entrypoints() (which probes the host builtins).
     this.dataAddr = this.loadJson(new TextEncoder().encode("{}"));
     this.entrypoints = this.dumpValue(this.exports.entrypoints()) as Record<string, number>;
+    // Key cells of object shapes stay below the saved heap pointer, like data.
+    const keyRegion = this.exports.opa_malloc(KEY_CACHE_BYTES);
     this.baseHeapPtr = this.exports.opa_heap_ptr_get();
     this.dataHeapPtr = this.baseHeapPtr;
-    this.writer = this.checkedWriter();
+    this.writer = this.checkedWriter(keyRegion);
     this.reader = this.writer === null ? null : new ValueReader(this.memory);
     if (this.writer !== null) {
       this.projections = this.checkedProjections(module, this.writer);
@@ -186,15 +197,55 @@ export class FastPolicy {
         same = direct === this.cString(this.exports.opa_json_dump(this.loadJson(this.encoder.encode(JSON.stringify(sample)))));
       }
       this.exports.opa_heap_ptr_set(mark);
-      if (same) out[id] = node;
+      if (!same) continue;
+      out[id] = node;
+      if (this.compileWriters && this.useTemplates) this.templates[id] = this.checkedTemplate(node, writer);
     }
     return out;
   }
 
-  private checkedWriter(): ValueWriter | null {
+  /**
+   * The entrypoint's input template (input-template.ts) in memory kept below the
+   * saved heap pointer, or null unless it writes what the module's parser builds for
+   * samples of each leaf kind, also when written again over a previous call's values.
+   */
+  private checkedTemplate(node: ProjectedObject, writer: ValueWriter): InputTemplate | null {
+    const bytes = templateBytes(node);
+    const start = (this.exports.opa_malloc(bytes + 8) + 7) & ~7;
+    writer.sync();
+    const template = buildTemplate(node, writer, start);
+    if (template === null) return null;
+    const samples = [
+      projectionSample(node),
+      projectionSample(node, (k) => `v-${k}`),
+      projectionSample(node, (k) => k.length * 4294967297),
+      projectionSample(node, (k) => `v-${k}`),
+      projectionSample(node, (k) => `w-${k}-é`),
+      projectionSample(node, (k) => `v-${k}`),
+      projectionSample(node, () => true),
+    ];
+    for (const sample of samples) {
+      const mark = this.exports.opa_heap_ptr_get();
+      const cells = writer.writeTemplate(sample, template, (mark + 7) & ~7);
+      let same = false;
+      if (cells !== null) {
+        this.exports.opa_heap_ptr_set(cells.end);
+        const direct = this.cString(this.exports.opa_json_dump(cells.addr));
+        same = direct === this.cString(this.exports.opa_json_dump(this.loadJson(this.encoder.encode(JSON.stringify(sample)))));
+      }
+      this.exports.opa_heap_ptr_set(mark);
+      if (!same) return null;
+    }
+    return template;
+  }
+
+  private checkedWriter(keyRegion: number): ValueWriter | null {
     const ex = this.exports;
     if (ex.eval === undefined || ex.opa_null === undefined || ex.opa_boolean === undefined) return null;
     const w = new ValueWriter(this.memory, { nullCell: ex.opa_null(), trueCell: ex.opa_boolean(1), falseCell: ex.opa_boolean(0) });
+    // The probe below writes with the shapes' key cells and writers the engine uses.
+    w.cacheKeys(keyRegion, keyRegion + KEY_CACHE_BYTES);
+    w.compileShapes = this.compileWriters;
     const start = (this.exports.opa_heap_ptr_get() + 7) & ~7;
     const cells = w.write(PROBE, start);
     if (cells === null) return null;
@@ -237,6 +288,11 @@ export class FastPolicy {
     return (this.projections[entrypoint] ?? null) !== null;
   }
 
+  /** Whether the entrypoint's input is patched into a pre-encoded template (input-template.ts) where its shape allows. */
+  usesTemplate(entrypoint: number): boolean {
+    return (this.templates[entrypoint] ?? null) !== null;
+  }
+
   /**
    * The decision of `entrypoint` as toDecision would make it of the SDK's result,
    * through the decision export (see hasDecisionExport; without it, evaluate()).
@@ -263,7 +319,10 @@ export class FastPolicy {
   /** The input's value, at the saved heap pointer; the heap pointer is left after it. */
   private inputCells(input: unknown, entrypoint: number): number {
     const start = (this.dataHeapPtr + 7) & ~7;
-    const cells = this.writer?.writeProjected(input, this.projections[entrypoint] ?? null, start) ?? null;
+    const writer = this.writer;
+    const template = this.templates[entrypoint];
+    const cells =
+      writer === null ? null : template ? writer.writeTemplate(input, template, start) : writer.writeProjected(input, this.projections[entrypoint] ?? null, start);
     if (cells !== null) {
       this.exports.opa_heap_ptr_set(cells.end);
       return cells.addr;
@@ -288,8 +347,14 @@ export class FastPolicy {
     const len = dv.getUint32(cell + 4, true);
     const ptr = dv.getUint32(cell + 8, true);
     const s = this.decoder.decode(this.view().subarray(ptr, ptr + len));
-    if (cell < this.dataHeapPtr && !this.writer!.inStringCache(cell) && this.reasons.size < 4096) this.reasons.set(cell, s);
+    if (cell < this.dataHeapPtr && !this.writer!.inStringCache(cell) && !this.inTemplate(cell) && this.reasons.size < 4096) this.reasons.set(cell, s);
     return s;
+  }
+
+  /** Whether `addr` lies in an input template (its cells are rewritten by later calls). */
+  private inTemplate(addr: number): boolean {
+    for (const t of this.templates) if (t && addr >= t.start && addr < t.end) return true;
+    return false;
   }
 
   /** The result set, as the SDK's evaluate() returns it. Throws what the module aborts with. */
@@ -340,7 +405,7 @@ export class FastPolicy {
   }
 
   private view(): Uint8Array {
-    if (this.u8.buffer !== this.memory.buffer) this.u8 = new Uint8Array(this.memory.buffer);
+    if (this.u8.length === 0) this.u8 = new Uint8Array(this.memory.buffer);
     return this.u8;
   }
 

@@ -12,6 +12,7 @@
  */
 
 import type { ProjectedObject } from "./input-projection.js";
+import type { InputTemplate } from "./input-template.js";
 import { N_INT, T_ARRAY, T_NUMBER, T_OBJECT, T_STRING } from "./value-layout.js";
 
 class GiveUp extends Error {}
@@ -27,11 +28,21 @@ export interface SharedCells {
   readonly falseCell: number;
 }
 
-/** A key list as seen (insertion order) and its sorted order; inputs repeat a few shapes. */
+/**
+ * A key list as seen (insertion order), its sorted order and, where the writer has
+ * room for them, the keys' string cells in that order (written once, never
+ * overwritten); inputs repeat a few shapes.
+ */
 interface Shape {
   readonly keys: readonly string[];
   readonly sorted: readonly string[];
+  readonly cells: Uint32Array | null;
+  /** The object's cells written by straight-line code for this shape (see compileShapes), or null. */
+  readonly write: ((w: ValueWriter, o: Record<string, unknown>) => number) | null;
 }
+/** Shapes with more keys are written by the loop. */
+const COMPILED_SHAPE_MAX = 32;
+const ASCII = /^[\x00-\x7f]*$/;
 const SHAPES_MAX = 32;
 const CACHED_STRING_MAX = 64;
 
@@ -54,7 +65,7 @@ export class ValueWriter {
 
   /** Cells of `value` from `start` on: the value's address and the first free byte, or null. */
   write(value: unknown, start: number): { addr: number; end: number } | null {
-    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    if (this.u8.length === 0) this.refresh();
     this.restartFullCache();
     this.ptr = start;
     try {
@@ -72,7 +83,7 @@ export class ValueWriter {
    * absent or undefined is left out, as JSON.stringify leaves it out.
    */
   writeProjected(value: unknown, node: ProjectedObject | null, start: number): { addr: number; end: number } | null {
-    if (this.u8.buffer !== this.memory.buffer) this.refresh();
+    if (this.u8.length === 0) this.refresh();
     this.restartFullCache();
     this.ptr = start;
     try {
@@ -110,7 +121,82 @@ export class ValueWriter {
     return c;
   }
 
-  // The pieces of writeProjected that compiled projections (projected-writer.ts) call.
+  /**
+   * Like writeProjected, through an input template (input-template.ts): the template's
+   * cells are patched where the value has the projected shape, the rest is written
+   * from `start` on.
+   */
+  writeTemplate(value: unknown, template: InputTemplate, start: number): { addr: number; end: number } | null {
+    if (this.u8.length === 0) this.refresh();
+    this.restartFullCache();
+    this.ptr = start;
+    try {
+      const addr = template.write(this, value);
+      return { addr, end: (this.ptr + 7) & ~7 };
+    } catch (e) {
+      if (e === giveUp) return null;
+      throw e;
+    }
+  }
+
+  // The pieces of writeProjected and of templates that generated code (projected-writer.ts, input-template.ts) calls.
+
+  /** Re-reads the memory's views (after the module grew it outside the writer). */
+  sync(): void {
+    if (this.u8.length === 0) this.refresh();
+  }
+
+  /** `value` written as writeProjected writes it under `node`, on the heap. */
+  fresh(value: unknown, node: ProjectedObject): number {
+    return this.projected(value, node);
+  }
+
+  /** The shared null and boolean cells. */
+  get shared(): SharedCells {
+    return this.cells;
+  }
+
+  /** Memory as 32-bit words (valid until the memory grows). */
+  words(): Uint32Array {
+    return this.u32;
+  }
+
+  /** One 32-bit word of memory. */
+  word(at: number, value: number): void {
+    this.u32[at >>> 2] = value;
+  }
+
+  /** A string cell header (its bytes at `ptr`). */
+  stringCell(c: number, len: number, ptr: number): void {
+    this.cell(c, T_STRING, len, ptr, 0);
+  }
+
+  /** Rewrites the bytes of the string cell `c` (bytes right after it, `cap` of them) with `s`; false (nothing usable written) unless `s` is ASCII and fits. */
+  slotString(c: number, cap: number, s: string): boolean {
+    const len = s.length;
+    if (len > cap) return false;
+    const u8 = this.u8;
+    const bytes = c + 16;
+    for (let i = 0; i < len; i++) {
+      const ch = s.charCodeAt(i);
+      if (ch >= 0x80) return false;
+      u8[bytes + i] = ch;
+    }
+    this.u32[(c >>> 2) + 1] = len;
+    return true;
+  }
+
+  /** `n` in the number cell `c` when it is a safe integer, else as `whole` writes it. */
+  slotNumber(c: number, n: number): number {
+    if (!Number.isSafeInteger(n)) return this.number(n);
+    const hi = Math.floor(n / TWO32);
+    const i = c >>> 2;
+    this.u32[i] = T_NUMBER | (N_INT << 8);
+    this.u32[i + 1] = 0;
+    this.u32[i + 2] = n - hi * TWO32;
+    this.i32[i + 3] = hi;
+    return c;
+  }
 
   /** Gives up (JSON route) on objects JSON.stringify would not write as their own members. */
   plainObject(o: object): void {
@@ -137,6 +223,7 @@ export class ValueWriter {
     this.cell(c, T_OBJECT, n, n, n > 0 ? data : 0);
   }
 
+  /** Views of a memory that grew are detached (length 0): then they are made again. */
   private refresh(): void {
     this.u8 = new Uint8Array(this.memory.buffer);
     this.u32 = new Uint32Array(this.memory.buffer);
@@ -281,26 +368,72 @@ export class ValueWriter {
     return c;
   }
 
+  /**
+   * Keeps the key cells of object shapes in [start, end) (memory the caller reserved
+   * below the evaluation heap for as long as the writer is used). Cells there are
+   * written once; when the region is full, later shapes' keys are written per object.
+   */
+  cacheKeys(start: number, end: number): void {
+    this.keyRegion = { next: start, end };
+  }
+
+  private keyRegion: { next: number; readonly end: number } | null = null;
+
+  /**
+   * Whether objects of a known shape are written by code made for that shape (one
+   * named property load per key: no keyed loads, no loop); false where code
+   * generation is forbidden.
+   */
+  compileShapes = false;
+
+  /** Gives up (the caller takes the JSON route). */
+  decline(): never {
+    throw giveUp;
+  }
+
   /** Code-unit order equals UTF-8 byte order below U+D800, which string(k, true) ensures. */
-  private sortedKeys(keys: string[]): readonly string[] {
+  private shape(keys: string[]): Shape {
     const n = keys.length;
-    if (n < 2) return keys;
     outer: for (const shape of this.shapes) {
       const k = shape.keys;
       if (k.length !== n) continue;
       for (let i = 0; i < n; i++) if (k[i] !== keys[i]) continue outer;
-      return shape.sorted;
+      return shape;
     }
     const sorted = [...keys].sort();
     if (this.shapes.length >= SHAPES_MAX) this.shapes.shift();
-    this.shapes.push({ keys, sorted });
-    return sorted;
+    const cells = this.keyCells(sorted);
+    const shape = { keys, sorted, cells, write: this.compileShapes && cells !== null ? compileShape(sorted, cells) : null };
+    this.shapes.push(shape);
+    return shape;
+  }
+
+  /** Persistent cells of ASCII keys in the key region, or null (no region, no room, other keys). */
+  private keyCells(keys: readonly string[]): Uint32Array | null {
+    const region = this.keyRegion;
+    if (region === null) return null;
+    let bytes = 0;
+    for (const k of keys) {
+      if (!ASCII.test(k)) return null;
+      bytes += 16 + ((k.length + 7) & ~7);
+    }
+    if (region.next + bytes > region.end) return null;
+    const cells = new Uint32Array(keys.length);
+    const ptr = this.ptr;
+    this.ptr = region.next;
+    keys.forEach((k, i) => (cells[i] = this.uncachedString(k, true)));
+    region.next = (this.ptr + 7) & ~7;
+    this.ptr = ptr;
+    return cells;
   }
 
   private object(o: Record<string, unknown>): number {
     const proto: unknown = Object.getPrototypeOf(o);
     if ((proto !== Object.prototype && proto !== null) || typeof (o as { toJSON?: unknown }).toJSON === "function") throw giveUp;
-    const keys = this.sortedKeys(Object.keys(o));
+    const shape = this.shape(Object.keys(o));
+    if (shape.write !== null) return shape.write(this, o);
+    const keys = shape.sorted;
+    const cells = shape.cells;
     const n = keys.length;
     const c = this.alloc(16);
     const data = n > 0 ? this.alloc(8 * n) : 0;
@@ -309,13 +442,41 @@ export class ValueWriter {
       const k = keys[i]!;
       const x = o[k];
       if (x === undefined) throw giveUp;
-      const ka = this.string(k, true);
+      const ka = cells !== null ? cells[i]! : this.string(k, true);
       const va = this.value(x);
       const j = (data >>> 2) + 2 * i;
       this.u32[j] = ka;
       this.u32[j + 1] = va;
     }
     return c;
+  }
+}
+
+/**
+ * The writer of one object shape: what the loop in ValueWriter.object writes for
+ * these (sorted) keys with these key cells; null when code generation is
+ * unavailable. Only key names (as JSON string literals) and integer cell addresses
+ * enter the source.
+ */
+function compileShape(sorted: readonly string[], cells: Uint32Array): ((w: ValueWriter, o: Record<string, unknown>) => number) | null {
+  const n = sorted.length;
+  if (n === 0 || n > COMPILED_SHAPE_MAX) return null;
+  const lines: string[] = [`const c = w.allocate(16);`, `const d = w.allocate(${8 * n});`];
+  sorted.forEach((k, i) => {
+    lines.push(`const x${i} = o[${JSON.stringify(k)}];`, `if (x${i} === undefined) w.decline();`);
+  });
+  sorted.forEach((_, i) => lines.push(`const v${i} = w.whole(x${i});`));
+  // Values are stored once all are written: writing may grow memory (addresses stay valid, views do not).
+  lines.push(`w.objectCell(c, ${n}, d);`, `const u = w.words();`, `const j = d >>> 2;`);
+  sorted.forEach((_, i) => {
+    if (!Number.isInteger(cells[i])) throw new Error("key cell is not an address");
+    lines.push(`u[j + ${2 * i}] = ${cells[i]};`, `u[j + ${2 * i + 1}] = v${i};`);
+  });
+  lines.push(`return c;`);
+  try {
+    return new Function("w", "o", lines.join("\n")) as (w: ValueWriter, o: Record<string, unknown>) => number;
+  } catch {
+    return null;
   }
 }
 

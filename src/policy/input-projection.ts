@@ -92,12 +92,12 @@ export function projectInput(tree: InputPaths, keyCell: (key: string) => number)
   };
 }
 
-/** An input with every member of the projection present (null leaves), for the engine's load-time check. */
-export function projectionSample(node: ProjectedObject): Record<string, unknown> {
+/** An input with every member of the projection present (leaves `leaf(name)`, default null), for the engine's load-time checks. */
+export function projectionSample(node: ProjectedObject, leaf: (key: string) => unknown = () => null): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   node.keys.forEach((k, i) => {
     const c = node.children[i];
-    Object.defineProperty(out, k, { value: c ? projectionSample(c) : null, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, { value: c ? projectionSample(c, leaf) : leaf(k), enumerable: true, writable: true, configurable: true });
   });
   return out;
 }

@@ -4,7 +4,8 @@
  * (generated/manifest.ts), principals, approvals and versions drawn around the
  * values that matter, plus hostile extras (unknown members, members named like
  * Object.prototype properties, any JSON value in place of a field). Both the
- * compiled and the interpreted projected writer are checked.
+ * compiled writer (through the input template) and the interpreted projected writer
+ * are checked.
  */
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
@@ -144,6 +145,7 @@ describe("default (fast) engine vs SDK engine on generated inputs", () => {
   it("writes only what the policy reads and decides through the decision export", () => {
     expect(compiled.policy.hasDecisionExport).toBe(true);
     expect(compiled.policy.projects(compiled.entrypointId)).toBe(true);
+    expect(compiled.policy.usesTemplate(compiled.entrypointId)).toBe(true);
     expect(interpreted.projects(compiled.entrypointId)).toBe(true);
   });
 

@@ -39,10 +39,19 @@ function cstring(addr: number): string {
   return new TextDecoder().decode(u8.subarray(addr, u8.indexOf(0, addr)));
 }
 
-/** [dump of the writer's cells or null when it declined, dump of the parsed JSON]. */
-function both(value: unknown): [string | null, string] {
-  const base = ex.opa_heap_ptr_get();
+/** A writer keeping object shapes' key cells in its own region and writing known shapes with code made for them. */
+function shapeWriter(): ValueWriter {
   const w = new ValueWriter(memory, { nullCell: ex.opa_null(), trueCell: ex.opa_boolean(1), falseCell: ex.opa_boolean(0) });
+  const region = ex.opa_malloc(4096);
+  w.cacheKeys(region, region + 4096);
+  w.compileShapes = true;
+  return w;
+}
+
+/** [dump of the writer's cells or null when it declined, dump of the parsed JSON]. */
+function both(value: unknown, writer?: ValueWriter): [string | null, string] {
+  const base = ex.opa_heap_ptr_get();
+  const w = writer ?? new ValueWriter(memory, { nullCell: ex.opa_null(), trueCell: ex.opa_boolean(1), falseCell: ex.opa_boolean(0) });
   const cells = w.write(value, (base + 7) & ~7);
   let direct: string | null = null;
   if (cells !== null) {
@@ -129,5 +138,32 @@ describe("ValueWriter", () => {
     );
     // Most random values have no floats: the comparison must have run on many of them.
     expect(written).toBeGreaterThan(100);
+  });
+
+  it("writes objects of a shape seen before (key cells kept, code made for the shape) as the module's parser does", () => {
+    const w = shapeWriter();
+    const member = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined), fc.constant(1.5));
+    const keys = fc.constantFrom("a", "b", "c", "__proto__", "constructor", "", "é");
+    const obj = fc.dictionary(keys, member, { maxKeys: 4 }).map((d) => {
+      const o: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(d)) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+      return o;
+    });
+    let written = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(obj, fc.array(obj, { maxLength: 3 }), fc.record({ x: obj, y: obj })), { minLength: 1, maxLength: 10 }), (values) => {
+        for (const v of values) {
+          const [direct, parsed] = both(v, w);
+          const plain = both(v)[0];
+          expect(direct).toBe(plain);
+          if (direct !== null) {
+            written++;
+            expect(direct).toBe(parsed);
+          }
+        }
+      }),
+      { numRuns: 200, seed: 3 },
+    );
+    expect(written).toBeGreaterThan(200);
   });
 });

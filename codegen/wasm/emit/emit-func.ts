@@ -10,12 +10,14 @@ import { DATA, INPUT } from "../../plan/ir.js";
 import type { Fuel } from "./fuel.js";
 import type { CostOperand, FuelBuiltins } from "./fuel-builtins.js";
 import type { Memo } from "./memo.js";
+import type { MemberPosition } from "./member-positions.js";
 import type { StaticData } from "./static-data.js";
 
 const i32 = binaryen.i32;
 type Ref = binaryen.ExpressionRef;
 const T_NULL = 1;
 const T_BOOLEAN = 2;
+const T_OBJECT = 6;
 /** Type-test builtins and the tag they test (RUNTIME-API.md section 2). */
 const TYPE_TESTS = new Map([["is_null", 1], ["is_boolean", 2], ["is_number", 3], ["is_string", 4], ["is_array", 5], ["is_object", 6], ["is_set", 7]]);
 
@@ -47,6 +49,8 @@ export interface EmitEnv {
   readonly fuelBuiltins: FuelBuiltins;
   /** Rule-value memoisation; null when the module is built without it. */
   readonly memo: Memo | null;
+  /** Where an input object's member is likely to be (member-positions.ts); absent: no guesses. */
+  readonly memberPosition?: MemberPosition;
 }
 
 export class FuncEmitter {
@@ -253,7 +257,7 @@ export class FuncEmitter {
    */
   private dot(source: Operand, key: Operand, target: Local): Ref {
     const m = this.env.m;
-    const get = (): Ref => this.call("opa_value_get", [this.operand(source), this.operand(key)]);
+    const get = (): Ref => this.member(source, key);
     const doc = source.kind === "local" && (source.local === INPUT || source.local === DATA) && key.kind === "string";
     if (!doc || !this.facts.stableDocs) return this.setOrFail(target, get());
     const id = `${source.local}:${key.index}`;
@@ -265,6 +269,36 @@ export class FuncEmitter {
     // An undefined member (0) is looked up again: rare, and still correct.
     return m.block(null, [m.if(m.i32.eqz(this.get(cached)), this.set(cached, get())), this.setOrFail(target, this.get(cached))]);
   }
+
+  /**
+   * `source[key]` through `opa_value_get`; for a constant key that input objects are
+   * expected to hold at a known index (memberPosition), that index is tried first:
+   * the key cell there is compared with the name's static cell, and only the very
+   * cell counts (keys are unique, so it is the member whatever the object's order).
+   * Data lookups are not guessed (the data document's keys are not static cells).
+   */
+  private member(source: Operand, key: Operand): Ref {
+    const m = this.env.m;
+    const call = (): Ref => this.call("opa_value_get", [this.operand(source), this.operand(key)]);
+    const guess = this.env.memberPosition;
+    if (guess === undefined || key.kind !== "string" || source.kind !== "local" || source.local === DATA) return call();
+    const name = this.env.strings[key.index]!;
+    const at = guess(name, source.local === INPUT);
+    if (at === undefined) return call();
+    const cell = this.env.data.string(name);
+    this.guessLocal ??= this.scratch();
+    const d = this.guessLocal;
+    const v = (): Ref => this.get(source.local);
+    // Address 0 (undefined) reads harmlessly; the and() makes its tag irrelevant.
+    const isObject = m.i32.and(m.i32.ne(v(), m.i32.const(0)), m.i32.eq(m.i32.load8_u(0, 1, v()), m.i32.const(T_OBJECT)));
+    const hit = m.i32.and(
+      m.i32.gt_u(m.i32.load(4, 4, v()), m.i32.const(at)),
+      m.i32.eq(m.i32.load(8 * at, 4, m.local.tee(d, m.i32.load(12, 4, v()), i32)), m.i32.const(cell)),
+    );
+    return m.if(isObject, m.if(hit, m.i32.load(8 * at + 4, 4, m.local.get(d, i32)), call()), call());
+  }
+
+  private guessLocal: number | undefined;
 
   /** 1 when the operands are equal. A comparison with a boolean constant reads the cell inline. */
   private equal(a: Operand, b: Operand): Ref {

@@ -19,6 +19,7 @@ import { Memo } from "./memo.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, linkModule, optimizeGenerated, readRuntime, replaceImport, setGlobalInit, staticDataStart, validationError } from "../link/index.js";
 import { INPUT_PATHS_SECTION, inputPaths } from "./input-paths.js";
 import type { InputPaths } from "./input-paths.js";
+import { memberPositions } from "./member-positions.js";
 import { StaticData } from "./static-data.js";
 
 export interface EmitOptions {
@@ -92,7 +93,9 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     runtimeError: exportedName(m, "opa_runtime_error"),
   });
   const memo = opts.memoize === false ? null : new Memo(m, data, policy.funcs);
+  const entrypoints = inputPaths(policy);
   const env: EmitEnv = {
+    memberPosition: memberPositions(entrypoints),
     fuel,
     fuelBuiltins: new FuelBuiltins(m),
     memo,
@@ -184,7 +187,6 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   // The input each entrypoint can read, for hosts that write only that, with the static
   // string cell of every member name (a host that uses these cells as keys makes the
   // runtime's key compare a pointer compare). The SDK ignores custom sections.
-  const entrypoints = inputPaths(policy);
   const keys = Object.fromEntries(memberNames(entrypoints).map((k) => [k, data.string(k)]));
   m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(JSON.stringify({ version: 1, entrypoints, keys })));
   if (fuel !== null) m.addCustomSection(FUEL_SECTION, new TextEncoder().encode(JSON.stringify(fuel.section())));
