@@ -306,3 +306,52 @@ function toTree(reached: ReadonlySet<string>, whole: ReadonlySet<string>): Input
   }
   return root;
 }
+
+/** Bytes of one member entry of a paths node in module memory (codegen/wasm/assembly/input-paths.ts). */
+const ENTRY_SIZE = 24;
+
+/**
+ * The input paths of every entrypoint as the runtime library reads them (layout in
+ * codegen/wasm/assembly/input-paths.ts), to be placed at address `at`: entrypoint `i`
+ * is `planNames[i]`; `keyCell` gives the static string cell of a member name, which a
+ * projected parse uses as that member's key.
+ */
+export function inputPathsTable(planNames: readonly string[], trees: Readonly<Record<string, InputPaths>>, keyCell: (name: string) => number, at: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const align8 = (n: number): number => (n + 7) & ~7;
+  let size = align8(4 + 4 * planNames.length);
+  const node = (t: InputPaths): number => {
+    if (t === true) return 0;
+    const names = Object.keys(t).sort();
+    const bytes = new Uint8Array(8 + ENTRY_SIZE * names.length);
+    const addr = at + size;
+    size += bytes.length;
+    chunks.push(bytes);
+    const dv = new DataView(bytes.buffer);
+    dv.setUint32(0, names.length, true);
+    names.forEach((name, i) => {
+      const e = 8 + ENTRY_SIZE * i;
+      const utf8 = new TextEncoder().encode(name);
+      dv.setUint32(e, utf8.length, true);
+      dv.setUint32(e + 4, keyCell(name), true);
+      bytes.set(utf8.subarray(0, 8), e + 16);
+      dv.setUint32(e + 8, node(t[name]!), true);
+    });
+    return addr;
+  };
+  const roots = planNames.map((name) => {
+    const t = trees[name];
+    if (t === undefined) throw new Error(`input paths: no tree for entrypoint ${name}`);
+    return node(t);
+  });
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, roots.length, true);
+  roots.forEach((r, i) => dv.setUint32(4 + 4 * i, r, true));
+  let o = align8(4 + 4 * planNames.length);
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
