@@ -103,6 +103,9 @@ escaped := input["é\\"q"].v
 none := 1
 
 all := input
+
+# members whose UTF-16 and UTF-8 orders differ
+order := [input.u["\uffff"], input.u["😀"], input.u["Z"], input.u["é"]]
 `;
 
 async function load(modules: { file: string; source: string }[], entrypoints: string[], data?: unknown): Promise<Loaded> {
@@ -113,7 +116,7 @@ async function load(modules: { file: string; source: string }[], entrypoints: st
   return p;
 }
 
-const KEYS = ["a", "b", "c", "d", "w", "arr", "o", "m", "k", "v", "x", "é\"q", "tool", "effect", "args", "approval", "decision", "principal", "roles", "tenant", "context", "amount", "", "long_member_name_0123456789"];
+const KEYS = ["u", "\uffff", "😀", "Z", "é", "a", "b", "c", "d", "w", "arr", "o", "m", "k", "v", "x", "é\"q", "tool", "effect", "args", "approval", "decision", "principal", "roles", "tenant", "context", "amount", "", "long_member_name_0123456789"];
 
 const jsonValue = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -170,7 +173,7 @@ function mutate(text: Uint8Array, r: () => number): Uint8Array {
 }
 
 describe("opa_eval's projected input parse", async () => {
-  const test = await load([{ file: "p.rego", source: TEST_POLICY }], ["p/nested", "p/typed", "p/whole", "p/arr", "p/cnt", "p/dyn", "p/nested_val", "p/escaped", "p/none", "p/all"]);
+  const test = await load([{ file: "p.rego", source: TEST_POLICY }], ["p/nested", "p/typed", "p/whole", "p/arr", "p/cnt", "p/dyn", "p/nested_val", "p/escaped", "p/none", "p/all", "p/order"]);
   const authz = await load(
     [{ file: "policies/authz.rego", source: readFileSync(join(root, "policies", "authz.rego"), "utf8") }],
     ["toolgate/authz/decision"],

@@ -5,7 +5,7 @@ import { scanNumber, parseNumber } from "./number";
 import { compare, strCompare } from "./compare";
 import { INDEX_MIN, buildIndex } from "./keyindex";
 import { hashBytes } from "./hash";
-import { findMember, memberChild, memberKey } from "./input-paths";
+import { ENTRY_SIZE, findMember, memberChild, memberKey } from "./input-paths";
 
 const MAX_DEPTH = 512;
 
@@ -358,20 +358,20 @@ function scanString(): bool {
   const e = end;
   let p = start;
   let escapes = false;
-  // eight bytes at a time while none is a quote, a backslash or a control character
-  while (p + 8 <= e) {
-    const x = load<u64>(p);
-    const q = x ^ 0x2222222222222222, b = x ^ 0x5c5c5c5c5c5c5c5c;
-    const t = ((q - 0x0101010101010101) & ~q) | ((b - 0x0101010101010101) & ~b) | ((x - 0x2020202020202020) & ~x);
-    if ((t & 0x8080808080808080) != 0) break;
-    p += 8;
-  }
   while (true) {
-    if (p >= e) { pos = p; return false; }
+    // eight bytes at a time: the lowest byte the test flags is the first quote,
+    // backslash or control character (a false positive only ever lies above a true one)
+    if (p + 8 <= e) {
+      const x = load<u64>(p);
+      const q = x ^ 0x2222222222222222, b = x ^ 0x5c5c5c5c5c5c5c5c;
+      const t = (((q - 0x0101010101010101) & ~q) | ((b - 0x0101010101010101) & ~b) | ((x - 0x2020202020202020) & ~x)) & 0x8080808080808080;
+      if (t == 0) { p += 8; continue; }
+      p += <usize>(ctz(t) >> 3);
+    } else if (p >= e) { pos = p; return false; }
     const c = load<u8>(p);
     if (c == 34) break;
-    if (c < 32) { pos = p; return false; }
     if (c == 92) { escapes = true; p += 2; continue; }
+    if (c < 32) { pos = p; return false; }
     p++;
   }
   strStart = start; strStop = p; strEscapes = escapes;
@@ -453,14 +453,20 @@ function parseProjected(node: usize): usize {
   return peek() == 123 ? parseObjectProjected(node) : parseValue();
 }
 
+// A projected object's values go to one slot per member of its node, whose entries
+// are in key order (the emitter sorts them by their UTF-8 bytes): the pairs come out
+// sorted, a repeated key keeps its last value, and nothing is sorted or deduplicated.
 function parseObjectProjected(node: usize): usize {
   if (++depth > MAX_DEPTH) return fail();
   pos++;
   const obj = mkObject(0);
-  const base = sp;
-  let spilled = false;
+  const m = <usize>load<u32>(node);
+  const first = node + 8;
+  const slots = alloc(m << 2);
+  memory.fill(slots, 0, m << 2);
   skipWs();
   if (peek() == 125) { pos++; depth--; return obj; }
+  let kept = 0;
   while (true) {
     skipWs();
     if (peek() != 34 || !scanString()) return fail();
@@ -481,10 +487,9 @@ function parseObjectProjected(node: usize): usize {
       const child = memberChild(e);
       const v = child == 0 ? parseValue() : parseProjected(child);
       if (v == 0) return fail();
-      const k = memberKey(e);
-      if (!spilled && sp + 2 > stackSlots) { fromStack(obj, base, 8); spilled = true; }
-      if (spilled) objPushSorted(obj, k, v);
-      else { pushSlot(k); pushSlot(v); }
+      const slot = slots + (((e - first) / ENTRY_SIZE) << 2);
+      if (load<u32>(slot) == 0) kept++;
+      store<u32>(slot, <u32>v);
     }
     skipWs();
     const c = peek();
@@ -494,9 +499,21 @@ function parseObjectProjected(node: usize): usize {
     return fail();
   }
   depth--;
-  if (!spilled) fromStack(obj, base, 8);
-  sortObjectPairs(obj);
-  if (colLen(obj) >= INDEX_MIN) buildIndex(obj, true);
+  if (kept > 0) {
+    const d = alloc(<usize>kept << 3);
+    let o = d;
+    for (let k: usize = 0; k < m; k++) {
+      const v = load<u32>(slots + (k << 2));
+      if (v == 0) continue;
+      store<u32>(o, <u32>memberKey(first + k * ENTRY_SIZE));
+      store<u32>(o, v, 4);
+      o += 8;
+    }
+    store<i32>(obj, kept, 8);
+    store<u32>(obj, <u32>d, 12);
+    setColLen(obj, kept);
+    if (kept >= INDEX_MIN) buildIndex(obj, true);
+  }
   return obj;
 }
 

@@ -1,5 +1,5 @@
 // Printing values as JSON (Go/OPA style) or in Rego syntax, through the heap-top builder.
-import { bBegin, bByte, bBytes, bEnd, bLen } from "./memory";
+import { bBegin, bByte, bBytes, bEnd, bLen, bMark, bReserve, bSkipTo } from "./memory";
 import {
   tag, boolVal, strLen, strPtr, colLen, arrGet, objKey, objVal, setGet, mkString,
   T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET,
@@ -22,24 +22,45 @@ function writeU(cp: u32): void {
 
 /** Writes a quoted, escaped string (Go encoding/json escaping when `html`). */
 export function writeQuoted(p: usize, n: usize, html: bool): void {
-  out(34);
+  if (keyDepth > 0) {
+    out(34);
+    for (let i: usize = 0; i < n; i++) i = writeByte(p, n, i, html);
+    out(34);
+    return;
+  }
+  // Room for the worst case (every byte six), then plain bytes are stored directly.
+  let o = bReserve(n * 6 + 2);
+  store<u8>(o++, 34);
   for (let i: usize = 0; i < n; i++) {
     const c = <u32>load<u8>(p + i);
-    if (c == 34 || c == 92) { out(92); out(c); continue; }
-    if (c < 32) {
-      if (c == 10) { out(92); out(110); } else if (c == 13) { out(92); out(114); } else if (c == 9) { out(92); out(116); }
-      else writeU(c);
+    if (c >= 32 && c != 34 && c != 92 && (!html || (c != 60 && c != 62 && c != 38 && c != 0xe2))) {
+      store<u8>(o++, <u8>c);
       continue;
     }
-    if (html && (c == 60 || c == 62 || c == 38)) { writeU(c); continue; }
-    if (html && c == 0xe2 && i + 2 < n && load<u8>(p + i + 1) == 0x80 && (load<u8>(p + i + 2) == 0xa8 || load<u8>(p + i + 2) == 0xa9)) {
-      writeU(load<u8>(p + i + 2) == 0xa8 ? 0x2028 : 0x2029);
-      i += 2;
-      continue;
-    }
-    out(c);
+    bSkipTo(o);
+    i = writeByte(p, n, i, html);
+    o = bMark();
   }
-  out(34);
+  store<u8>(o++, 34);
+  bSkipTo(o);
+}
+
+/** Writes byte i of a string being quoted, escaped as needed; returns the index of the last byte it consumed. */
+function writeByte(p: usize, n: usize, i: usize, html: bool): usize {
+  const c = <u32>load<u8>(p + i);
+  if (c == 34 || c == 92) { out(92); out(c); return i; }
+  if (c < 32) {
+    if (c == 10) { out(92); out(110); } else if (c == 13) { out(92); out(114); } else if (c == 9) { out(92); out(116); }
+    else writeU(c);
+    return i;
+  }
+  if (html && (c == 60 || c == 62 || c == 38)) { writeU(c); return i; }
+  if (html && c == 0xe2 && i + 2 < n && load<u8>(p + i + 1) == 0x80 && (load<u8>(p + i + 2) == 0xa8 || load<u8>(p + i + 2) == 0xa9)) {
+    writeU(load<u8>(p + i + 2) == 0xa8 ? 0x2028 : 0x2029);
+    return i + 2;
+  }
+  out(c);
+  return i;
 }
 
 function writeLit(s: string): void {

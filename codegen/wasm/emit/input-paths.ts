@@ -322,7 +322,11 @@ export function inputPathsTable(planNames: readonly string[], trees: Readonly<Re
   let size = align8(4 + 4 * planNames.length);
   const node = (t: InputPaths): number => {
     if (t === true) return 0;
-    const names = Object.keys(t).sort();
+    // in the runtime's key order (by UTF-8 bytes): a projected parse fills the members in this order
+    const names = Object.keys(t)
+      .map((name) => ({ name, utf8: new TextEncoder().encode(name) }))
+      .sort((a, b) => compareBytes(a.utf8, b.utf8))
+      .map((x) => x.name);
     const bytes = new Uint8Array(8 + ENTRY_SIZE * names.length);
     const addr = at + size;
     size += bytes.length;
@@ -354,4 +358,10 @@ export function inputPathsTable(planNames: readonly string[], trees: Readonly<Re
     o += c.length;
   }
   return out;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
