@@ -1,5 +1,5 @@
 // Printing values as JSON (Go/OPA style) or in Rego syntax, through the heap-top builder.
-import { bBegin, bByte, bBytes, bEnd, bLen, bMark, bReserve, bSkipTo } from "./memory";
+import { bBegin, bByte, bBytes, bEnd, bLen, bLit, bMark, bReserve, bSkipTo } from "./memory";
 import {
   tag, boolVal, strLen, strPtr, colLen, arrGet, objKey, objVal, setGet, mkString,
   T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET,
@@ -63,9 +63,9 @@ function writeByte(p: usize, n: usize, i: usize, html: bool): usize {
   return i;
 }
 
-function writeLit(s: string): void {
-  const p = changetype<usize>(s);
-  for (let i = 0; i < s.length; i++) out(load<u16>(p + (<usize>i << 1)));
+/** An ASCII literal without quotes or backslashes (so nothing to escape inside a key either). */
+@inline function writeLit(s: string): void {
+  bLit(s);
 }
 
 /** JSON: sets print as arrays, object keys that are not strings print as their JSON text in a string. */

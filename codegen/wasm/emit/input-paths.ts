@@ -327,19 +327,31 @@ export function inputPathsTable(planNames: readonly string[], trees: Readonly<Re
       .map((name) => ({ name, utf8: new TextEncoder().encode(name) }))
       .sort((a, b) => compareBytes(a.utf8, b.utf8))
       .map((x) => x.name);
-    const bytes = new Uint8Array(8 + ENTRY_SIZE * names.length);
+    // a hash table of twice the members or more, when every index fits its byte
+    const bits = names.length === 0 || names.length > 255 ? 0 : Math.max(2, Math.ceil(Math.log2(names.length * 2)));
+    const table = 8 + ENTRY_SIZE * names.length;
+    const bytes = new Uint8Array(align8(table + (bits === 0 ? 0 : 1 << bits)));
     const addr = at + size;
     size += bytes.length;
     chunks.push(bytes);
     const dv = new DataView(bytes.buffer);
     dv.setUint32(0, names.length, true);
+    dv.setUint32(4, bits, true);
     names.forEach((name, i) => {
       const e = 8 + ENTRY_SIZE * i;
       const utf8 = new TextEncoder().encode(name);
       dv.setUint32(e, utf8.length, true);
       dv.setUint32(e + 4, keyCell(name), true);
-      bytes.set(utf8.subarray(0, 8), e + 16);
+      const prefix = new Uint8Array(8);
+      prefix.set(utf8.subarray(0, 8));
+      bytes.set(prefix, e + 16);
       dv.setUint32(e + 8, node(t[name]!), true);
+      if (bits !== 0) {
+        const pv = new DataView(prefix.buffer);
+        let h = memberHash(utf8.length, pv.getUint32(0, true), pv.getUint32(4, true)) >>> (32 - bits);
+        while (bytes[table + h] !== 0) h = (h + 1) & ((1 << bits) - 1);
+        bytes[table + h] = i + 1;
+      }
     });
     return addr;
   };
@@ -358,6 +370,11 @@ export function inputPathsTable(planNames: readonly string[], trees: Readonly<Re
     o += c.length;
   }
   return out;
+}
+
+/** memberHash of codegen/wasm/assembly/input-paths.ts: a key's length and the two halves of its first eight bytes. */
+function memberHash(len: number, lo: number, hi: number): number {
+  return Math.imul((lo ^ Math.imul(hi, 0x01000193) ^ len) >>> 0, 0x9e3779b1) >>> 0;
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
