@@ -104,6 +104,9 @@ none := 1
 
 all := input
 
+# long members that differ only past their first eight bytes (or in length)
+long := [input.long_member_name_0123456789, input.long_member_name_0123456788, input.long_member_name_01234567]
+
 # members whose UTF-16 and UTF-8 orders differ
 order := [input.u["\uffff"], input.u["😀"], input.u["Z"], input.u["é"]]
 `;
@@ -116,7 +119,7 @@ async function load(modules: { file: string; source: string }[], entrypoints: st
   return p;
 }
 
-const KEYS = ["u", "\uffff", "😀", "Z", "é", "a", "b", "c", "d", "w", "arr", "o", "m", "k", "v", "x", "é\"q", "tool", "effect", "args", "approval", "decision", "principal", "roles", "tenant", "context", "amount", "", "long_member_name_0123456789"];
+const KEYS = ["u", "\uffff", "😀", "Z", "é", "a", "b", "c", "d", "w", "arr", "o", "m", "k", "v", "x", "é\"q", "tool", "effect", "args", "approval", "decision", "principal", "roles", "tenant", "context", "amount", "", "long_member_name_0123456789", "long_member_name_0123456788", "long_member_name_01234567", "long_member_name_012345678"];
 
 const jsonValue = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -173,7 +176,7 @@ function mutate(text: Uint8Array, r: () => number): Uint8Array {
 }
 
 describe("opa_eval's projected input parse", async () => {
-  const test = await load([{ file: "p.rego", source: TEST_POLICY }], ["p/nested", "p/typed", "p/whole", "p/arr", "p/cnt", "p/dyn", "p/nested_val", "p/escaped", "p/none", "p/all", "p/order"]);
+  const test = await load([{ file: "p.rego", source: TEST_POLICY }], ["p/nested", "p/typed", "p/whole", "p/arr", "p/cnt", "p/dyn", "p/nested_val", "p/escaped", "p/none", "p/all", "p/order", "p/long"]);
   const authz = await load(
     [{ file: "policies/authz.rego", source: readFileSync(join(root, "policies", "authz.rego"), "utf8") }],
     ["toolgate/authz/decision"],

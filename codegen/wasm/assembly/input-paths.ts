@@ -5,7 +5,7 @@
 // Node (the members the policy can look at when the value there is an object):
 //   +0 u32 member count M, +4 u32 log2 of the hash table's size (0: no table), then M
 //   entries of ENTRY_SIZE bytes from +8, in key order: +0 u32 key length, +4 u32 key
-//   string cell (static), +8 u32 child node (0: the whole value), +12 unused, +16 u64 the
+//   string cell (static), +8 u32 child node (0: the whole value), +12 u32 its index, +16 u64 the
 //   key's first eight bytes, zero-padded; then the hash table: one byte per slot, an
 //   entry's index plus one (0: empty), at memberHash(length, first eight bytes), probed
 //   linearly.
@@ -31,9 +31,10 @@ export function inputPathsNode(ep: i32): usize {
 export function findMember(node: usize, p: usize, n: usize): usize {
   const m = <usize>load<u32>(node);
   if (m == 0) return 0;
-  let pre: u64 = 0;
-  if (n >= 8) pre = load<u64>(p);
-  else for (let i: usize = 0; i < n; i++) pre |= <u64>load<u8>(p + i) << (<u64>(i << 3));
+  // A key is followed by at least its closing quote and the parse stack (or lies in an
+  // allocation rounded up to eight bytes): eight bytes can always be read.
+  let pre = load<u64>(p);
+  if (n < 8) pre &= (<u64>1 << (<u64>n << 3)) - 1;
   const first = node + 8;
   const bits = load<u32>(node, 4);
   if (bits != 0) {
@@ -55,7 +56,17 @@ export function findMember(node: usize, p: usize, n: usize): usize {
 
 @inline function sameKey(e: usize, p: usize, n: usize, pre: u64): bool {
   if (<usize>load<u32>(e) != n || load<u64>(e, 16) != pre) return false;
-  return n <= 8 || memory.compare(<usize>load<u32>(<usize>load<u32>(e, 4), 8) + 8, p + 8, n - 8) == 0;
+  if (n <= 8) return true;
+  // the rest eight bytes at a time, the last word overlapping its predecessor
+  const k = <usize>load<u32>(<usize>load<u32>(e, 4), 8);
+  let i: usize = 8;
+  for (; i + 8 <= n; i += 8) if (load<u64>(k + i) != load<u64>(p + i)) return false;
+  return i == n || load<u64>(k + n - 8) == load<u64>(p + n - 8);
+}
+
+/** The index of entry `e` in its node. */
+@inline export function memberIndex(e: usize): usize {
+  return <usize>load<u32>(e, 12);
 }
 
 @inline export function memberKey(e: usize): usize {

@@ -5,7 +5,7 @@ import { scanNumber, parseNumber } from "./number";
 import { compare, strCompare } from "./compare";
 import { INDEX_MIN, buildIndex } from "./keyindex";
 import { hashBytes } from "./hash";
-import { ENTRY_SIZE, findMember, memberChild, memberKey } from "./input-paths";
+import { ENTRY_SIZE, findMember, memberChild, memberIndex, memberKey } from "./input-paths";
 
 const MAX_DEPTH = 512;
 
@@ -487,7 +487,7 @@ function parseObjectProjected(node: usize): usize {
       const child = memberChild(e);
       const v = child == 0 ? parseValue() : parseProjected(child);
       if (v == 0) return fail();
-      const slot = slots + (((e - first) / ENTRY_SIZE) << 2);
+      const slot = slots + (memberIndex(e) << 2);
       if (load<u32>(slot) == 0) kept++;
       store<u32>(slot, <u32>v);
     }

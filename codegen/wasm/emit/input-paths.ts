@@ -346,6 +346,7 @@ export function inputPathsTable(planNames: readonly string[], trees: Readonly<Re
       prefix.set(utf8.subarray(0, 8));
       bytes.set(prefix, e + 16);
       dv.setUint32(e + 8, node(t[name]!), true);
+      dv.setUint32(e + 12, i, true);
       if (bits !== 0) {
         const pv = new DataView(prefix.buffer);
         let h = memberHash(utf8.length, pv.getUint32(0, true), pv.getUint32(4, true)) >>> (32 - bits);
