@@ -354,8 +354,15 @@ let strEscapes = false;
 
 /** Reads a string from its opening quote to past its closing one; false when it is unterminated or holds a control character. */
 function scanString(): bool {
-  const start = pos + 1; // after the opening quote
-  const e = end;
+  const q = scanStringAt(pos, end);
+  if (q == 0) return false;
+  pos = q;
+  return true;
+}
+
+/** scanString() from the opening quote at p (text ends at e): the position after the closing quote, or 0. */
+function scanStringAt(p0: usize, e: usize): usize {
+  const start = p0 + 1;
   let p = start;
   let escapes = false;
   while (true) {
@@ -367,16 +374,25 @@ function scanString(): bool {
       const t = (((q - 0x0101010101010101) & ~q) | ((b - 0x0101010101010101) & ~b) | ((x - 0x2020202020202020) & ~x)) & 0x8080808080808080;
       if (t == 0) { p += 8; continue; }
       p += <usize>(ctz(t) >> 3);
-    } else if (p >= e) { pos = p; return false; }
+    } else if (p >= e) return 0;
     const c = load<u8>(p);
     if (c == 34) break;
     if (c == 92) { escapes = true; p += 2; continue; }
-    if (c < 32) { pos = p; return false; }
+    if (c < 32) return 0;
     p++;
   }
   strStart = start; strStop = p; strEscapes = escapes;
-  pos = p + 1;
-  return true;
+  return p + 1;
+}
+
+/** The first position from p on (before e) that is not JSON whitespace. */
+@inline function wsFrom(p: usize, e: usize): usize {
+  while (p < e) {
+    const c = load<u8>(p);
+    if (c > 32 || (c != 32 && c != 9 && c != 10 && c != 13)) break;
+    p++;
+  }
+  return p;
 }
 
 function parseString(key: bool = false): usize {
@@ -458,46 +474,67 @@ function parseProjected(node: usize): usize {
 // sorted, a repeated key keeps its last value, and nothing is sorted or deduplicated.
 function parseObjectProjected(node: usize): usize {
   if (++depth > MAX_DEPTH) return fail();
-  pos++;
+  const e = end;
   const obj = mkObject(0);
   const m = <usize>load<u32>(node);
   const first = node + 8;
   const slots = alloc(m << 2);
   memory.fill(slots, 0, m << 2);
-  skipWs();
-  if (peek() == 125) { pos++; depth--; return obj; }
+  // the position stays in a local here; pos is set around the calls that read it
+  let p = wsFrom(pos + 1, e);
+  if (p < e && load<u8>(p) == 125) { pos = p + 1; depth--; return obj; }
   let kept = 0;
   while (true) {
-    skipWs();
-    if (peek() != 34 || !scanString()) return fail();
+    p = wsFrom(p, e);
+    if (p >= e || load<u8>(p) != 34) return fail();
+    p = scanStringAt(p, e);
+    if (p == 0) return fail();
     let kp = strStart, kn = strStop - strStart;
     if (strEscapes) {
       kp = unescape(strStart, strStop);
       if (kp == 0) return fail();
       kn = unescapedLen;
     }
-    const e = findMember(node, kp, kn);
-    skipWs();
-    if (peek() != 58) return fail();
-    pos++;
-    skipWs();
-    if (e == 0) {
+    const en = findMember(node, kp, kn);
+    p = wsFrom(p, e);
+    if (p >= e || load<u8>(p) != 58) return fail();
+    p = wsFrom(p + 1, e);
+    if (en == 0) {
+      pos = p;
       if (!skipValue()) return fail();
+      p = pos;
     } else {
-      const child = memberChild(e);
-      const v = child == 0 ? parseValue() : parseProjected(child);
-      if (v == 0) return fail();
-      const slot = slots + (memberIndex(e) << 2);
+      const child = memberChild(en);
+      let v: usize = 0;
+      if (child == 0 && p < e && load<u8>(p) == 34) {
+        // a string member read whole, without the way through parseValue
+        p = scanStringAt(p, e);
+        if (p == 0) return fail();
+        if (!strEscapes) v = mkString(strStart, strStop - strStart);
+        else {
+          const out = unescape(strStart, strStop);
+          if (out == 0) return fail();
+          v = mkString(out, unescapedLen);
+        }
+      } else {
+        pos = p;
+        v = child == 0 ? parseValue() : parseProjected(child);
+        if (v == 0) return fail();
+        p = pos;
+      }
+      const slot = slots + (memberIndex(en) << 2);
       if (load<u32>(slot) == 0) kept++;
       store<u32>(slot, <u32>v);
     }
-    skipWs();
-    const c = peek();
-    pos++;
+    p = wsFrom(p, e);
+    if (p >= e) return fail();
+    const c = load<u8>(p);
+    p++;
     if (c == 44) continue;
     if (c == 125) break;
     return fail();
   }
+  pos = p;
   depth--;
   if (kept > 0) {
     const d = alloc(<usize>kept << 3);
