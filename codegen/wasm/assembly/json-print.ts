@@ -20,6 +20,14 @@ function writeU(cp: u32): void {
   out(load<u8>(HEX + ((cp >> 4) & 15))); out(load<u8>(HEX + (cp & 15)));
 }
 
+// Per byte: 1 = always escaped (control, quote, backslash), 2 = escaped when `html`
+// (<, >, &, and 0xe2, which may start U+2028/U+2029), 0 = written as it is.
+const ESCAPE = memory.data<u8>([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 8);
+
+@inline function haszero(x: u64): u64 {
+  return (x - 0x0101010101010101) & ~x;
+}
+
 /** Writes a quoted, escaped string (Go encoding/json escaping when `html`). */
 export function writeQuoted(p: usize, n: usize, html: bool): void {
   if (keyDepth > 0) {
@@ -28,17 +36,30 @@ export function writeQuoted(p: usize, n: usize, html: bool): void {
     out(34);
     return;
   }
-  // Room for the worst case (every byte six), then plain bytes are stored directly.
+  // Room for the worst case (every byte six), then plain bytes are stored directly,
+  // eight at a time while none of them is one to escape.
   let o = bReserve(n * 6 + 2);
   store<u8>(o++, 34);
-  for (let i: usize = 0; i < n; i++) {
-    const c = <u32>load<u8>(p + i);
-    if (c >= 32 && c != 34 && c != 92 && (!html || (c != 60 && c != 62 && c != 38 && c != 0xe2))) {
-      store<u8>(o++, <u8>c);
-      continue;
+  let i: usize = 0;
+  while (i < n) {
+    if (i + 8 <= n) {
+      const x = load<u64>(p + i);
+      let t = haszero(x ^ 0x2222222222222222) | haszero(x ^ 0x5c5c5c5c5c5c5c5c) | ((x - 0x2020202020202020) & ~x);
+      if (html) t |= haszero(x ^ 0x3c3c3c3c3c3c3c3c) | haszero(x ^ 0x3e3e3e3e3e3e3e3e) | haszero(x ^ 0x2626262626262626) | haszero(x ^ 0xe2e2e2e2e2e2e2e2);
+      t &= 0x8080808080808080;
+      store<u64>(o, x);
+      if (t == 0) { o += 8; i += 8; continue; }
+      // the lowest flagged byte is the first one to escape (false positives lie above it)
+      const k = <usize>(ctz(t) >> 3);
+      o += k;
+      i += k;
+    } else {
+      const c = load<u8>(p + i);
+      const kind = load<u8>(ESCAPE + c);
+      if (kind == 0 || (kind == 2 && !html)) { store<u8>(o++, c); i++; continue; }
     }
     bSkipTo(o);
-    i = writeByte(p, n, i, html);
+    i = writeByte(p, n, i, html) + 1;
     o = bMark();
   }
   store<u8>(o++, 34);
