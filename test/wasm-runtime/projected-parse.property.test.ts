@@ -107,6 +107,11 @@ all := input
 # long members that differ only past their first eight bytes (or in length)
 long := [input.long_member_name_0123456789, input.long_member_name_0123456788, input.long_member_name_01234567]
 
+# more members than an object gets a hash index at
+many := [x | some i in numbers.range(0, 19); x := input.many[sprintf("m%d", [i])]]
+
+many_static := [input.many.m0, input.many.m1, input.many.m2, input.many.m3, input.many.m4, input.many.m5, input.many.m6, input.many.m7, input.many.m8, input.many.m9, input.many.m10, input.many.m11, input.many.m12, input.many.m13, input.many.m14, input.many.m15, input.many.m16, input.many.m17, input.many.m18, input.many.m19]
+
 # members whose UTF-16 and UTF-8 orders differ
 order := [input.u["\uffff"], input.u["😀"], input.u["Z"], input.u["é"]]
 `;
@@ -176,7 +181,7 @@ function mutate(text: Uint8Array, r: () => number): Uint8Array {
 }
 
 describe("opa_eval's projected input parse", async () => {
-  const test = await load([{ file: "p.rego", source: TEST_POLICY }], ["p/nested", "p/typed", "p/whole", "p/arr", "p/cnt", "p/dyn", "p/nested_val", "p/escaped", "p/none", "p/all", "p/order", "p/long"]);
+  const test = await load([{ file: "p.rego", source: TEST_POLICY }], ["p/nested", "p/typed", "p/whole", "p/arr", "p/cnt", "p/dyn", "p/nested_val", "p/escaped", "p/none", "p/all", "p/order", "p/long", "p/many", "p/many_static"]);
   const authz = await load(
     [{ file: "policies/authz.rego", source: readFileSync(join(root, "policies", "authz.rego"), "utf8") }],
     ["toolgate/authz/decision"],
@@ -220,6 +225,24 @@ describe("opa_eval's projected input parse", async () => {
         expect(rt.projected(0, bad)).toBe(rt.whole(0, bad));
       }),
       { numRuns: 1500 },
+    );
+  });
+
+  it("agrees on objects with more read members than a hash index starts at", () => {
+    const rt = routes(test);
+    const ep = test.entrypoints["p/many_static"]!;
+    fc.assert(
+      fc.property(fc.array(jsonValue, { minLength: 24, maxLength: 24 }), fc.integer(), fc.integer({ min: -1, max: 19 }), (vals, seed, drop) => {
+        const many: Record<string, unknown> = {};
+        vals.forEach((v, i) => {
+          if (i !== drop) many[i < 20 ? `m${i}` : `extra${i}`] = v;
+        });
+        const text = enc.encode(write({ many, other: vals[0] }, seeded(seed)));
+        const want = rt.whole(ep, text);
+        if (drop < 0) expect(want).toContain('"result"');
+        expect(rt.projected(ep, text)).toBe(want);
+      }),
+      { numRuns: 300 },
     );
   });
 
