@@ -85,12 +85,16 @@ describe("the binary linker keeping the whole runtime", () => {
 
   it("keeps every runtime global and data segment at its index, appending the generated ones", () => {
     expect(out.globals.length).toBeGreaterThanOrEqual(rt.globals.length);
+    // The emitter gives the input-paths table's address to this global; every other keeps its init.
+    const pathsGlobal = exportIndex(rt, "tg_input_paths");
     rt.globals.forEach((g, i) => {
       expect(out.globals[i]!.valtype).toBe(g.valtype);
       expect(out.globals[i]!.mutable).toBe(g.mutable);
-      expect([...out.globals[i]!.init]).toEqual([...g.init]);
+      if (i === pathsGlobal) expect([...out.globals[i]!.init]).not.toEqual([...g.init]);
+      else expect([...out.globals[i]!.init]).toEqual([...g.init]);
     });
-    expect(out.data.length).toBe(rt.data.length + 1);
+    // static values, then the input-paths table
+    expect(out.data.length).toBe(rt.data.length + 2);
     rt.data.forEach((d, i) => expect([...out.data[i]!]).toEqual([...d]));
     expect(out.dataEnd).toBeGreaterThan(rt.dataEnd);
     expect(out.hasDataCount).toBe(rt.hasDataCount);

@@ -1,7 +1,8 @@
 // The OPA wasm ABI (1.2 and the legacy context path) on top of the generated
 // functions imported from module `toolgate`.
 import { alloc, heapGet, heapSet } from "./memory";
-import { parseJSON } from "./json-parse";
+import { parseJSON, parseJSONProjected } from "./json-parse";
+import { inputPathsNode } from "./input-paths";
 import { dumpJSON, dumpRego } from "./json-print";
 import { mkArray } from "./value";
 import { internalError } from "./errors";
@@ -48,7 +49,8 @@ export function opa_eval(_reserved: i32, entrypoint: i32, data: usize, input: us
   heapSet(heapPtr);
   let inp: usize = 0;
   if (inputLen > 0) {
-    inp = parseJSON(input, inputLen);
+    // only the parts of the input this entrypoint can read are built (input-paths.ts)
+    inp = parseJSONProjected(input, inputLen, inputPathsNode(entrypoint));
     if (inp == 0) internalError("opa_eval: input is not valid JSON");
   }
   const ctx = opa_eval_ctx_new();

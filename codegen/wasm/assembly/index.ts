@@ -2,4 +2,5 @@
 export * from "./abi";
 export * from "./api";
 export { tg_strict_builtin_errors } from "./errors";
+export { tg_input_paths } from "./input-paths";
 export * from "./builtins/index";

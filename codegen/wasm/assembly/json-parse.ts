@@ -5,6 +5,7 @@ import { scanNumber, parseNumber } from "./number";
 import { compare, strCompare } from "./compare";
 import { INDEX_MIN, buildIndex } from "./keyindex";
 import { hashBytes } from "./hash";
+import { ENTRY_SIZE, findMember, memberChild, memberIndex, memberKey } from "./input-paths";
 
 const MAX_DEPTH = 512;
 
@@ -48,11 +49,21 @@ function fromStack(c: usize, base: i32, slot: i32): usize {
   return pos < end ? <u32>load<u8>(pos) : 0;
 }
 
-function skipWs(): void {
-  while (pos < end) {
-    const c = load<u8>(pos);
-    if (c == 32 || c == 9 || c == 10 || c == 13) pos++; else break;
+// The scanners below keep the position in a local while they loop (a global is a
+// memory access on every use) and store it once.
+@inline function skipWs(): void {
+  if (pos >= end || load<u8>(pos) > 32) return;
+  skipWsSlow();
+}
+
+function skipWsSlow(): void {
+  let p = pos;
+  const e = end;
+  while (p < e) {
+    const c = load<u8>(p);
+    if (c == 32 || c == 9 || c == 10 || c == 13) p++; else break;
   }
+  pos = p;
 }
 
 function expectWord(w0: u32, w1: u32, w2: u32, w3: u32, n: usize): bool {
@@ -65,6 +76,15 @@ function expectWord(w0: u32, w1: u32, w2: u32, w3: u32, n: usize): bool {
 
 /** Parses one JSON text; 0 on any error (including trailing garbage). */
 export function parseJSON(p: usize, n: usize): usize {
+  return parseJSONProjected(p, n, 0);
+}
+
+/**
+ * Parses one JSON text keeping, of the objects `node` describes (input-paths.ts), only
+ * the members it lists; every other member is checked as strictly as a parse would
+ * check it, then skipped. `node` 0 parses the whole text. 0 on any error.
+ */
+export function parseJSONProjected(p: usize, n: usize, node: usize): usize {
   src = p; end = p + n; pos = p; failed = false; depth = 0; sp = 0;
   const slots = (n >> 1) + 2;
   stackSlots = <i32>(slots < STACK_MAX_SLOTS ? slots : STACK_MAX_SLOTS);
@@ -76,7 +96,7 @@ export function parseJSON(p: usize, n: usize): usize {
     memory.fill(keyCache, 0, <usize>KEY_SLOTS << 2);
   }
   skipWs();
-  const v = parseValue();
+  const v = node == 0 ? parseValue() : parseProjected(node);
   if (failed || v == 0) return 0;
   skipWs();
   return pos == end ? v : 0;
@@ -327,31 +347,67 @@ function keyCell(p: usize, n: usize): usize {
   return k;
 }
 
-function parseString(key: bool = false): usize {
-  pos++; // opening quote
-  const start = pos;
+// The string scanString() last read: its bytes [strStart, strStop), whether it has escapes.
+let strStart: usize = 0;
+let strStop: usize = 0;
+let strEscapes = false;
+
+/** Reads a string from its opening quote to past its closing one; false when it is unterminated or holds a control character. */
+function scanString(): bool {
+  const q = scanStringAt(pos, end);
+  if (q == 0) return false;
+  pos = q;
+  return true;
+}
+
+/** scanString() from the opening quote at p (text ends at e): the position after the closing quote, or 0. */
+function scanStringAt(p0: usize, e: usize): usize {
+  const start = p0 + 1;
+  let p = start;
   let escapes = false;
-  // eight bytes at a time while none is a quote, a backslash or a control character
-  while (pos + 8 <= end) {
-    const x = load<u64>(pos);
-    const q = x ^ 0x2222222222222222, b = x ^ 0x5c5c5c5c5c5c5c5c;
-    const t = ((q - 0x0101010101010101) & ~q) | ((b - 0x0101010101010101) & ~b) | ((x - 0x2020202020202020) & ~x);
-    if ((t & 0x8080808080808080) != 0) break;
-    pos += 8;
-  }
   while (true) {
-    if (pos >= end) return fail();
-    const c = load<u8>(pos);
+    // eight bytes at a time: the lowest byte the test flags is the first quote,
+    // backslash or control character (a false positive only ever lies above a true one)
+    if (p + 8 <= e) {
+      const x = load<u64>(p);
+      const q = x ^ 0x2222222222222222, b = x ^ 0x5c5c5c5c5c5c5c5c;
+      const t = (((q - 0x0101010101010101) & ~q) | ((b - 0x0101010101010101) & ~b) | ((x - 0x2020202020202020) & ~x)) & 0x8080808080808080;
+      if (t == 0) { p += 8; continue; }
+      p += <usize>(ctz(t) >> 3);
+    } else if (p >= e) return 0;
+    const c = load<u8>(p);
     if (c == 34) break;
-    if (c < 32) return fail();
-    if (c == 92) { escapes = true; pos += 2; continue; }
-    pos++;
+    if (c == 92) { escapes = true; p += 2; continue; }
+    if (c < 32) return 0;
+    p++;
   }
-  if (pos > end) return fail();
-  const stop = pos;
-  pos++;
-  if (!escapes) return key ? keyCell(start, stop - start) : mkString(start, stop - start);
-  // decode escapes into fresh memory (never longer than the source)
+  strStart = start; strStop = p; strEscapes = escapes;
+  return p + 1;
+}
+
+/** The first position from p on (before e) that is not JSON whitespace. */
+@inline function wsFrom(p: usize, e: usize): usize {
+  while (p < e) {
+    const c = load<u8>(p);
+    if (c > 32 || (c != 32 && c != 9 && c != 10 && c != 13)) break;
+    p++;
+  }
+  return p;
+}
+
+function parseString(key: bool = false): usize {
+  if (!scanString()) return fail();
+  const start = strStart, stop = strStop;
+  if (!strEscapes) return key ? keyCell(start, stop - start) : mkString(start, stop - start);
+  const out = unescape(start, stop);
+  return out != 0 ? mkString(out, unescapedLen) : fail();
+}
+
+let unescapedLen: usize = 0;
+
+/** The bytes of [start, stop) with escapes decoded, in fresh memory (length in unescapedLen); 0 for an invalid escape. */
+function unescape(start: usize, stop: usize): usize {
+  // never longer than the source
   const out = alloc(stop - start);
   let o = out;
   let i = start;
@@ -372,7 +428,7 @@ function parseString(key: bool = false): usize {
       case 116: store<u8>(o++, 9); break;
       case 117: {
         let cp = hex4(i);
-        if (cp < 0) return fail();
+        if (cp < 0) return 0;
         i += 4;
         if (cp >= 0xd800 && cp < 0xdc00) {
           // a high surrogate needs its low half; alone it becomes U+FFFD as in Go
@@ -384,10 +440,182 @@ function parseString(key: bool = false): usize {
         o = putUtf8(o, <u32>cp);
         break;
       }
-      default: return fail();
+      default: return 0;
     }
   }
-  return mkString(out, o - out);
+  unescapedLen = o - out;
+  return out;
+}
+
+/** Whether every escape in [start, stop) is one unescape() decodes (it accepts exactly these). */
+function validEscapes(start: usize, stop: usize): bool {
+  let i = start;
+  while (i < stop) {
+    if (load<u8>(i) != 92) { i++; continue; }
+    const c = <u32>load<u8>(i + 1);
+    i += 2;
+    if (c == 117) {
+      if (hex4(i) < 0) return false;
+      i += 4;
+    } else if (c != 34 && c != 92 && c != 47 && c != 98 && c != 102 && c != 110 && c != 114 && c != 116) return false;
+  }
+  return true;
+}
+
+// ---- projected parsing: members nobody reads are checked, not built
+
+/** A value at `node`: an object keeps the members the node lists, anything else is parsed whole. */
+function parseProjected(node: usize): usize {
+  return peek() == 123 ? parseObjectProjected(node) : parseValue();
+}
+
+// A projected object's values go to one slot per member of its node, whose entries
+// are in key order (the emitter sorts them by their UTF-8 bytes): the pairs come out
+// sorted, a repeated key keeps its last value, and nothing is sorted or deduplicated.
+function parseObjectProjected(node: usize): usize {
+  if (++depth > MAX_DEPTH) return fail();
+  const e = end;
+  const obj = mkObject(0);
+  const m = <usize>load<u32>(node);
+  const first = node + 8;
+  const slots = alloc(m << 2);
+  memory.fill(slots, 0, m << 2);
+  // the position stays in a local here; pos is set around the calls that read it
+  let p = wsFrom(pos + 1, e);
+  if (p < e && load<u8>(p) == 125) { pos = p + 1; depth--; return obj; }
+  let kept = 0;
+  while (true) {
+    p = wsFrom(p, e);
+    if (p >= e || load<u8>(p) != 34) return fail();
+    p = scanStringAt(p, e);
+    if (p == 0) return fail();
+    let kp = strStart, kn = strStop - strStart;
+    if (strEscapes) {
+      kp = unescape(strStart, strStop);
+      if (kp == 0) return fail();
+      kn = unescapedLen;
+    }
+    const en = findMember(node, kp, kn);
+    p = wsFrom(p, e);
+    if (p >= e || load<u8>(p) != 58) return fail();
+    p = wsFrom(p + 1, e);
+    if (en == 0) {
+      pos = p;
+      if (!skipValue()) return fail();
+      p = pos;
+    } else {
+      const child = memberChild(en);
+      let v: usize = 0;
+      if (child == 0 && p < e && load<u8>(p) == 34) {
+        // a string member read whole, without the way through parseValue
+        p = scanStringAt(p, e);
+        if (p == 0) return fail();
+        if (!strEscapes) v = mkString(strStart, strStop - strStart);
+        else {
+          const out = unescape(strStart, strStop);
+          if (out == 0) return fail();
+          v = mkString(out, unescapedLen);
+        }
+      } else {
+        pos = p;
+        v = child == 0 ? parseValue() : parseProjected(child);
+        if (v == 0) return fail();
+        p = pos;
+      }
+      const slot = slots + (memberIndex(en) << 2);
+      if (load<u32>(slot) == 0) kept++;
+      store<u32>(slot, <u32>v);
+    }
+    p = wsFrom(p, e);
+    if (p >= e) return fail();
+    const c = load<u8>(p);
+    p++;
+    if (c == 44) continue;
+    if (c == 125) break;
+    return fail();
+  }
+  pos = p;
+  depth--;
+  if (kept > 0) {
+    const d = alloc(<usize>kept << 3);
+    let o = d;
+    for (let k: usize = 0; k < m; k++) {
+      const v = load<u32>(slots + (k << 2));
+      if (v == 0) continue;
+      store<u32>(o, <u32>memberKey(first + k * ENTRY_SIZE));
+      store<u32>(o, v, 4);
+      o += 8;
+    }
+    store<i32>(obj, kept, 8);
+    store<u32>(obj, <u32>d, 12);
+    setColLen(obj, kept);
+    if (kept >= INDEX_MIN) buildIndex(obj, true);
+  }
+  return obj;
+}
+
+/** Moves past one JSON value, checking it exactly as parseValue() would; false where parseValue() fails. */
+function skipValue(): bool {
+  const c = peek();
+  switch (c) {
+    case 123: return skipObject();
+    case 91: return skipArray();
+    case 34: return scanString() && (!strEscapes || validEscapes(strStart, strStop));
+    case 116: return expectWord(116, 114, 117, 101, 4);
+    case 102: {
+      if (pos + 5 <= end && load<u8>(pos + 4) == 101 && expectWord(102, 97, 108, 115, 4)) { pos++; return true; }
+      return false;
+    }
+    case 110: return expectWord(110, 117, 108, 108, 4);
+  }
+  const n = scanNumber(pos, end - pos);
+  if (n == 0) return false;
+  pos += n;
+  return true;
+}
+
+function skipArray(): bool {
+  if (++depth > MAX_DEPTH) return false;
+  pos++;
+  skipWs();
+  if (peek() == 93) { pos++; depth--; return true; }
+  while (true) {
+    skipWs();
+    if (!skipValue()) return false;
+    skipWs();
+    const c = peek();
+    pos++;
+    if (c == 44) continue;
+    if (c == 93) break;
+    return false;
+  }
+  depth--;
+  return true;
+}
+
+function skipObject(): bool {
+  if (++depth > MAX_DEPTH) return false;
+  pos++;
+  skipWs();
+  if (peek() == 125) { pos++; depth--; return true; }
+  while (true) {
+    skipWs();
+    if (peek() != 34 || !scanString()) return false;
+    if (strEscapes && !validEscapes(strStart, strStop)) return false;
+    skipWs();
+    if (peek() != 58) return false;
+    pos++;
+    skipWs();
+    if (!skipValue()) return false;
+    skipWs();
+    const c = peek();
+    pos++;
+    if (c == 44) continue;
+    if (c == 125) break;
+    return false;
+  }
+  depth--;
+  return true;
 }
 
 export function putUtf8(o: usize, cp: u32): usize {

@@ -1,5 +1,5 @@
 // Printing values as JSON (Go/OPA style) or in Rego syntax, through the heap-top builder.
-import { bBegin, bByte, bBytes, bEnd, bLen } from "./memory";
+import { bBegin, bByte, bBytes, bEnd, bLen, bLit, bMark, bReserve, bSkipTo } from "./memory";
 import {
   tag, boolVal, strLen, strPtr, colLen, arrGet, objKey, objVal, setGet, mkString,
   T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET,
@@ -20,31 +20,73 @@ function writeU(cp: u32): void {
   out(load<u8>(HEX + ((cp >> 4) & 15))); out(load<u8>(HEX + (cp & 15)));
 }
 
-/** Writes a quoted, escaped string (Go encoding/json escaping when `html`). */
-export function writeQuoted(p: usize, n: usize, html: bool): void {
-  out(34);
-  for (let i: usize = 0; i < n; i++) {
-    const c = <u32>load<u8>(p + i);
-    if (c == 34 || c == 92) { out(92); out(c); continue; }
-    if (c < 32) {
-      if (c == 10) { out(92); out(110); } else if (c == 13) { out(92); out(114); } else if (c == 9) { out(92); out(116); }
-      else writeU(c);
-      continue;
-    }
-    if (html && (c == 60 || c == 62 || c == 38)) { writeU(c); continue; }
-    if (html && c == 0xe2 && i + 2 < n && load<u8>(p + i + 1) == 0x80 && (load<u8>(p + i + 2) == 0xa8 || load<u8>(p + i + 2) == 0xa9)) {
-      writeU(load<u8>(p + i + 2) == 0xa8 ? 0x2028 : 0x2029);
-      i += 2;
-      continue;
-    }
-    out(c);
-  }
-  out(34);
+// Per byte: 1 = always escaped (control, quote, backslash), 2 = escaped when `html`
+// (<, >, &, and 0xe2, which may start U+2028/U+2029), 0 = written as it is.
+const ESCAPE = memory.data<u8>([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 8);
+
+@inline function haszero(x: u64): u64 {
+  return (x - 0x0101010101010101) & ~x;
 }
 
-function writeLit(s: string): void {
-  const p = changetype<usize>(s);
-  for (let i = 0; i < s.length; i++) out(load<u16>(p + (<usize>i << 1)));
+/** Writes a quoted, escaped string (Go encoding/json escaping when `html`). */
+export function writeQuoted(p: usize, n: usize, html: bool): void {
+  if (keyDepth > 0) {
+    out(34);
+    for (let i: usize = 0; i < n; i++) i = writeByte(p, n, i, html);
+    out(34);
+    return;
+  }
+  // Room for the worst case (every byte six), then plain bytes are stored directly,
+  // eight at a time while none of them is one to escape.
+  let o = bReserve(n * 6 + 2);
+  store<u8>(o++, 34);
+  let i: usize = 0;
+  while (i < n) {
+    if (i + 8 <= n) {
+      const x = load<u64>(p + i);
+      let t = haszero(x ^ 0x2222222222222222) | haszero(x ^ 0x5c5c5c5c5c5c5c5c) | ((x - 0x2020202020202020) & ~x);
+      if (html) t |= haszero(x ^ 0x3c3c3c3c3c3c3c3c) | haszero(x ^ 0x3e3e3e3e3e3e3e3e) | haszero(x ^ 0x2626262626262626) | haszero(x ^ 0xe2e2e2e2e2e2e2e2);
+      t &= 0x8080808080808080;
+      store<u64>(o, x);
+      if (t == 0) { o += 8; i += 8; continue; }
+      // the lowest flagged byte is the first one to escape (false positives lie above it)
+      const k = <usize>(ctz(t) >> 3);
+      o += k;
+      i += k;
+    } else {
+      const c = load<u8>(p + i);
+      const kind = load<u8>(ESCAPE + c);
+      if (kind == 0 || (kind == 2 && !html)) { store<u8>(o++, c); i++; continue; }
+    }
+    bSkipTo(o);
+    i = writeByte(p, n, i, html) + 1;
+    o = bMark();
+  }
+  store<u8>(o++, 34);
+  bSkipTo(o);
+}
+
+/** Writes byte i of a string being quoted, escaped as needed; returns the index of the last byte it consumed. */
+function writeByte(p: usize, n: usize, i: usize, html: bool): usize {
+  const c = <u32>load<u8>(p + i);
+  if (c == 34 || c == 92) { out(92); out(c); return i; }
+  if (c < 32) {
+    if (c == 10) { out(92); out(110); } else if (c == 13) { out(92); out(114); } else if (c == 9) { out(92); out(116); }
+    else writeU(c);
+    return i;
+  }
+  if (html && (c == 60 || c == 62 || c == 38)) { writeU(c); return i; }
+  if (html && c == 0xe2 && i + 2 < n && load<u8>(p + i + 1) == 0x80 && (load<u8>(p + i + 2) == 0xa8 || load<u8>(p + i + 2) == 0xa9)) {
+    writeU(load<u8>(p + i + 2) == 0xa8 ? 0x2028 : 0x2029);
+    return i + 2;
+  }
+  out(c);
+  return i;
+}
+
+/** An ASCII literal without quotes or backslashes (so nothing to escape inside a key either). */
+@inline function writeLit(s: string): void {
+  bLit(s);
 }
 
 /** JSON: sets print as arrays, object keys that are not strings print as their JSON text in a string. */

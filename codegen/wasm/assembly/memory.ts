@@ -104,6 +104,17 @@ export function bLit(s: string): void {
   bPos += n;
 }
 
+/** Makes room for n more bytes; returns the write position (bytes written there are taken with bSkipTo). */
+export function bReserve(n: usize): usize {
+  if (bPos + n > heapLimit) ensureMemory(bPos + n);
+  return bPos;
+}
+
+/** Moves the builder's end to p (past bytes stored directly after bReserve). */
+@inline export function bSkipTo(p: usize): void {
+  bPos = p;
+}
+
 /** Current end of the builder (a mark to pad from). */
 export function bMark(): usize {
   return bPos;

@@ -152,7 +152,8 @@ function approximate(d: usize, n: i32, e10: i32): f64 {
     x /= 1e22;
     e += 22;
   }
-  if (e < 0) x /= load<f64>(POW10 + (<usize>(-e) << 3));
+  // (x reached 0 with e still below -22 for a tiny value: the table has 23 entries)
+  if (e < 0) x /= load<f64>(POW10 + (<usize>(e < -22 ? 22 : -e) << 3));
   return x;
 }
 

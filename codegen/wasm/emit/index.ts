@@ -17,7 +17,7 @@ import { FuelBuiltins } from "./fuel-builtins.js";
 import { functionsNeedingEntryCheck } from "./fuel-leaves.js";
 import { Memo } from "./memo.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, linkModule, optimizeGenerated, readRuntime, replaceImport, setGlobalInit, staticDataStart, validationError } from "../link/index.js";
-import { INPUT_PATHS_SECTION, inputPaths } from "./input-paths.js";
+import { INPUT_PATHS_SECTION, inputPaths, inputPathsTable } from "./input-paths.js";
 import type { InputPaths } from "./input-paths.js";
 import { memberPositions } from "./member-positions.js";
 import { StaticData } from "./static-data.js";
@@ -191,6 +191,10 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(JSON.stringify({ version: 1, entrypoints, keys })));
   if (fuel !== null) m.addCustomSection(FUEL_SECTION, new TextEncoder().encode(JSON.stringify(fuel.section())));
   appendStaticData(m, data.blob());
+  // The same paths in memory, for the runtime's projected input parse (opa_eval).
+  const pathsAt = staticDataStart(m);
+  appendStaticData(m, inputPathsTable(policy.plans.map((p) => p.name), entrypoints, (k) => keys[k]!, pathsAt));
+  setGlobalInit(m, "tg_input_paths", m.i32.const(pathsAt));
   finishHeapBase(m);
   if (opts.legacyAbi === true) setGlobalInit(m, "opa_wasm_abi_minor_version", m.i32.const(1));
 

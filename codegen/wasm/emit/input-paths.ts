@@ -306,3 +306,80 @@ function toTree(reached: ReadonlySet<string>, whole: ReadonlySet<string>): Input
   }
   return root;
 }
+
+/** Bytes of one member entry of a paths node in module memory (codegen/wasm/assembly/input-paths.ts). */
+const ENTRY_SIZE = 24;
+
+/**
+ * The input paths of every entrypoint as the runtime library reads them (layout in
+ * codegen/wasm/assembly/input-paths.ts), to be placed at address `at`: entrypoint `i`
+ * is `planNames[i]`; `keyCell` gives the static string cell of a member name, which a
+ * projected parse uses as that member's key.
+ */
+export function inputPathsTable(planNames: readonly string[], trees: Readonly<Record<string, InputPaths>>, keyCell: (name: string) => number, at: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const align8 = (n: number): number => (n + 7) & ~7;
+  let size = align8(4 + 4 * planNames.length);
+  const node = (t: InputPaths): number => {
+    if (t === true) return 0;
+    // in the runtime's key order (by UTF-8 bytes): a projected parse fills the members in this order
+    const names = Object.keys(t)
+      .map((name) => ({ name, utf8: new TextEncoder().encode(name) }))
+      .sort((a, b) => compareBytes(a.utf8, b.utf8))
+      .map((x) => x.name);
+    // a hash table of twice the members or more, when every index fits its byte
+    const bits = names.length === 0 || names.length > 255 ? 0 : Math.max(2, Math.ceil(Math.log2(names.length * 2)));
+    const table = 8 + ENTRY_SIZE * names.length;
+    const bytes = new Uint8Array(align8(table + (bits === 0 ? 0 : 1 << bits)));
+    const addr = at + size;
+    size += bytes.length;
+    chunks.push(bytes);
+    const dv = new DataView(bytes.buffer);
+    dv.setUint32(0, names.length, true);
+    dv.setUint32(4, bits, true);
+    names.forEach((name, i) => {
+      const e = 8 + ENTRY_SIZE * i;
+      const utf8 = new TextEncoder().encode(name);
+      dv.setUint32(e, utf8.length, true);
+      dv.setUint32(e + 4, keyCell(name), true);
+      const prefix = new Uint8Array(8);
+      prefix.set(utf8.subarray(0, 8));
+      bytes.set(prefix, e + 16);
+      dv.setUint32(e + 8, node(t[name]!), true);
+      dv.setUint32(e + 12, i, true);
+      if (bits !== 0) {
+        const pv = new DataView(prefix.buffer);
+        let h = memberHash(utf8.length, pv.getUint32(0, true), pv.getUint32(4, true)) >>> (32 - bits);
+        while (bytes[table + h] !== 0) h = (h + 1) & ((1 << bits) - 1);
+        bytes[table + h] = i + 1;
+      }
+    });
+    return addr;
+  };
+  const roots = planNames.map((name) => {
+    const t = trees[name];
+    if (t === undefined) throw new Error(`input paths: no tree for entrypoint ${name}`);
+    return node(t);
+  });
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, roots.length, true);
+  roots.forEach((r, i) => dv.setUint32(4 + 4 * i, r, true));
+  let o = align8(4 + 4 * planNames.length);
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
+
+/** memberHash of codegen/wasm/assembly/input-paths.ts: a key's length and the two halves of its first eight bytes. */
+function memberHash(len: number, lo: number, hi: number): number {
+  return Math.imul((lo ^ Math.imul(hi, 0x01000193) ^ len) >>> 0, 0x9e3779b1) >>> 0;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
