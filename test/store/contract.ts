@@ -386,6 +386,27 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         // A record past its retention (lease released) is not returned.
         expect((await store.readCallState({ ...req, now_ms: T0 + 61_000 })).operation).toBeNull();
       });
+
+      it("readCallState returns every field of a recorded operation and of a consumed approval with its decision", async () => {
+        const { store } = await open();
+        await store.createApproval(approval());
+        await store.decideApproval(decision());
+        const claimed = await store.claimOperation(claim());
+        if (claimed.kind !== "claimed") throw new Error(claimed.kind);
+        const envelope = { outcome: "success", value: { id: "r1" }, replayed: false };
+        const recorded = await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 1, status: "final", envelope, now_ms: T0 + 10, consume_approval_id: "apr-1" });
+        expect(recorded.recorded).toBe(true);
+        const state = await store.readCallState({ tenant: "t1", run_id: "run-1", operation_id: "op-1", approval_id: "apr-1", interrupt: true, now_ms: T0 + 20 });
+        expect(state.operation).toEqual({
+          ...claimed.record,
+          status: "final",
+          envelope,
+          lease_expires_at_ms: T0 + 10,
+          updated_at_ms: T0 + 10,
+        });
+        expect(state.approval).toEqual({ ...approval(), status: "approved", decision: decision(), consumed_by: "op-1", consumed_at_ms: T0 + 10 });
+        expect(state.interrupt).toBeNull();
+      });
     });
 
     describe("interrupts and the decision log", () => {
