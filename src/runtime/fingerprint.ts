@@ -12,8 +12,10 @@ export function pickFields(args: JsonObject, fields: readonly string[]): JsonObj
   if (fields.length === 0) return args;
   const picked: JsonObject = {};
   for (const f of fields) {
+    if (!Object.prototype.hasOwnProperty.call(args, f)) continue;
     const v = args[f];
-    if (v !== undefined) picked[f] = v;
+    // An own "__proto__" member stays a member (assigning it would set the prototype instead).
+    if (v !== undefined) Object.defineProperty(picked, f, { value: v, enumerable: true, writable: true, configurable: true });
   }
   return picked;
 }

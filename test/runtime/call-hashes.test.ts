@@ -10,6 +10,8 @@ const cases: { args: JsonObject; fields: string[] }[] = [
   { args: { b: [1, { y: 2, x: null }], a: "é\u2028", c: true }, fields: ["c", "b", "b"] },
   { args: {}, fields: ["x"] },
   { args: { z: 1 }, fields: ["a"] },
+  { args: JSON.parse('{"__proto__":[],"a":1}') as JsonObject, fields: ["__proto__"] },
+  { args: { a: 1 }, fields: ["toString", "a"] },
 ];
 
 describe("a call's fingerprint and argument hash, computed together", () => {
