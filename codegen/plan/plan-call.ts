@@ -10,6 +10,7 @@ import type { Local, Operand } from "./ir.js";
 import { DATA, INPUT, local } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
 import { findNode } from "./rule-index.js";
+import { groundCall } from "./ground-call.js";
 import { isBound, isGlobalName, locOf, nested } from "./scope.js";
 import { forEachVar } from "../rego/walk.js";
 
@@ -73,6 +74,16 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
     if (resolved !== null && resolved.key !== callee.key) {
       target = resolved;
       calleeMocks = new Map([...c.mocks].filter(([, m]) => m.kind === "data"));
+    }
+  }
+  if (mock === undefined && target.kind === "func" && c.s.coverage === null && args.slice(0, callee.arity).every(isScalarLiteral)) {
+    // `f("x")` whose value is provably a constant (ground-call.ts): no call at all.
+    const value = groundCall(target.node, args.slice(0, callee.arity));
+    if (value !== null) {
+      c.w.loc = locOf(c, at);
+      const result = c.w.newLocal();
+      c.w.emit({ type: "MakeConstStmt", index: c.s.statics.constant(value), target: result });
+      return k(result);
     }
   }
   if (target.kind === "func" && c.w.inLoop && capturedArgs(c, calleeMocks).length === 0 && args.slice(0, callee.arity).every(isScalarLiteral)) {

@@ -52,6 +52,8 @@ export class ValueWriter {
   private u32: Uint32Array;
   private i32: Int32Array;
   private ptr = 0;
+  /** Bytes of memory when the views were made. */
+  private limit: number;
   private readonly encoder = new TextEncoder();
 
   constructor(
@@ -59,6 +61,7 @@ export class ValueWriter {
     private readonly cells: SharedCells,
   ) {
     this.u8 = new Uint8Array(memory.buffer);
+    this.limit = this.u8.length;
     this.u32 = new Uint32Array(memory.buffer);
     this.i32 = new Int32Array(memory.buffer);
   }
@@ -200,8 +203,10 @@ export class ValueWriter {
 
   /** Gives up (JSON route) on objects JSON.stringify would not write as their own members. */
   plainObject(o: object): void {
+    // toJSON first (as JSON.stringify reads it): its map check lets the prototype read fold.
+    if (typeof (o as { toJSON?: unknown }).toJSON === "function") throw giveUp;
     const proto: unknown = Object.getPrototypeOf(o);
-    if ((proto !== Object.prototype && proto !== null) || typeof (o as { toJSON?: unknown }).toJSON === "function") throw giveUp;
+    if (proto !== Object.prototype && proto !== null) throw giveUp;
   }
 
   allocate(n: number): number {
@@ -226,6 +231,7 @@ export class ValueWriter {
   /** Views of a memory that grew are detached (length 0): then they are made again. */
   private refresh(): void {
     this.u8 = new Uint8Array(this.memory.buffer);
+    this.limit = this.u8.length;
     this.u32 = new Uint32Array(this.memory.buffer);
     this.i32 = new Int32Array(this.memory.buffer);
   }
@@ -243,8 +249,8 @@ export class ValueWriter {
   private alloc(n: number): number {
     const a = (this.ptr + 7) & ~7;
     this.ptr = a + n;
-    if (this.ptr > this.u8.byteLength) {
-      this.memory.grow(Math.ceil((this.ptr - this.u8.byteLength) / 65536) + 1);
+    if (this.ptr > this.limit) {
+      this.memory.grow(Math.ceil((this.ptr - this.limit) / 65536) + 1);
       this.refresh();
     }
     return a;
@@ -331,7 +337,7 @@ export class ValueWriter {
     const len = s.length;
     const bytes = this.ptr;
     let ascii = true;
-    if (bytes + len * 3 > this.u8.byteLength) {
+    if (bytes + len * 3 > this.limit) {
       this.alloc(len * 3);
       this.ptr = bytes;
     }
@@ -428,8 +434,10 @@ export class ValueWriter {
   }
 
   private object(o: Record<string, unknown>): number {
+    // toJSON first (as JSON.stringify reads it): its map check lets the prototype read fold.
+    if (typeof (o as { toJSON?: unknown }).toJSON === "function") throw giveUp;
     const proto: unknown = Object.getPrototypeOf(o);
-    if ((proto !== Object.prototype && proto !== null) || typeof (o as { toJSON?: unknown }).toJSON === "function") throw giveUp;
+    if (proto !== Object.prototype && proto !== null) throw giveUp;
     const shape = this.shape(Object.keys(o));
     if (shape.write !== null) return shape.write(this, o);
     const keys = shape.sorted;

@@ -86,8 +86,10 @@ function compile(node: ProjectedObject, w: ValueWriter, take: (n: number) => num
   for (const c of [nullCell, trueCell, falseCell]) if (!Number.isInteger(c)) throw new Error("shared cell is not an address");
   const lines: string[] = [
     `if (typeof o !== "object" || o === null || Array.isArray(o)) return w.whole(o);`,
+    // toJSON first, as JSON.stringify reads it: the load's map check lets the prototype read fold.
+    `if (typeof o.toJSON === "function") w.plainObject(o);`,
     `const p = getProto(o);`,
-    `if ((p !== OP && p !== null) || typeof o.toJSON === "function") w.plainObject(o);`,
+    `if (p !== OP && p !== null) w.plainObject(o);`,
   ];
   node.keys.forEach((k, i) => {
     const name = JSON.stringify(k);

@@ -60,7 +60,7 @@ const rows: Row[] = [
   },
   {
     note: "functions take input, data and their arguments",
-    rego: "package t\nf(x) := [x]\np := f(1)",
+    rego: "package t\nf(x) := [x]\np := f(input.y)",
     entrypoint: "t/p",
     lines: ["call g0.data.t.f(%0, %1, %", "func g0.data.t.f(%0, %1, %2) -> %3"],
   },

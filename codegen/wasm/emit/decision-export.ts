@@ -35,14 +35,24 @@ export function addDecisionExport(
   evalStart: () => binaryen.ExpressionRef[],
 ): void {
   const m = env.m;
-  const [ep, input, data, rs, res, allow, reason, ask] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const [ep, input, data, rs, res, allow, reason, ask, members] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
   const get = (l: number): binaryen.ExpressionRef => m.local.get(l, i32);
   // The tag byte of a cell, read inline (address 0, undefined, is checked next to it and reads harmlessly).
   const type = (l: number): binaryen.ExpressionRef => m.i32.load8_u(0, 1, get(l));
   // A boolean cell's 0/1 byte; called only once the cell is known to be a boolean.
   const truth = (l: number): binaryen.ExpressionRef => m.i32.load8_u(1, 1, get(l));
-  const member = (target: number, name: string): binaryen.ExpressionRef =>
-    m.local.set(target, m.call(env.rt("opa_value_get"), [get(res), m.i32.const(env.data.string(name))], i32));
+  // A decision object the policy spells out is laid out with its keys in order
+  // (allow, reason, requires_approval, then any others): the key cell at that index is
+  // tried first and taken only when it is the name's own static cell.
+  const member = (target: number, name: string, at: number): binaryen.ExpressionRef => {
+    const cell = env.data.string(name);
+    const lookup = m.call(env.rt("opa_value_get"), [get(res), m.i32.const(cell)], i32);
+    const hit = m.i32.and(
+      m.i32.gt_u(m.i32.load(4, 4, get(res)), m.i32.const(at)),
+      m.i32.eq(m.i32.load(8 * at, 4, m.local.tee(members, m.i32.load(12, 4, get(res)), i32)), m.i32.const(cell)),
+    );
+    return m.local.set(target, m.if(hit, m.i32.load(8 * at + 4, 4, m.local.get(members, i32)), lookup));
+  };
   const malformedUnless = (l: number, tag: number): binaryen.ExpressionRef =>
     m.if(m.i32.or(m.i32.eqz(get(l)), m.i32.ne(type(l), m.i32.const(tag))), m.return(m.i32.const(1)));
   const got = "got_value";
@@ -69,11 +79,11 @@ export function addDecisionExport(
         m.local.set(res, m.call(env.rt("opa_value_get"), [get(res), m.i32.const(env.data.string("result"))], i32)),
       ]),
       malformedUnless(res, T_OBJECT),
-      member(allow, "allow"),
+      member(allow, "allow", 0),
       malformedUnless(allow, T_BOOLEAN),
-      member(ask, "requires_approval"),
+      member(ask, "requires_approval", 2),
       malformedUnless(ask, T_BOOLEAN),
-      member(reason, "reason"),
+      member(reason, "reason", 1),
       malformedUnless(reason, T_STRING),
       m.i32.or(
         m.i32.or(get(reason), m.i32.const(4)),
@@ -82,6 +92,6 @@ export function addDecisionExport(
     ],
     i32,
   );
-  m.addFunction(DECISION_EXPORT, binaryen.createType([i32, i32, i32]), i32, [i32, i32, i32, i32, i32], body);
+  m.addFunction(DECISION_EXPORT, binaryen.createType([i32, i32, i32]), i32, [i32, i32, i32, i32, i32, i32], body);
   m.addFunctionExport(DECISION_EXPORT, DECISION_EXPORT);
 }
