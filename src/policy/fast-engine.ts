@@ -84,6 +84,9 @@ export class FastPolicy {
   /** Memory from the saved heap pointer on, where each input is written. */
   private inputView: Uint8Array;
   private exports!: Exports;
+  /** The exports called on every decision, read once instead of from the exports object per call. */
+  private decisionExport: Exports["toolgate_decision"];
+  private setHeapPtr!: (p: number) => void;
   private dataAddr = 0;
   private dataHeapPtr = 0;
   private baseHeapPtr = 0;
@@ -122,6 +125,8 @@ export class FastPolicy {
     const module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, { env: p.imports() as WebAssembly.ModuleImports });
     p.exports = instance.exports as unknown as Exports;
+    p.decisionExport = p.exports.toolgate_decision;
+    p.setHeapPtr = p.exports.opa_heap_ptr_set;
     p.fuel = moduleFuel(instance.exports);
     p.host.attach({ exports: instance.exports, memory: p.memory });
     p.init(module);
@@ -299,7 +304,7 @@ export class FastPolicy {
    * Throws what the module aborts with.
    */
   decide(input: unknown, entrypoint: number): PolicyDecision {
-    const decision = this.exports.toolgate_decision;
+    const decision = this.decisionExport;
     if (decision === undefined) {
       const results = this.evaluate(input, entrypoint);
       if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
@@ -324,7 +329,7 @@ export class FastPolicy {
     const cells =
       writer === null ? null : template ? writer.writeTemplate(input, template, start) : writer.writeProjected(input, this.projections[entrypoint] ?? null, start);
     if (cells !== null) {
-      this.exports.opa_heap_ptr_set(cells.end);
+      this.setHeapPtr(cells.end);
       return cells.addr;
     }
     // The SDK's route for what the writer declines: JSON text, parsed by the module.

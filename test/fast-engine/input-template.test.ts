@@ -108,6 +108,18 @@ describe("input template", () => {
     }
   });
 
+  it("memory growing while a member is written (a large value read whole) leaves the later members right", async () => {
+    const before = fast.policy.memoryBytes;
+    for (const size of [1, 300_000, 5, 900_000]) {
+      const big = Array.from({ length: size }, (_, i) => i);
+      const i = { a: big, b: { c: "c", d: "d", constructor: "k", e: { f: "f" } }, n: 12, s: `s${size}`, t: "t", ok: true };
+      const got = fast.decide(i as unknown as PolicyInput);
+      expect(got.allow).toBe(true);
+      expect(got.reason.endsWith(`"c","d","k",12,"s${size}","string","f"]`)).toBe(true);
+    }
+    expect(fast.policy.memoryBytes).toBeGreaterThan(before);
+  });
+
   it("an inherited member name is read only as an own member", async () => {
     const i = { a: 1, b: { c: 1, d: 2, e: { f: 3 } }, n: 1, s: "s", t: "t", ok: true };
     const want = await sdk.evaluate(i as unknown as PolicyInput);

@@ -46,12 +46,11 @@ export function addDecisionExport(
   // tried first and taken only when it is the name's own static cell.
   const member = (target: number, name: string, at: number): binaryen.ExpressionRef => {
     const cell = env.data.string(name);
-    const lookup = m.call(env.rt("opa_value_get"), [get(res), m.i32.const(cell)], i32);
-    const hit = m.i32.and(
-      m.i32.gt_u(m.i32.load(4, 4, get(res)), m.i32.const(at)),
-      m.i32.eq(m.i32.load(8 * at, 4, m.local.tee(members, m.i32.load(12, 4, get(res)), i32)), m.i32.const(cell)),
-    );
-    return m.local.set(target, m.if(hit, m.i32.load(8 * at + 4, 4, m.local.get(members, i32)), lookup));
+    // The entry is read only when the object has one at that index (a read past the end could trap).
+    const has = m.i32.gt_u(m.i32.load(4, 4, get(res)), m.i32.const(at));
+    const same = m.i32.eq(m.i32.load(8 * at, 4, m.local.tee(members, m.i32.load(12, 4, get(res)), i32)), m.i32.const(cell));
+    const call = (): binaryen.ExpressionRef => m.call(env.rt("opa_value_get"), [get(res), m.i32.const(cell)], i32);
+    return m.local.set(target, m.if(has, m.if(same, m.i32.load(8 * at + 4, 4, m.local.get(members, i32)), call()), call()));
   };
   const malformedUnless = (l: number, tag: number): binaryen.ExpressionRef =>
     m.if(m.i32.or(m.i32.eqz(get(l)), m.i32.ne(type(l), m.i32.const(tag))), m.return(m.i32.const(1)));

@@ -291,11 +291,10 @@ export class FuncEmitter {
     const v = (): Ref => this.get(source.local);
     // Address 0 (undefined) reads harmlessly; the and() makes its tag irrelevant.
     const isObject = m.i32.and(m.i32.ne(v(), m.i32.const(0)), m.i32.eq(m.i32.load8_u(0, 1, v()), m.i32.const(T_OBJECT)));
-    const hit = m.i32.and(
-      m.i32.gt_u(m.i32.load(4, 4, v()), m.i32.const(at)),
-      m.i32.eq(m.i32.load(8 * at, 4, m.local.tee(d, m.i32.load(12, 4, v()), i32)), m.i32.const(cell)),
-    );
-    return m.if(isObject, m.if(hit, m.i32.load(8 * at + 4, 4, m.local.get(d, i32)), call()), call());
+    // The entry is read only when the object has one at that index (a read past the end could trap).
+    const has = m.i32.gt_u(m.i32.load(4, 4, v()), m.i32.const(at));
+    const same = m.i32.eq(m.i32.load(8 * at, 4, m.local.tee(d, m.i32.load(12, 4, v()), i32)), m.i32.const(cell));
+    return m.if(isObject, m.if(has, m.if(same, m.i32.load(8 * at + 4, 4, m.local.get(d, i32)), call()), call()), call());
   }
 
   private guessLocal: number | undefined;
