@@ -8,6 +8,7 @@
  */
 import type { ValueWriter } from "./fast-input.js";
 import { PolicyLoadError } from "./opa-wasm-engine.js";
+import { compareUtf8 } from "./value-layout.js";
 
 export const INPUT_PATHS_SECTION = "toolgate.input_paths";
 
@@ -71,19 +72,10 @@ function isTree(t: unknown): t is InputPaths {
   return Object.values(t).every(isTree);
 }
 
-const utf8 = new TextEncoder();
-/** The runtime's string order: bytewise on UTF-8, a prefix first. */
-function byUtf8(a: string, b: string): number {
-  const x = utf8.encode(a);
-  const y = utf8.encode(b);
-  for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
-
 /** Builds the writer's nodes; `keyCell` makes the (persistent) string cell of a member name. */
 export function projectInput(tree: InputPaths, keyCell: (key: string) => number): ProjectedObject | null {
   if (tree === true) return null;
-  const keys = Object.keys(tree).sort(byUtf8);
+  const keys = Object.keys(tree).sort(compareUtf8);
   return {
     keys,
     keyCells: Uint32Array.from(keys, keyCell),

@@ -10,18 +10,10 @@
  * result.
  */
 import type { InputPaths } from "./input-paths.js";
+import { compareUtf8 } from "../../../src/policy/value-layout.js";
 
 /** The guessed index of member `key` in an object read from `input` itself (`fromInput`) or from a value inside it. */
 export type MemberPosition = (key: string, fromInput: boolean) => number | undefined;
-
-const utf8 = new TextEncoder();
-/** The runtime's string order: bytewise on UTF-8, a prefix first. */
-function byUtf8(a: string, b: string): number {
-  const x = utf8.encode(a);
-  const y = utf8.encode(b);
-  for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
 
 export function memberPositions(trees: Record<string, InputPaths>): MemberPosition {
   const root = new Map<string, Map<number, number>>();
@@ -34,7 +26,7 @@ export function memberPositions(trees: Record<string, InputPaths>): MemberPositi
   const visit = (t: InputPaths, atRoot: boolean): void => {
     if (t === true) return;
     Object.keys(t)
-      .sort(byUtf8)
+      .sort(compareUtf8)
       .forEach((k, i) => {
         count(atRoot ? root : nested, k, i);
         visit(t[k]!, false);
