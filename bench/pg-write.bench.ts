@@ -82,28 +82,40 @@ async function backendPids(pool: pg.Pool, app: string): Promise<number[]> {
   return res.rows.map((r) => r.pid);
 }
 
-/** The statements a pool sends while `trace.on`, counted and timed by name. */
+/** The statements a pool's connections send while `trace.on`, counted and timed by name. */
 function tracePool(pool: pg.Pool, trace: Trace): void {
-  const query = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: (...a: unknown[]) => Promise<unknown> }).query = (...a: unknown[]) => {
-    const q = a[0] as string | { name?: string; text: string };
-    const started = performance.now();
-    const done = query(...a);
-    if (trace.on) {
-      const name = typeof q === "string" ? q.slice(0, 40) : (q.name ?? q.text.slice(0, 40));
-      const key = name.replace(/\s+/g, " ").trim();
-      void done.then(
-        () => {
-          const s = trace.statements.get(key) ?? { count: 0, ms: 0 };
-          s.count++;
-          s.ms += performance.now() - started;
-          trace.statements.set(key, s);
-        },
-        () => undefined,
-      );
-    }
-    return done;
+  const wrap = (client: pg.PoolClient): void => {
+    const marked = client as pg.PoolClient & { __traced?: boolean };
+    if (marked.__traced === true) return;
+    marked.__traced = true;
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+      const q = a[0] as string | { name?: string; text: string };
+      const started = performance.now();
+      const key = (typeof q === "string" ? q.slice(0, 40) : (q.name ?? q.text.slice(0, 40))).replace(/\s+/g, " ").trim();
+      const seen = (): void => {
+        const s = trace.statements.get(key) ?? { count: 0, ms: 0 };
+        s.count++;
+        s.ms += performance.now() - started;
+        trace.statements.set(key, s);
+      };
+      const on = trace.on;
+      // pool.query passes a callback; the store's own statements use the promise.
+      const cb = a.at(-1);
+      if (typeof cb === "function") {
+        a[a.length - 1] = (err: unknown, res: unknown) => {
+          if (on && err == null) seen();
+          (cb as (e: unknown, r: unknown) => void)(err, res);
+        };
+        return query(...a);
+      }
+      const done = query(...a);
+      if (on && done instanceof Promise) void done.then(seen, () => undefined);
+      return done;
+    };
   };
+  pool.on("connect", wrap);
+  pool.on("acquire", wrap);
 }
 
 async function openSide(name: string, root: string, calls: number): Promise<Side> {

@@ -62,6 +62,88 @@ export function createPgPool(opts: PgConnectionOptions = {}): pg.Pool {
 }
 
 /**
+ * Runs a pool's statements on connections it keeps checked out until the end of the
+ * current event-loop turn. The statements of one call follow each other within a turn
+ * (a reply arrives, the next statement is sent from the same callbacks), so they reuse
+ * one connection instead of checking it out of the pool and back for every statement.
+ * A kept connection is only ever idle between two statements: it serves one statement
+ * at a time, a second concurrent statement takes another connection from the pool, and
+ * all of them go back to the pool in the loop's check phase (`setImmediate`), so other
+ * users of the pool wait at most one turn. A statement that fails sends its connection
+ * back as broken (the pool closes it), as `pool.query` does; so does a connection that
+ * reports an error while kept.
+ */
+class StatementRunner {
+  readonly #pool: pg.Pool;
+  readonly #kept: Kept[] = [];
+  #returning = false;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async run<R extends pg.QueryResultRow>(config: pg.QueryArrayConfig | pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    let kept = this.#kept.pop();
+    while (kept?.broken === true) kept = this.#kept.pop();
+    kept ??= new Kept(await this.#pool.connect());
+    let res: pg.QueryResult<R>;
+    try {
+      res = await (kept.client.query(config as pg.QueryConfig) as Promise<pg.QueryResult<R>>);
+    } catch (err) {
+      kept.release(err instanceof Error ? err : new Error(String(err)));
+      throw err;
+    }
+    if (kept.broken) return res;
+    this.#kept.push(kept);
+    if (!this.#returning) {
+      this.#returning = true;
+      setImmediate(this.#returnAll);
+    }
+    return res;
+  }
+
+  readonly #returnAll = (): void => {
+    this.#returning = false;
+    for (const kept of this.#kept.splice(0)) kept.release();
+  };
+}
+
+/** A pool connection checked out by a `StatementRunner`, released to the pool exactly once. */
+class Kept {
+  readonly client: pg.PoolClient;
+  broken = false;
+  #released = false;
+  readonly #onError = (err: Error): void => {
+    this.broken = true;
+    this.release(err);
+  };
+
+  constructor(client: pg.PoolClient) {
+    this.client = client;
+    client.on("error", this.#onError);
+  }
+
+  release(err?: Error): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.broken = true;
+    this.client.removeListener("error", this.#onError);
+    this.client.release(err);
+  }
+}
+
+const runners = new WeakMap<pg.Pool, StatementRunner>();
+
+function runnerOf(db: pg.Pool): StatementRunner {
+  let runner = runners.get(db);
+  if (runner === undefined) {
+    runner = new StatementRunner(db);
+    runners.set(db, runner);
+  }
+  return runner;
+}
+
+/**
  * Runs a fixed statement as a named prepared statement: each pooled connection
  * parses and plans it once, which matters because every call makes several
  * short round trips. `name` must be unique per SQL text.
@@ -72,5 +154,16 @@ export function runPrepared<R extends pg.QueryResultRow>(
   text: string,
   values: readonly unknown[],
 ): Promise<pg.QueryResult<R>> {
-  return db.query<R>({ name: `toolgate_${name}`, text, values: [...values] });
+  return runnerOf(db).run<R>({ name: `toolgate_${name}`, text, values: values as unknown[] });
+}
+
+/**
+ * Like `runPrepared` for a statement answering at most one row of ONE column (typically a
+ * json value built in SQL): its value, or undefined without a row. The row is read as an
+ * array, so no row object is built.
+ */
+export async function runPreparedValue<V>(db: pg.Pool, name: string, text: string, values: readonly unknown[]): Promise<V | undefined> {
+  const res = await runnerOf(db).run<unknown[]>({ name: `toolgate_${name}`, text, values: values as unknown[], rowMode: "array" });
+  const row = res.rows[0] as unknown[] | undefined;
+  return row === undefined ? undefined : (row[0] as V);
 }
