@@ -5,7 +5,7 @@
  * shipped policy, each call pre-approved, one sequential caller) next to raw `pg` INSERTs
  * (one autocommit INSERT of a decision-log-shaped row per call, a named statement, one
  * connection), measured in interleaved rounds in one process. Per write it also prints
- * the round trips to the database, the time spent in each statement, and CPU time of this
+ * the round trips to the database and pool checkouts, the time spent in each statement, and CPU time of this
  * process and of the PostgreSQL backends serving it (read from /proc when the server runs
  * on this machine), which a loaded machine disturbs far less than wall time.
  *
@@ -42,6 +42,8 @@ const writeArgs: JsonObject = { account_id: "acc_alice", amount: 1, currency: "E
 /** Per write: statements sent and their time, by prepared-statement name (or SQL head). */
 interface Trace {
   readonly statements: Map<string, { count: number; ms: number }>;
+  /** Connections checked out of the pool. */
+  checkouts: number;
   on: boolean;
 }
 
@@ -115,7 +117,10 @@ function tracePool(pool: pg.Pool, trace: Trace): void {
     };
   };
   pool.on("connect", wrap);
-  pool.on("acquire", wrap);
+  pool.on("acquire", (client) => {
+    if (trace.on) trace.checkouts++;
+    wrap(client);
+  });
 }
 
 async function openSide(name: string, root: string, calls: number): Promise<Side> {
@@ -150,7 +155,7 @@ async function openSide(name: string, root: string, calls: number): Promise<Side
     approvals.push(ask.approval_id);
   }
   await store.flushDecisions();
-  const trace: Trace = { statements: new Map(), on: false };
+  const trace: Trace = { statements: new Map(), checkouts: 0, on: false };
   tracePool(pool, trace);
   return { name, rt, store, pool, schema, approvals, trace, next: 0 };
 }
@@ -222,7 +227,7 @@ try {
   for (const side of sides) {
     const t = tallies.get(side.name)!;
     const trips = [...side.trace.statements.values()].reduce((n, s) => n + s.count, 0) / t.calls;
-    console.log(`  ${side.name}: ${trips.toFixed(2)} round trips per write`);
+    console.log(`  ${side.name}: ${trips.toFixed(2)} round trips, ${(side.trace.checkouts / t.calls).toFixed(2)} pool checkouts per write`);
     for (const [name, s] of side.trace.statements) {
       console.log(`    ${(s.count / t.calls).toFixed(2)} x ${name.padEnd(32)} ${us((s.ms / s.count) * 1000)} µs each`);
     }

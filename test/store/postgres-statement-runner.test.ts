@@ -60,6 +60,22 @@ describe.skipIf(skip)("postgres statement runner", () => {
     expect(pool.totalCount).toBe(1);
   });
 
+  it("a caller sending statements back to back lets a waiting user of the pool in", async () => {
+    const pool = open(1);
+    let done = 0;
+    const chain = (async () => {
+      for (let i = 0; i < 30; i++) {
+        await runPrepared(pool, "t_pid", pidSql, []);
+        done++;
+      }
+    })();
+    await new Promise((r) => setImmediate(r));
+    const other = pool.query("SELECT 1 AS one").then(() => done);
+    const servedAfter = await other;
+    await chain;
+    expect(servedAfter).toBeLessThan(5);
+  });
+
   it("a failing statement's connection is closed, and the next statement gets a working one", async () => {
     const pool = open(2);
     const before = (await runPrepared<{ pid: number }>(pool, "t_pid", pidSql, [])).rows[0]!.pid;

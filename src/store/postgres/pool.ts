@@ -68,8 +68,10 @@ export function createPgPool(opts: PgConnectionOptions = {}): pg.Pool {
  * one connection instead of checking it out of the pool and back for every statement.
  * A kept connection is only ever idle between two statements: it serves one statement
  * at a time, a second concurrent statement takes another connection from the pool, and
- * all of them go back to the pool in the loop's check phase (`setImmediate`), so other
- * users of the pool wait at most one turn. A statement that fails sends its connection
+ * all of them go back to the pool in the loop's check phase (`setImmediate`). A caller
+ * sending statements back to back keeps its connection across turns, so while anyone
+ * waits for a connection of the pool, a finished statement's connection goes straight
+ * back to the pool (first come, first served, as with `pool.query`). A statement that fails sends its connection
  * back as broken (the pool closes it), as `pool.query` does; so does a connection that
  * reports an error while kept.
  */
@@ -85,6 +87,11 @@ class StatementRunner {
   async run<R extends pg.QueryResultRow>(config: pg.QueryArrayConfig | pg.QueryConfig): Promise<pg.QueryResult<R>> {
     let kept = this.#kept.pop();
     while (kept?.broken === true) kept = this.#kept.pop();
+    if (kept !== undefined && this.#pool.waitingCount > 0) {
+      // Someone waits for a connection: it goes to them, this statement queues behind.
+      kept.release();
+      kept = undefined;
+    }
     kept ??= new Kept(await this.#pool.connect());
     let res: pg.QueryResult<R>;
     try {
@@ -94,6 +101,10 @@ class StatementRunner {
       throw err;
     }
     if (kept.broken) return res;
+    if (this.#pool.waitingCount > 0) {
+      kept.release();
+      return res;
+    }
     this.#kept.push(kept);
     if (!this.#returning) {
       this.#returning = true;
