@@ -84,7 +84,7 @@ class StatementRunner {
     this.#pool = pool;
   }
 
-  async run<R extends pg.QueryResultRow>(config: pg.QueryArrayConfig | pg.QueryConfig): Promise<pg.QueryResult<R>> {
+  run<R extends pg.QueryResultRow>(config: pg.QueryArrayConfig | pg.QueryConfig): Promise<pg.QueryResult<R>> {
     let kept = this.#kept.pop();
     while (kept?.broken === true) kept = this.#kept.pop();
     if (kept !== undefined && this.#pool.waitingCount > 0) {
@@ -92,25 +92,41 @@ class StatementRunner {
       kept.release();
       kept = undefined;
     }
-    kept ??= new Kept(await this.#pool.connect());
-    let res: pg.QueryResult<R>;
-    try {
-      res = await (kept.client.query(config as pg.QueryConfig) as Promise<pg.QueryResult<R>>);
-    } catch (err) {
-      kept.release(err instanceof Error ? err : new Error(String(err)));
-      throw err;
-    }
-    if (kept.broken) return res;
+    if (kept === undefined) return this.#pool.connect().then((client) => this.#send<R>(new Kept(client), config));
+    return this.#send<R>(kept, config);
+  }
+
+  // The driver's callback form: its promise form adds a promise and a handler per statement.
+  #send<R extends pg.QueryResultRow>(kept: Kept, config: pg.QueryArrayConfig | pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    return new Promise((resolve, reject) => {
+      const done = (err: Error | null | undefined, res: pg.QueryResult<R>): void => {
+        if (err !== null && err !== undefined) {
+          kept.release(err);
+          reject(err);
+          return;
+        }
+        this.#keep(kept);
+        resolve(res);
+      };
+      try {
+        kept.client.query<R>(config as pg.QueryConfig, done as (err: Error, res: pg.QueryResult<R>) => void);
+      } catch (err) {
+        done(err instanceof Error ? err : new Error(String(err)), undefined as unknown as pg.QueryResult<R>);
+      }
+    });
+  }
+
+  #keep(kept: Kept): void {
+    if (kept.broken) return;
     if (this.#pool.waitingCount > 0) {
       kept.release();
-      return res;
+      return;
     }
     this.#kept.push(kept);
     if (!this.#returning) {
       this.#returning = true;
       setImmediate(this.#returnAll);
     }
-    return res;
   }
 
   readonly #returnAll = (): void => {
@@ -173,8 +189,8 @@ export function runPrepared<R extends pg.QueryResultRow>(
  * json value built in SQL): its value, or undefined without a row. The row is read as an
  * array, so no row object is built.
  */
-export async function runPreparedValue<V>(db: pg.Pool, name: string, text: string, values: readonly unknown[]): Promise<V | undefined> {
-  const res = await runnerOf(db).run<unknown[]>({ name: `toolgate_${name}`, text, values: values as unknown[], rowMode: "array" });
-  const row = res.rows[0] as unknown[] | undefined;
-  return row === undefined ? undefined : (row[0] as V);
+export function runPreparedValue<V>(db: pg.Pool, name: string, text: string, values: readonly unknown[]): Promise<V | undefined> {
+  return runnerOf(db)
+    .run<unknown[]>({ name: `toolgate_${name}`, text, values: values as unknown[], rowMode: "array" })
+    .then((res) => (res.rows[0] as unknown[] | undefined)?.[0] as V | undefined);
 }
