@@ -5,9 +5,11 @@
  * shipped policy, each call pre-approved, one sequential caller) next to raw `pg` INSERTs
  * (one autocommit INSERT of a decision-log-shaped row per call, a named statement, one
  * connection), measured in interleaved rounds in one process. Per write it also prints
- * the round trips to the database and pool checkouts, the time spent in each statement, and CPU time of this
- * process and of the PostgreSQL backends serving it (read from /proc when the server runs
- * on this machine), which a loaded machine disturbs far less than wall time.
+ * the round trips to the database, the connections checked out of the pool, the time
+ * spent in each statement, and CPU time of this process and of the PostgreSQL backends
+ * serving it (read from /proc when the server runs on this machine), which a loaded
+ * machine disturbs far less than wall time. Statements are traced on the pool's
+ * connections, so a store that keeps a connection between statements is counted too.
  *
  * --baseline DIR runs the same calls against a second source tree (for example
  * `git archive <commit> src generated policies | tar -x -C DIR`, with node_modules linked)
