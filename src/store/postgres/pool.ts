@@ -71,9 +71,9 @@ export function createPgPool(opts: PgConnectionOptions = {}): pg.Pool {
  * all of them go back to the pool in the loop's check phase (`setImmediate`). A caller
  * sending statements back to back keeps its connection across turns, so while anyone
  * waits for a connection of the pool, a finished statement's connection goes straight
- * back to the pool (first come, first served, as with `pool.query`). A statement that fails sends its connection
- * back as broken (the pool closes it), as `pool.query` does; so does a connection that
- * reports an error while kept.
+ * back to the pool (first come, first served, as with `pool.query`). A statement that
+ * fails sends its connection back as broken (the pool closes it), as `pool.query` does;
+ * so does a connection that reports an error while kept.
  */
 class StatementRunner {
   readonly #pool: pg.Pool;
