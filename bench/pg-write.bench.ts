@@ -5,9 +5,11 @@
  * shipped policy, each call pre-approved, one sequential caller) next to raw `pg` INSERTs
  * (one autocommit INSERT of a decision-log-shaped row per call, a named statement, one
  * connection), measured in interleaved rounds in one process. Per write it also prints
- * the round trips to the database, the time spent in each statement, and CPU time of this
- * process and of the PostgreSQL backends serving it (read from /proc when the server runs
- * on this machine), which a loaded machine disturbs far less than wall time.
+ * the round trips to the database, the connections checked out of the pool, the time
+ * spent in each statement, and CPU time of this process and of the PostgreSQL backends
+ * serving it (read from /proc when the server runs on this machine), which a loaded
+ * machine disturbs far less than wall time. Statements are traced on the pool's
+ * connections, so a store that keeps a connection between statements is counted too.
  *
  * --baseline DIR runs the same calls against a second source tree (for example
  * `git archive <commit> src generated policies | tar -x -C DIR`, with node_modules linked)
@@ -42,6 +44,8 @@ const writeArgs: JsonObject = { account_id: "acc_alice", amount: 1, currency: "E
 /** Per write: statements sent and their time, by prepared-statement name (or SQL head). */
 interface Trace {
   readonly statements: Map<string, { count: number; ms: number }>;
+  /** Connections checked out of the pool. */
+  checkouts: number;
   on: boolean;
 }
 
@@ -82,28 +86,43 @@ async function backendPids(pool: pg.Pool, app: string): Promise<number[]> {
   return res.rows.map((r) => r.pid);
 }
 
-/** The statements a pool sends while `trace.on`, counted and timed by name. */
+/** The statements a pool's connections send while `trace.on`, counted and timed by name. */
 function tracePool(pool: pg.Pool, trace: Trace): void {
-  const query = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: (...a: unknown[]) => Promise<unknown> }).query = (...a: unknown[]) => {
-    const q = a[0] as string | { name?: string; text: string };
-    const started = performance.now();
-    const done = query(...a);
-    if (trace.on) {
-      const name = typeof q === "string" ? q.slice(0, 40) : (q.name ?? q.text.slice(0, 40));
-      const key = name.replace(/\s+/g, " ").trim();
-      void done.then(
-        () => {
-          const s = trace.statements.get(key) ?? { count: 0, ms: 0 };
-          s.count++;
-          s.ms += performance.now() - started;
-          trace.statements.set(key, s);
-        },
-        () => undefined,
-      );
-    }
-    return done;
+  const wrap = (client: pg.PoolClient): void => {
+    const marked = client as pg.PoolClient & { __traced?: boolean };
+    if (marked.__traced === true) return;
+    marked.__traced = true;
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+      const q = a[0] as string | { name?: string; text: string };
+      const started = performance.now();
+      const key = (typeof q === "string" ? q.slice(0, 40) : (q.name ?? q.text.slice(0, 40))).replace(/\s+/g, " ").trim();
+      const seen = (): void => {
+        const s = trace.statements.get(key) ?? { count: 0, ms: 0 };
+        s.count++;
+        s.ms += performance.now() - started;
+        trace.statements.set(key, s);
+      };
+      const on = trace.on;
+      // pool.query passes a callback; the store's own statements use the promise.
+      const cb = a.at(-1);
+      if (typeof cb === "function") {
+        a[a.length - 1] = (err: unknown, res: unknown) => {
+          if (on && err == null) seen();
+          (cb as (e: unknown, r: unknown) => void)(err, res);
+        };
+        return query(...a);
+      }
+      const done = query(...a);
+      if (on && done instanceof Promise) void done.then(seen, () => undefined);
+      return done;
+    };
   };
+  pool.on("connect", wrap);
+  pool.on("acquire", (client) => {
+    if (trace.on) trace.checkouts++;
+    wrap(client);
+  });
 }
 
 async function openSide(name: string, root: string, calls: number): Promise<Side> {
@@ -138,7 +157,7 @@ async function openSide(name: string, root: string, calls: number): Promise<Side
     approvals.push(ask.approval_id);
   }
   await store.flushDecisions();
-  const trace: Trace = { statements: new Map(), on: false };
+  const trace: Trace = { statements: new Map(), checkouts: 0, on: false };
   tracePool(pool, trace);
   return { name, rt, store, pool, schema, approvals, trace, next: 0 };
 }
@@ -210,7 +229,7 @@ try {
   for (const side of sides) {
     const t = tallies.get(side.name)!;
     const trips = [...side.trace.statements.values()].reduce((n, s) => n + s.count, 0) / t.calls;
-    console.log(`  ${side.name}: ${trips.toFixed(2)} round trips per write`);
+    console.log(`  ${side.name}: ${trips.toFixed(2)} round trips, ${(side.trace.checkouts / t.calls).toFixed(2)} pool checkouts per write`);
     for (const [name, s] of side.trace.statements) {
       console.log(`    ${(s.count / t.calls).toFixed(2)} x ${name.padEnd(32)} ${us((s.ms / s.count) * 1000)} µs each`);
     }

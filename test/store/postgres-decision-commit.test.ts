@@ -11,15 +11,22 @@ import { logEntry } from "./decision-log-contract.js";
 const skip = skipWithoutPg("postgres decision-log commits");
 const T0 = 1_700_000_000_000;
 
-/** The names of the prepared statements a pool runs. */
+/** The names of the prepared statements a pool's connections run. */
 function watchStatements(pool: pg.Pool): string[] {
   const names: string[] = [];
-  const query = pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: (...a: unknown[]) => Promise<unknown> }).query = (...a: unknown[]) => {
-    const q = a[0];
-    if (typeof q === "object" && q !== null && "name" in q && typeof q.name === "string") names.push(q.name);
-    return query(...a);
+  const wrap = (client: pg.PoolClient): void => {
+    const marked = client as pg.PoolClient & { __watched?: boolean };
+    if (marked.__watched === true) return;
+    marked.__watched = true;
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+      const q = a[0];
+      if (typeof q === "object" && q !== null && "name" in q && typeof q.name === "string") names.push(q.name);
+      return query(...a);
+    };
   };
+  pool.on("connect", wrap);
+  pool.on("acquire", wrap);
   return names;
 }
 

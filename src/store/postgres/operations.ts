@@ -11,8 +11,8 @@ import { checkGuard, planClaim, planRecord } from "../claim.js";
 import type { GuardState } from "../claim.js";
 import type { ApprovalStatus, ClaimGuard, ClaimRequest, ClaimResult, DecisionLogEntry, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "../store.js";
 import { decisionInsertOneSql, decisionInsertSql, decisionParams, decisionRows } from "./decision-log.js";
-import { runPrepared } from "./pool.js";
-import { operationColumns, toOperation, type OperationRow } from "./rows.js";
+import { runPrepared, runPreparedValue } from "./pool.js";
+import { operationArray, operationFromArray, toOperation } from "./rows.js";
 
 // $1 tenant, $2 operation_id, $3 tool, $4 fingerprint, $5 owner, $6 now_ms, $7 lease_ms, $8 retention_ms,
 // $9 guard run_id (NULL: no guard), $10 guard approval_id (NULL: none to check).
@@ -49,7 +49,7 @@ ON CONFLICT (tenant, operation_id) DO UPDATE SET
 WHERE ${gone}
    OR (r.tool = excluded.tool AND r.fingerprint = excluded.fingerprint AND r.status <> 'final'
        AND r.lease_expires_at <= excluded.created_at)
-RETURNING ${operationColumns}`;
+RETURNING ${operationArray} AS op`;
 
 // $1 tenant, $2 operation_id, $3 fence_token, $4 status, $5 envelope, $6 now_ms, $7 keep_lease.
 const recordSql = `
@@ -59,23 +59,22 @@ UPDATE idempotency_records
                                ELSE LEAST(lease_expires_at, toolgate_ts($6::bigint)) END,
        updated_at = toolgate_ts($6::bigint)
  WHERE tenant = $1 AND operation_id = $2 AND fence_token = $3 AND status <> 'final'
-RETURNING ${operationColumns}`;
+RETURNING ${operationArray} AS op`;
 
-const selectSql = `SELECT ${operationColumns} FROM idempotency_records WHERE tenant = $1 AND operation_id = $2`;
+const selectSql = `SELECT ${operationArray} AS op FROM idempotency_records WHERE tenant = $1 AND operation_id = $2`;
 
 // A "no" from the claim statement is explained by reading the row; if the row
 // changed in between so that it is claimable again, the statement runs again.
 const maxClaimRounds = 8;
 
 export async function readOperation(db: pg.Pool, tenant: string, operationId: string): Promise<OperationRecord | null> {
-  const res = await runPrepared<OperationRow>(db, "op_select", selectSql, [tenant, operationId]);
-  const row = res.rows[0];
-  return row === undefined ? null : toOperation(row);
+  const row = await runPreparedValue<unknown[]>(db, "op_select", selectSql, [tenant, operationId]);
+  return row === undefined ? null : toOperation(operationFromArray(row));
 }
 
 export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<ClaimResult> {
   for (let round = 0; round < maxClaimRounds; round++) {
-    const res = await runPrepared<OperationRow>(db, "op_claim", claimSql, [
+    const claimed = await runPreparedValue<unknown[]>(db, "op_claim", claimSql, [
       req.tenant,
       req.operation_id,
       req.tool,
@@ -87,8 +86,8 @@ export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<Cl
       req.guard?.run_id ?? null,
       req.guard?.approval_id ?? null,
     ]);
-    const row = res.rows[0];
-    if (row !== undefined) {
+    if (claimed !== undefined) {
+      const row = operationFromArray(claimed);
       const record = toOperation(row);
       const previous = row.claimed_from === null ? null : (row.claimed_from as OperationRecord["status"]);
       return { kind: "claimed", record, previous };
@@ -146,18 +145,17 @@ export interface OutcomeLog {
 export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest, log: OutcomeLog | null = null): Promise<RecordOutcomeResult> {
   const params = [req.tenant, req.operation_id, req.fence_token, req.status, JSON.stringify(req.envelope), req.now_ms, req.keep_lease === true];
   const consume = req.consume_approval_id ?? null;
-  const res =
+  const recorded =
     log === null && consume === null
-      ? await runPrepared<OperationRow>(db, "op_record", recordSql, params)
+      ? await runPreparedValue<unknown[]>(db, "op_record", recordSql, params)
       : log !== null && log.queued.length === 0
-        ? await runPrepared<OperationRow>(db, "op_record_own", recordOwnSql, [...params, consume, ...decisionParams(log.own)])
-        : await runPrepared<OperationRow>(db, "op_record_all", recordAllSql, [
+        ? await runPreparedValue<unknown[]>(db, "op_record_own", recordOwnSql, [...params, consume, ...decisionParams(log.own)])
+        : await runPreparedValue<unknown[]>(db, "op_record_all", recordAllSql, [
             ...params,
             consume,
             JSON.stringify(log === null ? [] : [...decisionRows(log.queued), ...decisionRows([log.own], true)]),
           ]);
-  const row = res.rows[0];
-  if (row !== undefined) return { recorded: true, record: toOperation(row) };
+  if (recorded !== undefined) return { recorded: true, record: toOperation(operationFromArray(recorded)) };
   const current = await readOperation(db, req.tenant, req.operation_id);
   const plan = planRecord(current, req);
   // The UPDATE matched nothing, so if the row would match now it was created after

@@ -62,6 +62,115 @@ export function createPgPool(opts: PgConnectionOptions = {}): pg.Pool {
 }
 
 /**
+ * Runs a pool's statements on connections it keeps checked out until the end of the
+ * current event-loop turn. The statements of one call follow each other within a turn
+ * (a reply arrives, the next statement is sent from the same callbacks), so they reuse
+ * one connection instead of checking it out of the pool and back for every statement.
+ * A kept connection is only ever idle between two statements: it serves one statement
+ * at a time, a second concurrent statement takes another connection from the pool, and
+ * all of them go back to the pool in the loop's check phase (`setImmediate`). A caller
+ * sending statements back to back keeps its connection across turns, so while anyone
+ * waits for a connection of the pool, a finished statement's connection goes straight
+ * back to the pool (first come, first served, as with `pool.query`). A statement that
+ * fails sends its connection back as broken (the pool closes it), as `pool.query` does;
+ * so does a connection that reports an error while kept.
+ */
+class StatementRunner {
+  readonly #pool: pg.Pool;
+  readonly #kept: Kept[] = [];
+  #returning = false;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  run<R extends pg.QueryResultRow>(config: pg.QueryArrayConfig | pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    let kept = this.#kept.pop();
+    while (kept?.broken === true) kept = this.#kept.pop();
+    if (kept !== undefined && this.#pool.waitingCount > 0) {
+      // Someone waits for a connection: it goes to them, this statement queues behind.
+      kept.release();
+      kept = undefined;
+    }
+    if (kept === undefined) return this.#pool.connect().then((client) => this.#send<R>(new Kept(client), config));
+    return this.#send<R>(kept, config);
+  }
+
+  // The driver's callback form: its promise form adds a promise and a handler per statement.
+  #send<R extends pg.QueryResultRow>(kept: Kept, config: pg.QueryArrayConfig | pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    return new Promise((resolve, reject) => {
+      const done = (err: Error | null | undefined, res: pg.QueryResult<R>): void => {
+        if (err !== null && err !== undefined) {
+          kept.release(err);
+          reject(err);
+          return;
+        }
+        this.#keep(kept);
+        resolve(res);
+      };
+      try {
+        kept.client.query<R>(config as pg.QueryConfig, done as (err: Error, res: pg.QueryResult<R>) => void);
+      } catch (err) {
+        done(err instanceof Error ? err : new Error(String(err)), undefined as unknown as pg.QueryResult<R>);
+      }
+    });
+  }
+
+  #keep(kept: Kept): void {
+    if (kept.broken) return;
+    if (this.#pool.waitingCount > 0) {
+      kept.release();
+      return;
+    }
+    this.#kept.push(kept);
+    if (!this.#returning) {
+      this.#returning = true;
+      setImmediate(this.#returnAll);
+    }
+  }
+
+  readonly #returnAll = (): void => {
+    this.#returning = false;
+    for (const kept of this.#kept.splice(0)) kept.release();
+  };
+}
+
+/** A pool connection checked out by a `StatementRunner`, released to the pool exactly once. */
+class Kept {
+  readonly client: pg.PoolClient;
+  broken = false;
+  #released = false;
+  readonly #onError = (err: Error): void => {
+    this.broken = true;
+    this.release(err);
+  };
+
+  constructor(client: pg.PoolClient) {
+    this.client = client;
+    client.on("error", this.#onError);
+  }
+
+  release(err?: Error): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.broken = true;
+    this.client.removeListener("error", this.#onError);
+    this.client.release(err);
+  }
+}
+
+const runners = new WeakMap<pg.Pool, StatementRunner>();
+
+function runnerOf(db: pg.Pool): StatementRunner {
+  let runner = runners.get(db);
+  if (runner === undefined) {
+    runner = new StatementRunner(db);
+    runners.set(db, runner);
+  }
+  return runner;
+}
+
+/**
  * Runs a fixed statement as a named prepared statement: each pooled connection
  * parses and plans it once, which matters because every call makes several
  * short round trips. `name` must be unique per SQL text.
@@ -72,5 +181,16 @@ export function runPrepared<R extends pg.QueryResultRow>(
   text: string,
   values: readonly unknown[],
 ): Promise<pg.QueryResult<R>> {
-  return db.query<R>({ name: `toolgate_${name}`, text, values: [...values] });
+  return runnerOf(db).run<R>({ name: `toolgate_${name}`, text, values: values as unknown[] });
+}
+
+/**
+ * Like `runPrepared` for a statement answering at most one row of ONE column (typically a
+ * json value built in SQL): its value, or undefined without a row. The row is read as an
+ * array, so no row object is built.
+ */
+export function runPreparedValue<V>(db: pg.Pool, name: string, text: string, values: readonly unknown[]): Promise<V | undefined> {
+  return runnerOf(db)
+    .run<unknown[]>({ name: `toolgate_${name}`, text, values: values as unknown[], rowMode: "array" })
+    .then((res) => (res.rows[0] as unknown[] | undefined)?.[0] as V | undefined);
 }

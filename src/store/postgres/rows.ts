@@ -11,10 +11,38 @@ import type { ApprovalColumns, ApprovalEventColumns, LatestEventColumns, Operati
 /** pg parses json/jsonb columns itself. */
 export const pgJson = (value: unknown): unknown => value;
 
-export const operationColumns = `tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner,
-  toolgate_ms(lease_expires_at) AS lease_expires_at_ms, attempts, claimed_from, envelope,
-  toolgate_ms(created_at) AS created_at_ms, toolgate_ms(updated_at) AS updated_at_ms,
-  toolgate_ms(expires_at) AS expires_at_ms`;
+/** The operation's columns in `OperationRow` order: the key and the SQL expression giving it. */
+const operationFields = [
+  ["tenant", "tenant"],
+  ["operation_id", "operation_id"],
+  ["tool", "tool"],
+  ["fingerprint", "fingerprint"],
+  ["status", "status"],
+  ["fence_token", "fence_token"],
+  ["lease_owner", "lease_owner"],
+  ["lease_expires_at_ms", "toolgate_ms(lease_expires_at)"],
+  ["attempts", "attempts"],
+  ["claimed_from", "claimed_from"],
+  ["envelope", "envelope"],
+  ["created_at_ms", "toolgate_ms(created_at)"],
+  ["updated_at_ms", "toolgate_ms(updated_at)"],
+  ["expires_at_ms", "toolgate_ms(expires_at)"],
+] as const;
+
+type OperationKey = (typeof operationFields)[number][0];
+
+/**
+ * The operation's columns as ONE json array value (`operationFromArray` reads it back): the
+ * driver then describes, parses and maps one field instead of fourteen. Numbers
+ * (bigint) arrive as JSON numbers, the envelope as the JSON it is stored as.
+ */
+export const operationArray = `json_build_array(${operationFields.map(([, sql]) => sql).join(", ")})`;
+
+export function operationFromArray(values: readonly unknown[]): OperationRow {
+  const row: Partial<Record<OperationKey, unknown>> = {};
+  for (let i = 0; i < operationFields.length; i++) row[operationFields[i]![0]] = values[i];
+  return row as unknown as OperationRow;
+}
 
 export interface OperationRow extends OperationColumns<JsonObject> {
   claimed_from: string | null;
