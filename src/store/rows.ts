@@ -228,6 +228,32 @@ export type DecisionValues = Omit<DecisionLogEntry, EntryText> & {
 
 const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 
+/** Texts of policy decisions `{allow, reason, requires_approval}` seen, by flags and reason (bounded: a policy has few reasons). */
+const resultTexts = new Map<string, string>();
+const MAX_RESULT_TEXTS = 1024;
+
+/**
+ * JSON.stringify of a decision-log result. A plain object with exactly the own members allow
+ * (boolean), reason (string) and requires_approval (boolean), in that order, has one text per
+ * flags and reason, kept after its first use; anything else is stringified.
+ */
+export function resultText(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== "object" || Object.getPrototypeOf(v) !== Object.prototype || "toJSON" in v) return JSON.stringify(v);
+  const keys = Object.keys(v);
+  if (keys.length !== 3 || keys[0] !== "allow" || keys[1] !== "reason" || keys[2] !== "requires_approval") return JSON.stringify(v);
+  const { allow, reason, requires_approval } = v as Record<string, unknown>;
+  if (typeof allow !== "boolean" || typeof reason !== "string" || typeof requires_approval !== "boolean") return JSON.stringify(v);
+  const key = (allow ? "1" : "0") + (requires_approval ? "1" : "0") + reason;
+  let text = resultTexts.get(key);
+  if (text === undefined) {
+    text = JSON.stringify({ allow, reason, requires_approval });
+    if (resultTexts.size >= MAX_RESULT_TEXTS) resultTexts.clear();
+    resultTexts.set(key, text);
+  }
+  return text;
+}
+
 export function decisionValues(e: DecisionLogEntry): DecisionValues {
   return {
     decision_id: e.decision_id ?? decisionId(e.at_ms),
@@ -245,8 +271,8 @@ export function decisionValues(e: DecisionLogEntry): DecisionValues {
     outcome_reason: e.outcome_reason,
     path: e.path ?? null,
     input: jsonText(e.input),
-    result: jsonText(e.result),
-    erased: JSON.stringify(e.erased ?? []),
+    result: resultText(e.result),
+    erased: e.erased === undefined || e.erased === null || e.erased.length === 0 ? "[]" : JSON.stringify(e.erased),
     eval_ns: e.eval_ns ?? null,
     shadow: jsonText(e.shadow),
     shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees,
