@@ -8,7 +8,8 @@ import { runtimeBenchRows } from "./runtime.bench.js";
 import { storeAloneRows, storeBenchRows } from "./store.bench.js";
 
 function toRow(r: StoreRow): BenchRow {
-  const perSecond = r.unit.endsWith("/s");
+  // Rates ("calls/s", "calls/CPU-s") are better higher; times and sizes lower.
+  const perSecond = /\/(?:CPU-)?s$/.test(r.unit);
   return {
     what: `${r.name} (${r.group})`,
     unit: r.unit,

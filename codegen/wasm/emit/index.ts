@@ -16,7 +16,7 @@ import { Fuel, FUEL_SECTION } from "./fuel.js";
 import { FuelBuiltins } from "./fuel-builtins.js";
 import { functionsNeedingEntryCheck } from "./fuel-leaves.js";
 import { Memo } from "./memo.js";
-import { appendStaticData, exportedName, finishHeapBase, importedFunction, linkModule, optimizeGenerated, readRuntime, replaceImport, setGlobalInit, staticDataStart, validationError } from "../link/index.js";
+import { appendStaticData, exportedName, finishHeapBase, importedFunction, linkModule, optimizeGenerated, readRuntime, replaceImport, runtimeHasGlobal, setGlobalInit, staticDataStart, validationError } from "../link/index.js";
 import { INPUT_PATHS_SECTION, inputPaths, inputPathsTable } from "./input-paths.js";
 import type { InputPaths } from "./input-paths.js";
 import { memberPositions } from "./member-positions.js";
@@ -191,10 +191,14 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(JSON.stringify({ version: 1, entrypoints, keys })));
   if (fuel !== null) m.addCustomSection(FUEL_SECTION, new TextEncoder().encode(JSON.stringify(fuel.section())));
   appendStaticData(m, data.blob());
-  // The same paths in memory, for the runtime's projected input parse (opa_eval).
-  const pathsAt = staticDataStart(m);
-  appendStaticData(m, inputPathsTable(policy.plans.map((p) => p.name), entrypoints, (k) => keys[k]!, pathsAt));
-  setGlobalInit(m, "tg_input_paths", m.i32.const(pathsAt));
+  // The same paths in memory, for the runtime's projected input parse (opa_eval). A runtime
+  // library without `tg_input_paths` (one built before the projected parse, as a benchmark
+  // baseline links) parses the whole input and gets no table.
+  if (runtimeHasGlobal(m, "tg_input_paths")) {
+    const pathsAt = staticDataStart(m);
+    appendStaticData(m, inputPathsTable(policy.plans.map((p) => p.name), entrypoints, (k) => keys[k]!, pathsAt));
+    setGlobalInit(m, "tg_input_paths", m.i32.const(pathsAt));
+  }
   finishHeapBase(m);
   if (opts.legacyAbi === true) setGlobalInit(m, "opa_wasm_abi_minor_version", m.i32.const(1));
 

@@ -19,6 +19,7 @@ export {
   importedFunction,
   readRuntime,
   replaceImport,
+  runtimeHasGlobal,
   setGlobalInit,
   staticDataStart,
   TOOLGATE_IMPORTS,

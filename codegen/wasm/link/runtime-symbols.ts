@@ -70,6 +70,11 @@ export function finishHeapBase(m: Module): number {
 }
 
 /** Gives the runtime's exported global `externalName` a new constant initial value. */
+/** Whether the runtime library exports the global `externalName`. */
+export function runtimeHasGlobal(m: Module, externalName: string): boolean {
+  return m.runtime.exports.some((x) => x.name === externalName && x.kind === 3);
+}
+
 export function setGlobalInit(m: Module, externalName: string, init: ExpressionRef): void {
   const e = m.runtime.exports.find((x) => x.name === externalName && x.kind === 3);
   if (e === undefined) throw new LinkError(`runtime exports no global ${externalName}`);
