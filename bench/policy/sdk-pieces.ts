@@ -146,7 +146,9 @@ export function measureModulePieces(sdk: LoadedPolicy, entrypoint: number, input
 
 /** "JSON.stringify 1.9 µs (21%), encode ..." for a row's notes. */
 export function sdkPiecesText(m: SdkPiecesMeasurement): string {
-  return [...m.pieces].map(([name, v]) => `${name} ${v.toFixed(2)} µs (${Math.round((100 * v) / m.totalUs)}%)`).join(", ");
+  const text = [...m.pieces].map(([name, v]) => `${name} ${v.toFixed(2)} µs (${Math.round((100 * v) / m.totalUs)}%)`).join(", ");
+  // A piece is a difference of two medians, so a small one can come out below zero.
+  return [...m.pieces].some(([, v]) => v < 0) ? `${text}; a negative piece is smaller than the noise of the two stages it is the difference of` : text;
 }
 
 /** "opa_eval 2.1 µs; legacy route: whole-input parse ..." for a row's notes. */
