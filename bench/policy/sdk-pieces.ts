@@ -17,7 +17,8 @@ import type { LoadedPolicy } from "@open-policy-agent/opa-wasm";
 import type { PolicyInput } from "../../src/policy/engine.js";
 import { interleaved } from "../rows.js";
 
-interface SdkExports {
+/** The module exports the SDK calls (its JavaScript reaches them; its .d.ts does not name them). */
+export interface SdkExports {
   readonly opa_heap_ptr_set: (p: number) => void;
   readonly opa_json_parse: (addr: number, len: number) => number;
   readonly opa_json_dump: (value: number) => number;
@@ -31,7 +32,7 @@ interface SdkExports {
 }
 
 /** The fields of the SDK's LoadedPolicy the stages use (public in its JavaScript, untyped in its .d.ts). */
-interface SdkInternals {
+export interface SdkInternals {
   readonly wasmInstance: { readonly exports: SdkExports };
   readonly mem: { readonly buffer: ArrayBuffer };
   readonly dataAddr: number;

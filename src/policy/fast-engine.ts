@@ -192,17 +192,8 @@ export class FastPolicy {
       const node = tree === undefined ? null : projectInput(tree, keyCell);
       if (node === null) continue;
       if (this.compileWriters) compileProjection(node);
-      const mark = this.exports.opa_heap_ptr_get();
       const sample = projectionSample(node);
-      const cells = writer.writeProjected(sample, node, (mark + 7) & ~7);
-      let same = false;
-      if (cells !== null) {
-        this.exports.opa_heap_ptr_set(cells.end);
-        const direct = this.cString(this.exports.opa_json_dump(cells.addr));
-        same = direct === this.cString(this.exports.opa_json_dump(this.loadJson(this.encoder.encode(JSON.stringify(sample)))));
-      }
-      this.exports.opa_heap_ptr_set(mark);
-      if (!same) continue;
+      if (!this.writesAsParsed(sample, (at) => writer.writeProjected(sample, node, at))) continue;
       out[id] = node;
       if (this.compileWriters && this.useTemplates) this.templates[id] = this.checkedTemplate(node, writer);
     }
@@ -230,18 +221,26 @@ export class FastPolicy {
       projectionSample(node, () => true),
     ];
     for (const sample of samples) {
-      const mark = this.exports.opa_heap_ptr_get();
-      const cells = writer.writeTemplate(sample, template, (mark + 7) & ~7);
-      let same = false;
-      if (cells !== null) {
-        this.exports.opa_heap_ptr_set(cells.end);
-        const direct = this.cString(this.exports.opa_json_dump(cells.addr));
-        same = direct === this.cString(this.exports.opa_json_dump(this.loadJson(this.encoder.encode(JSON.stringify(sample)))));
-      }
-      this.exports.opa_heap_ptr_set(mark);
-      if (!same) return null;
+      if (!this.writesAsParsed(sample, (at) => writer.writeTemplate(sample, template, at))) return null;
     }
     return template;
+  }
+
+  /**
+   * Whether `write` (at an 8-aligned heap address) builds what the module's JSON parser
+   * builds for `sample`, compared by their dumps; the heap is reset afterwards.
+   */
+  private writesAsParsed(sample: unknown, write: (at: number) => { readonly addr: number; readonly end: number } | null): boolean {
+    const mark = this.exports.opa_heap_ptr_get();
+    const cells = write((mark + 7) & ~7);
+    let same = false;
+    if (cells !== null) {
+      this.exports.opa_heap_ptr_set(cells.end);
+      const direct = this.cString(this.exports.opa_json_dump(cells.addr));
+      same = direct === this.cString(this.exports.opa_json_dump(this.loadJson(this.encoder.encode(JSON.stringify(sample)))));
+    }
+    this.exports.opa_heap_ptr_set(mark);
+    return same;
   }
 
   private checkedWriter(keyRegion: number): ValueWriter | null {

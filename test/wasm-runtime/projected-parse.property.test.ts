@@ -15,27 +15,11 @@ import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { compilePolicy } from "../../codegen/compiler/index.js";
 import { hostBuiltins } from "../../src/policy/host-builtins/index.js";
 import { policyInputs } from "../../bench/policy/inputs.js";
+import type { SdkInternals } from "../../bench/policy/sdk-pieces.js";
 
 const root = join(import.meta.dirname, "..", "..");
 
-interface Exports {
-  readonly opa_heap_ptr_set: (p: number) => void;
-  readonly opa_json_parse: (addr: number, len: number) => number;
-  readonly opa_json_dump: (value: number) => number;
-  readonly opa_eval_ctx_new: () => number;
-  readonly opa_eval_ctx_set_input: (ctx: number, v: number) => void;
-  readonly opa_eval_ctx_set_data: (ctx: number, v: number) => void;
-  readonly opa_eval_ctx_set_entrypoint: (ctx: number, ep: number) => void;
-  readonly opa_eval_ctx_get_result: (ctx: number) => number;
-  readonly eval: (ctx: number) => number;
-  readonly opa_eval: (r: number, ep: number, data: number, input: number, len: number, heap: number, fmt: number) => number;
-}
-
-interface Loaded {
-  readonly wasmInstance: { readonly exports: Exports };
-  readonly mem: { readonly buffer: ArrayBuffer };
-  readonly dataAddr: number;
-  readonly dataHeapPtr: number;
+interface Loaded extends SdkInternals {
   readonly entrypoints: Record<string, number>;
   setData(d: unknown): void;
 }
