@@ -27,6 +27,8 @@ export interface BenchRow {
   readonly ratio: number | null;
   /** The goal for the ratio, e.g. ">= 0.4x", when there is one. */
   readonly target?: string;
+  /** What the row means, when its name cannot say it. */
+  readonly note?: string;
 }
 
 export const row = (group: string, name: string, value: number, unit: string, anchor: { name: string; value: number } | null, target?: string): BenchRow => ({
@@ -44,6 +46,7 @@ export function printRows(rows: readonly BenchRow[]): void {
   for (const r of rows) {
     const vs = r.anchor === null ? "" : `   vs ${r.anchor.name} ${f(r.anchor.value)} ${r.unit}: ${r.ratio?.toFixed(2)}x`;
     console.log(`  ${r.name.padEnd(44)} ${f(r.value).padStart(8)} ${r.unit}${vs}${r.target === undefined ? "" : `   (target ${r.target})`}`);
+    if (r.note !== undefined) console.log(`    ${r.note}`);
   }
 }
 

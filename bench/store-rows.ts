@@ -5,6 +5,7 @@
 import type { BenchRow as StoreRow } from "./store-anchors.js";
 import type { BenchRow, RowSource } from "./rows.js";
 import { runtimeBenchRows } from "./runtime.bench.js";
+import { sqliteCeilingRows } from "./sqlite-ceiling.js";
 import { storeAloneRows, storeBenchRows } from "./store.bench.js";
 
 function toRow(r: StoreRow): BenchRow {
@@ -16,7 +17,7 @@ function toRow(r: StoreRow): BenchRow {
     better: perSecond ? "higher" : "lower",
     toolgate: { label: "toolgate", value: r.value },
     anchors: r.anchor === null ? [] : [{ label: r.anchor.name, value: r.anchor.value }],
-    ...(r.target === undefined ? {} : { notes: [`target ${r.target}`] }),
+    ...(r.target === undefined && r.note === undefined ? {} : { notes: [...(r.target === undefined ? [] : [`target ${r.target}`]), ...(r.note === undefined ? [] : [r.note])] }),
   };
 }
 
@@ -34,6 +35,7 @@ export const storeSource: RowSource = {
     const rows = [
       ...(await storeBenchRows(ctx.quick ? { calls: 300, workers: [1, 2, 4] } : {})),
       ...(await storeAloneRows(ctx.quick ? { reads: 2_000, writes: 300, rounds: 3 } : {})),
+      ...sqliteCeilingRows(ctx.quick ? { writes: 1_000, rounds: 3 } : {}),
     ];
     const missing = ctx.pgUrl === undefined ? ["approved writes on PostgreSQL with 1, 2, 4, 8 workers (and the raw pg anchors): TOOLGATE_PG_URL is not set"] : [];
     return { rows: rows.map(toRow), missing };

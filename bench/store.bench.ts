@@ -12,7 +12,9 @@
  * the runtime, in CPU (an allowed read: the interrupt flag and a group-committed decision-log
  * entry; an approved write: readCallState, the guarded claim, the outcome with its entry), as
  * calls per CPU-second next to raw WAL inserts timed the same way in the same process
- * (`BENCH_STORE_ALONE_ONLY=1` prints only these).
+ * (`BENCH_STORE_ALONE_ONLY=1` prints only these and the ceiling row). The ceiling row
+ * (./sqlite-ceiling.ts) times the least two-commit write with no toolgate code: the highest
+ * ratio an approved write on SQLite can reach against the raw insert.
  *
  * Needs TOOLGATE_PG_URL (PostgreSQL rows are skipped with a message otherwise).
  * BENCH_STORE_CALLS sets the timed writes per configuration (split across its
@@ -27,6 +29,7 @@ import { pathToFileURL } from "node:url";
 import { startWorker, stopWorkers, type WorkerHandle } from "../test/workers/harness.js";
 import { createTestSchema, pgUrl, type TestSchema } from "../test/workers/pg-env.js";
 import { writeShippedPolicy } from "../test/workers/policy.js";
+import { sqliteCeilingRows } from "./sqlite-ceiling.js";
 import { printRows, rawPgInsertsPerSec, rawSqliteInsertsPerSec, row } from "./store-anchors.js";
 import type { BenchRow } from "./store-anchors.js";
 
@@ -229,4 +232,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   );
   if (process.env["BENCH_STORE_ALONE_ONLY"] !== "1") printRows(await storeBenchRows());
   printRows(await storeAloneRows());
+  printRows(sqliteCeilingRows());
 }
