@@ -46,6 +46,8 @@ interface Trace {
   readonly statements: Map<string, { count: number; ms: number }>;
   /** Connections checked out of the pool. */
   checkouts: number;
+  /** Process CPU µs (user, system) spent while a store method of the write path was pending. */
+  readonly storeCpu: { user: number; system: number };
   on: boolean;
 }
 
@@ -86,6 +88,29 @@ async function backendPids(pool: pg.Pool, app: string): Promise<number[]> {
   return res.rows.map((r) => r.pid);
 }
 
+/**
+ * Counts the process CPU spent while each write-path store method is pending: with one
+ * sequential caller that is the store's own work (driver, socket, row mapping), and the
+ * rest of a write's process CPU is the runtime's.
+ */
+function traceStoreCpu(store: Store, trace: Trace): void {
+  const methods = ["readCallState", "claimOperation", "recordOutcome"] as const;
+  for (const m of methods) {
+    const original = (store[m] as (...a: unknown[]) => Promise<unknown>).bind(store);
+    (store as unknown as Record<string, unknown>)[m] = async (...a: unknown[]): Promise<unknown> => {
+      if (!trace.on) return original(...a);
+      const c0 = process.cpuUsage();
+      try {
+        return await original(...a);
+      } finally {
+        const c = process.cpuUsage(c0);
+        trace.storeCpu.user += c.user;
+        trace.storeCpu.system += c.system;
+      }
+    };
+  }
+}
+
 /** The statements a pool's connections send while `trace.on`, counted and timed by name. */
 function tracePool(pool: pg.Pool, trace: Trace): void {
   const wrap = (client: pg.PoolClient): void => {
@@ -104,7 +129,17 @@ function tracePool(pool: pg.Pool, trace: Trace): void {
         trace.statements.set(key, s);
       };
       const on = trace.on;
-      // pool.query passes a callback; the store's own statements use the promise.
+      // A submittable (the store's json statements) answers through its own callback.
+      const sub = q as { submit?: unknown; callback?: unknown };
+      if (typeof sub.submit === "function" && typeof sub.callback === "function") {
+        const own = sub.callback as (e: unknown, r: unknown) => void;
+        sub.callback = (err: unknown, res: unknown) => {
+          if (on && err == null) seen();
+          own(err, res);
+        };
+        return query(...a);
+      }
+      // pool.query passes a callback; runPrepared passes one too.
       const cb = a.at(-1);
       if (typeof cb === "function") {
         a[a.length - 1] = (err: unknown, res: unknown) => {
@@ -157,8 +192,9 @@ async function openSide(name: string, root: string, calls: number): Promise<Side
     approvals.push(ask.approval_id);
   }
   await store.flushDecisions();
-  const trace: Trace = { statements: new Map(), checkouts: 0, on: false };
+  const trace: Trace = { statements: new Map(), checkouts: 0, storeCpu: { user: 0, system: 0 }, on: false };
   tracePool(pool, trace);
+  traceStoreCpu(store, trace);
   return { name, rt, store, pool, schema, approvals, trace, next: 0 };
 }
 
@@ -166,6 +202,8 @@ interface Tally {
   ms: number;
   calls: number;
   cpuUs: number;
+  /** The part of cpuUs spent in the kernel (socket work shows up here). */
+  sysUs: number;
   backendUs: number;
 }
 
@@ -182,10 +220,11 @@ async function timed(name: string, pids: () => Promise<number[]>, count: boolean
   const backend = cpuBetween(b0, backendCpuUs(ps));
   if (trace !== undefined) trace.on = false;
   if (!count) return;
-  const t = tallies.get(name) ?? { ms: 0, calls: 0, cpuUs: 0, backendUs: 0 };
+  const t = tallies.get(name) ?? { ms: 0, calls: 0, cpuUs: 0, sysUs: 0, backendUs: 0 };
   t.ms += ms;
   t.calls += perRound;
   t.cpuUs += cpu.user + cpu.system;
+  t.sysUs += cpu.system;
   t.backendUs += backend;
   tallies.set(name, t);
 }
@@ -224,12 +263,14 @@ try {
   console.log(`bench:pg-write  ${rounds} interleaved rounds of ${perRound} calls (after one warm-up round); PostgreSQL at ${new URL(url).host}`);
   for (const [name, t] of tallies) {
     const vs = `  = ${(rate(t) / rate(rawT)).toFixed(3)}x raw`;
-    console.log(`  ${name.padEnd(28)} ${rate(t).toFixed(0).padStart(6)} calls/s ${us((t.ms / t.calls) * 1000)} µs/call  cpu: process ${us(t.cpuUs / t.calls)} µs, backend ${us(t.backendUs / t.calls)} µs${vs}`);
+    console.log(`  ${name.padEnd(28)} ${rate(t).toFixed(0).padStart(6)} calls/s ${us((t.ms / t.calls) * 1000)} µs/call  cpu: process ${us(t.cpuUs / t.calls)} µs (sys ${us(t.sysUs / t.calls)}), backend ${us(t.backendUs / t.calls)} µs${vs}`);
   }
   for (const side of sides) {
     const t = tallies.get(side.name)!;
     const trips = [...side.trace.statements.values()].reduce((n, s) => n + s.count, 0) / t.calls;
     console.log(`  ${side.name}: ${trips.toFixed(2)} round trips, ${(side.trace.checkouts / t.calls).toFixed(2)} pool checkouts per write`);
+    const sc = side.trace.storeCpu;
+    console.log(`    process cpu inside store calls: user ${us(sc.user / t.calls)} µs, system ${us(sc.system / t.calls)} µs per write`);
     for (const [name, s] of side.trace.statements) {
       console.log(`    ${(s.count / t.calls).toFixed(2)} x ${name.padEnd(32)} ${us((s.ms / s.count) * 1000)} µs each`);
     }
