@@ -9,7 +9,10 @@
  * spent in each statement, and CPU time of this process and of the PostgreSQL backends
  * serving it (read from /proc when the server runs on this machine), which a loaded
  * machine disturbs far less than wall time. Statements are traced on the pool's
- * connections, so a store that keeps a connection between statements is counted too.
+ * connections, so a store that keeps a connection between statements is counted too;
+ * the trace (statements, checkouts, process CPU inside the store's write-path calls) is
+ * taken in one extra round per side after the timed rounds, so the timed writes do not
+ * pay for it (the raw inserts are never traced).
  *
  * --baseline DIR runs the same calls against a second source tree (for example
  * `git archive <commit> src generated policies | tar -x -C DIR`, with node_modules linked)
@@ -208,9 +211,8 @@ interface Tally {
 }
 
 const tallies = new Map<string, Tally>();
-async function timed(name: string, pids: () => Promise<number[]>, count: boolean, fn: () => Promise<void>, trace?: Trace): Promise<void> {
+async function timed(name: string, pids: () => Promise<number[]>, count: boolean, fn: () => Promise<void>): Promise<void> {
   const ps = await pids();
-  if (trace !== undefined) trace.on = count;
   const b0 = backendCpuUs(ps);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -218,7 +220,6 @@ async function timed(name: string, pids: () => Promise<number[]>, count: boolean
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
   const backend = cpuBetween(b0, backendCpuUs(ps));
-  if (trace !== undefined) trace.on = false;
   if (!count) return;
   const t = tallies.get(name) ?? { ms: 0, calls: 0, cpuUs: 0, sysUs: 0, backendUs: 0 };
   t.ms += ms;
@@ -229,7 +230,8 @@ async function timed(name: string, pids: () => Promise<number[]>, count: boolean
   tallies.set(name, t);
 }
 
-const total = perRound * (rounds + 1);
+// The timed rounds, round 0 (warm-up), and one traced round per side.
+const total = perRound * (rounds + 2);
 const sides: Side[] = [await openSide("toolgate", ".", total)];
 if (args.baseline !== undefined) sides.push(await openSide("baseline", args.baseline, total));
 
@@ -253,8 +255,19 @@ try {
         const i = side.next++;
         const env = await side.rt.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `pgw-${i}`, approval_id: side.approvals[i]! });
         if (env.outcome !== "success") throw new Error(`approved write failed: ${JSON.stringify(env)}`);
-      }, side.trace);
+      });
     }
+  }
+  // Tracing statements and store calls costs process CPU that the raw inserts do not pay,
+  // so it runs in a round of its own after the timed ones.
+  for (const side of sides) {
+    side.trace.on = true;
+    for (let i = 0; i < perRound; i++) {
+      const n = side.next++;
+      const env = await side.rt.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `pgw-${n}`, approval_id: side.approvals[n]! });
+      if (env.outcome !== "success") throw new Error(`approved write failed: ${JSON.stringify(env)}`);
+    }
+    side.trace.on = false;
   }
   await new Promise((r) => setTimeout(r, 50));
   const rawT = tallies.get("raw pg INSERT, 1 connection")!;
@@ -266,7 +279,7 @@ try {
     console.log(`  ${name.padEnd(28)} ${rate(t).toFixed(0).padStart(6)} calls/s ${us((t.ms / t.calls) * 1000)} µs/call  cpu: process ${us(t.cpuUs / t.calls)} µs (sys ${us(t.sysUs / t.calls)}), backend ${us(t.backendUs / t.calls)} µs${vs}`);
   }
   for (const side of sides) {
-    const t = tallies.get(side.name)!;
+    const t = { calls: perRound };
     const trips = [...side.trace.statements.values()].reduce((n, s) => n + s.count, 0) / t.calls;
     console.log(`  ${side.name}: ${trips.toFixed(2)} round trips, ${(side.trace.checkouts / t.calls).toFixed(2)} pool checkouts per write`);
     const sc = side.trace.storeCpu;
