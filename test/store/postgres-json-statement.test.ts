@@ -61,6 +61,26 @@ describe.skipIf(skip)("postgres json statement", () => {
     await expect(runPreparedValue(pool, "t_js_same", "SELECT json_build_array(2) AS v", [])).rejects.toThrow(/must be unique/);
   });
 
+  it("sends no Describe: the server answers without a row description, in one socket write per execution", async () => {
+    const pool = open();
+    const client = await pool.connect();
+    const con = (client as unknown as { connection: pg.Connection & { stream: { write: (...a: unknown[]) => boolean } } }).connection;
+    client.release();
+    let descriptions = 0;
+    con.on("rowDescription", () => descriptions++);
+    const write = con.stream.write.bind(con.stream);
+    let writes = 0;
+    con.stream.write = (...a: unknown[]) => {
+      writes++;
+      return write(...a);
+    };
+    const sql = "SELECT json_build_array($1::text) AS v";
+    expect(await runPreparedValue(pool, "t_js_nodesc", sql, ["a"])).toEqual(["a"]);
+    expect(await runPreparedValue(pool, "t_js_nodesc", sql, ["b"])).toEqual(["b"]);
+    expect(descriptions).toBe(0);
+    expect(writes).toBe(2);
+  });
+
   it("works next to the driver's own queries on the same connection", async () => {
     const pool = open();
     const pid = await runPreparedValue<number>(pool, "t_js_pid", "SELECT to_json(pg_backend_pid()) AS v", []);
