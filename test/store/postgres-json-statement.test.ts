@@ -39,6 +39,14 @@ describe.skipIf(skip)("postgres json statement", () => {
     expect(got).toEqual([text, Buffer.byteLength(text), "", doc]);
   });
 
+  it("sends a lone surrogate as U+FFFD and lets the server refuse a NUL byte, as the driver does; the next statement runs", async () => {
+    const pool = open();
+    const sql = "SELECT json_build_array($1::text, octet_length($1::text)) AS v";
+    expect(await runPreparedValue(pool, "t_js_lone", sql, ["a\uD800b"])).toEqual(["a\uFFFDb", 5]);
+    await expect(runPreparedValue(pool, "t_js_lone", sql, ["a\u0000b"])).rejects.toMatchObject({ code: "22021" });
+    expect(await runPreparedValue(pool, "t_js_lone", sql, ["ok"])).toEqual(["ok", 2]);
+  });
+
   it("a parameter of another type fails the call without sending it; the connection keeps working", async () => {
     const pool = open();
     await expect(runPreparedValue(pool, "t_js_bad", "SELECT json_build_array($1::text) AS v", [{ a: 1 }])).rejects.toThrow(/parameter \$1/);
