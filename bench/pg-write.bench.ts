@@ -9,7 +9,10 @@
  * spent in each statement, and CPU time of this process and of the PostgreSQL backends
  * serving it (read from /proc when the server runs on this machine), which a loaded
  * machine disturbs far less than wall time. Statements are traced on the pool's
- * connections, so a store that keeps a connection between statements is counted too.
+ * connections, so a store that keeps a connection between statements is counted too;
+ * the trace (statements, checkouts, process CPU inside the store's write-path calls) is
+ * taken in one extra round per side after the timed rounds, so the timed writes do not
+ * pay for it (the raw inserts are never traced).
  *
  * --baseline DIR runs the same calls against a second source tree (for example
  * `git archive <commit> src generated policies | tar -x -C DIR`, with node_modules linked)
@@ -46,6 +49,8 @@ interface Trace {
   readonly statements: Map<string, { count: number; ms: number }>;
   /** Connections checked out of the pool. */
   checkouts: number;
+  /** Process CPU µs (user, system) spent while a store method of the write path was pending. */
+  readonly storeCpu: { user: number; system: number };
   on: boolean;
 }
 
@@ -86,6 +91,29 @@ async function backendPids(pool: pg.Pool, app: string): Promise<number[]> {
   return res.rows.map((r) => r.pid);
 }
 
+/**
+ * Counts the process CPU spent while each write-path store method is pending: with one
+ * sequential caller that is the store's own work (driver, socket, row mapping), and the
+ * rest of a write's process CPU is the runtime's.
+ */
+function traceStoreCpu(store: Store, trace: Trace): void {
+  const methods = ["readCallState", "claimOperation", "recordOutcome"] as const;
+  for (const m of methods) {
+    const original = (store[m] as (...a: unknown[]) => Promise<unknown>).bind(store);
+    (store as unknown as Record<string, unknown>)[m] = async (...a: unknown[]): Promise<unknown> => {
+      if (!trace.on) return original(...a);
+      const c0 = process.cpuUsage();
+      try {
+        return await original(...a);
+      } finally {
+        const c = process.cpuUsage(c0);
+        trace.storeCpu.user += c.user;
+        trace.storeCpu.system += c.system;
+      }
+    };
+  }
+}
+
 /** The statements a pool's connections send while `trace.on`, counted and timed by name. */
 function tracePool(pool: pg.Pool, trace: Trace): void {
   const wrap = (client: pg.PoolClient): void => {
@@ -104,7 +132,17 @@ function tracePool(pool: pg.Pool, trace: Trace): void {
         trace.statements.set(key, s);
       };
       const on = trace.on;
-      // pool.query passes a callback; the store's own statements use the promise.
+      // A submittable (the store's json statements) answers through its own callback.
+      const sub = q as { submit?: unknown; callback?: unknown };
+      if (typeof sub.submit === "function" && typeof sub.callback === "function") {
+        const own = sub.callback as (e: unknown, r: unknown) => void;
+        sub.callback = (err: unknown, res: unknown) => {
+          if (on && err == null) seen();
+          own(err, res);
+        };
+        return query(...a);
+      }
+      // pool.query passes a callback; runPrepared passes one too.
       const cb = a.at(-1);
       if (typeof cb === "function") {
         a[a.length - 1] = (err: unknown, res: unknown) => {
@@ -157,8 +195,9 @@ async function openSide(name: string, root: string, calls: number): Promise<Side
     approvals.push(ask.approval_id);
   }
   await store.flushDecisions();
-  const trace: Trace = { statements: new Map(), checkouts: 0, on: false };
+  const trace: Trace = { statements: new Map(), checkouts: 0, storeCpu: { user: 0, system: 0 }, on: false };
   tracePool(pool, trace);
+  traceStoreCpu(store, trace);
   return { name, rt, store, pool, schema, approvals, trace, next: 0 };
 }
 
@@ -166,13 +205,14 @@ interface Tally {
   ms: number;
   calls: number;
   cpuUs: number;
+  /** The part of cpuUs spent in the kernel (socket work shows up here). */
+  sysUs: number;
   backendUs: number;
 }
 
 const tallies = new Map<string, Tally>();
-async function timed(name: string, pids: () => Promise<number[]>, count: boolean, fn: () => Promise<void>, trace?: Trace): Promise<void> {
+async function timed(name: string, pids: () => Promise<number[]>, count: boolean, fn: () => Promise<void>): Promise<void> {
   const ps = await pids();
-  if (trace !== undefined) trace.on = count;
   const b0 = backendCpuUs(ps);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -180,17 +220,18 @@ async function timed(name: string, pids: () => Promise<number[]>, count: boolean
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
   const backend = cpuBetween(b0, backendCpuUs(ps));
-  if (trace !== undefined) trace.on = false;
   if (!count) return;
-  const t = tallies.get(name) ?? { ms: 0, calls: 0, cpuUs: 0, backendUs: 0 };
+  const t = tallies.get(name) ?? { ms: 0, calls: 0, cpuUs: 0, sysUs: 0, backendUs: 0 };
   t.ms += ms;
   t.calls += perRound;
   t.cpuUs += cpu.user + cpu.system;
+  t.sysUs += cpu.system;
   t.backendUs += backend;
   tallies.set(name, t);
 }
 
-const total = perRound * (rounds + 1);
+// The timed rounds, round 0 (warm-up), and one traced round per side.
+const total = perRound * (rounds + 2);
 const sides: Side[] = [await openSide("toolgate", ".", total)];
 if (args.baseline !== undefined) sides.push(await openSide("baseline", args.baseline, total));
 
@@ -214,8 +255,19 @@ try {
         const i = side.next++;
         const env = await side.rt.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `pgw-${i}`, approval_id: side.approvals[i]! });
         if (env.outcome !== "success") throw new Error(`approved write failed: ${JSON.stringify(env)}`);
-      }, side.trace);
+      });
     }
+  }
+  // Tracing statements and store calls costs process CPU that the raw inserts do not pay,
+  // so it runs in a round of its own after the timed ones.
+  for (const side of sides) {
+    side.trace.on = true;
+    for (let i = 0; i < perRound; i++) {
+      const n = side.next++;
+      const env = await side.rt.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `pgw-${n}`, approval_id: side.approvals[n]! });
+      if (env.outcome !== "success") throw new Error(`approved write failed: ${JSON.stringify(env)}`);
+    }
+    side.trace.on = false;
   }
   await new Promise((r) => setTimeout(r, 50));
   const rawT = tallies.get("raw pg INSERT, 1 connection")!;
@@ -224,12 +276,14 @@ try {
   console.log(`bench:pg-write  ${rounds} interleaved rounds of ${perRound} calls (after one warm-up round); PostgreSQL at ${new URL(url).host}`);
   for (const [name, t] of tallies) {
     const vs = `  = ${(rate(t) / rate(rawT)).toFixed(3)}x raw`;
-    console.log(`  ${name.padEnd(28)} ${rate(t).toFixed(0).padStart(6)} calls/s ${us((t.ms / t.calls) * 1000)} µs/call  cpu: process ${us(t.cpuUs / t.calls)} µs, backend ${us(t.backendUs / t.calls)} µs${vs}`);
+    console.log(`  ${name.padEnd(28)} ${rate(t).toFixed(0).padStart(6)} calls/s ${us((t.ms / t.calls) * 1000)} µs/call  cpu: process ${us(t.cpuUs / t.calls)} µs (sys ${us(t.sysUs / t.calls)}), backend ${us(t.backendUs / t.calls)} µs${vs}`);
   }
   for (const side of sides) {
-    const t = tallies.get(side.name)!;
+    const t = { calls: perRound };
     const trips = [...side.trace.statements.values()].reduce((n, s) => n + s.count, 0) / t.calls;
     console.log(`  ${side.name}: ${trips.toFixed(2)} round trips, ${(side.trace.checkouts / t.calls).toFixed(2)} pool checkouts per write`);
+    const sc = side.trace.storeCpu;
+    console.log(`    process cpu inside store calls: user ${us(sc.user / t.calls)} µs, system ${us(sc.system / t.calls)} µs per write`);
     for (const [name, s] of side.trace.statements) {
       console.log(`    ${(s.count / t.calls).toFixed(2)} x ${name.padEnd(32)} ${us((s.ms / s.count) * 1000)} µs each`);
     }

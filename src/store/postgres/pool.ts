@@ -1,5 +1,6 @@
 import pg from "pg";
 import { PgStoreError } from "./errors.js";
+import { JsonValueStatement } from "./json-statement.js";
 
 /** How to reach the database. `schema` isolates one deployment (or one test run) from another. */
 export interface PgConnectionOptions {
@@ -84,7 +85,8 @@ class StatementRunner {
     this.#pool = pool;
   }
 
-  run<R extends pg.QueryResultRow>(config: pg.QueryArrayConfig | pg.QueryConfig): Promise<pg.QueryResult<R>> {
+  /** Runs `issue` on a kept connection or one from the pool; `issue` calls `done` exactly once. */
+  run<T>(issue: Issue<T>): Promise<T> {
     let kept = this.#kept.pop();
     while (kept?.broken === true) kept = this.#kept.pop();
     if (kept !== undefined && this.#pool.waitingCount > 0) {
@@ -92,26 +94,26 @@ class StatementRunner {
       kept.release();
       kept = undefined;
     }
-    if (kept === undefined) return this.#pool.connect().then((client) => this.#send<R>(new Kept(client), config));
-    return this.#send<R>(kept, config);
+    if (kept === undefined) return this.#pool.connect().then((client) => this.#send(new Kept(client), issue));
+    return this.#send(kept, issue);
   }
 
   // The driver's callback form: its promise form adds a promise and a handler per statement.
-  #send<R extends pg.QueryResultRow>(kept: Kept, config: pg.QueryArrayConfig | pg.QueryConfig): Promise<pg.QueryResult<R>> {
+  #send<T>(kept: Kept, issue: Issue<T>): Promise<T> {
     return new Promise((resolve, reject) => {
-      const done = (err: Error | null | undefined, res: pg.QueryResult<R>): void => {
+      const done = (err: Error | null | undefined, res: T | undefined): void => {
         if (err !== null && err !== undefined) {
           kept.release(err);
           reject(err);
           return;
         }
         this.#keep(kept);
-        resolve(res);
+        resolve(res as T);
       };
       try {
-        kept.client.query<R>(config as pg.QueryConfig, done as (err: Error, res: pg.QueryResult<R>) => void);
+        issue(kept.client, done);
       } catch (err) {
-        done(err instanceof Error ? err : new Error(String(err)), undefined as unknown as pg.QueryResult<R>);
+        done(err instanceof Error ? err : new Error(String(err)), undefined);
       }
     });
   }
@@ -159,6 +161,9 @@ class Kept {
   }
 }
 
+/** Sends one statement on `client` and calls `done` once with its answer or error. */
+type Issue<T> = (client: pg.PoolClient, done: (err: Error | null | undefined, res: T | undefined) => void) => void;
+
 const runners = new WeakMap<pg.Pool, StatementRunner>();
 
 function runnerOf(db: pg.Pool): StatementRunner {
@@ -181,16 +186,22 @@ export function runPrepared<R extends pg.QueryResultRow>(
   text: string,
   values: readonly unknown[],
 ): Promise<pg.QueryResult<R>> {
-  return runnerOf(db).run<R>({ name: `toolgate_${name}`, text, values: values as unknown[] });
+  const config: pg.QueryConfig = { name: `toolgate_${name}`, text, values: values as unknown[] };
+  return runnerOf(db).run<pg.QueryResult<R>>((client, done) => {
+    client.query<R>(config, done as (err: Error, res: pg.QueryResult<R>) => void);
+  });
 }
 
 /**
- * Like `runPrepared` for a statement answering at most one row of ONE column (typically a
- * json value built in SQL): its value, or undefined without a row. The row is read as an
- * array, so no row object is built.
+ * Like `runPrepared` for a statement answering at most one row of ONE json column (a value
+ * built in SQL): the parsed value, or undefined without a row. Sent as a `JsonValueStatement`
+ * (no Describe, no row description, no row object). Parameters must be text, numbers,
+ * booleans or null.
  */
 export function runPreparedValue<V>(db: pg.Pool, name: string, text: string, values: readonly unknown[]): Promise<V | undefined> {
-  return runnerOf(db)
-    .run<unknown[]>({ name: `toolgate_${name}`, text, values: values as unknown[], rowMode: "array" })
-    .then((res) => (res.rows[0] as unknown[] | undefined)?.[0] as V | undefined);
+  return runnerOf(db).run<V | undefined>((client, done) => {
+    const statement = new JsonValueStatement<V>(`toolgate_${name}`, text, values);
+    statement.callback = done;
+    client.query(statement);
+  });
 }
