@@ -1,7 +1,8 @@
 // Rows of `npm run bench` for calls through the gate, next to the store's own limit in the
 // same process: an allowed read and an approved write on SQLite (WAL file) against raw
 // better-sqlite3 single-row INSERT commits with synchronous FULL and NORMAL, and an approved
-// write on PostgreSQL against raw `pg` INSERTs on 1 connection (interleaved rounds) and on 4.
+// write on PostgreSQL against raw `pg` INSERTs on 1 connection (interleaved rounds) and on 4,
+// and against its ceiling (the least two-commit write with no toolgate code, ./pg-ceiling.ts).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ import { openPgStore, openSqliteStore } from "../src/store/index.js";
 import type { Store } from "../src/store/store.js";
 import { createPgPool } from "../src/store/postgres/pool.js";
 import { migrate } from "../src/store/postgres/migrations.js";
+import { leastTwoCommitPgWritesPerSec } from "./pg-ceiling.js";
 import type { BenchRow, RowContext, RowSource } from "./rows.js";
 import { rawPgInsertsPerSec, rawSqliteInsertsPerSec } from "./store-anchors.js";
 
@@ -103,20 +105,23 @@ async function pgRows(ctx2: RowContext, url: string): Promise<BenchRow[]> {
       for (let i = r * chunk; i < (r + 1) * chunk; i++) ok(await rt.call(ctx, { tool: "reserve_funds", args: writeArgs, operation_id: `pg-${i}`, approval_id: ids[i]! }));
       gateMs += performance.now() - t;
     };
-    const rawChunk = async (): Promise<void> => {
+    let ceilingSeconds = 0;
+    const rawChunk = async (r: number): Promise<void> => {
       rawSeconds += chunk / (await rawPgInsertsPerSec(url, chunk, 1));
+      ceilingSeconds += chunk / (await leastTwoCommitPgWritesPerSec(url, chunk, r * chunk));
     };
     for (let r = 0; r < rounds; r++) {
       if (r % 2 === 0) {
         await gateChunk(r);
-        await rawChunk();
+        await rawChunk(r);
       } else {
-        await rawChunk();
+        await rawChunk(r);
         await gateChunk(r);
       }
     }
     const writeRate = ((rounds * chunk) / gateMs) * 1000;
     const one = (rounds * chunk) / rawSeconds;
+    const ceiling = (rounds * chunk) / ceilingSeconds;
     await store.close();
     const four = await rawPgInsertsPerSec(url, n, 4);
     return [{
@@ -124,8 +129,16 @@ async function pgRows(ctx2: RowContext, url: string): Promise<BenchRow[]> {
       unit: "calls/s",
       better: "higher",
       toolgate: { label: "runtime.call(reserve_funds), approved, 1 worker", value: writeRate },
-      anchors: [{ label: "raw pg INSERT, 1 connection", value: one }, { label: "raw pg INSERT, 4 connections", value: four }],
-      notes: ["target >= 0.3x a raw single-connection insert", `the gate and the 1-connection anchor in ${rounds} interleaved rounds of ${chunk}`],
+      anchors: [
+        { label: "raw pg INSERT, 1 connection", value: one },
+        { label: "raw pg INSERT, 4 connections", value: four },
+        { label: "ceiling: two-commit write, no toolgate code", value: ceiling },
+      ],
+      notes: [
+        "target >= 0.3x a raw single-connection insert",
+        `the gate, the 1-connection anchor and the ceiling in ${rounds} interleaved rounds of ${chunk}`,
+        `ceiling / raw 1-connection insert = ${(ceiling / one).toFixed(2)}x: the highest ratio an approved write can reach (claim committed, then the outcome with its log row; bench/pg-ceiling.ts)`,
+      ],
     }];
   } finally {
     await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
