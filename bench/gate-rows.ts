@@ -19,14 +19,13 @@ import type { Store } from "../src/store/store.js";
 import { createPgPool } from "../src/store/postgres/pool.js";
 import { migrate } from "../src/store/postgres/migrations.js";
 import { leastTwoCommitPgWritesPerSec } from "./pg-ceiling.js";
+import { median } from "./rows.js";
 import type { BenchRow, RowContext, RowSource } from "./rows.js";
 import { rawPgInsertsPerSec, rawSqliteInsertsPerSec } from "./store-anchors.js";
 
 const ENTRY = "toolgate/authz/decision";
 const ctx: TrustedContext = { tenant: "t_bench", user: "bench", roles: ["agent"], run_id: "run_bench" };
 const writeArgs: JsonObject = { account_id: "acc_alice", amount: 1, currency: "EUR", recipient: "acc_bob" };
-
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** Calls per second of `n` sequential calls. */
 async function rate(n: number, fn: (i: number) => unknown): Promise<number> {
@@ -125,16 +124,16 @@ async function pgRows(ctx2: RowContext, url: string): Promise<BenchRow[]> {
       gateMs += performance.now() - t;
     };
     let ceilingSeconds = 0;
-    const rawChunk = async (r: number): Promise<void> => {
+    const rawChunk = async (): Promise<void> => {
       rawSeconds += chunk / (await rawPgInsertsPerSec(url, chunk, 1));
-      ceilingSeconds += chunk / (await leastTwoCommitPgWritesPerSec(url, chunk, r * chunk));
+      ceilingSeconds += chunk / (await leastTwoCommitPgWritesPerSec(url, chunk));
     };
     for (let r = 0; r < rounds; r++) {
       if (r % 2 === 0) {
         await gateChunk(r);
-        await rawChunk(r);
+        await rawChunk();
       } else {
-        await rawChunk(r);
+        await rawChunk();
         await gateChunk(r);
       }
     }

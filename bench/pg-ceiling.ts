@@ -10,9 +10,11 @@
 import pg from "pg";
 import { performance } from "node:perf_hooks";
 
-/** Two-commit writes per second on one connection (two round trips, two commits each). */
-export async function leastTwoCommitPgWritesPerSec(url: string, n: number, from: number): Promise<number> {
-  const suffix = `${process.pid}_${Math.max(0, from)}`;
+let runs = 0;
+
+/** Two-commit writes per second on one connection (two round trips, two commits each), in tables of its own. */
+export async function leastTwoCommitPgWritesPerSec(url: string, n: number): Promise<number> {
+  const suffix = `${process.pid}_${runs++}`;
   const ops = `toolgate_ceiling_ops_${suffix}`;
   const log = `toolgate_ceiling_log_${suffix}`;
   const c = new pg.Client({ connectionString: url });
@@ -34,7 +36,7 @@ export async function leastTwoCommitPgWritesPerSec(url: string, n: number, from:
     };
     for (let i = 0; i < 20; i++) await write(-1 - i);
     const start = performance.now();
-    for (let i = 0; i < n; i++) await write(from + i);
+    for (let i = 0; i < n; i++) await write(i);
     return n / ((performance.now() - start) / 1000);
   } finally {
     await c.query(`DROP TABLE IF EXISTS ${ops}, ${log}`).catch(() => undefined);

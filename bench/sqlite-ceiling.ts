@@ -13,11 +13,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { median } from "./rows.js";
 import { rawSqliteInsertsPerSec, row } from "./store-anchors.js";
 import type { BenchRow } from "./store-anchors.js";
 
 /** Two-commit writes per second: claim row, then its update and one log row (WAL, synchronous NORMAL, as the store runs it). */
-export function leastTwoCommitWritesPerSec(n: number, from: number): number {
+export function leastTwoCommitWritesPerSec(n: number): number {
   const dir = mkdtempSync(join(tmpdir(), "toolgate-ceiling-"));
   try {
     const db = new Database(join(dir, "ceiling.db"));
@@ -43,7 +44,7 @@ export function leastTwoCommitWritesPerSec(n: number, from: number): number {
     };
     for (let i = 0; i < 200; i++) write(-1 - i);
     const start = performance.now();
-    for (let i = 0; i < n; i++) write(from + i);
+    for (let i = 0; i < n; i++) write(i);
     const seconds = (performance.now() - start) / 1000;
     db.close();
     return n / seconds;
@@ -51,8 +52,6 @@ export function leastTwoCommitWritesPerSec(n: number, from: number): number {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** The ceiling row: medians of interleaved rounds of the least two-commit write and the raw insert. */
 export function sqliteCeilingRows(opts: { readonly writes?: number; readonly rounds?: number } = {}): BenchRow[] {
@@ -62,7 +61,7 @@ export function sqliteCeilingRows(opts: { readonly writes?: number; readonly rou
   const raw: number[] = [];
   for (let k = 0; k < rounds; k++) {
     raw.push(rawSqliteInsertsPerSec(writes, "NORMAL"));
-    ceiling.push(leastTwoCommitWritesPerSec(writes, k * writes));
+    ceiling.push(leastTwoCommitWritesPerSec(writes));
   }
   const anchor = { name: "raw WAL insert (synchronous NORMAL)", value: median(raw) };
   const note = "the highest ratio any approved write on SQLite can reach: two commits (claim, outcome with its log row), no index, no toolgate code";
