@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
-import { checkGuard, isExpired, planClaim, planRecord, planRefund, recordChangedColumns, refundChangedColumns } from "../claim.js";
+import { checkGuard, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
 import type {
   ApprovalEvent,
   ApprovalListQuery,
@@ -42,7 +42,7 @@ import type { DecisionLogOptions } from "../decision-batch.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
 import { migrateSqliteFile } from "./migrate.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
-import { approvalColumns, approvalFromValues, eventColumns, operationColumns, operationFromValues, toApproval, toApprovalEvent } from "./rows.js";
+import { approvalColumns, approvalFromValues, eventColumns, operationColumns, operationFromValues, recordedColumns, recordedRecord, toApproval, toApprovalEvent } from "./rows.js";
 import type { ApprovalEventRow, ApprovalRow } from "./rows.js";
 
 export interface SqliteStoreOptions {
@@ -133,10 +133,19 @@ class SqliteStore implements Store {
          LEFT JOIN approvals a ON ? = 1 AND a.id = ?`,
       ).raw(true),
       insOp: db.prepare("INSERT INTO operations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-      // An outcome and a refund set only the columns they change: an UPDATE rewrites the
-      // entries of the indexes over the columns it sets (here operations_expiry), so leaving
-      // expires_at_ms out spares that index page in the commit.
-      updOutcome: db.prepare<unknown[]>(`UPDATE operations SET ${setColumns(recordChangedColumns)} WHERE tenant = ? AND operation_id = ?`),
+      // An outcome and a refund set only the columns they change (claim.ts `recordChangedColumns`,
+      // `refundChangedColumns`): an UPDATE rewrites the entries of the indexes over the columns it
+      // sets (here operations_expiry), so leaving expires_at_ms out spares that index page.
+      // The outcome is planRecord in one statement: written only under the current fence token and
+      // never over a final outcome, answering the columns of the written record the request does
+      // not carry (a "no" is explained by reading the record). The lease is kept (third parameter
+      // 1) only for keep_lease with an unknown outcome, else it ends at now at the latest.
+      recordOutcome: db.prepare<unknown[], unknown[]>(
+        `UPDATE operations SET status = ?, envelope = ?, lease_expires_at_ms = CASE WHEN ? = 1 THEN lease_expires_at_ms ELSE min(lease_expires_at_ms, ?) END,
+           updated_at_ms = ?
+         WHERE tenant = ? AND operation_id = ? AND fence_token = ? AND status <> 'final'
+         RETURNING ${recordedColumns.join(", ")}`,
+      ).raw(true),
       updAttempts: db.prepare<unknown[]>(`UPDATE operations SET ${setColumns(refundChangedColumns)} WHERE tenant = ? AND operation_id = ?`),
       updOp: db.prepare(
         `UPDATE operations SET tool = ?, fingerprint = ?, status = ?, fence_token = ?, lease_owner = ?, lease_expires_at_ms = ?,
@@ -248,18 +257,17 @@ class SqliteStore implements Store {
 
   async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
     // Entries still queued go first, in this transaction, so the log keeps the order of decisions.
-    const queued = req.decision === undefined ? [] : await this.#batch.take();
+    // With none queued nothing is waited for: this store's batch writes run synchronously when
+    // they start, so every earlier entry is already committed (or reported failed).
+    const queued = req.decision === undefined || this.#batch.pending === 0 ? [] : await this.#batch.take();
     const run = (): RecordOutcomeResult => {
-      const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
-      if (plan.write !== null) {
-        this.#q.updOutcome.run(...columnValues(plan.write, recordChangedColumns), req.tenant, req.operation_id);
-        if (req.consume_approval_id !== undefined && req.status !== "retryable") {
-          this.#q.consume.run(req.operation_id, req.now_ms, req.consume_approval_id, req.tenant, req.operation_id);
-        }
+      const result = this.#recordOutcome(req);
+      if (result.recorded && req.consume_approval_id !== undefined && req.status !== "retryable") {
+        this.#q.consume.run(req.operation_id, req.now_ms, req.consume_approval_id, req.tenant, req.operation_id);
       }
-      const entries = plan.write !== null && req.decision !== undefined ? [...queued, req.decision] : queued;
+      const entries = result.recorded && req.decision !== undefined ? [...queued, req.decision] : queued;
       if (entries.length > 0) this.#log.insertRows(entries);
-      return plan.result;
+      return result;
     };
     try {
       return this.#atomic(run);
@@ -267,6 +275,16 @@ class SqliteStore implements Store {
       this.#batch.putBack(queued);
       throw err;
     }
+  }
+
+  /** The outcome's write (as `planRecord` decides it) in one statement; a record is read only to say why not. */
+  #recordOutcome(req: RecordOutcomeRequest): RecordOutcomeResult {
+    const keep = req.keep_lease === true && req.status === "unknown" ? 1 : 0;
+    const v = this.#q.recordOutcome.get(req.status, JSON.stringify(req.envelope), keep, req.now_ms, req.now_ms, req.tenant, req.operation_id, req.fence_token);
+    if (v !== undefined) return { recorded: true, record: recordedRecord(req, v) };
+    const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
+    if (plan.write !== null) throw new Error(`the outcome of ${req.operation_id} was neither written nor refused`);
+    return plan.result;
   }
 
   async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
