@@ -133,6 +133,16 @@ class SqliteStore implements Store {
          LEFT JOIN approvals a ON ? = 1 AND a.id = ?`,
       ).raw(true),
       insOp: db.prepare("INSERT INTO operations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+      // The claim of a key with no record, in one statement: the new record, inserted only when
+      // there is none and the guard holds (checkGuard's rules: no interrupt of the run; the
+      // approval, when asked for, of this tenant, approved and unexpired). Parameters: the 13
+      // columns; guarded, tenant, run_id; approval asked for, approval_id, tenant, now.
+      insFresh: db.prepare<unknown[]>(
+        `INSERT INTO operations SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+         WHERE NOT EXISTS (SELECT 1 FROM interrupts WHERE ? = 1 AND tenant = ? AND run_id = ?)
+           AND (? = 0 OR EXISTS (SELECT 1 FROM approvals WHERE id = ? AND tenant = ? AND status = 'approved' AND expires_at_ms > ?))
+         ON CONFLICT DO NOTHING`,
+      ),
       // An outcome and a refund set only the columns they change (claim.ts `recordChangedColumns`,
       // `refundChangedColumns`): an UPDATE rewrites the entries of the indexes over the columns it
       // sets (here operations_expiry), so leaving expires_at_ms out spares that index page.
@@ -230,7 +240,10 @@ class SqliteStore implements Store {
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
     return this.#atomic((): ClaimResult => {
-      // One statement reads the record and what the guard checks, in the claim's transaction.
+      // Most claims are of a new key: one statement inserts the record when the guard holds.
+      const fresh = this.#claimFresh(req);
+      if (fresh !== null) return fresh;
+      // Otherwise one statement reads the record and what the guard checks, and the rules decide.
       const guarded = req.guard === undefined ? 0 : 1;
       const v = this.#q.claimState.get(req.operation_id, req.tenant, guarded, req.tenant, req.guard?.run_id ?? null, guarded, req.guard?.approval_id ?? null);
       if (v === undefined) throw new Error("claim state read returned no row");
@@ -249,6 +262,20 @@ class SqliteStore implements Store {
       if (plan.write !== null) this.#writeOp(plan.write, current !== null);
       return plan.result;
     });
+  }
+
+  /** The claim of a key that has no record, when the guard holds; null (nothing written) otherwise. */
+  #claimFresh(req: ClaimRequest): ClaimResult | null {
+    const { write: rec, result } = planClaim(null, req);
+    if (rec === null) return null;
+    const guarded = req.guard === undefined ? 0 : 1;
+    const approvalId = req.guard?.approval_id ?? null;
+    const inserted = this.#q.insFresh.run(
+      rec.tenant, rec.operation_id, rec.tool, rec.fingerprint, rec.status, rec.fence_token, rec.lease_owner, rec.lease_expires_at_ms,
+      rec.attempts, rec.envelope === null ? null : JSON.stringify(rec.envelope), rec.created_at_ms, rec.updated_at_ms, rec.expires_at_ms,
+      guarded, req.tenant, req.guard?.run_id ?? null, approvalId === null ? 0 : 1, approvalId, req.tenant, req.now_ms,
+    ).changes;
+    return inserted === 1 ? result : null;
   }
 
   async readCallState(req: CallStateRequest): Promise<CallState> {
