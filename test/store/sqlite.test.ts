@@ -89,7 +89,7 @@ describe("sqlite store specifics", () => {
 
   it("a guarded claim of a new key is made exactly when checkGuard lets it, and a refused one writes nothing", async () => {
     const store = openSqliteStore(":memory:");
-    const statuses: ApprovalStatus[] = ["pending", "approved", "edited", "rejected", "revoked"];
+    const statuses = ["pending", "approved", "edited", "rejected", "revoked"] as const satisfies readonly ApprovalStatus[];
     const versions = { policy_version: "pv", policy_code_version: "pc", policy_data_version: "pd" };
     const decisionOf = { approved: "approve", edited: "edit", rejected: "reject", revoked: "revoke" } as const;
     for (const [k, status] of statuses.entries()) {

@@ -135,10 +135,10 @@ class SqliteStore implements Store {
       insOp: db.prepare("INSERT INTO operations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
       // The claim of a key with no record, in one statement: the new record, inserted only when
       // there is none and the guard holds (checkGuard's rules: no interrupt of the run; the
-      // approval, when asked for, of this tenant, approved and unexpired). Parameters: the 13
-      // columns; guarded, tenant, run_id; approval asked for, approval_id, tenant, now.
+      // approval, when asked for, of this tenant, approved and unexpired). Parameters: the values
+      // of `operationColumns`; guarded, tenant, run_id; approval asked for, approval_id, tenant, now.
       insFresh: db.prepare<unknown[]>(
-        `INSERT INTO operations SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+        `INSERT INTO operations (${operationColumns.join(", ")}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
          WHERE NOT EXISTS (SELECT 1 FROM interrupts WHERE ? = 1 AND tenant = ? AND run_id = ?)
            AND (? = 0 OR EXISTS (SELECT 1 FROM approvals WHERE id = ? AND tenant = ? AND status = 'approved' AND expires_at_ms > ?))
          ON CONFLICT DO NOTHING`,
