@@ -6,7 +6,7 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
-import { checkGuard, isExpired, planClaim, planRecord, planRefund, recordChangedColumns, refundChangedColumns } from "../claim.js";
+import { checkGuard, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
 import type {
   ApprovalEvent,
   ApprovalListQuery,
@@ -42,7 +42,7 @@ import type { DecisionLogOptions } from "../decision-batch.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
 import { migrateSqliteFile } from "./migrate.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
-import { approvalColumns, approvalFromValues, eventColumns, operationColumns, operationFromValues, toApproval, toApprovalEvent } from "./rows.js";
+import { approvalColumns, approvalFromValues, eventColumns, operationColumns, operationFromValues, recordedColumns, recordedRecord, toApproval, toApprovalEvent } from "./rows.js";
 import type { ApprovalEventRow, ApprovalRow } from "./rows.js";
 
 export interface SqliteStoreOptions {
@@ -133,10 +133,29 @@ class SqliteStore implements Store {
          LEFT JOIN approvals a ON ? = 1 AND a.id = ?`,
       ).raw(true),
       insOp: db.prepare("INSERT INTO operations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-      // An outcome and a refund set only the columns they change: an UPDATE rewrites the
-      // entries of the indexes over the columns it sets (here operations_expiry), so leaving
-      // expires_at_ms out spares that index page in the commit.
-      updOutcome: db.prepare<unknown[]>(`UPDATE operations SET ${setColumns(recordChangedColumns)} WHERE tenant = ? AND operation_id = ?`),
+      // The claim of a key with no record, in one statement: the new record, inserted only when
+      // there is none and the guard holds (checkGuard's rules: no interrupt of the run; the
+      // approval, when asked for, of this tenant, approved and unexpired). Parameters: the values
+      // of `operationColumns`; guarded, tenant, run_id; approval asked for, approval_id, tenant, now.
+      insFresh: db.prepare<unknown[]>(
+        `INSERT INTO operations (${operationColumns.join(", ")}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+         WHERE NOT EXISTS (SELECT 1 FROM interrupts WHERE ? = 1 AND tenant = ? AND run_id = ?)
+           AND (? = 0 OR EXISTS (SELECT 1 FROM approvals WHERE id = ? AND tenant = ? AND status = 'approved' AND expires_at_ms > ?))
+         ON CONFLICT DO NOTHING`,
+      ),
+      // An outcome and a refund set only the columns they change (claim.ts `recordChangedColumns`,
+      // `refundChangedColumns`): an UPDATE rewrites the entries of the indexes over the columns it
+      // sets (here operations_expiry), so leaving expires_at_ms out spares that index page.
+      // The outcome is planRecord in one statement: written only under the current fence token and
+      // never over a final outcome, answering the columns of the written record the request does
+      // not carry (a "no" is explained by reading the record). The lease is kept (third parameter
+      // 1) only for keep_lease with an unknown outcome, else it ends at now at the latest.
+      recordOutcome: db.prepare<unknown[], unknown[]>(
+        `UPDATE operations SET status = ?, envelope = ?, lease_expires_at_ms = CASE WHEN ? = 1 THEN lease_expires_at_ms ELSE min(lease_expires_at_ms, ?) END,
+           updated_at_ms = ?
+         WHERE tenant = ? AND operation_id = ? AND fence_token = ? AND status <> 'final'
+         RETURNING ${recordedColumns.join(", ")}`,
+      ).raw(true),
       updAttempts: db.prepare<unknown[]>(`UPDATE operations SET ${setColumns(refundChangedColumns)} WHERE tenant = ? AND operation_id = ?`),
       updOp: db.prepare(
         `UPDATE operations SET tool = ?, fingerprint = ?, status = ?, fence_token = ?, lease_owner = ?, lease_expires_at_ms = ?,
@@ -221,7 +240,10 @@ class SqliteStore implements Store {
 
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
     return this.#atomic((): ClaimResult => {
-      // One statement reads the record and what the guard checks, in the claim's transaction.
+      // Most claims are of a new key: one statement inserts the record when the guard holds.
+      const fresh = this.#claimFresh(req);
+      if (fresh !== null) return fresh;
+      // Otherwise one statement reads the record and what the guard checks, and the rules decide.
       const guarded = req.guard === undefined ? 0 : 1;
       const v = this.#q.claimState.get(req.operation_id, req.tenant, guarded, req.tenant, req.guard?.run_id ?? null, guarded, req.guard?.approval_id ?? null);
       if (v === undefined) throw new Error("claim state read returned no row");
@@ -242,24 +264,37 @@ class SqliteStore implements Store {
     });
   }
 
+  /** The claim of a key that has no record, when the guard holds; null (nothing written) otherwise. */
+  #claimFresh(req: ClaimRequest): ClaimResult | null {
+    const { write: rec, result } = planClaim(null, req);
+    if (rec === null) return null;
+    const guarded = req.guard === undefined ? 0 : 1;
+    const approvalId = req.guard?.approval_id ?? null;
+    const inserted = this.#q.insFresh.run(
+      rec.tenant, rec.operation_id, rec.tool, rec.fingerprint, rec.status, rec.fence_token, rec.lease_owner, rec.lease_expires_at_ms,
+      rec.attempts, rec.envelope === null ? null : JSON.stringify(rec.envelope), rec.created_at_ms, rec.updated_at_ms, rec.expires_at_ms,
+      guarded, req.tenant, req.guard?.run_id ?? null, approvalId === null ? 0 : 1, approvalId, req.tenant, req.now_ms,
+    ).changes;
+    return inserted === 1 ? result : null;
+  }
+
   async readCallState(req: CallStateRequest): Promise<CallState> {
     return this.#callState.read(req);
   }
 
   async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
     // Entries still queued go first, in this transaction, so the log keeps the order of decisions.
-    const queued = req.decision === undefined ? [] : await this.#batch.take();
+    // With none queued nothing is waited for: this store's batch writes run synchronously when
+    // they start, so every earlier entry is already committed (or reported failed).
+    const queued = req.decision === undefined || this.#batch.pending === 0 ? [] : await this.#batch.take();
     const run = (): RecordOutcomeResult => {
-      const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
-      if (plan.write !== null) {
-        this.#q.updOutcome.run(...columnValues(plan.write, recordChangedColumns), req.tenant, req.operation_id);
-        if (req.consume_approval_id !== undefined && req.status !== "retryable") {
-          this.#q.consume.run(req.operation_id, req.now_ms, req.consume_approval_id, req.tenant, req.operation_id);
-        }
+      const result = this.#recordOutcome(req);
+      if (result.recorded && req.consume_approval_id !== undefined && req.status !== "retryable") {
+        this.#q.consume.run(req.operation_id, req.now_ms, req.consume_approval_id, req.tenant, req.operation_id);
       }
-      const entries = plan.write !== null && req.decision !== undefined ? [...queued, req.decision] : queued;
+      const entries = result.recorded && req.decision !== undefined ? [...queued, req.decision] : queued;
       if (entries.length > 0) this.#log.insertRows(entries);
-      return plan.result;
+      return result;
     };
     try {
       return this.#atomic(run);
@@ -267,6 +302,16 @@ class SqliteStore implements Store {
       this.#batch.putBack(queued);
       throw err;
     }
+  }
+
+  /** The outcome's write (as `planRecord` decides it) in one statement; a record is read only to say why not. */
+  #recordOutcome(req: RecordOutcomeRequest): RecordOutcomeResult {
+    const keep = req.keep_lease === true && req.status === "unknown" ? 1 : 0;
+    const v = this.#q.recordOutcome.get(req.status, JSON.stringify(req.envelope), keep, req.now_ms, req.now_ms, req.tenant, req.operation_id, req.fence_token);
+    if (v !== undefined) return { recorded: true, record: recordedRecord(req, v) };
+    const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
+    if (plan.write !== null) throw new Error(`the outcome of ${req.operation_id} was neither written nor refused`);
+    return plan.result;
   }
 
   async refundAttempt(req: RefundAttemptRequest): Promise<boolean> {
