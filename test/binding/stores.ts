@@ -15,12 +15,17 @@ export function describeOnStores(name: string, suite: (makeStore: MakeStore) => 
   const skip = skipWithoutPg(name);
   describe.skipIf(skip)(`${name} [postgres]`, () => {
     let schema: TestSchema | null = null;
+    const opened: Store[] = [];
     afterAll(async () => {
+      // Closed first: a store's queued decision-log batch must not be written while the schema is dropped.
+      for (const store of opened) await store.close();
       await schema?.drop();
     });
     suite(async () => {
       schema ??= await createTestSchema();
-      return openPgStore({ pool: schema.pool });
+      const store = await openPgStore({ pool: schema.pool });
+      opened.push(store);
+      return store;
     });
   });
 }

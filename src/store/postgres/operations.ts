@@ -54,8 +54,8 @@ RETURNING ${operationArray} AS op`;
 // $1 tenant, $2 operation_id, $3 fence_token, $4 status, $5 envelope, $6 now_ms, $7 keep_lease.
 const recordSql = `
 UPDATE idempotency_records
-   SET status = $4, envelope = $5::jsonb,
-       lease_expires_at = CASE WHEN $7::boolean AND $4 = 'unknown' THEN lease_expires_at
+   SET status = $4::text, envelope = $5::jsonb,
+       lease_expires_at = CASE WHEN $7::boolean AND $4::text = 'unknown' THEN lease_expires_at
                                ELSE LEAST(lease_expires_at, toolgate_ts($6::bigint)) END,
        updated_at = toolgate_ts($6::bigint)
  WHERE tenant = $1 AND operation_id = $2 AND fence_token = $3 AND status <> 'final'
@@ -128,7 +128,7 @@ WITH rec AS (${recordSql}),
 consumed AS (
   UPDATE approvals SET consumed_by = $2, consumed_at = toolgate_ts($6::bigint)
    WHERE $8::text IS NOT NULL AND id = $8::text AND tenant = $1 AND status = 'approved' AND consumed_by IS NULL
-     AND operation_id = $2 AND $4 <> 'retryable' AND EXISTS (SELECT 1 FROM rec)
+     AND operation_id = $2 AND $4::text <> 'retryable' AND EXISTS (SELECT 1 FROM rec)
   RETURNING id
 ),
 logged AS (${logged} RETURNING 1)
