@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openSqliteStore, planRecord } from "../../src/store/index.js";
-import { checkGuard } from "../../src/store/claim.js";
-import type { ApprovalStatus, DecisionLogEntry, OperationRecord, RecordOutcomeRequest } from "../../src/store/store.js";
+import { openSqliteStore } from "../../src/store/index.js";
+import type { DecisionLogEntry } from "../../src/store/store.js";
 import { runStoreContract } from "./contract.js";
 import { runDecisionLogContract } from "./decision-log-contract.js";
 
@@ -50,27 +49,6 @@ describe("sqlite store specifics", () => {
   const claimOf = (operation_id: string) =>
     ({ tenant: "t1", operation_id, tool: "reserve_funds", fingerprint: "f".repeat(64), owner: "w", now_ms: T0, lease_ms: 1_000, retention_ms: 60_000 }) as const;
 
-  it("an outcome's answer is the record as planRecord writes it and as stored, for every status and keep_lease", async () => {
-    const store = openSqliteStore(":memory:");
-    let n = 0;
-    for (const status of ["final", "unknown", "retryable"] as const) {
-      for (const keep_lease of [true, false, undefined]) {
-        const op = `op-${n++}`;
-        const claimed = await store.claimOperation(claimOf(op));
-        if (claimed.kind !== "claimed") throw new Error(claimed.kind);
-        const before: OperationRecord = claimed.record;
-        const req: RecordOutcomeRequest = {
-          tenant: "t1", operation_id: op, fence_token: 1, status, envelope: { outcome: "x", n }, now_ms: T0 + 100, ...(keep_lease === undefined ? {} : { keep_lease }),
-        };
-        const r = await store.recordOutcome(req);
-        expect(r.recorded).toBe(true);
-        expect(r.record).toEqual(planRecord(before, req).write);
-        expect(r.record).toEqual(await store.getOperation("t1", op, T0 + 100));
-      }
-    }
-    await store.close();
-  });
-
   it("the decision log keeps the order of decisions: an outcome's entry follows entries appended before it, also while their batch is being written", async () => {
     const store = openSqliteStore(":memory:", { decisionLog: { maxBatchRows: 1 } });
     const entry = (at_ms: number, operation_id: string | null): DecisionLogEntry => ({
@@ -87,45 +65,4 @@ describe("sqlite store specifics", () => {
     await store.close();
   });
 
-  it("a guarded claim of a new key is made exactly when checkGuard lets it, and a refused one writes nothing", async () => {
-    const store = openSqliteStore(":memory:");
-    const statuses = ["pending", "approved", "edited", "rejected", "revoked"] as const satisfies readonly ApprovalStatus[];
-    const versions = { policy_version: "pv", policy_code_version: "pc", policy_data_version: "pd" };
-    const decisionOf = { approved: "approve", edited: "edit", rejected: "reject", revoked: "revoke" } as const;
-    for (const [k, status] of statuses.entries()) {
-      await store.createApproval({
-        id: `apr-${status}`, tenant: "t1", run_id: "r1", requested_by: "u", tool: "reserve_funds", args: {}, preview: {}, fingerprint: "f".repeat(64),
-        args_hash: "h", operation_id: null, created_at_ms: T0, expires_at_ms: T0 + 1_000 + k, ...versions,
-      });
-      if (status !== "pending") {
-        if (status === "revoked") await store.decideApproval({ approval_id: `apr-${status}`, decision: "approve", approver: "a", approver_roles: [], reason: null, edited_args: null, decided_at_ms: T0, ...versions });
-        await store.decideApproval({ approval_id: `apr-${status}`, decision: decisionOf[status], approver: "a", approver_roles: [], reason: null, edited_args: status === "edited" ? {} : null, decided_at_ms: T0, ...versions });
-      }
-    }
-    // Interrupts of another run and of another tenant's run of the same name stop nothing here.
-    await store.setInterrupt({ tenant: "t1", run_id: "r-stopped", reason: "stop", at_ms: T0 });
-    await store.setInterrupt({ tenant: "t2", run_id: "r1", reason: "stop", at_ms: T0 });
-    let n = 0;
-    for (const tenant of ["t1", "t2"]) {
-      for (const run_id of ["r1", "r-stopped"]) {
-        for (const approval_id of [null, "apr-none", ...statuses.map((st) => `apr-${st}`)]) {
-          for (const now_ms of [T0 + 500, T0 + 1_001, T0 + 2_000]) {
-            const req = { ...claimOf(`op-${n++}`), tenant, now_ms, guard: { run_id, approval_id } };
-            const interrupt = await store.getInterrupt(tenant, run_id);
-            const a = approval_id === null ? null : await store.getApproval(approval_id);
-            const expected = checkGuard(req, { interrupt, approval: a });
-            const got = await store.claimOperation(req);
-            if (expected !== null) {
-              expect(got).toEqual(expected);
-              expect(await store.getOperation(tenant, req.operation_id, now_ms)).toBeNull();
-            } else {
-              expect(got).toMatchObject({ kind: "claimed", previous: null, record: { fence_token: 1, attempts: 1, lease_owner: "w", envelope: null } });
-              expect(await store.getOperation(tenant, req.operation_id, now_ms)).toEqual(got.record);
-            }
-          }
-        }
-      }
-    }
-    await store.close();
-  });
 });

@@ -51,6 +51,20 @@ WHERE ${gone}
        AND r.lease_expires_at <= excluded.created_at)
 RETURNING ${operationArray} AS op`;
 
+// The claim of a key with no record (most claims), with the parameters of claimSql: ON CONFLICT DO
+// NOTHING spares the executor the takeover's SET and WHERE, which claimSql sets up on every run
+// even when it inserts. It answers only whether it inserted: the row is planClaim's for no record.
+// When it inserts nothing (a record exists, or the guard fails) claimSql runs and decides.
+const freshClaimSql = `
+INSERT INTO idempotency_records AS r
+  (tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner, lease_expires_at, attempts,
+   claimed_from, envelope, created_at, updated_at, expires_at)
+SELECT $1::text, $2::text, $3::text, $4::text, 'in_progress', 1, $5::text, toolgate_ts($6::bigint + $7::bigint), 1,
+   NULL::text, NULL::jsonb, toolgate_ts($6::bigint), toolgate_ts($6::bigint), toolgate_ts($6::bigint + $8::bigint)
+ WHERE ${guardOk}
+ON CONFLICT (tenant, operation_id) DO NOTHING
+RETURNING 'true'::json AS inserted`;
+
 // $1 tenant, $2 operation_id, $3 fence_token, $4 status, $5 envelope, $6 now_ms, $7 keep_lease.
 const recordSql = `
 UPDATE idempotency_records
@@ -73,19 +87,22 @@ export async function readOperation(db: pg.Pool, tenant: string, operationId: st
 }
 
 export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<ClaimResult> {
+  const params = [
+    req.tenant,
+    req.operation_id,
+    req.tool,
+    req.fingerprint,
+    req.owner,
+    req.now_ms,
+    req.lease_ms,
+    req.retention_ms,
+    req.guard?.run_id ?? null,
+    req.guard?.approval_id ?? null,
+  ];
+  const fresh = planClaim(null, req);
+  if ((await runPreparedValue<boolean>(db, "op_claim_fresh", freshClaimSql, params)) === true) return fresh.result;
   for (let round = 0; round < maxClaimRounds; round++) {
-    const claimed = await runPreparedValue<unknown[]>(db, "op_claim", claimSql, [
-      req.tenant,
-      req.operation_id,
-      req.tool,
-      req.fingerprint,
-      req.owner,
-      req.now_ms,
-      req.lease_ms,
-      req.retention_ms,
-      req.guard?.run_id ?? null,
-      req.guard?.approval_id ?? null,
-    ]);
+    const claimed = await runPreparedValue<unknown[]>(db, "op_claim", claimSql, params);
     if (claimed !== undefined) {
       const row = operationFromArray(claimed);
       const record = toOperation(row);
