@@ -1,6 +1,7 @@
 /**
  * Idempotency records on PostgreSQL. The claim is ONE statement,
- * INSERT ... ON CONFLICT DO UPDATE ... WHERE <claimable>: the primary key on
+ * INSERT ... ON CONFLICT DO UPDATE ... WHERE <claimable> (preceded, for a key with
+ * no record, by the same INSERT with ON CONFLICT DO NOTHING): the primary key on
  * (tenant, operation_id) serialises racing workers, and the WHERE clause is
  * re-checked against the latest committed row version, so exactly one of N
  * concurrent claimers gets the lease. Recording is one conditional UPDATE on the
