@@ -13,7 +13,7 @@ import type { GuardState } from "../claim.js";
 import type { ApprovalStatus, ClaimGuard, ClaimRequest, ClaimResult, DecisionLogEntry, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "../store.js";
 import { decisionInsertOneSql, decisionInsertSql, decisionParams, decisionRows } from "./decision-log.js";
 import { runPrepared, runPreparedValue } from "./pool.js";
-import { operationArray, operationFromArray, toOperation } from "./rows.js";
+import { operationArray, operationFromArray, recordedArray, recordedFromArray, toOperation } from "./rows.js";
 
 // $1 tenant, $2 operation_id, $3 tool, $4 fingerprint, $5 owner, $6 now_ms, $7 lease_ms, $8 retention_ms,
 // $9 guard run_id (NULL: no guard), $10 guard approval_id (NULL: none to check).
@@ -74,7 +74,7 @@ UPDATE idempotency_records
                                ELSE LEAST(lease_expires_at, toolgate_ts($6::bigint)) END,
        updated_at = toolgate_ts($6::bigint)
  WHERE tenant = $1 AND operation_id = $2 AND fence_token = $3 AND status <> 'final'
-RETURNING ${operationArray} AS op`;
+RETURNING ${recordedArray} AS op`;
 
 const selectSql = `SELECT ${operationArray} AS op FROM idempotency_records WHERE tenant = $1 AND operation_id = $2`;
 
@@ -173,7 +173,7 @@ export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest, log:
             consume,
             JSON.stringify(log === null ? [] : [...decisionRows(log.queued), ...decisionRows([log.own], true)]),
           ]);
-  if (recorded !== undefined) return { recorded: true, record: toOperation(operationFromArray(recorded)) };
+  if (recorded !== undefined) return { recorded: true, record: recordedFromArray(req, recorded) };
   const current = await readOperation(db, req.tenant, req.operation_id);
   const plan = planRecord(current, req);
   // The UPDATE matched nothing, so if the row would match now it was created after
