@@ -14,6 +14,7 @@ import type {
   DecisionLogEntry,
   DecisionLogRecord,
   OperationRecord,
+  RecordOutcomeRequest,
   OperationStatus,
   PolicyDecisionKind,
   ShadowDecision,
@@ -57,6 +58,33 @@ export function toOperationRecord<J>(row: OperationColumns<J>, json: JsonDecoder
     created_at_ms: Number(row.created_at_ms),
     updated_at_ms: Number(row.updated_at_ms),
     expires_at_ms: Number(row.expires_at_ms),
+  };
+}
+
+/**
+ * The columns an outcome's write answers, in this order: the written record's, less those its
+ * request carries (status, envelope, the update time). `recordedOperation` makes the record
+ * `planRecord` describes from them and the request. Both stores answer them as one row or array.
+ */
+export const recordedOperationColumns = [
+  "tool", "fingerprint", "fence_token", "lease_owner", "lease_expires_at_ms", "attempts", "created_at_ms", "expires_at_ms",
+] as const satisfies readonly (keyof OperationRecord)[];
+
+export function recordedOperation(req: RecordOutcomeRequest, v: readonly unknown[]): OperationRecord {
+  return {
+    tenant: req.tenant,
+    operation_id: req.operation_id,
+    tool: v[0] as string,
+    fingerprint: v[1] as string,
+    status: req.status,
+    fence_token: Number(v[2]),
+    lease_owner: v[3] as string,
+    lease_expires_at_ms: Number(v[4]),
+    attempts: Number(v[5]),
+    envelope: req.envelope,
+    created_at_ms: Number(v[6]),
+    updated_at_ms: req.now_ms,
+    expires_at_ms: Number(v[7]),
   };
 }
 

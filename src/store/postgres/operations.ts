@@ -13,7 +13,8 @@ import type { GuardState } from "../claim.js";
 import type { ApprovalStatus, ClaimGuard, ClaimRequest, ClaimResult, DecisionLogEntry, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "../store.js";
 import { decisionInsertOneSql, decisionInsertSql, decisionParams, decisionRows } from "./decision-log.js";
 import { runPrepared, runPreparedValue } from "./pool.js";
-import { operationArray, operationFromArray, recordedArray, recordedFromArray, toOperation } from "./rows.js";
+import { recordedOperation } from "../rows.js";
+import { operationArray, operationFromArray, recordedArray, toOperation } from "./rows.js";
 
 // $1 tenant, $2 operation_id, $3 tool, $4 fingerprint, $5 owner, $6 now_ms, $7 lease_ms, $8 retention_ms,
 // $9 guard run_id (NULL: no guard), $10 guard approval_id (NULL: none to check).
@@ -24,13 +25,15 @@ const guardOk = `($9::text IS NULL OR (
          AND a.status = 'approved' AND a.expires_at > toolgate_ts($6::bigint)))))`;
 // `gone` = the existing row is past its retention and counts as absent.
 const gone = "(r.expires_at <= excluded.created_at AND r.lease_expires_at <= excluded.created_at)";
-const claimSql = `
+// The new record, inserted when the guard holds: both claim statements start with it.
+const insertClaimSql = `
 INSERT INTO idempotency_records AS r
   (tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner, lease_expires_at, attempts,
    claimed_from, envelope, created_at, updated_at, expires_at)
 SELECT $1::text, $2::text, $3::text, $4::text, 'in_progress', 1, $5::text, toolgate_ts($6::bigint + $7::bigint), 1,
    NULL::text, NULL::jsonb, toolgate_ts($6::bigint), toolgate_ts($6::bigint), toolgate_ts($6::bigint + $8::bigint)
- WHERE ${guardOk}
+ WHERE ${guardOk}`;
+const claimSql = `${insertClaimSql}
 ON CONFLICT (tenant, operation_id) DO UPDATE SET
   status           = 'in_progress',
   fence_token      = r.fence_token + 1,
@@ -56,13 +59,7 @@ RETURNING ${operationArray} AS op`;
 // NOTHING spares the executor the takeover's SET and WHERE, which claimSql sets up on every run
 // even when it inserts. It answers only whether it inserted: the row is planClaim's for no record.
 // When it inserts nothing (a record exists, or the guard fails) claimSql runs and decides.
-const freshClaimSql = `
-INSERT INTO idempotency_records AS r
-  (tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner, lease_expires_at, attempts,
-   claimed_from, envelope, created_at, updated_at, expires_at)
-SELECT $1::text, $2::text, $3::text, $4::text, 'in_progress', 1, $5::text, toolgate_ts($6::bigint + $7::bigint), 1,
-   NULL::text, NULL::jsonb, toolgate_ts($6::bigint), toolgate_ts($6::bigint), toolgate_ts($6::bigint + $8::bigint)
- WHERE ${guardOk}
+const freshClaimSql = `${insertClaimSql}
 ON CONFLICT (tenant, operation_id) DO NOTHING
 RETURNING 'true'::json AS inserted`;
 
@@ -173,7 +170,7 @@ export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest, log:
             consume,
             JSON.stringify(log === null ? [] : [...decisionRows(log.queued), ...decisionRows([log.own], true)]),
           ]);
-  if (recorded !== undefined) return { recorded: true, record: recordedFromArray(req, recorded) };
+  if (recorded !== undefined) return { recorded: true, record: recordedOperation(req, recorded) };
   const current = await readOperation(db, req.tenant, req.operation_id);
   const plan = planRecord(current, req);
   // The UPDATE matched nothing, so if the row would match now it was created after

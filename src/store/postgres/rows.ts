@@ -4,7 +4,7 @@
  * numbers; int8 columns arrive as strings from pg and are converted with Number.
  */
 import type { JsonObject } from "../../manifest.js";
-import type { ApprovalEvent, ApprovalRecord, OperationRecord, RecordOutcomeRequest } from "../store.js";
+import type { ApprovalEvent, ApprovalRecord, OperationRecord } from "../store.js";
 import { latestEventOf, toApprovalEventRecord, toApprovalRecord, toOperationRecord } from "../rows.js";
 import type { ApprovalColumns, ApprovalEventColumns, LatestEventColumns, OperationColumns } from "../rows.js";
 
@@ -38,31 +38,9 @@ type OperationKey = (typeof operationFields)[number][0];
  */
 export const operationArray = `json_build_array(${operationFields.map(([, sql]) => sql).join(", ")})`;
 
-/**
- * What an outcome's UPDATE answers: the written record's columns that its request does not
- * carry (status, envelope and the update time are the request's), as one json array value.
- * `recordedFromArray` makes the record `planRecord` describes from it and the request.
- */
+/** An outcome's answer: `recordedOperationColumns` (../rows.ts) as one json array value. */
 export const recordedArray = `json_build_array(tool, fingerprint, fence_token, lease_owner, toolgate_ms(lease_expires_at), attempts,
   toolgate_ms(created_at), toolgate_ms(expires_at))`;
-
-export function recordedFromArray(req: RecordOutcomeRequest, v: readonly unknown[]): OperationRecord {
-  return {
-    tenant: req.tenant,
-    operation_id: req.operation_id,
-    tool: v[0] as string,
-    fingerprint: v[1] as string,
-    status: req.status,
-    fence_token: Number(v[2]),
-    lease_owner: v[3] as string,
-    lease_expires_at_ms: Number(v[4]),
-    attempts: Number(v[5]),
-    envelope: req.envelope,
-    created_at_ms: Number(v[6]),
-    updated_at_ms: req.now_ms,
-    expires_at_ms: Number(v[7]),
-  };
-}
 
 export function operationFromArray(values: readonly unknown[]): OperationRow {
   const row: Partial<Record<OperationKey, unknown>> = {};

@@ -4,7 +4,7 @@
  * object per row costs a property per column, so these read the columns by position, in
  * the order of the column lists below.
  */
-import type { ApprovalEvent, ApprovalRecord, OperationRecord, RecordOutcomeRequest } from "../store.js";
+import type { ApprovalEvent, ApprovalRecord, OperationRecord } from "../store.js";
 import { latestEventOf, toApprovalEventRecord, toApprovalRecord, toOperationRecord } from "../rows.js";
 import type { ApprovalColumns, ApprovalEventColumns, LatestEventColumns, OperationColumns } from "../rows.js";
 
@@ -62,18 +62,4 @@ export function approvalFromValues(v: Values, at: number): ApprovalRecord {
     e_decision: sn(v, e), e_approver: sn(v, e + 1), e_reason: sn(v, e + 2), e_edited_args: sn(v, e + 3), e_decided_at_ms: v[e + 4] as number | null,
     e_policy_version: sn(v, e + 5), e_approver_roles: sn(v, e + 6), e_policy_code_version: sn(v, e + 7), e_policy_data_version: sn(v, e + 8),
   });
-}
-
-/** The columns an outcome's UPDATE answers: the record's, less those the request carries. */
-export const recordedColumns = [
-  "tool", "fingerprint", "fence_token", "lease_owner", "lease_expires_at_ms", "attempts", "created_at_ms", "expires_at_ms",
-] as const satisfies readonly (keyof OperationRow)[];
-
-/** The record an outcome wrote (as `planRecord` makes it): the request's fields and the `recordedColumns` the UPDATE answered. */
-export function recordedRecord(req: RecordOutcomeRequest, v: Values): OperationRecord {
-  return {
-    tenant: req.tenant, operation_id: req.operation_id, tool: s(v, 0), fingerprint: s(v, 1), status: req.status,
-    fence_token: n(v, 2), lease_owner: s(v, 3), lease_expires_at_ms: n(v, 4), attempts: n(v, 5), envelope: req.envelope,
-    created_at_ms: n(v, 6), updated_at_ms: req.now_ms, expires_at_ms: n(v, 7),
-  };
 }

@@ -6,6 +6,7 @@
  */
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
+import { recordedOperation, recordedOperationColumns } from "../rows.js";
 import { checkGuard, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
 import type {
   ApprovalEvent,
@@ -42,7 +43,7 @@ import type { DecisionLogOptions } from "../decision-batch.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
 import { migrateSqliteFile } from "./migrate.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
-import { approvalColumns, approvalFromValues, eventColumns, operationColumns, operationFromValues, recordedColumns, recordedRecord, toApproval, toApprovalEvent } from "./rows.js";
+import { approvalColumns, approvalFromValues, eventColumns, operationColumns, operationFromValues, toApproval, toApprovalEvent } from "./rows.js";
 import type { ApprovalEventRow, ApprovalRow } from "./rows.js";
 
 export interface SqliteStoreOptions {
@@ -154,7 +155,7 @@ class SqliteStore implements Store {
         `UPDATE operations SET status = ?, envelope = ?, lease_expires_at_ms = CASE WHEN ? = 1 THEN lease_expires_at_ms ELSE min(lease_expires_at_ms, ?) END,
            updated_at_ms = ?
          WHERE tenant = ? AND operation_id = ? AND fence_token = ? AND status <> 'final'
-         RETURNING ${recordedColumns.join(", ")}`,
+         RETURNING ${recordedOperationColumns.join(", ")}`,
       ).raw(true),
       updAttempts: db.prepare<unknown[]>(`UPDATE operations SET ${setColumns(refundChangedColumns)} WHERE tenant = ? AND operation_id = ?`),
       updOp: db.prepare(
@@ -308,7 +309,7 @@ class SqliteStore implements Store {
   #recordOutcome(req: RecordOutcomeRequest): RecordOutcomeResult {
     const keep = req.keep_lease === true && req.status === "unknown" ? 1 : 0;
     const v = this.#q.recordOutcome.get(req.status, JSON.stringify(req.envelope), keep, req.now_ms, req.now_ms, req.tenant, req.operation_id, req.fence_token);
-    if (v !== undefined) return { recorded: true, record: recordedRecord(req, v) };
+    if (v !== undefined) return { recorded: true, record: recordedOperation(req, v) };
     const plan = planRecord(this.#readOp(req.tenant, req.operation_id), req);
     if (plan.write !== null) throw new Error(`the outcome of ${req.operation_id} was neither written nor refused`);
     return plan.result;
