@@ -7,7 +7,7 @@ export { FastPolicy, loadFastEngine } from "./fast-engine.js";
 export type { FastEngineOptions, FastPolicyEngine } from "./fast-engine.js";
 export { policyCodeVersion, policyDataVersion, policyVersion, versionsOf } from "./version.js";
 export type { PolicyVersions } from "./version.js";
-export type { OpaWasmEngineOptions, PolicyFilePaths } from "./opa-wasm-engine.js";
+export type { OpaWasmEngine, OpaWasmEngineOptions, PolicyFilePaths } from "./opa-wasm-engine.js";
 export { loadPolicyFile, readBundleFiles } from "./policy-file.js";
 export type { PolicyFileOptions } from "./policy-file.js";
 export { CustomBuiltinError, defineBuiltins, isCustomBuiltinError } from "./builtins/index.js";

@@ -7,7 +7,7 @@
  * not the size of the input.
  */
 import type { ValueWriter } from "./fast-input.js";
-import { PolicyLoadError } from "./opa-wasm-engine.js";
+import { PolicyLoadError } from "./load-error.js";
 import { compareUtf8 } from "./value-layout.js";
 
 export const INPUT_PATHS_SECTION = "toolgate.input_paths";

@@ -9,6 +9,10 @@ import type { JsonObject } from "../manifest.js";
 import { BUDGET_EXCEEDED, checkPolicyBudget, DEFAULT_POLICY_BUDGET, moduleFuel } from "./budget.js";
 import { deny, toDecision } from "./engine.js";
 import { BUILTINS, type CustomBuiltins } from "./builtins/index.js";
+import { readInputPaths } from "./input-projection.js";
+import { PolicyLoadError } from "./load-error.js";
+import { jsonProjection } from "./projected-json.js";
+import type { JsonProjection } from "./projected-json.js";
 import { createHostBuiltins } from "./host-builtins/index.js";
 import type { EvaluateOptions, PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
@@ -27,19 +31,22 @@ export interface OpaWasmEngineOptions {
   readonly budget?: number;
 }
 
-export class PolicyLoadError extends Error {
-  override name = "PolicyLoadError";
-}
-export const isPolicyLoadError = (e: unknown): e is PolicyLoadError =>
-  typeof e === "object" && e !== null && (e as { name?: unknown }).name === "PolicyLoadError";
+export { isPolicyLoadError, PolicyLoadError } from "./load-error.js";
 
-export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<PolicyEngine> {
+export interface OpaWasmEngine extends PolicyEngine {
+  /** The synchronous decision (what evaluate() resolves to). */
+  decide(input: PolicyInput, options?: EvaluateOptions): PolicyDecision;
+}
+
+export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<OpaWasmEngine> {
   let policy: Awaited<ReturnType<typeof loadPolicy>>;
   // Builtins the compiler delegates to the host (regex, glob, time, ...) are answered in JavaScript;
   // this set reads the clock once per evaluation and locates strict builtin errors.
   const host = createHostBuiltins(opts.builtins === undefined ? {} : { builtins: opts.builtins });
+  let module: WebAssembly.Module;
   try {
-    policy = await loadPolicy(opts.wasm, undefined, host.builtins);
+    module = await WebAssembly.compile(opts.wasm as Uint8Array<ArrayBuffer>);
+    policy = await loadPolicy(module, undefined, host.builtins);
     host.attach({ exports: (policy.wasmInstance as WebAssembly.Instance).exports, memory: policy.mem });
   } catch (err) {
     throw new PolicyLoadError(`policy.wasm does not load: ${loadFailure(err)}`);
@@ -48,28 +55,38 @@ export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<Pol
   if (!Object.prototype.hasOwnProperty.call(entrypoints, opts.entrypoint)) {
     throw new PolicyLoadError(`policy.wasm has no entrypoint "${opts.entrypoint}" (has: ${Object.keys(entrypoints).join(", ")})`);
   }
+  // Modules from this compiler say which parts of the input each entrypoint reads; others get it whole.
+  const tree = readInputPaths(module)?.entrypoints[opts.entrypoint];
+  const projection = tree === undefined ? null : jsonProjection(tree);
   if (opts.data !== undefined) policy.setData(opts.data);
   const version = policyVersion(opts.wasm, opts.data);
   const entrypoint = entrypoints[opts.entrypoint] as number;
   const budget = opts.budget === undefined ? DEFAULT_POLICY_BUDGET : checkPolicyBudget(opts.budget, "loadOpaWasmEngine");
   const fuel = moduleFuel((policy.wasmInstance as WebAssembly.Instance).exports);
+  const decide = (input: PolicyInput, options?: EvaluateOptions): PolicyDecision => {
+    try {
+      fuel?.set(options?.budget ?? budget);
+      host.startEvaluation();
+      const results: unknown = policy.evaluate(projection === null ? input : encodedInput(projection, input), entrypoint);
+      // One result for a defined rule; an empty set means the decision is undefined.
+      if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
+      return toDecision((results[0] as { result?: unknown }).result);
+    } catch (err) {
+      return deny(fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
+    }
+  };
   return {
     version,
     code_version: policyCodeVersion(opts.wasm),
     data_version: policyDataVersion(opts.data),
-    async evaluate(input: PolicyInput, options?: EvaluateOptions): Promise<PolicyDecision> {
-      try {
-        fuel?.set(options?.budget ?? budget);
-        host.startEvaluation();
-        const results: unknown = policy.evaluate(input, entrypoint);
-        // One result for a defined rule; an empty set means the decision is undefined.
-        if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
-        return toDecision((results[0] as { result?: unknown }).result);
-      } catch (err) {
-        return deny(fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
-      }
-    },
+    decide,
+    evaluate: async (input, options) => decide(input, options),
   };
+}
+
+/** The projected input as UTF-8 JSON bytes, which the SDK copies into the module as they are; an input that is not JSON goes to the SDK as it is. */
+function encodedInput(projection: JsonProjection, input: PolicyInput): ArrayBuffer | PolicyInput {
+  return projection(input) ?? input;
 }
 
 /** The SDK throws plain `{ message }` objects for a builtin the host lacks; a custom one gets a hint. */
