@@ -40,10 +40,19 @@ class JsonBytes {
     this.buf = next;
   }
 
+  /** A few bytes (member heads): a loop, since TypedArray.prototype.set costs more than it copies here. */
   bytes(b: Uint8Array): void {
-    this.room(b.length);
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
+    const n = b.length;
+    this.room(n);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) buf[p++] = b[i]!;
+    this.pos = p;
+  }
+
+  byte(c: number): void {
+    this.room(1);
+    this.buf[this.pos++] = c;
   }
 
   /** Text known to be ASCII without anything JSON escapes (numbers, literals). */
@@ -110,27 +119,27 @@ class JsonBytes {
   }
 
   private array(a: readonly unknown[]): void {
-    this.ascii("[");
+    this.byte(0x5b);
     for (let i = 0; i < a.length; i++) {
-      if (i > 0) this.ascii(",");
+      if (i > 0) this.byte(0x2c);
       if (!this.value(a[i])) this.ascii("null");
     }
-    this.ascii("]");
+    this.byte(0x5d);
   }
 
   private object(o: Record<string, unknown>): void {
-    this.ascii("{");
+    this.byte(0x7b);
     let first = true;
     for (const k of Object.keys(o)) {
       const at = this.pos;
-      if (!first) this.ascii(",");
+      if (!first) this.byte(0x2c);
       this.string(k);
-      this.ascii(":");
+      this.byte(0x3a);
       // A member JSON.stringify leaves out is taken back, with its comma.
       if (this.value(o[k])) first = false;
       else this.pos = at;
     }
-    this.ascii("}");
+    this.byte(0x7d);
   }
 }
 
@@ -158,18 +167,18 @@ function membersOf(tree: InputPaths): Member[] | null {
 function writeProjected(out: JsonBytes, v: unknown, node: readonly Member[]): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v) || !isPlain(v)) return out.value(v);
   const o = v as Record<string, unknown>;
-  out.ascii("{");
+  out.byte(0x7b);
   let first = true;
   for (const m of node) {
     const x = m.inherited && !hasOwn(o, m.key) ? undefined : o[m.key];
     if (x === undefined) continue;
     const at = out.pos;
-    if (!first) out.ascii(",");
+    if (!first) out.byte(0x2c);
     out.bytes(m.head);
     if ((m.node === null ? out.value(x) : writeProjected(out, x, m.node))) first = false;
     else out.pos = at;
   }
-  out.ascii("}");
+  out.byte(0x7d);
   return true;
 }
 
