@@ -33,7 +33,7 @@ export const storeSource: RowSource = {
   name: "store",
   async run(ctx) {
     const rows = [
-      ...(await storeBenchRows(ctx.quick ? { calls: 300, workers: [1, 2, 4] } : {})),
+      ...(await storeBenchRows(ctx.quick ? { calls: 300, workers: [1, 2, 4], rounds: 1 } : {})),
       ...(await storeAloneRows(ctx.quick ? { reads: 2_000, writes: 300, rounds: 3 } : {})),
       ...sqliteCeilingRows(ctx.quick ? { writes: 1_000, rounds: 3 } : {}),
     ];
