@@ -142,6 +142,27 @@ export class ValueWriter {
     }
   }
 
+  /**
+   * writeTemplate without its result object (the engine's per-call path): the root's
+   * address, or 0 when the writer declines; the first free byte is then `end`.
+   */
+  templateCells(value: unknown, template: InputTemplate, start: number): number {
+    if (this.u8.length === 0) this.refresh();
+    this.restartFullCache();
+    this.ptr = start;
+    try {
+      return template.write(this, value);
+    } catch (e) {
+      if (e === giveUp) return 0;
+      throw e;
+    }
+  }
+
+  /** The first free byte (8-aligned) after what the last write wrote. */
+  get end(): number {
+    return (this.ptr + 7) & ~7;
+  }
+
   // The pieces of writeProjected and of templates that generated code (projected-writer.ts, input-template.ts) calls.
 
   /** Re-reads the memory's views (after the module grew it outside the writer). */
