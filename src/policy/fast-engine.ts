@@ -75,6 +75,8 @@ const PROBE = { b: [1, -2, 4294967297, -9007199254740991, true, false, null, "",
 const PAGE = 65536;
 const STRING_CACHE_BYTES = 64 * 1024;
 const KEY_CACHE_BYTES = 16 * 1024;
+/** Entries of the reason table (a power of two); cells are 8-aligned, so the slot is taken from the bits above. */
+const REASON_SLOTS = 256;
 
 export class FastPolicy {
   private readonly memory: WebAssembly.Memory;
@@ -99,8 +101,13 @@ export class FastPolicy {
   private projections: (ProjectedObject | null)[] = [];
   /** By entrypoint id: the projection's pre-encoded input (null: none, the projected writer writes it all). */
   private templates: (InputTemplate | null)[] = [];
-  /** Reason strings by cell address, for cells below the saved heap pointer (immutable until setData). */
-  private readonly reasons = new Map<number, string>();
+  /**
+   * Reason strings by cell address, for cells below the saved heap pointer (immutable until
+   * setData): a direct-mapped table (slot by address bits; a collision replaces the entry),
+   * a few array reads per decision where a Map lookup is a builtin call.
+   */
+  private readonly reasonCells = new Uint32Array(REASON_SLOTS);
+  private readonly reasonTexts: string[] = new Array<string>(REASON_SLOTS).fill("");
   /** The module's step counter (budget.ts), null for modules built without one. */
   fuel: ModuleFuel | null = null;
 
@@ -274,7 +281,7 @@ export class FastPolicy {
     this.dataAddr = this.loadJson(this.encoder.encode(JSON.stringify(data)));
     this.dataHeapPtr = this.exports.opa_heap_ptr_get();
     this.inputView = this.view().subarray(this.dataHeapPtr);
-    this.reasons.clear();
+    this.reasonCells.fill(0);
   }
 
   /** Bytes of the module's memory (it grows when an input does not fit). */
@@ -325,8 +332,15 @@ export class FastPolicy {
     const start = (this.dataHeapPtr + 7) & ~7;
     const writer = this.writer;
     const template = this.templates[entrypoint];
-    const cells =
-      writer === null ? null : template ? writer.writeTemplate(input, template, start) : writer.writeProjected(input, this.projections[entrypoint] ?? null, start);
+    if (writer !== null && template) {
+      // Cell addresses are never 0 (0 is the module's "undefined").
+      const addr = writer.templateCells(input, template, start);
+      if (addr !== 0) {
+        this.setHeapPtr(writer.end);
+        return addr;
+      }
+    }
+    const cells = writer === null || template ? null : writer.writeProjected(input, this.projections[entrypoint] ?? null, start);
     if (cells !== null) {
       this.setHeapPtr(cells.end);
       return cells.addr;
@@ -343,15 +357,19 @@ export class FastPolicy {
   }
 
   private reason(cell: number): string {
-    const known = this.reasons.get(cell);
-    if (known !== undefined) return known;
+    // Address 0 is never a reason cell, so an empty slot (0) matches nothing.
+    const slot = (cell >>> 3) & (REASON_SLOTS - 1);
+    if (this.reasonCells[slot] === cell) return this.reasonTexts[slot]!;
     // Without a checked writer the cell layout is not known to match: ask the module.
     if (this.reader === null) return this.dumpValue(cell) as string;
     const dv = new DataView(this.memory.buffer);
     const len = dv.getUint32(cell + 4, true);
     const ptr = dv.getUint32(cell + 8, true);
     const s = this.decoder.decode(this.view().subarray(ptr, ptr + len));
-    if (cell < this.dataHeapPtr && !this.writer!.inStringCache(cell) && !this.inTemplate(cell) && this.reasons.size < 4096) this.reasons.set(cell, s);
+    if (cell < this.dataHeapPtr && !this.writer!.inStringCache(cell) && !this.inTemplate(cell)) {
+      this.reasonCells[slot] = cell;
+      this.reasonTexts[slot] = s;
+    }
     return s;
   }
 

@@ -142,6 +142,27 @@ export class ValueWriter {
     }
   }
 
+  /**
+   * writeTemplate without its result object (the engine's per-call path): the root's
+   * address, or 0 when the writer declines; the first free byte is then `end`.
+   */
+  templateCells(value: unknown, template: InputTemplate, start: number): number {
+    if (this.u8.length === 0) this.refresh();
+    this.restartFullCache();
+    this.ptr = start;
+    try {
+      return template.write(this, value);
+    } catch (e) {
+      if (e === giveUp) return 0;
+      throw e;
+    }
+  }
+
+  /** The first free byte (8-aligned) after what the last write wrote. */
+  get end(): number {
+    return (this.ptr + 7) & ~7;
+  }
+
   // The pieces of writeProjected and of templates that generated code (projected-writer.ts, input-template.ts) calls.
 
   /** Re-reads the memory's views (after the module grew it outside the writer). */
@@ -174,19 +195,42 @@ export class ValueWriter {
     this.cell(c, T_STRING, len, ptr, 0);
   }
 
-  /** Rewrites the bytes of the string cell `c` (bytes right after it, `cap` of them) with `s`; false (nothing usable written) unless `s` is ASCII and fits. */
+  /**
+   * Rewrites the bytes of the string cell `c` (bytes right after it, `cap` of them) with `s`;
+   * false unless `s` is ASCII and fits, and then the cell is left empty (length 0).
+   * Four characters go in per 32-bit store and the ASCII check is one test at the end: reading the
+   * characters is most of the cost, so the loop does nothing else per character.
+   */
   slotString(c: number, cap: number, s: string): boolean {
     const len = s.length;
-    if (len > cap) return false;
-    const u8 = this.u8;
-    const bytes = c + 16;
-    for (let i = 0; i < len; i++) {
-      const ch = s.charCodeAt(i);
-      if (ch >= 0x80) return false;
-      u8[bytes + i] = ch;
+    const u32 = this.u32;
+    if (len > cap) {
+      u32[(c >>> 2) + 1] = 0;
+      return false;
     }
-    this.u32[(c >>> 2) + 1] = len;
-    return true;
+    let w = (c + 16) >>> 2;
+    let bits = 0;
+    let i = 0;
+    for (; i + 4 <= len; i += 4) {
+      const a = s.charCodeAt(i);
+      const b = s.charCodeAt(i + 1);
+      const d = s.charCodeAt(i + 2);
+      const e = s.charCodeAt(i + 3);
+      bits |= a | b | d | e;
+      u32[w++] = a | (b << 8) | (d << 16) | (e << 24);
+    }
+    if (i < len) {
+      // The last word's unused bytes are the slot's own (cap is a multiple of 4); the length bounds what is read.
+      let x = 0;
+      for (let k = 0; i < len; i++, k += 8) {
+        const a = s.charCodeAt(i);
+        bits |= a;
+        x |= a << k;
+      }
+      u32[w] = x;
+    }
+    u32[(c >>> 2) + 1] = bits < 0x80 ? len : 0;
+    return bits < 0x80;
   }
 
   /** `n` in the number cell `c` when it is a safe integer, else as `whole` writes it. */
@@ -256,21 +300,15 @@ export class ValueWriter {
     return a;
   }
 
+  /** An if-chain of typeof tests: each compiles to a type check, where `switch (typeof v)` makes the type's name first. */
   private value(v: unknown): number {
-    switch (typeof v) {
-      case "string":
-        return this.string(v);
-      case "number":
-        return this.number(v);
-      case "boolean":
-        return v ? this.cells.trueCell : this.cells.falseCell;
-      case "object":
-        if (v === null) return this.cells.nullCell;
-        if (Array.isArray(v)) return this.array(v);
-        return this.object(v as Record<string, unknown>);
-      default:
-        throw giveUp;
-    }
+    if (typeof v === "string") return this.string(v);
+    if (typeof v === "number") return this.number(v);
+    if (typeof v === "boolean") return v ? this.cells.trueCell : this.cells.falseCell;
+    if (typeof v !== "object") throw giveUp;
+    if (v === null) return this.cells.nullCell;
+    if (Array.isArray(v)) return this.array(v);
+    return this.object(v as Record<string, unknown>);
   }
 
   private number(n: number): number {

@@ -101,14 +101,16 @@ function compile(node: ProjectedObject, w: ValueWriter, take: (n: number) => num
     const s = strings[i]!;
     const num = numbers[i]!;
     if (!Number.isInteger(s) || !Number.isInteger(num)) throw new Error("template cell is not an address");
-    // s<i>: the text now in this member's string cell (undefined: none known).
-    state.push(`let s${i};`);
+    // s<i>: the text now in this member's string cell. It is always a string (the cell starts
+    // empty, and is emptied when a text does not fit), so `x === s` compares two strings: a
+    // comparison site that also saw undefined, objects or numbers is a generic call per member.
+    state.push(`let s${i} = "";`);
     lines.push(
       `let v${i};`,
-      `if (x${i} === s${i}) v${i} = ${s};`,
-      `else if (typeof x${i} === "string") {`,
-      `  s${i} = w.slotString(${s}, ${SLOT_STRING_BYTES}, x${i}) ? x${i} : undefined;`,
-      `  v${i} = s${i} === x${i} ? ${s} : w.whole(x${i});`,
+      `if (typeof x${i} === "string") {`,
+      `  if (x${i} === s${i}) v${i} = ${s};`,
+      `  else if (w.slotString(${s}, ${SLOT_STRING_BYTES}, x${i})) { s${i} = x${i}; v${i} = ${s}; }`,
+      `  else { s${i} = ""; v${i} = w.whole(x${i}); }`,
       `} else if (typeof x${i} === "number") v${i} = w.slotNumber(${num}, x${i});`,
       `else if (x${i} === true) v${i} = ${trueCell};`,
       `else if (x${i} === false) v${i} = ${falseCell};`,

@@ -60,6 +60,22 @@ decision := 1 / 0 if input.k == "error"`);
     expect(fast.decide({ r: "reason_0" } as unknown as PolicyInput).reason).toBe("reason_0");
   });
 
+  it("many reasons spelled out in the policy (more than the host's table of them has slots) each come back right, in any order", async () => {
+    // 600 static reason cells: more than the reason table holds, so slots are shared and entries replaced.
+    const n = 600;
+    const reasons = Array.from({ length: n }, (_, i) => `reason_${i}_${"x".repeat(i % 40)}`);
+    const { fast } = await engines(`table := ${JSON.stringify(reasons)}
+
+decision := {"allow": true, "reason": table[input.i], "requires_approval": false}`);
+    // A static reason is the same cell on every call: a stale or colliding entry would show as another reason.
+    let seed = 7;
+    for (let k = 0; k < 3 * n; k++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      const i = k < n ? k : seed % n;
+      expect(fast.decide({ i } as unknown as PolicyInput).reason).toBe(reasons[i]);
+    }
+  });
+
   it("members named like Object.prototype properties are read as the input's own members only", async () => {
     const { same } = await engines(`decision := {"allow": true, "reason": sprintf("%v/%v/%v", [object.get(input, "x", 0), input.toString, input.__proto__]), "requires_approval": false} if {
   is_string(input.toString)

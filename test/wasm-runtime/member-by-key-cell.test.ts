@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { compilePolicy } from "../../codegen/compiler/index.js";
 import type { PolicyInput } from "../../src/policy/engine.js";
-import { loadFastEngine } from "../../src/policy/fast-engine.js";
+import { FastPolicy, loadFastEngine } from "../../src/policy/fast-engine.js";
 import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 
 const POLICY = `package p
@@ -107,6 +107,51 @@ out := {"static": static, "got": got, "n": count(junk)}
       scribble();
       expect(sdk.evaluate({ prefix: "zzzzzzzz" })).toEqual([{ result: { ...want, got: "none" } }]);
       scribble();
+    }
+  });
+
+  // A member name the policy spells out is a static cell (never freed, never rewritten):
+  // the data document takes it as its key, and keeps its own key for computed lookups.
+  it("data looked up by a spelled-out name takes the static key cell and reads the same", async () => {
+    const source = `package p
+
+out := {"a": data.cfg.alpha, "b": data.cfg.beta, "k": data.cfg[input.k], "n": count(data.cfg)}
+`;
+    const r = compilePolicy({ modules: [{ file: "p.rego", source }], entrypoints: ["p/out"] });
+    expect(r.errors).toEqual([]);
+    const policy = await FastPolicy.load(r.wasm!);
+    const ep = policy.entrypoints["p/out"]!;
+    const internals = policy as unknown as { memory: WebAssembly.Memory; dataAddr: number };
+    // The engine's first data ("{}", parsed at load) lies above all static data and below all data set later.
+    const heapFloor = internals.dataAddr;
+    /** The data document's key cell of each member of data.cfg. */
+    const cfgKeys = (): Record<string, number> => {
+      const u32 = new Uint32Array(internals.memory.buffer);
+      const u8 = new Uint8Array(internals.memory.buffer);
+      const member = (obj: number, i: number): [string, number, number] => {
+        const at = (u32[(obj >>> 2) + 3]! >>> 2) + 2 * i;
+        const k = u32[at]!;
+        const text = new TextDecoder().decode(u8.subarray(u32[(k >>> 2) + 2]!, u32[(k >>> 2) + 2]! + u32[(k >>> 2) + 1]!));
+        return [text, k, u32[at + 1]!];
+      };
+      const cfg = member(internals.dataAddr, 0)[2];
+      return Object.fromEntries(Array.from({ length: u32[(cfg >>> 2) + 1]! }, (_, i) => member(cfg, i).slice(0, 2)));
+    };
+    for (const [data, want] of [
+      [{ cfg: { alpha: 1, beta: 2, gamma: 3 } }, { a: 1, b: 2, k: 3, n: 3 }],
+      [{ cfg: { alpha: "x", beta: "y", gamma: "z", delta: 0 } }, { a: "x", b: "y", k: "z", n: 4 }],
+    ] as const) {
+      policy.setData(data);
+      const parsed = cfgKeys();
+      for (const k of Object.values(parsed)) expect(k).toBeGreaterThan(heapFloor);
+      for (let i = 0; i < 3; i++) expect(policy.evaluate({ k: "gamma" }, ep)).toEqual([{ result: want }]);
+      const after = cfgKeys();
+      // alpha and beta now have the module's static cells (below everything the host loaded); gamma and delta keep theirs.
+      expect(after.alpha).toBeLessThan(heapFloor);
+      expect(after.beta).toBeLessThan(heapFloor);
+      expect(after.gamma).toBe(parsed.gamma);
+      expect(after.delta).toBe(parsed.delta);
+      expect(policy.evaluate({ k: "alpha" }, ep)).toEqual([{ result: { ...want, k: want.a } }]);
     }
   });
 });

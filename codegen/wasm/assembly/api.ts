@@ -4,7 +4,7 @@ import {
   T_OBJECT, T_STRING, boolVal, colLen, rawData, strLen,
 } from "./value";
 import { INDEX_MIN } from "./keyindex";
-import { isYoung } from "./memory";
+import { isStatic, isYoung } from "./memory";
 import { parseNumber, toI64, okInt } from "./number";
 import { compare, equal, strEqual } from "./compare";
 import {
@@ -53,12 +53,13 @@ export function opa_value_get(v: usize, k: usize): usize {
         const at = d + (<usize>i << 3);
         const key = <usize>load<u32>(at);
         if (tag(key) == T_STRING && strLen(key) == len && strEqual(key, k)) {
-          // An object of this evaluation (the SDK's parsed input) now holds the asked-for
-          // cell as its key (same text, so the same object), and the next lookup by that
-          // cell is found by address. Objects that outlive the evaluation (the data
-          // document, host-written input) keep their keys: the cell asked for may die
-          // with this evaluation's heap, or be reused (a host's string cache).
-          if (isYoung(v)) store<u32>(at, <u32>k);
+          // The object now holds the asked-for cell as its key (same text, so the same
+          // object), and the next lookup by that cell is found by address: an object of
+          // this evaluation (the SDK's parsed input) takes any cell, an object that outlives
+          // the evaluation (the data document, host-written input) only a static one (a
+          // member name the policy spells out, as `data.toolgate.config`), since any other
+          // may die with this evaluation's heap or be reused (a host's string cache).
+          if (isYoung(v) || isStatic(k)) store<u32>(at, <u32>k);
           return <usize>load<u32>(at, 4);
         }
       }

@@ -60,6 +60,14 @@ export function heapSet(p: usize): void {
   bActive = false;
 }
 
+/**
+ * Whether the cell at c is the module's static data (below the heap): it is never freed
+ * and never rewritten, so any value may point at it for as long as the module lives.
+ */
+@inline export function isStatic(c: usize): bool {
+  return c < tg_heap_base();
+}
+
 /** Whether the cell at c was allocated after the last heap save or reset. */
 @inline export function isYoung(c: usize): bool {
   return c >= epoch;
