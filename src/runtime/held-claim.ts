@@ -12,7 +12,8 @@
  */
 import type { CallState, OperationRecord } from "../store/store.js";
 import type { Envelope } from "./envelope.js";
-import type { PreparedCall, RuntimeDeps } from "./types.js";
+import { runKey } from "./handler-run.js";
+import type { Abortable, PreparedCall, RuntimeDeps } from "./types.js";
 
 /** The key of a call's in-process flight (`RuntimeDeps.flights`). */
 export const flightKey = (tenant: string, operationId: string): string => `${tenant}\u0000${operationId}`;
@@ -32,16 +33,25 @@ export const worthClaimingFirst = (call: PreparedCall): boolean => call.operatio
 
 type Flight = RuntimeDeps["flights"] extends Map<string, infer F> ? F : never;
 
-export class HeldClaim {
+/**
+ * While it holds a fresh claim that no handler runs under yet, a HeldClaim is in the run's
+ * abortable set (`RuntimeDeps.inFlight`, what `runtime.interrupt` aborts in this process), so an
+ * interrupt of the run from this process during authorize is not missed: invoke then claims the
+ * usual way, and that claim's guard answers interrupted.
+ */
+export class HeldClaim implements Abortable {
   readonly #key: string;
+  readonly #runKey: string;
   readonly #flight: Flight;
   #record: OperationRecord | null = null;
+  #interrupted = false;
   #ended = false;
   readonly #resolve: (env: Envelope | null) => void;
   readonly #reject: (err: unknown) => void;
 
   private constructor(deps: RuntimeDeps, call: PreparedCall, operationId: string) {
     this.#key = flightKey(call.ctx.tenant, operationId);
+    this.#runKey = runKey(call.ctx.tenant, call.ctx.run_id);
     let resolve!: (env: Envelope | null) => void;
     let reject!: (err: unknown) => void;
     const done = new Promise<Envelope | null>((yes, no) => {
@@ -78,19 +88,38 @@ export class HeldClaim {
       interrupt,
     });
     this.#record = r.claimed?.record ?? null;
+    if (this.#record !== null) {
+      const set = deps.inFlight.get(this.#runKey) ?? new Set<Abortable>();
+      deps.inFlight.set(this.#runKey, set);
+      set.add(this);
+    }
     return r.state;
+  }
+
+  /** `runtime.interrupt` of this run in this process, while the claim waits for its handler. */
+  abort(): void {
+    this.#interrupted = true;
+  }
+
+  /** Takes the fresh record off this HeldClaim (and this HeldClaim out of the run's abortable set). */
+  #takeRecord(deps: RuntimeDeps): OperationRecord | null {
+    const record = this.#record;
+    this.#record = null;
+    const set = deps.inFlight.get(this.#runKey);
+    if (set !== undefined && set.delete(this) && set.size === 0) deps.inFlight.delete(this.#runKey);
+    return record;
   }
 
   /**
    * Invoke takes the fresh claim to run the handler under, or null (none was made, or it was
-   * given back because authorize used more of its lease than `claimFirstSlackMs`): then invoke
-   * claims the usual way. Either way this call still leads the flight.
+   * given back because authorize used more of its lease than `claimFirstSlackMs`, or because the
+   * run was interrupted from this process meanwhile): then invoke claims the usual way. Either
+   * way this call still leads the flight.
    */
   async take(deps: RuntimeDeps): Promise<OperationRecord | null> {
-    const record = this.#record;
-    this.#record = null;
+    const record = this.#takeRecord(deps);
     if (record === null) return null;
-    if (deps.clock.now() - record.created_at_ms <= claimFirstSlackMs(deps)) return record;
+    if (!this.#interrupted && deps.clock.now() - record.created_at_ms <= claimFirstSlackMs(deps)) return record;
     await giveBack(deps, record);
     return null;
   }
@@ -112,8 +141,7 @@ export class HeldClaim {
    * A store error goes to onError: the answer stands, and the record's lease runs out.
    */
   async release(deps: RuntimeDeps): Promise<void> {
-    const record = this.#record;
-    this.#record = null;
+    const record = this.#takeRecord(deps);
     if (record !== null) await giveBack(deps, record);
     if (!this.#ended) {
       this.#ended = true;

@@ -101,6 +101,16 @@ for (const stores of guaranteeStores("claim-first")) {
       expect(g.ledger.effectsOf("op-int")).toHaveLength(1);
     });
 
+    it("an interrupt from this process while a claim-first call is authorized stops the effect, and leaves no record", async () => {
+      let g!: Gate;
+      g = gate({ policy: hooked(policy, async (n) => (n === 2 ? g.runtime.interrupt(alice, "user pressed stop") : undefined)) });
+      const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), "op-int-here");
+      const e = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-int-here", approval_id });
+      expect(e).toMatchObject({ outcome: "terminal_failure", reason: "interrupted", message: expect.stringContaining("before the effect") });
+      expect(g.ledger.effectsOf("op-int-here")).toHaveLength(0);
+      expect(await store.getOperation(alice.tenant, "op-int-here", g.clock.now())).toBeNull();
+    });
+
     it("concurrent calls of one operation id in one process join the claim-first call's flight: one effect, nobody claims again or polls", async () => {
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
