@@ -45,8 +45,11 @@ export function approvalInput(a: ApprovalRecord, consumed: boolean): PolicyAppro
  * `held`: the call claims first (held-claim.ts): the state is read with the fresh guarded claim,
  * and every answer given here (and a throw) gives that claim back before authorize returns.
  */
-export async function authorize(deps: RuntimeDeps, call: PreparedCall, held?: HeldClaim | null): Promise<Step<Authorized>> {
-  if (held === undefined || held === null) return await authorizeCall(deps, call, null);
+export function authorize(deps: RuntimeDeps, call: PreparedCall, held?: HeldClaim | null): Promise<Step<Authorized>> {
+  return held === undefined || held === null ? authorizeCall(deps, call, null) : authorizeHeld(deps, call, held);
+}
+
+async function authorizeHeld(deps: RuntimeDeps, call: PreparedCall, held: HeldClaim): Promise<Step<Authorized>> {
   let step: Step<Authorized> | undefined;
   try {
     step = await authorizeCall(deps, call, held);

@@ -251,7 +251,7 @@ export function createRuntime<
           }
         } finally {
           // A throw between the claim and invoke taking it: the claim goes back (nothing once invoke settled).
-          await held?.release(deps);
+          if (held !== null) await held.release(deps);
         }
       }
       if (prepared !== null && env.outcome === "terminal_failure" && env.reason === "approval_required") {
