@@ -23,8 +23,8 @@ export const leaseOf = (deps: RuntimeDeps, call: PreparedCall): number => call.t
 
 /**
  * How much of the lease authorize (context facts, policy) may use before the handler starts;
- * past it the claim is given back and made again, so the handler starts with the lease a claim
- * made right before it has (today's lease, less at most this): a tenth of the margin, at most 100 ms.
+ * past it the claim is given back and made again, so the handler starts with at most this less
+ * than the lease of a claim made right before it: a tenth of the margin, at most 100 ms.
  */
 export const claimFirstSlackMs = (deps: RuntimeDeps): number => Math.min(100, deps.leaseMarginMs / 10);
 
