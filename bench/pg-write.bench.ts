@@ -97,8 +97,10 @@ async function backendPids(pool: pg.Pool, app: string): Promise<number[]> {
  * rest of a write's process CPU is the runtime's.
  */
 function traceStoreCpu(store: Store, trace: Trace): void {
-  const methods = ["readCallState", "claimOperation", "recordOutcome"] as const;
+  // claimFirst and releaseClaim are absent from a baseline tree older than claim-first.
+  const methods = ["readCallState", "claimFirst", "releaseClaim", "claimOperation", "recordOutcome"] as const;
   for (const m of methods) {
+    if (typeof store[m] !== "function") continue;
     const original = (store[m] as (...a: unknown[]) => Promise<unknown>).bind(store);
     (store as unknown as Record<string, unknown>)[m] = async (...a: unknown[]): Promise<unknown> => {
       if (!trace.on) return original(...a);

@@ -49,6 +49,10 @@ async function runtimeOnly(real: Store, approvalId: string, reads: number, write
       interrupt: null,
       approval: req.approval_id === null ? null : { ...approval, id: req.approval_id, operation_id: req.operation_id, consumed_by: null, consumed_at_ms: null },
     }),
+    claimFirst: async (req) => ({
+      claimed: { kind: "claimed", record: { ...claimed, operation_id: req.operation_id }, previous: null },
+      state: { operation: null, interrupt: null, approval: req.guard.approval_id === null ? null : { ...approval, id: req.guard.approval_id, operation_id: req.operation_id, consumed_by: null, consumed_at_ms: null } },
+    }),
     claimOperation: async (req) => ({ kind: "claimed", record: { ...claimed, operation_id: req.operation_id }, previous: null }),
     recordOutcome: async (req) => ({ recorded: true, record: { ...claimed, operation_id: req.operation_id } }),
   };

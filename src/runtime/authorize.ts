@@ -1,6 +1,6 @@
 /**
  * authorize: re-read the authoritative state (interrupt flag, idempotency record,
- * approval record), then ask the policy. Deny -> policy_denied with the policy's
+ * approval record; for a call that claims first, together with its fresh claim), then ask the policy. Deny -> policy_denied with the policy's
  * reason; approval needed -> a durable pending approval and approval_required.
  * Enters: a PreparedCall. Leaves: the allow decision, or an envelope.
  */
@@ -11,6 +11,7 @@ import { versionsOf } from "../policy/version.js";
 import { bindingProblem, callArgsHash, usedUp } from "./approval-binding.js";
 import { requestApproval } from "./approvals.js";
 import { resolveContext } from "./context.js";
+import type { HeldClaim } from "./held-claim.js";
 import { terminal } from "./envelope.js";
 import { evaluatePolicy } from "./evaluation.js";
 import { answerFromRecord } from "./idempotency.js";
@@ -40,16 +41,36 @@ export function approvalInput(a: ApprovalRecord, consumed: boolean): PolicyAppro
   };
 }
 
-export async function authorize(deps: RuntimeDeps, call: PreparedCall): Promise<Step<Authorized>> {
+/**
+ * `held`: the call claims first (held-claim.ts): the state is read with the fresh guarded claim,
+ * and every answer given here (and a throw) gives that claim back before authorize returns.
+ */
+export function authorize(deps: RuntimeDeps, call: PreparedCall, held?: HeldClaim | null): Promise<Step<Authorized>> {
+  return held === undefined || held === null ? authorizeCall(deps, call, null) : authorizeHeld(deps, call, held);
+}
+
+async function authorizeHeld(deps: RuntimeDeps, call: PreparedCall, held: HeldClaim): Promise<Step<Authorized>> {
+  let step: Step<Authorized> | undefined;
+  try {
+    step = await authorizeCall(deps, call, held);
+    return step;
+  } finally {
+    if (step === undefined || step.kind === "answer") await held.release(deps);
+  }
+}
+
+async function authorizeCall(deps: RuntimeDeps, call: PreparedCall, held: HeldClaim | null): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
   const now = deps.clock.now();
   // One read of what the decision depends on. A read has no effect to stop: invoke's check
-  // right before the handler is its one read of the interrupt flag.
+  // right before the handler is its one read of the interrupt flag (for a claimed read, the claim's guard).
   const interrupt = tool.effect !== "read";
   const state =
-    call.operation_id === null && call.approval_id === null && !interrupt
-      ? { operation: null, interrupt: null, approval: null }
-      : await deps.store.readCallState({ tenant: ctx.tenant, run_id: ctx.run_id, operation_id: call.operation_id, approval_id: call.approval_id, interrupt, now_ms: now });
+    held !== null && call.operation_id !== null
+      ? await held.claim(deps, call, call.operation_id, interrupt, now)
+      : call.operation_id === null && call.approval_id === null && !interrupt
+        ? { operation: null, interrupt: null, approval: null }
+        : await deps.store.readCallState({ tenant: ctx.tenant, run_id: ctx.run_id, operation_id: call.operation_id, approval_id: call.approval_id, interrupt, now_ms: now });
   const record = state.operation;
   if (call.operation_id !== null) {
     const known = answerFromRecord(record, { tool: tool.name, fingerprint: call.fingerprint, operation_id: call.operation_id });

@@ -1,6 +1,7 @@
 /**
  * invoke: claim the operation (lease + fence token; the claim itself checks the
- * interrupt flag and the approval), reconcile first when an earlier attempt's outcome
+ * interrupt flag and the approval), unless authorize already made the fresh claim
+ * (claim-first, held-claim.ts), reconcile first when an earlier attempt's outcome
  * is unknown, run the handler with a timeout, classify its answer, and record the
  * envelope under the fence token exactly once, with the call's decision-log entry.
  * Enters: an authorized PreparedCall. Leaves: the envelope.
@@ -13,6 +14,8 @@ import { retryable, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { runHandler } from "./handler-run.js";
 import type { RunResult } from "./handler-run.js";
+import { flightKey, leaseOf } from "./held-claim.js";
+import type { HeldClaim } from "./held-claim.js";
 import { conflict, replay } from "./idempotency.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
@@ -46,8 +49,18 @@ export interface OutcomeAudit {
   committed: boolean;
 }
 
-/** `authorizeLate` is needed only for a deferred authorization (`auth.deferred`). */
-export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Authorized, authorizeLate: LateAuthorizer | null, audit?: OutcomeAudit): Promise<Envelope> {
+/**
+ * `authorizeLate` is needed only for a deferred authorization (`auth.deferred`). `held`: the call
+ * leads its key's flight since authorize's claim-first, and may hold the fresh claim to run under.
+ */
+export async function invoke(
+  deps: RuntimeDeps,
+  call: PreparedCall,
+  auth: Authorized,
+  authorizeLate: LateAuthorizer | null,
+  audit?: OutcomeAudit,
+  held?: HeldClaim | null,
+): Promise<Envelope> {
   const opId = call.operation_id;
   if (opId === null) {
     // Nothing is claimed, so this is the check right before the handler (a read's one read of the flag).
@@ -57,22 +70,35 @@ export async function invoke(deps: RuntimeDeps, call: PreparedCall, auth: Author
     if (revoked !== null) return revoked;
     return await runUnrecorded(deps, call);
   }
+  if (auth.deferred && authorizeLate === null) throw new Error("invoke: a deferred authorization needs its late authorizer");
+  const late = auth.deferred ? authorizeLate : null;
   // A claimed call's interrupt and approval checks are part of the claim (its guard), atomically.
-  const key = `${call.ctx.tenant}\u0000${opId}`;
-  const flight = deps.flights.get(key);
-  if (flight !== undefined) {
+  if (held !== undefined && held !== null) {
+    try {
+      const env = await claimAndRun(deps, call, opId, auth.approval_id, late, audit, await held.take(deps));
+      held.settle(deps, { env });
+      return env;
+    } catch (error) {
+      held.settle(deps, { error });
+      throw error;
+    }
+  }
+  const key = flightKey(call.ctx.tenant, opId);
+  for (let flight = deps.flights.get(key); flight !== undefined; flight = deps.flights.get(key)) {
     if (flight.fingerprint !== call.fingerprint || flight.tool !== call.tool.name) {
       return terminal("idempotency_conflict", `operation_id ${opId} is in use by a different call`, { operation_id: opId });
     }
-    return asReplay(await flight.done);
+    const led = await flight.done;
+    if (led !== null) return asReplay(led);
+    // The leader gave its fresh claim back without running: claim here (or join the next flight).
   }
-  if (auth.deferred && authorizeLate === null) throw new Error("invoke: a deferred authorization needs its late authorizer");
-  const done = claimAndRun(deps, call, opId, auth.approval_id, auth.deferred ? authorizeLate : null, audit);
-  deps.flights.set(key, { tool: call.tool.name, fingerprint: call.fingerprint, done });
+  const done = claimAndRun(deps, call, opId, auth.approval_id, late, audit, null);
+  const flight = { tool: call.tool.name, fingerprint: call.fingerprint, done };
+  deps.flights.set(key, flight);
   try {
     return await done;
   } finally {
-    deps.flights.delete(key);
+    if (deps.flights.get(key) === flight) deps.flights.delete(key);
   }
 }
 
@@ -92,8 +118,11 @@ async function claimAndRun(
   approvalId: string | null,
   authorizeLate: LateAuthorizer | null,
   audit: OutcomeAudit | undefined,
+  fresh: OperationRecord | null,
 ): Promise<Envelope> {
-  const leaseMs = call.tool.timeout_ms + deps.leaseMarginMs;
+  // The fresh claim authorize made (claim-first) is this call's claim; without one, claim now.
+  if (fresh !== null) return await runClaimed(deps, call, fresh, null, authorizeLate, audit);
+  const leaseMs = leaseOf(deps, call);
   // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
   const giveUpAt = Date.now() + deps.inProgressWaitMs;
   for (;;) {

@@ -25,6 +25,7 @@ import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import type { DecisionLogEntry } from "../store/store.js";
 import { abortRun } from "./handler-run.js";
+import { HeldClaim } from "./held-claim.js";
 import { invoke } from "./invoke.js";
 import type { OutcomeAudit } from "./invoke.js";
 import { defaultLeaseMarginMs } from "./lease.js";
@@ -216,33 +217,41 @@ export function createRuntime<
       } else {
         prepared = p.value;
         const call = prepared;
-        const a = trace.inert ? await authorize(deps, call) : await trace.phase("authorize", () => authorize(deps, call));
-        if (a.kind === "answer") {
-          env = a.envelope;
-          note = a.note;
-        } else {
-          note = a.value;
-          const authorized = a.value;
-          // The entry is built when the outcome is recorded, with the note as it is then (a deferred call decides late).
-          // A call without operation id records no outcome, so it has no entry to commit with one.
-          const audit = call.operation_id === null ? undefined : new CallAudit(entryOf, decisionId, ctx, req, call, note);
-          // Only a deferred call (reconcile first) asks the policy late.
-          const late = !authorized.deferred
-            ? null
-            : async () => {
-                const step = await decide(deps, call, deps.clock.now());
-                note = step.kind === "answer" ? step.note : step.value;
-                if (audit !== undefined) audit.note = note;
-                return step;
-              };
-          // A deferred call has not decided yet: its handler, if it runs, sees facts resolved now.
-          const facts = authorized.deferred && call.tool.context !== undefined ? await resolveContext(deps, call) : null;
-          const context = authorized.context ?? (facts?.ok === true ? facts.context : undefined);
-          const target = withContext(call, context);
-          env = trace.inert ? await invoke(deps, target, authorized, late, audit) : await trace.phase("invoke", () => invoke(deps, target, authorized, late, audit));
-          committed = audit?.committed === true;
-          // Committed with the outcome, the approval's consumption was decided there too.
-          if (!committed && call.approval_id !== null) await consumeAfterInvoke(deps, call);
+        // A call likely to be allowed claims its operation in authorize's store round trip; the
+        // claim goes to invoke, or back to the store if the call ends before its handler runs.
+        const held = HeldClaim.open(deps, call);
+        try {
+          const a = trace.inert ? await authorize(deps, call, held) : await trace.phase("authorize", () => authorize(deps, call, held));
+          if (a.kind === "answer") {
+            env = a.envelope;
+            note = a.note;
+          } else {
+            note = a.value;
+            const authorized = a.value;
+            // The entry is built when the outcome is recorded, with the note as it is then (a deferred call decides late).
+            // A call without operation id records no outcome, so it has no entry to commit with one.
+            const audit = call.operation_id === null ? undefined : new CallAudit(entryOf, decisionId, ctx, req, call, note);
+            // Only a deferred call (reconcile first) asks the policy late.
+            const late = !authorized.deferred
+              ? null
+              : async () => {
+                  const step = await decide(deps, call, deps.clock.now());
+                  note = step.kind === "answer" ? step.note : step.value;
+                  if (audit !== undefined) audit.note = note;
+                  return step;
+                };
+            // A deferred call has not decided yet: its handler, if it runs, sees facts resolved now.
+            const facts = authorized.deferred && call.tool.context !== undefined ? await resolveContext(deps, call) : null;
+            const context = authorized.context ?? (facts?.ok === true ? facts.context : undefined);
+            const target = withContext(call, context);
+            env = trace.inert ? await invoke(deps, target, authorized, late, audit, held) : await trace.phase("invoke", () => invoke(deps, target, authorized, late, audit, held));
+            committed = audit?.committed === true;
+            // Committed with the outcome, the approval's consumption was decided there too.
+            if (!committed && call.approval_id !== null) await consumeAfterInvoke(deps, call);
+          }
+        } finally {
+          // A throw between the claim and invoke taking it: the claim goes back (nothing once invoke settled).
+          if (held !== null) await held.release(deps);
         }
       }
       if (prepared !== null && env.outcome === "terminal_failure" && env.reason === "approval_required") {

@@ -124,8 +124,12 @@ export interface RuntimeDeps {
   readonly inProgressWaitMs: number;
   /** Aborts handlers in flight when their run is interrupted (in this process). */
   readonly inFlight: Map<string, Set<Abortable>>;
-  /** Calls of one (tenant, operation_id) running in this process: later callers join instead of polling. */
-  readonly flights: Map<string, { readonly tool: string; readonly fingerprint: string; readonly done: Promise<Envelope> }>;
+  /**
+   * Calls of one (tenant, operation_id) running in this process: later callers join instead of
+   * polling. `done` answers the leader's envelope, or null when the leader gave its fresh claim
+   * back without running (held-claim.ts): then a joined caller claims on its own.
+   */
+  readonly flights: Map<string, { readonly tool: string; readonly fingerprint: string; readonly done: Promise<Envelope | null> }>;
   /** Where errors that must not change an answer go (a failed decision-log write, a late record). */
   readonly onError: (err: unknown) => void;
   /** Evaluated after the enforced policy on every call, for the decision log only. */

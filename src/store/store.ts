@@ -147,6 +147,32 @@ export interface CallState {
   readonly approval: ApprovalRecord | null;
 }
 
+/**
+ * Claim-first: the fresh guarded claim and authorize's call-state read at once (PostgreSQL:
+ * one statement; SQLite: one transaction). The guard is always on: the run's interrupt
+ * flag, and the approval when `guard.approval_id` is not null. `interrupt` says whether
+ * the state answers the interrupt flag (as CallStateRequest.interrupt).
+ */
+export interface ClaimFirstRequest extends ClaimRequest {
+  readonly guard: ClaimGuard;
+  readonly interrupt: boolean;
+}
+
+export interface ClaimFirstResult {
+  /**
+   * The fresh claim (`planClaim(null, req)`'s record, previous null), or null when nothing was
+   * written: a record exists (live, or past its retention), the guard failed, or another
+   * claimer inserted first. Then the caller claims the usual way (`claimOperation`).
+   */
+  readonly claimed: Extract<ClaimResult, { kind: "claimed" }> | null;
+  /**
+   * The call state as `readCallState` answers it for the same request, read with the claim.
+   * When the claim was made: no operation (none existed), no interrupt, and the approval
+   * (when asked for) approved and unexpired, as the guard saw them.
+   */
+  readonly state: CallState;
+}
+
 export type RecordOutcomeResult =
   | { readonly recorded: true; readonly record: OperationRecord }
   /** `stale_fence`: someone took over; `already_final`: an outcome exists; `missing`: no such record. */
@@ -387,6 +413,19 @@ export interface Store {
   readCallState(req: CallStateRequest): Promise<CallState>;
   /** Atomically creates, takes over (expired lease or non-final status) or reports the record. See ClaimResult. */
   claimOperation(req: ClaimRequest): Promise<ClaimResult>;
+  /**
+   * The fresh claim of a key with no record, guarded, together with the call state (see
+   * ClaimFirstRequest): what readCallState and then claimOperation would do for a new key,
+   * in one round trip.
+   */
+  claimFirst(req: ClaimFirstRequest): Promise<ClaimFirstResult>;
+  /**
+   * Gives back a fresh claim whose handler never ran (the call was answered before invoke):
+   * deletes the record only while it is still exactly that claim (same fence token and
+   * owner and creation time, in_progress, one attempt, never taken over), so a later call
+   * starts fresh instead of reconciling an unknown outcome. Returns whether it deleted.
+   */
+  releaseClaim(claim: OperationRecord): Promise<boolean>;
   /**
    * Writes an outcome only under the current fence token and only while not final; with
    * `consume_approval_id` and `decision`, the approval's consumption and the decision-log

@@ -12,7 +12,7 @@ import { beforeAll, expect, it } from "vitest";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import type { Envelope } from "../../src/runtime/index.js";
-import type { CallStateRequest } from "../../src/store/store.js";
+import type { CallStateRequest, ClaimFirstRequest } from "../../src/store/store.js";
 import { alice, bob, loadShippedPolicy, makeGate, mallory, reserveArgs, withTool } from "../runtime/harness.js";
 import type { Gate } from "../runtime/harness.js";
 import { loadNaivePolicy } from "./naive-policy.js";
@@ -76,14 +76,19 @@ describeOnStores("approval binding", (makeStore) => {
     const id = op("op-sms");
     const a = approvalIdOf(await g.runtime.call(alice, { tool: "send_notification", args: sms, operation_id: id }));
     expect(await g.runtime.approvals.decide(a, { decision: "approve" }, bob)).toMatchObject({ ok: true });
-    const attempts: [string, Promise<Envelope>][] = [
-      ["approval_tool_mismatch", g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: id, approval_id: a })],
-      ["approval_args_mismatch", g.runtime.call(alice, { tool: "send_notification", args: { ...sms, account_id: "acc_alice" }, operation_id: id, approval_id: a })],
-      ["approval_args_mismatch", g.runtime.call(alice, { tool: "send_notification", args: { ...sms, message: "wire money now" }, operation_id: id, approval_id: a })],
-      ["approval_operation_mismatch", g.runtime.call(alice, { tool: "send_notification", args: sms, operation_id: op("op-other"), approval_id: a })],
-      ["approval_tenant_mismatch", g.runtime.call(mallory, { tool: "send_notification", args: sms, operation_id: id, approval_id: a })],
+    // One after the other: a call presenting an approval claims its operation first, and while it
+    // is being denied a concurrent call of the same operation id with other arguments would meet
+    // that claim (idempotency_conflict) before it is given back.
+    const attempts: [string, () => Promise<Envelope>][] = [
+      ["approval_tool_mismatch", () => g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: id, approval_id: a })],
+      ["approval_args_mismatch", () => g.runtime.call(alice, { tool: "send_notification", args: { ...sms, account_id: "acc_alice" }, operation_id: id, approval_id: a })],
+      ["approval_args_mismatch", () => g.runtime.call(alice, { tool: "send_notification", args: { ...sms, message: "wire money now" }, operation_id: id, approval_id: a })],
+      ["approval_operation_mismatch", () => g.runtime.call(alice, { tool: "send_notification", args: sms, operation_id: op("op-other"), approval_id: a })],
+      ["approval_tenant_mismatch", () => g.runtime.call(mallory, { tool: "send_notification", args: sms, operation_id: id, approval_id: a })],
     ];
-    for (const [reason, attempt] of attempts) expect(denial(await attempt)).toContain(reason);
+    for (const [reason, attempt] of attempts) expect(denial(await attempt())).toContain(reason);
+    // Each denied call gave its claim back.
+    expect(await g.store.getOperation(alice.tenant, id, g.clock.now())).toBeNull();
     expect(g.ledger.effects).toHaveLength(0);
     expect(await g.runtime.call(alice, { tool: "send_notification", args: sms, operation_id: id, approval_id: a })).toMatchObject({ outcome: "success" });
     expect(g.ledger.effects).toHaveLength(1);
@@ -119,6 +124,13 @@ describeOnStores("approval binding", (makeStore) => {
             return async (req: CallStateRequest) => {
               const state = await target.readCallState(req);
               return req.operation_id !== null && hidden.has(req.operation_id) ? { ...state, operation: null } : state;
+            };
+          }
+          if (prop === "claimFirst") {
+            // The hidden record is still there, so nothing is claimed; the state shows no record.
+            return async (req: ClaimFirstRequest) => {
+              const got = await target.claimFirst(req);
+              return hidden.has(req.operation_id) ? { ...got, state: { ...got.state, operation: null } } : got;
             };
           }
           const v = Reflect.get(target, prop, receiver) as unknown;

@@ -8,7 +8,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
-import type { Store } from "../../src/store/store.js";
+import type { ClaimFirstRequest, Store } from "../../src/store/store.js";
 import { argsHash, envelopeJsonSchema, fingerprint, isEnvelope } from "../../src/runtime/index.js";
 import { versionsOf } from "../../src/policy/version.js";
 import type { Envelope } from "../../src/runtime/index.js";
@@ -287,26 +287,37 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader, store
         expect(e).toMatchObject({ reason: "interrupted", message: expect.stringContaining("before the effect") });
       });
 
-      it("an approval revoked after authorize stops the call before the claim", async () => {
-        let revokeId: string | null = null;
+      it("the claim is the last check of a revoke: revoked before claim-first, the call stops with no record; revoked after it (while the policy runs), the call goes ahead as after any claim", async () => {
+        const revoke = (approval_id: string) =>
+          store.decideApproval({ approval_id, decision: "revoke", approver: "carol", approver_roles: [], reason: "customer called", edited_args: null, decided_at_ms: 0, policy_version: policy.version, ...policyVersions(policy) });
+        let beforeClaim: string | null = null;
+        let duringPolicy: string | null = null;
         const revoking: PolicyEngine = {
           ...versionsOf(policy),
           async evaluate(input) {
             const d = await policy.evaluate(input);
-            if (revokeId !== null) await store.decideApproval({ approval_id: revokeId, decision: "revoke", approver: "carol", approver_roles: [], reason: "customer called", edited_args: null, decided_at_ms: 0, policy_version: policy.version, ...policyVersions(policy) });
+            if (duringPolicy !== null) await revoke(duringPolicy);
             return d;
           },
         };
-        const g = gate({ policy: revoking, store });
-        const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), "op-rv");
-        revokeId = approval_id;
-        const e = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-rv", approval_id }));
-        expect(e).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("revoked") });
+        const watched = new Proxy(store, {
+          get(target, key) {
+            if (key === "claimFirst") return async (req: ClaimFirstRequest) => (beforeClaim === null ? undefined : await revoke(beforeClaim), target.claimFirst(req));
+            const v: unknown = Reflect.get(target, key, target);
+            return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+          },
+        });
+        const g = gate({ policy: revoking, store: watched });
+        beforeClaim = await approved(g, alice, "reserve_funds", reserveArgs(), "op-rv");
+        const e = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-rv", approval_id: beforeClaim }));
+        expect(e).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("approval_revoked") });
         expect(g.ledger.effects).toHaveLength(0);
         expect(await store.getOperation(alice.tenant, "op-rv", g.clock.now())).toBeNull();
-        revokeId = null;
-        const again = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-rv", approval_id }));
-        expect(again).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("approval_revoked") });
+        beforeClaim = null;
+        duringPolicy = await approved(g, alice, "reserve_funds", reserveArgs(), "op-rv-late");
+        const late = env(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-rv-late", approval_id: duringPolicy }));
+        expect(late).toMatchObject({ outcome: "success" });
+        expect(g.ledger.effectsOf("op-rv-late")).toHaveLength(1);
       });
 
       it("a caller that finds the operation running elsewhere waits (bounded), then gets retryable_failure with retry_after_ms", async () => {

@@ -7,7 +7,7 @@ import { manifest as shipped } from "../../generated/index.js";
 import { fingerprint } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Manifest } from "../../src/manifest.js";
-import type { ClaimRequest, Store } from "../../src/store/store.js";
+import type { ClaimFirstRequest, ClaimRequest, Store } from "../../src/store/store.js";
 import { escrowReconcilers } from "../../src/demo/escrow.js";
 import { alice, approved, bob, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
@@ -277,11 +277,15 @@ export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Ga
   });
 
   describe("revoke and interrupt race the claim", () => {
-    /** Commits `act` right before every claim: after invoke re-read the approval and the interrupt flag. */
+    /**
+     * Commits `act` right before every claim: after the approval and the interrupt flag were last
+     * read on their own (for a call that claims first, the claim is that read).
+     */
     function actBeforeClaim(store: Store, act: (req: ClaimRequest) => Promise<void>): Store {
       return new Proxy(store, {
         get(target, key) {
           if (key === "claimOperation") return async (req: ClaimRequest) => (await act(req), target.claimOperation(req));
+          if (key === "claimFirst") return async (req: ClaimFirstRequest) => (await act(req), target.claimFirst(req));
           const v: unknown = Reflect.get(target, key, target);
           return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
         },

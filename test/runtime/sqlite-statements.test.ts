@@ -1,8 +1,9 @@
 /**
- * The statements an approved write sends to SQLite, counted (not timed): the claim of a new
- * key is one statement inside its transaction (its INSERT checks the run's interrupt flag and
- * the approval it is guarded by), the outcome decides in its UPDATE, and authorize reads an
- * approval with its latest decision in one; 9 statements in all (11 when the claim and the
+ * The statements an approved write sends to SQLite, counted (not timed): authorize claims the
+ * new key first, in one transaction of two statements (the INSERT, which checks the run's
+ * interrupt flag and the approval it is guarded by, then the call-state read of the approval
+ * with its latest decision), and the outcome decides in its UPDATE; 9 statements in all, as
+ * when the call-state read came before the claim's transaction (11 when the claim and the
  * outcome read before writing, 16 before those reads were folded).
  */
 import { randomUUID } from "node:crypto";
@@ -18,18 +19,20 @@ describe("sqlite statements of an approved write", () => {
     policy = await loadShippedPolicy();
   });
 
-  it("the claim checks record, interrupt and approval in one statement; 9 statements per approved write", async () => {
+  it("claim-first claims in one statement and reads the call state in one, in one transaction; 9 statements per approved write", async () => {
     const c = countingSqliteStore();
     const { env } = await countedApprovedWrite(c, policy, "op-st");
     expect(env).toMatchObject({ outcome: "success" });
     const log = c.counts.log;
     const begin = log.findIndex((l) => /^BEGIN/i.test(l));
     const commit = log.findIndex((l, i) => i > begin && /^COMMIT/i.test(l));
-    // A claim of a new key is one statement in its transaction, which checks the interrupt and the approval itself.
+    // Claim-first: the claim of a new key is one statement, which checks the interrupt and the
+    // approval itself, then one statement reads the call state, in the same transaction; nothing before it.
     const claim = log.slice(begin + 1, commit);
-    expect(claim, log.join("\n")).toHaveLength(1);
+    expect(claim, log.join("\n")).toHaveLength(2);
     expect(claim[0], log.join("\n")).toMatch(/^INSERT INTO operations/i);
-    expect(log.slice(0, begin).filter((l) => /FROM approval_events/i.test(l) && !/JOIN/i.test(l)), log.join("\n")).toEqual([]);
+    expect(claim[1], log.join("\n")).toMatch(/^SELECT o\.tenant, o\.operation_id/i);
+    expect(begin, log.join("\n")).toBe(0);
     expect(c.counts.statements, log.join("\n")).toBeLessThanOrEqual(9);
     await c.store.close();
   });

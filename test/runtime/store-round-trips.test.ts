@@ -1,8 +1,8 @@
 /**
  * What one call costs the store, counted (not timed): an approved write makes at most two
- * durable commits (the claim; the outcome with its decision-log row and the approval's
- * consumption) and, on PostgreSQL, at most three round trips; an allowed read makes no
- * durable commit of its own (its decision-log row is group-committed).
+ * durable commits (the claim, made first with authorize's call-state read; the outcome with its
+ * decision-log row and the approval's consumption) and, on PostgreSQL, at most two round trips;
+ * an allowed read makes no durable commit of its own (its decision-log row is group-committed).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyEngine } from "../../src/policy/engine.js";
@@ -36,12 +36,12 @@ for (const s of suites) {
       policy = await loadShippedPolicy();
     });
 
-    it("an approved write makes at most two durable commits (and at most three round trips on PostgreSQL)", async () => {
+    it("an approved write makes at most two durable commits (and at most two round trips on PostgreSQL: claim-first, then the outcome)", async () => {
       const c = await s.open();
       const { env, op, approvalId } = await countedApprovedWrite(c, policy, "op-rt");
       expect(env).toMatchObject({ outcome: "success" });
       expect(c.counts.commits, c.counts.log.join("\n")).toBeLessThanOrEqual(2);
-      if (s.name === "postgres") expect(c.counts.statements, c.counts.log.join("\n")).toBeLessThanOrEqual(3);
+      if (s.name === "postgres") expect(c.counts.statements, c.counts.log.join("\n")).toBeLessThanOrEqual(2);
       // The approval is consumed by the operation and the decision is logged, in those commits.
       expect(await c.store.getApproval(approvalId)).toMatchObject({ consumed_by: op });
       expect(await c.store.listDecisions({ operation_id: op, limit: 1 })).toMatchObject([{ outcome: "success", decision: "allow" }]);

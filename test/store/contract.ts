@@ -5,8 +5,8 @@
  * that claims are atomic across connections, not only within one.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { checkGuard, planRecord } from "../../src/store/claim.js";
-import type { ApprovalEvent, ApprovalStatus, ClaimRequest, NewApproval, OperationRecord, RecordOutcomeRequest, Store } from "../../src/store/store.js";
+import { checkGuard, planClaim, planRecord } from "../../src/store/claim.js";
+import type { ApprovalEvent, ApprovalStatus, ClaimFirstRequest, ClaimRequest, NewApproval, OperationRecord, RecordOutcomeRequest, Store } from "../../src/store/store.js";
 
 export interface StoreUnderTest {
   readonly store: Store;
@@ -472,6 +472,104 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreUnd
         });
         expect(state.approval).toEqual({ ...approval(), status: "approved", decision: decision(), consumed_by: "op-1", consumed_at_ms: T0 + 10 });
         expect(state.interrupt).toBeNull();
+      });
+    });
+
+    describe("claim-first", () => {
+      const first = (over: Partial<ClaimFirstRequest> = {}): ClaimFirstRequest => ({ ...claim(), guard: { run_id: "run-1", approval_id: "apr-1" }, interrupt: true, ...over });
+      const stateReq = (req: ClaimFirstRequest) => ({
+        tenant: req.tenant, run_id: req.guard.run_id, operation_id: req.operation_id, approval_id: req.guard.approval_id, interrupt: req.interrupt, now_ms: req.now_ms,
+      });
+
+      it("claim-first answers the same call state as readCallState, and claims exactly when no record exists and checkGuard lets it", async () => {
+        const { store } = await open();
+        const versions = { policy_version: "pv", policy_code_version: "pc", policy_data_version: "pd" };
+        await store.createApproval(approval({ id: "apr-ok", operation_id: null, expires_at_ms: T0 + 1_500 }));
+        await store.decideApproval(decision({ approval_id: "apr-ok", ...versions, decided_at_ms: T0 }));
+        await store.createApproval(approval({ id: "apr-pending", operation_id: null }));
+        await store.createApproval(approval({ id: "apr-revoked", operation_id: null }));
+        await store.decideApproval(decision({ approval_id: "apr-revoked", decided_at_ms: T0 }));
+        await store.decideApproval(decision({ approval_id: "apr-revoked", decision: "revoke", decided_at_ms: T0 }));
+        await store.setInterrupt({ tenant: "t1", run_id: "r-stopped", reason: "stop", at_ms: T0 - 5 });
+        // The record each key starts with: none, held, final, retryable (released), past its retention.
+        const records = ["none", "held", "final", "retryable", "gone"] as const;
+        let n = 0;
+        for (const rec of records) {
+          for (const tenant of ["t1", "t2"]) {
+            for (const run_id of ["r1", "r-stopped"]) {
+              for (const approval_id of [null, "apr-none", "apr-ok", "apr-pending", "apr-revoked"]) {
+                for (const interrupt of [true, false]) {
+                  const op = `op-${n++}`;
+                  const at = rec === "gone" ? T0 - 120_000 : T0 - 10;
+                  if (rec !== "none") {
+                    const c = await store.claimOperation(claim({ tenant, operation_id: op, now_ms: at, lease_ms: rec === "held" ? 60_000 : 1_000 }));
+                    if (c.kind !== "claimed") throw new Error(c.kind);
+                    if (rec !== "held") await store.recordOutcome({ tenant, operation_id: op, fence_token: 1, status: rec === "retryable" ? "retryable" : "final", envelope: ok, now_ms: at + 1 });
+                  }
+                  const now_ms = T0 + 1_000;
+                  const req = first({ tenant, operation_id: op, now_ms, owner: "w", guard: { run_id, approval_id }, interrupt });
+                  const before = await store.readCallState(stateReq(req));
+                  const raw = await store.getOperation(tenant, op, at + 2);
+                  const guard = checkGuard(req, { interrupt: await store.getInterrupt(tenant, run_id), approval: approval_id === null ? null : await store.getApproval(approval_id) });
+                  const got = await store.claimFirst(req);
+                  expect(got.state, `${rec} ${tenant} ${run_id} ${approval_id} ${interrupt}`).toEqual(before);
+                  if (raw === null && guard === null) {
+                    expect(got.claimed).toEqual(planClaim(null, req).result);
+                    expect(await store.getOperation(tenant, op, now_ms)).toEqual(got.claimed?.record);
+                  } else {
+                    expect(got.claimed, `${rec} ${tenant} ${run_id} ${approval_id} ${interrupt}`).toBeNull();
+                    expect(await store.getOperation(tenant, op, at + 2)).toEqual(raw);
+                  }
+                }
+              }
+            }
+          }
+        }
+      });
+
+      it("many concurrent claim-firsts of one operation: exactly one claims, the others read no fresh claim of their own", async () => {
+        const sut = await open();
+        const peer = sut.openPeer === undefined ? sut.store : await sut.openPeer();
+        try {
+          await sut.store.createApproval(approval());
+          await sut.store.decideApproval(decision());
+          const results = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 === 0 ? sut.store : peer).claimFirst(first({ owner: `w${i}`, now_ms: T0 + 1_000 }))));
+          const claimed = results.filter((r) => r.claimed !== null);
+          expect(claimed).toHaveLength(1);
+          expect(await sut.store.getOperation("t1", "op-1", T0 + 1_000)).toEqual(claimed[0]!.claimed!.record);
+          for (const r of results) expect(r.state.approval).toMatchObject({ id: "apr-1", status: "approved" });
+        } finally {
+          if (peer !== sut.store) await peer.close();
+        }
+      });
+
+      it("releaseClaim deletes a fresh claim only while it is exactly that claim; the next claim starts fresh", async () => {
+        const { store } = await open();
+        await store.createApproval(approval());
+        await store.decideApproval(decision());
+        const req = first({ now_ms: T0 + 1_000 });
+        const got = await store.claimFirst(req);
+        const fresh = got.claimed?.record;
+        if (fresh === undefined) throw new Error("not claimed");
+        // Not the same claim: another token, owner or creation time.
+        for (const other of [{ fence_token: 2 }, { lease_owner: "worker-b" }, { created_at_ms: T0 + 999 }]) {
+          expect(await store.releaseClaim({ ...fresh, ...other })).toBe(false);
+        }
+        expect(await store.getOperation("t1", "op-1", T0 + 1_000)).toEqual(fresh);
+        // Once an outcome is recorded, or the record was taken over, it is no longer the fresh claim.
+        await store.recordOutcome({ tenant: "t1", operation_id: "op-1", fence_token: 1, status: "retryable", envelope: ok, now_ms: T0 + 1_001 });
+        expect(await store.releaseClaim(fresh)).toBe(false);
+        const taken = await store.claimOperation(claim({ now_ms: T0 + 1_002 }));
+        expect(taken).toMatchObject({ kind: "claimed", previous: "retryable", record: { fence_token: 2 } });
+        expect(await store.releaseClaim(fresh)).toBe(false);
+        expect(await store.getOperation("t1", "op-1", T0 + 1_002)).toMatchObject({ fence_token: 2, attempts: 2 });
+        // The fresh claim itself goes, and a later claim of the key is fresh (no reconcile).
+        const again = await store.claimFirst(first({ operation_id: "op-2", now_ms: T0 + 1_000 }));
+        if (again.claimed === null) throw new Error("not claimed");
+        expect(await store.releaseClaim(again.claimed.record)).toBe(true);
+        expect(await store.getOperation("t1", "op-2", T0 + 1_000)).toBeNull();
+        expect(await store.releaseClaim(again.claimed.record)).toBe(false);
+        expect(await store.claimOperation(claim({ operation_id: "op-2", now_ms: T0 + 1_001 }))).toMatchObject({ kind: "claimed", previous: null, record: { fence_token: 1, attempts: 1 } });
       });
     });
 

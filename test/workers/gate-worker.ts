@@ -4,7 +4,7 @@
  * "decide" messages record an approval decision (e.g. a revocation) from this worker,
  * "interrupt" messages set a run's interrupt flag.
  * Per-call hooks let the parent line workers up at an instant, stop one right
- * after its effect (to SIGKILL or SIGSTOP it), or pause one between authorize and invoke.
+ * after its effect (to SIGKILL or SIGSTOP it), or pause one right before its claim.
  *
  * env: TOOLGATE_PG_URL, TOOLGATE_TEST_SCHEMA, TOOLGATE_WORKER_NAME,
  *      TG_POLICY_WASM, TG_TIMEOUT_MS, TG_LEASE_MARGIN_MS, TG_SHORT_WAIT_MS.
@@ -27,7 +27,7 @@ interface CallMessage {
   readonly delay_ms?: number;
   /** "hang": report and never return (to be SIGKILLed); "wait": report and wait for "continue". */
   readonly after_effect?: "hang" | "wait";
-  readonly pause_after_allow?: boolean;
+  readonly pause_before_claim?: boolean;
   /** Simulated clock skew of this worker for this call (a lagging clock sees leases as unexpired). */
   readonly clock_offset_ms?: number;
   /** Use the runtime with the short in-progress wait (TG_SHORT_WAIT_MS). */
@@ -86,7 +86,7 @@ await serve(["call", "decide", "interrupt"], async (raw) => {
   const msg = raw as unknown as CallMessage;
   delete hooks.delayMs;
   delete hooks.afterEffect;
-  delete hooks.afterAllow;
+  delete hooks.beforeClaim;
   if (msg.delay_ms !== undefined) hooks.delayMs = msg.delay_ms;
   if (msg.after_effect !== undefined) {
     const mode = msg.after_effect;
@@ -96,9 +96,10 @@ await serve(["call", "decide", "interrupt"], async (raw) => {
       else await nextMessage("continue");
     };
   }
-  if (msg.pause_after_allow === true) {
-    hooks.afterAllow = async () => {
-      tell({ type: "allowed" });
+  if (msg.pause_before_claim === true) {
+    hooks.beforeClaim = async () => {
+      delete hooks.beforeClaim; // the first claim only
+      tell({ type: "claiming" });
       await nextMessage("continue");
     };
   }

@@ -18,8 +18,11 @@ export interface GateHooks {
   delayMs?: number;
   /** After the effect, before the handler returns (i.e. before the outcome is recorded). */
   afterEffect?: (info: { fence_token: number | null; seq: number }) => Promise<void>;
-  /** After the policy allowed the call, before invoke (the authorize -> invoke window). */
-  afterAllow?: () => Promise<void>;
+  /**
+   * Right before the store claims the operation (claim-first in authorize, or a claim in
+   * invoke): after the call state was last read on its own, the claim is the next check.
+   */
+  beforeClaim?: () => Promise<void>;
 }
 
 export interface GateOptions {
@@ -54,12 +57,11 @@ const success = (seq: number, amount: number) =>
 
 export function buildGate(opts: GateOptions): Runtime {
   const hooks = opts.hooks ?? {};
-  const policy = pausingPolicy(opts.policy, hooks);
   return createRuntime({
     manifest: workerManifest(opts.timeoutMs),
     validators: { reserve_funds: validators.reserve_funds },
-    policy,
-    store: opts.store,
+    policy: opts.policy,
+    store: pausingStore(opts.store, hooks),
     leaseMarginMs: opts.leaseMarginMs,
     ownerId: opts.name,
     pollIntervalMs: 10,
@@ -89,13 +91,14 @@ export function buildGate(opts: GateOptions): Runtime {
   });
 }
 
-function pausingPolicy(inner: PolicyEngine, hooks: GateHooks): PolicyEngine {
-  return {
-    version: inner.version,
-    async evaluate(input) {
-      const d = await inner.evaluate(input);
-      if (d.allow && input.effect !== "read") await hooks.afterAllow?.();
-      return d;
+function pausingStore(inner: Store, hooks: GateHooks): Store {
+  return new Proxy(inner, {
+    get(target, key) {
+      const v: unknown = Reflect.get(target, key, target);
+      if (typeof v !== "function") return v;
+      const method = (v as (...a: unknown[]) => Promise<unknown>).bind(target);
+      if (key !== "claimFirst" && key !== "claimOperation") return method;
+      return async (...a: unknown[]) => (await hooks.beforeClaim?.(), method(...a));
     },
-  };
+  });
 }

@@ -160,11 +160,13 @@ describe.skipIf(skip)("multi-process workers on PostgreSQL", () => {
     expect(withoutReplayed(late.envelope)).toEqual(withoutReplayed(taken.envelope));
     expect(await effectsOf(env.pool, "t1", "op-stale")).toHaveLength(1);
   });
-  it("an approval revoked by one worker between authorize and invoke in another stops the effect", async () => {
+  // A call presenting an approval claims first, in authorize, before the policy runs: the claim
+  // is the last check of a revoke or interrupt committed by another worker.
+  it("an approval revoked by one worker right before another's claim stops the effect", async () => {
     const req = await approved("op-revoke", 404);
     const [caller, revoker] = [workers[2]!, workers[1]!];
-    send(caller, req, { pause_after_allow: true });
-    await caller.next("allowed"); // the policy has allowed the call; invoke has not started
+    send(caller, req, { pause_before_claim: true });
+    await caller.next("claiming"); // the caller is about to claim
 
     revoker.send({ type: "decide", id: ++nextId, approval_id: req.approval_id, decision: "revoke", approver: "carol", tenant: ctx.tenant });
     expect(await revoker.next("decided")).toMatchObject({ ok: true });
@@ -182,12 +184,12 @@ describe.skipIf(skip)("multi-process workers on PostgreSQL", () => {
     expect((await result(revoker)).envelope).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
     expect(await effectsOf(env.pool, "t1", "op-revoke")).toHaveLength(0);
   });
-  it("an interrupt set by one worker between authorize and invoke in another stops the effect", async () => {
+  it("an interrupt set by one worker right before another's claim stops the effect", async () => {
     const req = await approved("op-interrupt", 505);
     const [caller, other] = [workers[0]!, workers[1]!];
     const run = { ...ctx, run_id: "run-interrupt" };
-    send(caller, req, { ctx: run, pause_after_allow: true });
-    await caller.next("allowed");
+    send(caller, req, { ctx: run, pause_before_claim: true });
+    await caller.next("claiming");
 
     other.send({ type: "interrupt", tenant: run.tenant, run_id: run.run_id, reason: "user pressed stop" });
     await other.next("interrupt_set");

@@ -25,8 +25,9 @@ const guardOk = `($9::text IS NULL OR (
          AND a.status = 'approved' AND a.expires_at > toolgate_ts($6::bigint)))))`;
 // `gone` = the existing row is past its retention and counts as absent.
 const gone = "(r.expires_at <= excluded.created_at AND r.lease_expires_at <= excluded.created_at)";
-// The new record, inserted when the guard holds: both claim statements start with it.
-const insertClaimSql = `
+// The new record, inserted when the guard holds: both claim statements (and claim-first's,
+// claim-first.ts) start with it.
+export const insertClaimSql = `
 INSERT INTO idempotency_records AS r
   (tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner, lease_expires_at, attempts,
    claimed_from, envelope, created_at, updated_at, expires_at)

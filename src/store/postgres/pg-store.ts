@@ -10,6 +10,8 @@ import type {
   ApprovalRecord,
   CallState,
   CallStateRequest,
+  ClaimFirstRequest,
+  ClaimFirstResult,
   ClaimRequest,
   ClaimResult,
   ConsumeApprovalRequest,
@@ -34,6 +36,7 @@ import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import * as approvals from "./approvals.js";
 import { readCallState } from "./call-state.js";
+import { claimFirst, releaseClaim } from "./claim-first.js";
 import * as decisionLog from "./decision-log.js";
 import { PgStoreError } from "./errors.js";
 import * as inbox from "./inbox.js";
@@ -133,6 +136,14 @@ class PgStore implements Store {
 
   readCallState(req: CallStateRequest): Promise<CallState> {
     return readCallState(this.#db, req);
+  }
+
+  claimFirst(req: ClaimFirstRequest): Promise<ClaimFirstResult> {
+    return claimFirst(this.#db, req);
+  }
+
+  releaseClaim(claim: OperationRecord): Promise<boolean> {
+    return releaseClaim(this.#db, claim);
   }
 
   async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {

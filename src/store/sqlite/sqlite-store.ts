@@ -15,6 +15,8 @@ import type {
   ApprovalStatus,
   CallState,
   CallStateRequest,
+  ClaimFirstRequest,
+  ClaimFirstResult,
   ClaimRequest,
   ClaimResult,
   ConsumeApprovalRequest,
@@ -201,6 +203,12 @@ class SqliteStore implements Store {
          VALUES (@entrypoint, @version, @code_version, @data_version, @owner, @updated_at_ms)`,
       ),
       getPolicy: db.prepare<[string], CurrentPolicyRecord>("SELECT * FROM current_policy WHERE entrypoint = ?"),
+      // Only a fresh claim whose handler never ran: same token, owner and creation, one attempt
+      // (a takeover increments the token, so token and attempts also say "never taken over").
+      releaseOp: db.prepare<[string, string, number, string, number]>(
+        `DELETE FROM operations WHERE tenant = ? AND operation_id = ? AND fence_token = ? AND lease_owner = ? AND created_at_ms = ?
+           AND status = 'in_progress' AND attempts = 1`,
+      ),
       purgeOps: db.prepare<[number, number]>("DELETE FROM operations WHERE expires_at_ms <= ? AND lease_expires_at_ms <= ?"),
       // Rows that refer to a purged approval go with it (PostgreSQL: ON DELETE CASCADE / SET NULL).
       purgeApprovalRefs: [
@@ -281,6 +289,20 @@ class SqliteStore implements Store {
 
   async readCallState(req: CallStateRequest): Promise<CallState> {
     return this.#callState.read(req);
+  }
+
+  async claimFirst(req: ClaimFirstRequest): Promise<ClaimFirstResult> {
+    return this.#atomic((): ClaimFirstResult => {
+      const fresh = this.#claimFresh(req);
+      const read = { tenant: req.tenant, run_id: req.guard.run_id, operation_id: req.operation_id, approval_id: req.guard.approval_id, interrupt: req.interrupt, now_ms: req.now_ms };
+      if (fresh === null || fresh.kind !== "claimed") return { claimed: null, state: this.#callState.read(read) };
+      // Inserted: no record existed and the guard held (no interrupt), so only the approval is read.
+      return { claimed: fresh, state: this.#callState.read({ ...read, operation_id: null, interrupt: false }) };
+    });
+  }
+
+  async releaseClaim(claim: OperationRecord): Promise<boolean> {
+    return this.#q.releaseOp.run(claim.tenant, claim.operation_id, claim.fence_token, claim.lease_owner, claim.created_at_ms).changes === 1;
   }
 
   async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
