@@ -10,7 +10,7 @@
  *
  * The store-alone rows (`storeAloneRows`) time the SQLite store's own work per call without
  * the runtime, in CPU (an allowed read: the interrupt flag and a group-committed decision-log
- * entry; an approved write: readCallState, the guarded claim, the outcome with its entry), as
+ * entry; an approved write as the runtime makes it: the claim-first claim with the call-state read, the outcome with its entry), as
  * calls per CPU-second next to raw WAL inserts timed the same way in the same process
  * (`BENCH_STORE_ALONE_ONLY=1` prints only these and the ceiling row). The ceiling row
  * (./sqlite-ceiling.ts) times the least two-commit write with no toolgate code: the highest
@@ -167,8 +167,9 @@ function readEntry(at_ms: number): DecisionLogEntry {
 /**
  * The store's own work per call, without the runtime, in CPU µs (process.cpuUsage, which also
  * counts the checkpoint thread): an allowed read (the interrupt flag, then its decision-log
- * entry queued and group-committed) and an approved write (readCallState, the guarded claim,
- * the outcome with its decision-log entry and the approval's consumption), on a WAL file.
+ * entry queued and group-committed) and an approved write as the runtime makes it (claimFirst:
+ * the guarded claim with the call-state read, then the outcome with its decision-log entry and
+ * the approval's consumption), on a WAL file.
  */
 async function storeAlone(store: Store, reads: number, writes: number, from: number): Promise<{ readUs: number; writeUs: number }> {
   let now = Date.now();
@@ -194,9 +195,9 @@ async function storeAlone(store: Store, reads: number, writes: number, from: num
     now++;
     const op = `op-${from + i}`;
     const approval_id = ids[i] ?? "";
-    await store.readCallState({ tenant: "t_bench", run_id: "run_bench", operation_id: op, approval_id, interrupt: true, now_ms: now });
-    const claim = await store.claimOperation({ tenant: "t_bench", operation_id: op, tool: "reserve_funds", fingerprint, owner: "bench", now_ms: now, lease_ms: 10_000, retention_ms: 86_400_000, guard: { run_id: "run_bench", approval_id } });
-    if (claim.kind !== "claimed") throw new Error(`store alone: claim ${claim.kind}`);
+    const first = await store.claimFirst({ tenant: "t_bench", operation_id: op, tool: "reserve_funds", fingerprint, owner: "bench", now_ms: now, lease_ms: 10_000, retention_ms: 86_400_000, guard: { run_id: "run_bench", approval_id }, interrupt: true });
+    const claim = first.claimed;
+    if (claim === null) throw new Error("store alone: claim-first made no claim");
     const envelope = { outcome: "success", value: { reservation_id: "res_0001", state: "reserved" }, operation_id: op, replayed: false };
     const decision: DecisionLogEntry = { ...readEntry(now), tool: "reserve_funds", operation_id: op, fingerprint, reason: "approved" };
     const recorded = await store.recordOutcome({ tenant: "t_bench", operation_id: op, fence_token: claim.record.fence_token, status: "final", envelope, now_ms: now, consume_approval_id: approval_id, decision });

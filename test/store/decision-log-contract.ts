@@ -62,6 +62,27 @@ export function runDecisionLogContract(name: string, make: (opts: DecisionLogOpt
       current = null;
     });
 
+    it("the decision log keeps the order of decisions: an outcome's entry follows entries appended before it, also while their batch is being written", async () => {
+      // The 400th entry starts a batch write at once (on PostgreSQL on another connection, still in
+      // flight when the outcome is sent: a large batch takes a while), so the outcome races it when unordered.
+      const rows = 400;
+      const { store } = await open({ maxBatchRows: rows });
+      for (let round = 0; round < 4; round++) {
+        const tenant = `t-order-${round}`;
+        const claimed = await store.claimOperation({ tenant, operation_id: "op-order", tool: "reserve_funds", fingerprint: "f".repeat(64), owner: "w", now_ms: T0, lease_ms: 1_000, retention_ms: 60_000 });
+        if (claimed.kind !== "claimed") throw new Error(claimed.kind);
+        for (let i = 0; i < rows; i++) await store.appendDecision(logEntry({ decision_id: `before-${round}-${i}`, tenant, operation_id: null, at_ms: T0 + i }));
+        const r = await store.recordOutcome({
+          tenant, operation_id: "op-order", fence_token: 1, status: "final", envelope: { outcome: "success" }, now_ms: T0 + rows,
+          decision: logEntry({ decision_id: `outcome-${round}`, tenant, operation_id: "op-order", at_ms: T0 + rows }),
+        });
+        expect(r.recorded).toBe(true);
+        await store.flushDecisions();
+        const newestFirst = (await store.listDecisions({ tenant, limit: rows + 1 })).map((d) => d.decision_id);
+        expect(newestFirst).toEqual([`outcome-${round}`, ...Array.from({ length: rows }, (_, i) => `before-${round}-${rows - 1 - i}`)]);
+      }
+    });
+
     it("an entry round-trips every OPA decision-log field", async () => {
       const { store } = await open();
       await store.appendDecision(logEntry());

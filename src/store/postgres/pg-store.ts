@@ -107,6 +107,8 @@ class PgStore implements Store {
   #logTail: Promise<void> = Promise.resolve();
   /** Outcome statements in flight that carry decision-log entries. */
   #outcomes = 0;
+  /** Batch inserts started and not yet settled. */
+  #batchWrites = 0;
 
   constructor(pool: pg.Pool, ownsPool: boolean, logOptions: DecisionLogOptions) {
     this.#pool = pool;
@@ -114,9 +116,10 @@ class PgStore implements Store {
     // Batched entries are group-committed without waiting for their WAL flush; `sync` audit waits.
     const synchronous = logOptions.durability === "sync";
     this.#batch = new DecisionBatch((entries) => {
+      this.#batchWrites++;
       const written = this.#logTail.then(async () => void (await decisionLog.insertDecisions(this.#pool, entries, synchronous)));
       this.#logTail = written.catch(() => undefined);
-      return written;
+      return written.finally(() => this.#batchWrites--);
     }, logOptions);
   }
 
@@ -159,6 +162,10 @@ class PgStore implements Store {
       if (takes) {
         await this.#logTail;
         queued = await this.#batch.take();
+      } else if (this.#batchWrites > 0) {
+        // Nothing left to carry, but a batch with earlier entries is still being inserted (on
+        // another connection): it commits first, or this entry could be numbered before them.
+        await this.#logTail;
       }
       const written = ops.recordOutcome(db, req, { queued, own: req.decision });
       if (queued.length > 0) this.#logTail = written.then(() => undefined, () => undefined);
