@@ -121,7 +121,7 @@ export async function storeBenchRows(opts: StoreBenchOptions = {}): Promise<Benc
     for (let r = 0; r < rounds; r++) {
       for (const n of counts) {
         raw1.push(await rawPgInsertsPerSec(pgUrl, calls, 1));
-        perSecond.get(n)!.push((await measure(`postgres x${n}`, n, { ...policy, TG_BENCH_STORE: "postgres", TOOLGATE_TEST_SCHEMA: schema.schema }, calls)).perSecond);
+        perSecond.get(n)!.push((await measure(`postgres x${n} round ${r}`, n, { ...policy, TG_BENCH_STORE: "postgres", TOOLGATE_TEST_SCHEMA: schema.schema }, calls)).perSecond);
         raw4.push(await rawPgInsertsPerSec(pgUrl, calls, 4));
       }
     }
