@@ -9,7 +9,7 @@
 import type pg from "pg";
 import { isExpired, planClaim } from "../claim.js";
 import type { ClaimFirstRequest, ClaimFirstResult, OperationRecord } from "../store.js";
-import { insertClaimSql } from "./operations.js";
+import { claimParams, insertClaimSql } from "./operations.js";
 import { runPrepared, runPreparedValue } from "./pool.js";
 import { approvalColumns, latestEventJoin, operationArray, operationFromArray, toApproval, toOperation } from "./rows.js";
 import type { ApprovalRow } from "./rows.js";
@@ -31,19 +31,7 @@ SELECT json_build_array(
 type ClaimFirstValue = [boolean, unknown[] | null, { reason: string; at_ms: number } | null, ApprovalRow | null];
 
 export async function claimFirst(db: pg.Pool, req: ClaimFirstRequest): Promise<ClaimFirstResult> {
-  const params = [
-    req.tenant,
-    req.operation_id,
-    req.tool,
-    req.fingerprint,
-    req.owner,
-    req.now_ms,
-    req.lease_ms,
-    req.retention_ms,
-    req.guard.run_id,
-    req.guard.approval_id,
-    req.interrupt,
-  ];
+  const params = [...claimParams(req), req.interrupt];
   const value = await runPreparedValue<ClaimFirstValue>(db, "op_claim_first", claimFirstSql, params);
   if (value === undefined) throw new Error("claim-first answered no row");
   const [inserted, opRow, interrupt, approvalRow] = value;

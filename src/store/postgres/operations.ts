@@ -85,19 +85,22 @@ export async function readOperation(db: pg.Pool, tenant: string, operationId: st
   return row === undefined ? null : toOperation(operationFromArray(row));
 }
 
+/** $1..$10 of the claim statements (claim-first's too, which adds its own after them). */
+export const claimParams = (req: ClaimRequest): unknown[] => [
+  req.tenant,
+  req.operation_id,
+  req.tool,
+  req.fingerprint,
+  req.owner,
+  req.now_ms,
+  req.lease_ms,
+  req.retention_ms,
+  req.guard?.run_id ?? null,
+  req.guard?.approval_id ?? null,
+];
+
 export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<ClaimResult> {
-  const params = [
-    req.tenant,
-    req.operation_id,
-    req.tool,
-    req.fingerprint,
-    req.owner,
-    req.now_ms,
-    req.lease_ms,
-    req.retention_ms,
-    req.guard?.run_id ?? null,
-    req.guard?.approval_id ?? null,
-  ];
+  const params = claimParams(req);
   const fresh = planClaim(null, req);
   if ((await runPreparedValue<boolean>(db, "op_claim_fresh", freshClaimSql, params)) === true) return fresh.result;
   for (let round = 0; round < maxClaimRounds; round++) {
