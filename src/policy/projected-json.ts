@@ -14,7 +14,7 @@
  */
 import type { InputPaths } from "./input-projection.js";
 
-/** The value's projected JSON as an exactly sized buffer, or undefined where JSON.stringify gives undefined. */
+/** The value's projected JSON as an exactly sized buffer (reused: see jsonProjection), or undefined where JSON.stringify gives undefined. */
 export type JsonProjection = (value: unknown) => ArrayBuffer | undefined;
 
 const encoder = new TextEncoder();
@@ -182,12 +182,36 @@ function writeProjected(out: JsonBytes, v: unknown, node: readonly Member[]): bo
   return true;
 }
 
+/**
+ * Exactly sized buffers, one per length (direct-mapped by length): inputs of one shape come in
+ * a few lengths, so most calls copy into a buffer made earlier instead of allocating one.
+ */
+class SizedBuffers {
+  readonly #slots: (Uint8Array | null)[] = new Array<Uint8Array | null>(64).fill(null);
+
+  copy(bytes: Uint8Array, n: number): ArrayBuffer {
+    const i = n & 63;
+    let view = this.#slots[i] ?? null;
+    if (view === null || view.length !== n) {
+      view = new Uint8Array(n);
+      this.#slots[i] = view;
+    }
+    view.set(bytes.subarray(0, n));
+    return view.buffer as ArrayBuffer;
+  }
+}
+
+/**
+ * The returned buffer is reused by a later call of the same projection that writes as many
+ * bytes: use it (the SDK copies it into the module at once) before calling again.
+ */
 export function jsonProjection(tree: InputPaths): JsonProjection {
   const node = membersOf(tree);
   const out = new JsonBytes();
+  const buffers = new SizedBuffers();
   return (v) => {
     out.pos = 0;
     const written = node === null ? out.value(v) : writeProjected(out, v, node);
-    return written ? out.buf.slice(0, out.pos).buffer : undefined;
+    return written ? buffers.copy(out.buf, out.pos) : undefined;
   };
 }

@@ -100,6 +100,20 @@ describe("jsonProjection (the SDK engine's projected input)", () => {
     expect(project([undefined, () => 1, NaN, Infinity])).toBe("[null,null,null,null]");
   });
 
+  it("reuses a buffer only for a later input of the same length, holding that input's bytes", () => {
+    const project = bytesProjection(tree);
+    const dec = new TextDecoder();
+    const a = project({ tool: "aa" })!;
+    expect(dec.decode(a)).toBe('{"tool":"aa"}');
+    const b = project({ tool: "bb" })!;
+    expect(b).toBe(a);
+    expect(dec.decode(b)).toBe('{"tool":"bb"}');
+    const c = project({ tool: "ccc" })!;
+    expect(c).not.toBe(a);
+    expect(dec.decode(c)).toBe('{"tool":"ccc"}');
+    expect(c.byteLength).toBe(14);
+  });
+
   it("answers undefined where JSON.stringify does (a whole value that is not JSON)", () => {
     expect(jsonProjection(true)(undefined)).toBeUndefined();
     expect(jsonProjection(true)(() => 1)).toBeUndefined();
