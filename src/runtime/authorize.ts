@@ -1,6 +1,7 @@
 /**
  * authorize: re-read the authoritative state (interrupt flag, idempotency record,
- * approval record; for a call that claims first, together with its fresh claim), then ask the policy. Deny -> policy_denied with the policy's
+ * approval record; for a call that claims first, together with its fresh claim), then ask
+ * the policy. Deny -> policy_denied with the policy's
  * reason; approval needed -> a durable pending approval and approval_required.
  * Enters: a PreparedCall. Leaves: the allow decision, or an envelope.
  */
@@ -42,24 +43,10 @@ export function approvalInput(a: ApprovalRecord, consumed: boolean): PolicyAppro
 }
 
 /**
- * `held`: the call claims first (held-claim.ts): the state is read with the fresh guarded claim,
- * and every answer given here (and a throw) gives that claim back before authorize returns.
+ * `held`: the call claims first (held-claim.ts): the state is read with the fresh guarded claim.
+ * Giving the claim back after an answer here (or a throw) is the caller's: HeldClaim.release.
  */
-export function authorize(deps: RuntimeDeps, call: PreparedCall, held?: HeldClaim | null): Promise<Step<Authorized>> {
-  return held === undefined || held === null ? authorizeCall(deps, call, null) : authorizeHeld(deps, call, held);
-}
-
-async function authorizeHeld(deps: RuntimeDeps, call: PreparedCall, held: HeldClaim): Promise<Step<Authorized>> {
-  let step: Step<Authorized> | undefined;
-  try {
-    step = await authorizeCall(deps, call, held);
-    return step;
-  } finally {
-    if (step === undefined || step.kind === "answer") await held.release(deps);
-  }
-}
-
-async function authorizeCall(deps: RuntimeDeps, call: PreparedCall, held: HeldClaim | null): Promise<Step<Authorized>> {
+export async function authorize(deps: RuntimeDeps, call: PreparedCall, held: HeldClaim | null = null): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
   const now = deps.clock.now();
   // One read of what the decision depends on. A read has no effect to stop: invoke's check

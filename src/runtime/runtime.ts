@@ -250,7 +250,7 @@ export function createRuntime<
             if (!committed && call.approval_id !== null) await consumeAfterInvoke(deps, call);
           }
         } finally {
-          // A throw between the claim and invoke taking it: the claim goes back (nothing once invoke settled).
+          // An answer in authorize, or a throw before invoke took the claim: it goes back (nothing once invoke settled).
           if (held !== null) await held.release(deps);
         }
       }
