@@ -12,9 +12,10 @@
  * the runtime, in CPU (an allowed read: the interrupt flag and a group-committed decision-log
  * entry; an approved write as the runtime makes it: the claim-first claim with the call-state read, the outcome with its entry), as
  * calls per CPU-second next to raw WAL inserts timed the same way in the same process
- * (`BENCH_STORE_ALONE_ONLY=1` prints only these and the ceiling row). The ceiling row
- * (./sqlite-ceiling.ts) times the least two-commit write with no toolgate code: the highest
- * ratio an approved write on SQLite can reach against the raw insert.
+ * (`BENCH_STORE_ALONE_ONLY=1` prints only these and the ceiling rows). The ceiling rows
+ * (./sqlite-ceiling.ts) time the least two-commit write and the least allowed read with no
+ * toolgate code: the highest ratios an approved write and an allowed read on SQLite can reach
+ * against the raw insert.
  *
  * Needs TOOLGATE_PG_URL (PostgreSQL rows are skipped with a message otherwise).
  * BENCH_STORE_CALLS sets the timed writes per configuration (split across its
