@@ -87,12 +87,12 @@ export class DecisionBatch {
   }
 
   /**
-   * Takes the queued entries for a transaction of the store's own (the outcome of a write),
-   * after every batch write in flight settled, so the log keeps its order. If that
-   * transaction fails, `putBack` the entries.
+   * Takes the queued entries for a transaction of the store's own (the outcome of a write).
+   * Batches already handed to the writer hold earlier entries: the store orders its
+   * transaction after them (SQLite's writer is synchronous, so they are committed; the
+   * PostgreSQL store chains its log writes). If that transaction fails, `putBack` the entries.
    */
-  async take(): Promise<DecisionLogEntry[]> {
-    if (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
+  take(): DecisionLogEntry[] {
     if (this.#timer !== null) {
       clearTimeout(this.#timer);
       this.#timer = null;

@@ -83,6 +83,45 @@ export function runDecisionLogContract(name: string, make: (opts: DecisionLogOpt
       }
     });
 
+    it("the decision log keeps one caller's order while another caller's outcome carries the queue", async () => {
+      // Caller B's read is logged (queued), then B's write records its outcome, while caller X's
+      // outcome carries queued entries in flight. B's read must come before B's write whether X's
+      // outcome took it (then B's outcome commits after X's) or took the queue before it (then B's
+      // outcome carries it).
+      const rows = 400;
+      const { store } = await open({ maxDelayMs: 60_000, maxBatchRows: 10_000 });
+      const claim = async (tenant: string, operation_id: string): Promise<void> => {
+        const c = await store.claimOperation({ tenant, operation_id, tool: "reserve_funds", fingerprint: "f".repeat(64), owner: "w", now_ms: T0, lease_ms: 1_000, retention_ms: 60_000 });
+        if (c.kind !== "claimed") throw new Error(c.kind);
+      };
+      const outcome = (tenant: string, operation_id: string, decision_id: string) =>
+        store.recordOutcome({
+          tenant, operation_id, fence_token: 1, status: "final", envelope: { outcome: "success" }, now_ms: T0 + rows,
+          decision: logEntry({ decision_id, tenant, operation_id, at_ms: T0 + rows }),
+        });
+      for (const bLogsFirst of [true, false]) {
+        for (let round = 0; round < 3; round++) {
+          const x = `t-x-${bLogsFirst}-${round}`;
+          const b = `t-b-${bLogsFirst}-${round}`;
+          await claim(x, "op-x");
+          await claim(b, "op-b");
+          for (let i = 0; i < rows; i++) await store.appendDecision(logEntry({ decision_id: `${x}-${i}`, tenant: x, operation_id: null, at_ms: T0 + i }));
+          if (bLogsFirst) await store.appendDecision(logEntry({ decision_id: `${b}-read`, tenant: b, operation_id: null, at_ms: T0 + rows }));
+          const carried = outcome(x, "op-x", `${x}-write`);
+          if (!bLogsFirst) {
+            // X's outcome has taken the queue and sent its statement by now.
+            await new Promise((resolve) => setImmediate(resolve));
+            await store.appendDecision(logEntry({ decision_id: `${b}-read`, tenant: b, operation_id: null, at_ms: T0 + rows }));
+          }
+          const [rx, rb] = await Promise.all([carried, outcome(b, "op-b", `${b}-write`)]);
+          expect([rx.recorded, rb.recorded]).toEqual([true, true]);
+          await store.flushDecisions();
+          expect((await store.listDecisions({ tenant: b })).map((d) => d.decision_id)).toEqual([`${b}-write`, `${b}-read`]);
+          expect((await store.listDecisions({ tenant: x, limit: 1 })).map((d) => d.decision_id)).toEqual([`${x}-write`]);
+        }
+      }
+    });
+
     it("an entry round-trips every OPA decision-log field", async () => {
       const { store } = await open();
       await store.appendDecision(logEntry());

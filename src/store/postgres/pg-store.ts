@@ -102,13 +102,12 @@ class PgStore implements Store {
   readonly #ownsPool: boolean;
   readonly #batch: DecisionBatch;
   #closed = false;
-  // Batches are inserted one after the other: two in flight on different pool connections
-  // could otherwise commit out of order and number later decisions before earlier ones.
+  // Log writes are sent one after the other: two in flight on different pool connections could
+  // otherwise commit out of order and number later decisions before earlier ones. The tail is
+  // every batch insert and every outcome that carries queued entries, chained in append order.
   #logTail: Promise<void> = Promise.resolve();
-  /** Outcome statements in flight that carry decision-log entries. */
-  #outcomes = 0;
-  /** Batch inserts started and not yet settled. */
-  #batchWrites = 0;
+  /** Log writes (batch inserts and carrying outcomes) started and not yet settled. */
+  #logWrites = 0;
 
   constructor(pool: pg.Pool, ownsPool: boolean, logOptions: DecisionLogOptions) {
     this.#pool = pool;
@@ -116,10 +115,10 @@ class PgStore implements Store {
     // Batched entries are group-committed without waiting for their WAL flush; `sync` audit waits.
     const synchronous = logOptions.durability === "sync";
     this.#batch = new DecisionBatch((entries) => {
-      this.#batchWrites++;
+      this.#logWrites++;
       const written = this.#logTail.then(async () => void (await decisionLog.insertDecisions(this.#pool, entries, synchronous)));
       this.#logTail = written.catch(() => undefined);
-      return written.finally(() => this.#batchWrites--);
+      return written.finally(() => this.#logWrites--);
     }, logOptions);
   }
 
@@ -152,29 +151,29 @@ class PgStore implements Store {
   async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
     const db = this.#db;
     if (req.decision === undefined) return ops.recordOutcome(db, req);
-    // Entries still queued go first, in the same statement and after the batches in flight, so
-    // the log keeps the order of one caller's decisions. Only one outcome at a time takes them:
-    // concurrent calls are ordered by their commits.
-    const takes = this.#outcomes === 0 && this.#batch.pending > 0;
-    this.#outcomes++;
-    let queued: DecisionLogEntry[] = [];
+    // With no entry queued and no log write in flight, nothing appended earlier can commit after
+    // this outcome: it goes at once, concurrently with other outcomes (concurrent calls are
+    // ordered by their commits).
+    if (this.#batch.pending === 0 && this.#logWrites === 0) return ops.recordOutcome(db, req, { queued: [], own: req.decision });
+    // Otherwise the outcome joins the log's tail: it takes what is queued now (batches flushed
+    // later hold only later entries, and are chained after it) and sends it in its statement,
+    // before its own entry, once every earlier batch and carrying outcome has settled. A caller's
+    // earlier entries are then committed before this statement or in it, whichever outcome
+    // carried them, so one caller's decisions keep their order.
+    const before = this.#logTail;
+    let settle!: () => void;
+    this.#logTail = new Promise<void>((resolve) => (settle = resolve));
+    this.#logWrites++;
+    const queued = this.#batch.take();
     try {
-      if (takes) {
-        await this.#logTail;
-        queued = await this.#batch.take();
-      } else if (this.#batchWrites > 0) {
-        // Nothing left to carry, but a batch with earlier entries is still being inserted (on
-        // another connection): it commits first, or this entry could be numbered before them.
-        await this.#logTail;
-      }
-      const written = ops.recordOutcome(db, req, { queued, own: req.decision });
-      if (queued.length > 0) this.#logTail = written.then(() => undefined, () => undefined);
-      return await written;
+      await before;
+      return await ops.recordOutcome(db, req, { queued, own: req.decision });
     } catch (err) {
       this.#batch.putBack(queued);
       throw err;
     } finally {
-      this.#outcomes--;
+      this.#logWrites--;
+      settle();
     }
   }
 

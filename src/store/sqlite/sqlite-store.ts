@@ -307,9 +307,9 @@ class SqliteStore implements Store {
 
   async recordOutcome(req: RecordOutcomeRequest): Promise<RecordOutcomeResult> {
     // Entries still queued go first, in this transaction, so the log keeps the order of decisions.
-    // With none queued nothing is waited for: this store's batch writes run synchronously when
-    // they start, so every earlier entry is already committed (or reported failed).
-    const queued = req.decision === undefined || this.#batch.pending === 0 ? [] : await this.#batch.take();
+    // Nothing is waited for: this store's batch writes run synchronously when they start, so
+    // every earlier entry not queued is already committed (or reported failed).
+    const queued = req.decision === undefined || this.#batch.pending === 0 ? [] : this.#batch.take();
     const run = (): RecordOutcomeResult => {
       const result = this.#recordOutcome(req);
       if (result.recorded && req.consume_approval_id !== undefined && req.status !== "retryable") {
