@@ -155,18 +155,23 @@ class PgStore implements Store {
     // this outcome: it goes at once, concurrently with other outcomes (concurrent calls are
     // ordered by their commits).
     if (this.#batch.pending === 0 && this.#logWrites === 0) return ops.recordOutcome(db, req, { queued: [], own: req.decision });
-    // Otherwise the outcome joins the log's tail: it takes what is queued now (batches flushed
-    // later hold only later entries, and are chained after it) and sends it in its statement,
-    // before its own entry, once every earlier batch and carrying outcome has settled. A caller's
-    // earlier entries are then committed before this statement or in it, whichever outcome
-    // carried them, so one caller's decisions keep their order.
-    const before = this.#logTail;
+    // Log writes in flight: what is queued is flushed as a batch chained after them, and the
+    // outcome is sent once every log write started so far has settled. It does not join the log's
+    // tail itself, so concurrent outcomes wait for the batches only, not for each other.
+    if (this.#logWrites > 0) {
+      if (this.#batch.pending > 0) void this.#batch.flush();
+      await this.#logTail;
+      return ops.recordOutcome(db, req, { queued: [], own: req.decision });
+    }
+    // Entries queued and nothing in flight: the outcome carries them in its statement, before its
+    // own entry, and is the log's tail until it settles (batches flushed meanwhile hold only later
+    // entries and are chained after it). A caller's earlier entries are then committed before
+    // this statement or in it, so one caller's decisions keep their order.
     let settle!: () => void;
     this.#logTail = new Promise<void>((resolve) => (settle = resolve));
     this.#logWrites++;
     const queued = this.#batch.take();
     try {
-      await before;
       return await ops.recordOutcome(db, req, { queued, own: req.decision });
     } catch (err) {
       this.#batch.putBack(queued);
