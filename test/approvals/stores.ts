@@ -16,6 +16,10 @@ export interface ApprovalStores {
 export function approvalStores(suite: string): ApprovalStores[] {
   const sqlite: Store[] = [];
   let schema: TestSchema | null = null;
+  // Stores opened on the schema's pool: closed (their queued decision-log entries written)
+  // before the tables are emptied or dropped, so no batch write races the TRUNCATE or the DROP.
+  const pgStores: Store[] = [];
+  const closePg = async (): Promise<void> => void (await Promise.all(pgStores.splice(0).map((s) => s.close())));
   return [
     {
       name: "sqlite",
@@ -34,14 +38,18 @@ export function approvalStores(suite: string): ApprovalStores[] {
       skip: skipWithoutPg(suite),
       async fresh() {
         schema ??= await createTestSchema();
+        await closePg();
         const tables = await schema.pool.query<{ tablename: string }>(
           "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_migrations'",
           [schema.schema],
         );
         await schema.pool.query(`TRUNCATE ${tables.rows.map((r) => `"${r.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`);
-        return openPgStore({ pool: schema.pool });
+        const s = await openPgStore({ pool: schema.pool });
+        pgStores.push(s);
+        return s;
       },
       async dispose() {
+        await closePg();
         await schema?.drop();
         schema = null;
       },
