@@ -50,7 +50,8 @@ async function runtimeOnly(real: Store, approvalId: string, reads: number, write
       approval: req.approval_id === null ? null : { ...approval, id: req.approval_id, operation_id: req.operation_id, consumed_by: null, consumed_at_ms: null },
     }),
     claimFirst: async (req) => ({
-      claimed: { kind: "claimed", record: { ...claimed, operation_id: req.operation_id }, previous: null },
+      // Made now, as a real claim-first claim is: an older record is given back (a DELETE on the real store) and claimed again.
+      claimed: { kind: "claimed", record: { ...claimed, operation_id: req.operation_id, created_at_ms: req.now_ms }, previous: null },
       state: { operation: null, interrupt: null, approval: req.guard.approval_id === null ? null : { ...approval, id: req.guard.approval_id, operation_id: req.operation_id, consumed_by: null, consumed_at_ms: null } },
     }),
     claimOperation: async (req) => ({ kind: "claimed", record: { ...claimed, operation_id: req.operation_id }, previous: null }),
