@@ -13,13 +13,15 @@ export interface ApprovalStores {
   dispose(): Promise<void>;
 }
 
+/** Closes every store in `opened` (their queued decision-log entries are written) and empties it. */
+const closeAll = async (opened: Store[]): Promise<void> => void (await Promise.all(opened.splice(0).map((s) => s.close())));
+
 export function approvalStores(suite: string): ApprovalStores[] {
   const sqlite: Store[] = [];
   let schema: TestSchema | null = null;
-  // Stores opened on the schema's pool: closed (their queued decision-log entries written)
-  // before the tables are emptied or dropped, so no batch write races the TRUNCATE or the DROP.
+  // Stores opened on the schema's pool: closed before the tables are emptied or dropped, so no
+  // batch write races the TRUNCATE or the DROP.
   const pgStores: Store[] = [];
-  const closePg = async (): Promise<void> => void (await Promise.all(pgStores.splice(0).map((s) => s.close())));
   return [
     {
       name: "sqlite",
@@ -30,7 +32,7 @@ export function approvalStores(suite: string): ApprovalStores[] {
         return s;
       },
       async dispose() {
-        await Promise.all(sqlite.splice(0).map((s) => s.close()));
+        await closeAll(sqlite);
       },
     },
     {
@@ -38,7 +40,7 @@ export function approvalStores(suite: string): ApprovalStores[] {
       skip: skipWithoutPg(suite),
       async fresh() {
         schema ??= await createTestSchema();
-        await closePg();
+        await closeAll(pgStores);
         const tables = await schema.pool.query<{ tablename: string }>(
           "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_migrations'",
           [schema.schema],
@@ -49,7 +51,7 @@ export function approvalStores(suite: string): ApprovalStores[] {
         return s;
       },
       async dispose() {
-        await closePg();
+        await closeAll(pgStores);
         await schema?.drop();
         schema = null;
       },
