@@ -3,6 +3,32 @@ import { defineConfig } from "vitest/config";
 
 const src = (file: string): string => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
 
+/** Suites that start child processes (the CLI, MCP servers, worker pools, crash tests). */
+const processSuites = [
+  "test/approvals/serve.test.ts",
+  "test/approvals/cli.test.ts",
+  "test/cli/**/*.test.ts",
+  "test/codegen/check-drift.test.ts",
+  "test/compiler/cli.test.ts",
+  "test/declog/exit-flush.test.ts",
+  "test/declog/replay-cli.test.ts",
+  "test/explain/cli.test.ts",
+  "test/lint/boundaries.test.ts",
+  "test/mcp/cli.test.ts",
+  "test/mcp/conformance*.test.ts",
+  "test/mcp/inspector*.test.ts",
+  "test/mcp/stdio.test.ts",
+  "test/runtime/crash.test.ts",
+  "test/runtime/guarantees.test.ts",
+  "test/runtime/handler-deadlines.test.ts",
+  "test/store/sqlite-checkpoint.test.ts",
+  "test/workers/**/*.test.ts",
+];
+/** Suites that need PostgreSQL (TOOLGATE_PG_URL) for everything they test. */
+const postgresSuites = ["test/store/postgres*.test.ts", "test/store/inbox-postgres.test.ts", "test/evals/postgres.test.ts"];
+/** Suites that drive Chromium. */
+const browserSuites = ["test/browser/**/*.test.ts"];
+
 export default defineConfig({
   // The package's own entries resolve to the sources, never to a possibly stale dist/.
   resolve: {
@@ -14,9 +40,16 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // `npm run test:unit` (the `unit` project) is the edit-test loop: in-process suites only.
+    // Both-stores suites inside it also run on PostgreSQL when TOOLGATE_PG_URL is set.
+    projects: [
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...processSuites, ...postgresSuites, ...browserSuites] } },
+      { extends: true, test: { name: "process", include: processSuites } },
+      { extends: true, test: { name: "postgres", include: postgresSuites } },
+      { extends: true, test: { name: "browser", include: browserSuites } },
+    ],
   },
 });
