@@ -23,7 +23,7 @@ import { diffArgs } from "./args-diff.js";
 import { readCookie, sessionCookie } from "./approver-token.js";
 import { decodeFlash, encodeFlash, FLASH_MAX_AGE, flashCookie } from "./flash.js";
 import type { VerifyApprover } from "./approver-token.js";
-import { crossSite, csrfCookie, csrfField, csrfHeader, csrfToken, csrfTokenValid, newCsrfCookieValue } from "./csrf.js";
+import { crossSite, csrfCookie, csrfField, csrfHeader, csrfToken, csrfTokenValid, newCsrfCookieValue, sameOriginAsserted } from "./csrf.js";
 import { detailPage, editReviewPage, errorPage, listPage, loginPage } from "./pages.js";
 
 export interface InboxAppOptions {
@@ -78,20 +78,32 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
   const fail = (c: Context, who: ApproverContext | null, code: ContentfulStatusCode, message: string) =>
     wantsHtml(c) ? c.html(errorPage(who, code, message), code) : c.json({ error: { code, message } }, code);
 
-  /** Ambient-credential requests must prove they come from our own pages. */
-  const csrfOk = (c: Context, who: ApproverContext | null, sent: string | null): boolean => {
-    if (crossSite(c.req.raw)) return false;
-    if (c.req.header("authorization") !== undefined) return true;
-    return csrfTokenValid(opts.csrfSecret, readCookie(c.req.header("cookie") ?? null, csrfCookie), subject(who), sent);
-  };
-
-  const approverOf = async (c: Context): Promise<ApproverContext | null> => {
+  const verified = async (request: Request): Promise<ApproverContext | null> => {
     try {
-      return await opts.verifyApprover(c.req.raw);
+      return await opts.verifyApprover(request);
     } catch (err) {
       onError(err);
       return null;
     }
+  };
+  const approverOf = (c: Context): Promise<ApproverContext | null> => verified(c.req.raw);
+
+  /** Ambient-credential requests must prove they come from our own pages. */
+  const csrfOk = async (c: Context, who: ApproverContext | null, sent: string | null): Promise<boolean> => {
+    if (crossSite(c.req.raw)) return false;
+    if (who !== null && (await bearerAlone(c, who))) return true;
+    return csrfTokenValid(opts.csrfSecret, readCookie(c.req.header("cookie") ?? null, csrfCookie), subject(who), sent);
+  };
+  /**
+   * True when the Authorization header by itself (no cookies) authenticates this same approver:
+   * a verified bearer token, which a cross-site form cannot send. `Basic …`, an empty or forged
+   * `Bearer` prove nothing, and the session cookie then still needs the CSRF token.
+   */
+  const bearerAlone = async (c: Context, who: ApproverContext): Promise<boolean> => {
+    const authorization = c.req.header("authorization");
+    if (authorization === undefined) return false;
+    const alone = await verified(new Request(c.req.url, { headers: { authorization } }));
+    return alone !== null && alone.tenant === who.tenant && alone.user === who.user;
   };
 
   const withApprover = (handler: (c: Context, who: ApproverContext) => Promise<Response>) => async (c: Context): Promise<Response> => {
@@ -183,7 +195,11 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       const form = await c.req.parseBody();
       const token = typeof form["token"] === "string" ? form["token"].trim() : "";
       const sent = typeof form[csrfField] === "string" ? form[csrfField] : null;
-      if (!csrfOk(c, null, sent)) return c.html(errorPage(null, 403, "the form expired or came from another site: reload the page and try again"), 403);
+      // Login CSRF: the token is bound to no approver yet, so a planted CSRF cookie would pass; the browser must vouch for the origin.
+      if (!sameOriginAsserted(c.req.raw)) {
+        return c.html(errorPage(null, 403, "sign-in needs a browser that marks the form as same-origin (Sec-Fetch-Site or Origin header); scripts send Authorization: Bearer instead"), 403);
+      }
+      if (!(await csrfOk(c, null, sent))) return c.html(errorPage(null, 403, "the form expired or came from another site: reload the page and try again"), 403);
       const who = await opts.verifyApprover(new Request(c.req.url, { headers: { authorization: `Bearer ${token}` } })).catch(() => null);
       if (who === null) return c.html(loginPage(csrfToken(opts.csrfSecret, csrfCookieOf(c), ""), "that token is not valid (wrong secret, malformed or expired): issue a new one with toolgate token"), 401);
       c.header("set-cookie", `${sessionCookie}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict${secure(c) ? "; Secure" : ""}`, { append: true });
@@ -193,7 +209,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       "/logout",
       withApprover(async (c, who) => {
         const form = await c.req.parseBody();
-        if (!csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null)) return fail(c, who, 403, "missing or invalid CSRF token");
+        if (!(await csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null))) return fail(c, who, 403, "missing or invalid CSRF token");
         c.header("set-cookie", `${sessionCookie}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict`, { append: true });
         return c.redirect("/login", 303);
       }),
@@ -254,7 +270,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     "/approvals/:id/edit",
     withApprover(async (c, who) => {
       const form = await c.req.parseBody();
-      if (!csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null)) return fail(c, who, 403, "missing or invalid CSRF token: reload the page and try again");
+      if (!(await csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null))) return fail(c, who, 403, "missing or invalid CSRF token: reload the page and try again");
       const a = await visible(c, who);
       const text = typeof form["edited_args"] === "string" ? form["edited_args"] : "";
       let edited: unknown;
@@ -274,7 +290,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     "/approvals/:id/decide",
     withApprover(async (c, who) => {
       const form = await c.req.parseBody();
-      if (!csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null)) return fail(c, who, 403, "missing or invalid CSRF token: reload the page and try again");
+      if (!(await csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null))) return fail(c, who, 403, "missing or invalid CSRF token: reload the page and try again");
       const a = await visible(c, who);
       let editedArgs: unknown;
       if (typeof form["edited_args"] === "string" && form["edited_args"] !== "") {
@@ -300,7 +316,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
   app.post(
     "/api/approvals/:id/decision",
     withApprover(async (c, who) => {
-      if (!csrfOk(c, who, c.req.header(csrfHeader) ?? null)) return fail(c, who, 403, `missing or invalid CSRF token: send the ${csrfHeader} header from GET /api/csrf, or authenticate with Authorization: Bearer`);
+      if (!(await csrfOk(c, who, c.req.header(csrfHeader) ?? null))) return fail(c, who, 403, `missing or invalid CSRF token: send the ${csrfHeader} header from GET /api/csrf, or authenticate with Authorization: Bearer`);
       const a = await visible(c, who);
       let body: unknown;
       try {

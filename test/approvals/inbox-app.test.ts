@@ -205,3 +205,53 @@ describe("inbox HTTP hardening", () => {
     }
   });
 });
+
+describe("inbox CSRF alternatives", () => {
+  it("only a verified bearer token stands in for the CSRF token: Basic, an empty or a forged Bearer beside the session cookie are refused", async () => {
+    const { gate, app, token } = await setup();
+    const id = await pending(gate, "op-csrf-auth");
+    const bob = await token("t_acme", "bob");
+    const s = await browser(app, bob, `/approvals/${id}`);
+    for (const authorization of ["Basic Ym9iOnNlY3JldA==", "Bearer", "Bearer ", "Token abc", "Bearer not.a.jwt"]) {
+      const json = await app.request(`/api/approvals/${id}/decision`, {
+        method: "POST",
+        headers: { cookie: s.cookie, authorization, "content-type": "application/json" },
+        body: JSON.stringify({ decision: "approve" }),
+      });
+      // A forged Bearer is read as the credential itself (401); every other value leaves the cookie, which needs the CSRF token (403).
+      expect(json.status, authorization).toBe(authorization === "Bearer not.a.jwt" ? 401 : 403);
+      const html = await app.request(`/approvals/${id}/decide`, { method: "POST", headers: { ...formHeaders(s.cookie), authorization }, body: form({ decision: "approve" }) });
+      expect(html.status, authorization).toBe(authorization === "Bearer not.a.jwt" ? 401 : 403);
+    }
+    expect((await gate.store.getApproval(id))?.status).toBe("pending");
+    expect(gate.ledger.effectsOf("op-csrf-auth")).toHaveLength(0);
+    // A verified bearer token of the signed-in approver needs no CSRF token.
+    const ok = await app.request(`/api/approvals/${id}/decision`, {
+      method: "POST",
+      headers: { cookie: s.cookie, authorization: `Bearer ${bob}`, "content-type": "application/json" },
+      body: JSON.stringify({ decision: "approve" }),
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("sign-in with a planted CSRF cookie and its token is refused unless the browser marks the form same-origin", async () => {
+    const { app, token } = await setup();
+    // The attacker fetches the login page: a CSRF cookie and its token, which they plant in the victim's browser.
+    const first = await app.request("/login");
+    const planted = /toolgate_csrf=([^;]+)/.exec(first.headers.get("set-cookie") ?? "")![1]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await first.text())![1]!;
+    const attackers = await token("t_acme", "mallory");
+    const login = (extra: Record<string, string>) =>
+      app.request("/login", { method: "POST", headers: { ...formHeaders(`toolgate_csrf=${planted}`), ...extra }, body: form({ _csrf: csrf, token: attackers }) });
+    for (const headers of [{}, { "sec-fetch-site": "none" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { origin: "https://evil.example" }, { "sec-fetch-site": "same-site" }]) {
+      const res = await login(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(res.headers.get("set-cookie") ?? "", JSON.stringify(headers)).not.toContain("toolgate_approver=");
+    }
+    for (const headers of [{ "sec-fetch-site": "same-origin" }, { origin: "http://localhost" }]) {
+      const res = await login(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(303);
+      expect(res.headers.get("set-cookie") ?? "").toContain("toolgate_approver=");
+    }
+  });
+});
