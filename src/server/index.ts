@@ -4,7 +4,7 @@ export { listenInbox } from "./serve-inbox.js";
 export type { RunningInbox } from "./serve-inbox.js";
 export { createTokenVerifier, issueApproverToken, verifyApproverToken, ApproverTokenError, sessionCookie } from "./approver-token.js";
 export type { IssueTokenRequest, VerifyApprover } from "./approver-token.js";
-export { pendingApprovalWebhook, postWebhook, signWebhook, startAnnouncer, verifyWebhookSignature, signatureHeader } from "./webhook.js";
+export { isWebhookDeliveryError, pendingApprovalWebhook, postWebhook, WebhookDeliveryError, signWebhook, startAnnouncer, verifyWebhookSignature, signatureHeader } from "./webhook.js";
 export type { Announcer, PendingApprovalWebhookBody, WebhookOptions } from "./webhook.js";
 export { diffArgs } from "./args-diff.js";
 export type { ArgChange } from "./args-diff.js";
