@@ -201,7 +201,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       }
       if (!(await csrfOk(c, null, sent))) return c.html(errorPage(null, 403, "the form expired or came from another site: reload the page and try again"), 403);
       const who = await opts.verifyApprover(new Request(c.req.url, { headers: { authorization: `Bearer ${token}` } })).catch(() => null);
-      if (who === null) return c.html(loginPage(csrfToken(opts.csrfSecret, csrfCookieOf(c), ""), "that token is not valid (wrong secret, malformed or expired): issue a new one with toolgate token"), 401);
+      if (who === null) return c.html(loginPage(csrfToken(opts.csrfSecret, csrfCookieOf(c), ""), "that token is not valid (wrong secret, malformed, expired, or living longer than the maximum token lifetime): issue a new one with toolgate token"), 401);
       c.header("set-cookie", `${sessionCookie}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict${secure(c) ? "; Secure" : ""}`, { append: true });
       return c.redirect("/approvals", 303);
     });

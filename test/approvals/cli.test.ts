@@ -167,4 +167,27 @@ describe("toolgate token", () => {
     expect(noSecret.code).toBe(1);
     expect(noSecret.err).toMatch(/TOOLGATE_APPROVER_SECRET/);
   });
+
+  it("toolgate token issues tokens only within the maximum token lifetime", async () => {
+    const secret = "k".repeat(48);
+    process.env["TOOLGATE_APPROVER_SECRET"] = secret;
+    try {
+      const long = await cli("token", "--tenant", "t_acme", "--user", "bob", "--ttl", "36500d");
+      expect(long.code).toBe(1);
+      expect(long.out).toBe("");
+      expect(long.err).toMatch(/ttl_too_long: --ttl 36500d exceeds the maximum token lifetime 24h/);
+      expect((await cli("token", "--tenant", "t_acme", "--user", "bob", "--ttl", "25h")).code).toBe(1);
+      const day = await cli("token", "--tenant", "t_acme", "--user", "bob", "--ttl", "24h");
+      expect(day.code).toBe(0);
+      expect(await verifyApproverToken(day.out.trim(), secret)).toMatchObject({ user: "bob" });
+      const week = await cli("token", "--tenant", "t_acme", "--user", "bob", "--ttl", "7d", "--max-token-lifetime", "7d");
+      expect(week.code).toBe(0);
+      // The default verifier (24h) refuses it; one configured like the issuer accepts it.
+      expect(await verifyApproverToken(week.out.trim(), secret)).toBeNull();
+      expect(await verifyApproverToken(week.out.trim(), secret, undefined, 7 * 86_400)).toMatchObject({ user: "bob" });
+      expect((await cli("token", "--tenant", "t_acme", "--user", "bob", "--max-token-lifetime", "soon")).code).toBe(1);
+    } finally {
+      delete process.env["TOOLGATE_APPROVER_SECRET"];
+    }
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PolicyEngine } from "../../src/policy/engine.js";
-import { createInboxApp, createTokenVerifier, diffArgs, issueApproverToken } from "../../src/server/index.js";
+import { checkApproverToken, createInboxApp, createTokenVerifier, diffArgs, issueApproverToken } from "../../src/server/index.js";
 import { alice, loadShippedPolicy, makeGate, reserveArgs } from "../runtime/harness.js";
 import type { Gate } from "../runtime/harness.js";
 
@@ -253,5 +253,37 @@ describe("inbox CSRF alternatives", () => {
       expect(res.status, JSON.stringify(headers)).toBe(303);
       expect(res.headers.get("set-cookie") ?? "").toContain("toolgate_approver=");
     }
+  });
+});
+
+describe("approver token lifetime", () => {
+  it("an approver token living longer than the maximum is refused by the inbox, and cannot be issued", async () => {
+    const { app } = await setup();
+    const { SignJWT } = await import("jose");
+    const key = new TextEncoder().encode(SECRET);
+    const now = Math.floor(Date.now() / 1000);
+    const forged = (iat: number | undefined, exp: number | undefined) => {
+      const jwt = new SignJWT({ tenant: "t_acme", roles: ["approver"] }).setProtectedHeader({ alg: "HS256" }).setSubject("bob").setIssuer("toolgate").setAudience("toolgate-approvals");
+      if (iat !== undefined) jwt.setIssuedAt(iat);
+      if (exp !== undefined) jwt.setExpirationTime(exp);
+      return jwt.sign(key);
+    };
+    const century = 100 * 365 * 86_400;
+    for (const [iat, exp, reason] of [
+      [now, now + century, /exceeds the maximum of 24h/],
+      [undefined, now + century, /beyond the maximum lifetime of 24h/],
+      [now, undefined, /no exp claim/],
+    ] as const) {
+      const jwt = await forged(iat, exp);
+      expect((await app.request("/api/approvals", { headers: { authorization: `Bearer ${jwt}` } })).status).toBe(401);
+      expect(await checkApproverToken(jwt, SECRET)).toEqual({ ok: false, reason: expect.stringMatching(reason) });
+    }
+    const day = await forged(now, now + 24 * 3600);
+    expect((await app.request("/api/approvals", { headers: { authorization: `Bearer ${day}` } })).status).toBe(200);
+    // Configurable: a verifier with a shorter maximum refuses the day-long token.
+    const strict = createTokenVerifier({ secret: SECRET, maxLifetimeSeconds: 3600 });
+    expect(await strict(new Request("http://x/", { headers: { authorization: `Bearer ${day}` } }))).toBeNull();
+    await expect(issueApproverToken({ secret: SECRET, tenant: "t_acme", user: "bob", roles: [], ttlSeconds: 25 * 3600 })).rejects.toThrow(/exceeds the maximum token lifetime/);
+    await expect(issueApproverToken({ secret: SECRET, tenant: "t_acme", user: "bob", roles: [], ttlSeconds: 2 * 3600, maxLifetimeSeconds: 3600 })).rejects.toThrow(/exceeds the maximum token lifetime/);
   });
 });

@@ -12,7 +12,7 @@ import { listenInbox } from "../../server/serve-inbox.js";
 import type { Store } from "../../store/store.js";
 import { isCliInputError, openStoreFromFlags, projectApprovals } from "../approvals-env.js";
 import type { ProjectFlags, StoreFlags } from "../approvals-env.js";
-import { approverSecretEnvVar } from "./token.js";
+import { approverSecretEnvVar, maxTokenLifetimeFlag, parseMaxTokenLifetime } from "./token.js";
 import type { RegisterCommand } from "./index.js";
 
 const webhookSecretEnvVar = "TOOLGATE_WEBHOOK_SECRET";
@@ -22,6 +22,7 @@ interface ServeFlags extends StoreFlags, ProjectFlags {
   readonly host: string;
   readonly baseUrl?: string;
   readonly webhook?: string;
+  readonly maxTokenLifetime: string;
 }
 
 export const registerServe: RegisterCommand = (program, setExitCode) => {
@@ -38,6 +39,7 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
     .option("--generated <dir>", "the project's generated code", "generated")
     .option("--policy <file>", "compiled policy", "generated/policy.wasm")
     .option("--data <file>", "policy data", "policies/data.json")
+    .option(...maxTokenLifetimeFlag)
     .action(async (f: ServeFlags) => {
       const fail = (code: string, message: string, hint: string): void => {
         console.error(`toolgate serve:1:1 ${code}: ${message}${hint === "" ? "" : `\n  hint: ${hint}`}`);
@@ -47,6 +49,8 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
       if (new TextEncoder().encode(secret).length < 32) return fail("secret_missing", `$${approverSecretEnvVar} must hold at least 32 bytes`, `export ${approverSecretEnvVar}=$(openssl rand -hex 32)`);
       const webhookSecret = process.env[webhookSecretEnvVar] ?? "";
       if (f.webhook !== undefined && webhookSecret.length < 16) return fail("secret_missing", `--webhook needs $${webhookSecretEnvVar} (at least 16 characters)`, "the receiver checks the X-Toolgate-Signature header with it");
+      const maxLifetimeSeconds = parseMaxTokenLifetime(f.maxTokenLifetime);
+      if (maxLifetimeSeconds === null) return fail("usage_error", `--max-token-lifetime ${JSON.stringify(f.maxTokenLifetime)}: use a duration of at least 1s like 8h, 24h`, "");
       if (!/^\d{1,5}$/.test(f.port) || Number(f.port) > 65535) return fail("usage_error", `--port ${JSON.stringify(f.port)}: a port number`, "");
       let store: Store | null = null;
       let announcer: Announcer | null = null;
@@ -54,7 +58,7 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
         store = await openStoreFromFlags(f);
         const approvals = await projectApprovals(store, f);
         const csrfSecret = createHmac("sha256", secret).update("toolgate csrf").digest("hex");
-        const app = createInboxApp({ approvals, verifyApprover: createTokenVerifier({ secret }), csrfSecret });
+        const app = createInboxApp({ approvals, verifyApprover: createTokenVerifier({ secret, maxLifetimeSeconds }), csrfSecret });
         const running = await listenInbox(app, { port: Number(f.port), host: f.host });
         const baseUrl = f.baseUrl ?? running.url;
         if (f.webhook !== undefined) {
