@@ -54,16 +54,19 @@ export function nextStep(input: NextStepInput): NextStep {
     : "this inbox does not run calls: the host resumes it (runtime.approvals.resume) or the agent retries with the approval id";
   const expired = a.status === "expired" || (a.status === "pending" && a.expires_at_ms <= input.nowMs);
   if (a.status === "pending" && !expired) return step("awaiting_decision", `Waiting for a decision. Once approved, ${host}.`);
-  // Consumption is recorded with any outcome other than "failed before any effect": the call ran.
-  if (a.consumed_by !== null || op?.status === "final") {
+  const ran = (): NextStep => {
     const outcome = outcomeOf(op);
     if (op?.status === "unknown") return step("ran", "The call started and timed out: its effect may have happened; a retry of the same operation reconciles it before anything runs again.");
     return step("ran", outcome === null ? "The call has run; its outcome is recorded." : `The call has run: ${outcome}.`, outcome);
-  }
+  };
+  // Consumption is recorded only for a call that ran under the approval (any outcome but "failed before any effect").
+  if (a.consumed_by !== null) return ran();
+  // A refused retry may leave the operation's record: for these statuses only consumption means the call ran.
   if (a.status === "rejected") return step("will_not_run", "The call will not run: the approval was rejected.");
   if (a.status === "revoked") return step("will_not_run", "The call will not run: the approval was revoked before it ran.");
   if (expired) return step("will_not_run", "The call will not run: the approval expired undecided.");
   if (a.status === "edited") return step("will_not_run", "The original call will not run: it was replaced by an edited call.");
+  if (op?.status === "final" || op?.status === "unknown") return ran();
   if (op?.status === "in_progress" && op.lease_expires_at_ms > input.nowMs) return step("running", "The call is running on the host now.");
   if (op?.status === "retryable") {
     return step("awaiting_resume", `The call failed before any effect (${outcomeOf(op) ?? "retryable"}); it runs again when the host resumes it or the agent retries with approval id ${a.id}.`);

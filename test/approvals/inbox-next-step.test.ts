@@ -93,6 +93,10 @@ for (const stores of approvalStores("inbox next step")) {
 
       const rejected = await pending(gate, "op-next-reject", 900);
       expect(nextStepOf(await decideByForm(app, jwt, rejected, "reject"))).toEqual({ state: "will_not_run", text: "The call will not run: the approval was rejected." });
+      // The agent's refused retry does not make it look as if the call ran.
+      const refused = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(900), operation_id: "op-next-reject", approval_id: rejected });
+      expect(refused.outcome).toBe("terminal_failure");
+      expect(nextStepOf((await open(app, jwt, `/approvals/${rejected}`)).html).state).toBe("will_not_run");
 
       const expiring = await pending(gate, "op-next-expire", 800);
       gate.clock.advance(16 * 60_000);
