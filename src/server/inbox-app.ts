@@ -26,7 +26,7 @@ import type { VerifyApprover } from "./approver-token.js";
 import { crossSite, csrfCookie, csrfField, csrfHeader, csrfToken, csrfTokenValid, newCsrfCookieValue, sameOriginAsserted } from "./csrf.js";
 import { nextStep } from "./next-step.js";
 import type { NextStep } from "./next-step.js";
-import { detailPage, editReviewPage, errorPage, listPage, loginPage } from "./pages.js";
+import { detailPage, editReviewPage, errorPage, listPage, loginPage, toolInfo } from "./pages.js";
 import type { ToolCatalog } from "./pages.js";
 
 export interface InboxAppOptions {
@@ -261,7 +261,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     const editEvent = a.events.find((ev) => ev.decision === "edit" && ev.edited_args !== null);
     const editDiff = editEvent?.edited_args == null ? null : diffArgs(a.args, editEvent.edited_args);
     const next = await stepOf(a);
-    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: tools[a.tool], signOut }), code);
+    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: toolInfo(tools, a.tool), signOut }), code);
   };
 
   // A decision's warnings ride the redirect to the approval's page in a signed, page-scoped cookie read once.
@@ -339,7 +339,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     "/api/approvals/:id",
     withApprover(async (c, who) => {
       const a = await visible(c, who);
-      return c.json({ ...a, tool_info: tools[a.tool] ?? null, next_step: await stepOf(a) });
+      return c.json({ ...a, tool_info: toolInfo(tools, a.tool) ?? null, next_step: await stepOf(a) });
     }),
   );
   app.post(

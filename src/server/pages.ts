@@ -13,6 +13,9 @@ export interface ToolInfo {
 }
 export type ToolCatalog = Readonly<Record<string, ToolInfo>>;
 
+/** The catalog's entry for a tool name; own entries only (a name like `constructor` is not a tool). */
+export const toolInfo = (tools: ToolCatalog, name: string): ToolInfo | undefined => (Object.hasOwn(tools, name) ? tools[name] : undefined);
+
 /** Less than this share of the approval's time to live left, or less than EXPIRING_MS, marks it as expiring. */
 export const EXPIRING_SHARE = 0.2;
 export const EXPIRING_MS = 2 * 60_000;
@@ -80,7 +83,7 @@ export function listPage(v: ListView): string {
   const { who, page, filter, nowMs, nextHref, tools } = v;
   const rows = page.approvals
     .map((a) => {
-      const info = tools[a.tool];
+      const info = toolInfo(tools, a.tool);
       return `<tr data-approval="${e(a.id)}"${expiringSoon(a, nowMs) ? ' class="expiring-soon"' : ""}><td><a href="/approvals/${e(encodeURIComponent(a.id))}">${e(a.tool)}</a> ${effectBadge(info)}${info === undefined ? "" : `<div class="description">${e(info.description)}</div>`}</td>
 <td>${compact(a.preview)}</td><td>${e(a.requested_by)}</td><td>${time(a.created_at_ms)}</td><td>${time(a.expires_at_ms)}${expiringMark(a, nowMs)}</td>
 <td>${status(a.status, a.status === "pending" && a.expires_at_ms <= nowMs)}</td></tr>`;
