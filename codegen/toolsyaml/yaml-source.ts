@@ -33,6 +33,8 @@ export function parseYamlSource(source: string, file: string): { source: YamlSou
   if (errors.some((e) => e.code !== "duplicate_key")) return { source: null, errors };
   const aliasErrors = unresolvedAliases(doc, at);
   if (aliasErrors.length > 0) return { source: null, errors: [...errors, ...aliasErrors] };
+  const keyErrors = reservedKeys(doc, at);
+  if (keyErrors.length > 0) return { source: null, errors: [...errors, ...keyErrors] };
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 100 });
@@ -55,6 +57,27 @@ function unresolvedAliases(doc: Document, at: (offset: number) => SourceLocation
         message: `unresolved alias *${alias.source}: no anchor &${alias.source} before it`,
         location: at(alias.range?.[0] ?? 0),
         hint: `define the anchor (&${alias.source}) before its first use, or write the value out`,
+      });
+    },
+  });
+  return out;
+}
+
+/**
+ * Every `__proto__` mapping key: JavaScript object literals, JSON Schema tools and the
+ * generated code would read it as the object's prototype rather than a field, so no
+ * field, property or tool may have that name.
+ */
+function reservedKeys(doc: Document, at: (offset: number) => SourceLocation): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  visit(doc, {
+    Pair(_key, pair) {
+      if (!isScalar(pair.key) || String(pair.key.value) !== "__proto__") return;
+      out.push({
+        code: "reserved_key",
+        message: `"__proto__" cannot be a key: JavaScript treats it as an object's prototype, not as a field`,
+        location: at(rangeStart(pair.key) ?? 0),
+        hint: "rename the field (the model's arguments cannot carry a __proto__ field either)",
       });
     },
   });

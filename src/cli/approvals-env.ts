@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { createApprovals } from "../approvals/create-approvals.js";
 import type { InboxApprovals } from "../approvals/approvals-api.js";
 import type { Manifest } from "../manifest.js";
+import type { PolicyEngine } from "../policy/engine.js";
 import { loadPolicyEngineFromFiles } from "../policy/index.js";
 import type { ApproverContext } from "../runtime/approver.js";
 import type { ToolValidators } from "../runtime/types.js";
@@ -96,8 +97,18 @@ async function loadGenerated(dir: string): Promise<GeneratedModule> {
   return { manifest: mod.manifest, validators: mod.validators };
 }
 
+/** The project's generated manifest and validators and its compiled policy. */
+export interface Project extends GeneratedModule {
+  readonly policy: PolicyEngine;
+}
+
 /** The standalone approvals API (decides, never executes) for this project. */
 export async function projectApprovals(store: Store, f: ProjectFlags): Promise<InboxApprovals> {
+  const { manifest, validators, policy } = await loadProject(f);
+  return createApprovals({ store, manifest, validators, policy });
+}
+
+export async function loadProject(f: ProjectFlags): Promise<Project> {
   const generated = await loadGenerated(f.generated);
   for (const [file, hint] of [[f.policy, "run `toolgate build` or pass --policy"], [f.data, "pass --data with your policy data file"]] as const) {
     if (!existsSync(file)) throw new CliInputError("file_not_found", `${file} does not exist`, hint);
@@ -106,5 +117,5 @@ export async function projectApprovals(store: Store, f: ProjectFlags): Promise<I
     throw new CliInputError("policy_builtins_invalid", err.message, "fix tools.yaml policy.builtins or the module it names");
   });
   const policy = await loadPolicyEngineFromFiles({ wasm: f.policy, data: f.data, entrypoint: generated.manifest.policy.entrypoint, ...custom });
-  return createApprovals({ store, manifest: generated.manifest, validators: generated.validators, policy });
+  return { ...generated, policy };
 }

@@ -1,11 +1,14 @@
 /**
  * Bearer tokens for the MCP HTTP endpoint: JWT HS256 with the claims
  * `{ tenant, sub (the user), roles, exp }` (the claim shape of the inbox's approver tokens), verified
- * with jose. A verified token is the connection's only source of identity.
+ * with jose. A verified token is the connection's only source of identity. A token lives at
+ * most `maxLifetimeSeconds` (default 24h): one whose `exp` lies further ahead, or further
+ * after its `iat`, is refused.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { jwtVerify } from "jose";
 import type { TrustedContext } from "../generated-runtime.js";
+import { checkMaxLifetime, DEFAULT_MAX_TOKEN_LIFETIME_SECONDS, tokenLifetimeProblem } from "../server/token-lifetime.js";
 
 export class BearerTokenError extends Error {
   override name = "BearerTokenError";
@@ -26,14 +29,30 @@ const isIdentity = (v: unknown): v is string => typeof v === "string" && identit
 /** The audience an agent token may name; a token for another audience (the approvals inbox's) is refused. */
 export const MCP_AUDIENCE = "toolgate-mcp";
 
-/** Verifies signature (HS256 only), expiry and claim types; throws BearerTokenError saying what is wrong. */
-export async function verifyBearerToken(token: string, secret: Uint8Array): Promise<AuthInfo> {
+export interface BearerVerifyOptions {
+  /** Default 24 hours. */
+  readonly maxLifetimeSeconds?: number;
+  /** Verification time (epoch ms); default now. */
+  readonly nowMs?: number;
+}
+
+/** Verifies signature (HS256 only), expiry, lifetime and claim types; throws BearerTokenError saying what is wrong. */
+export async function verifyBearerToken(token: string, secret: Uint8Array, opts: BearerVerifyOptions = {}): Promise<AuthInfo> {
+  let max: number;
+  try {
+    max = checkMaxLifetime(opts.maxLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS);
+  } catch (err) {
+    throw new BearerTokenError((err as Error).message);
+  }
+  const nowMs = opts.nowMs ?? Date.now();
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, secret, { algorithms: ["HS256"], requiredClaims: ["exp", "sub"] }));
+    ({ payload } = await jwtVerify(token, secret, { algorithms: ["HS256"], requiredClaims: ["exp", "sub"], currentDate: new Date(nowMs) }));
   } catch (err) {
     throw new BearerTokenError(`invalid bearer token: ${err instanceof Error ? err.message : String(err)}`);
   }
+  const lifetime = tokenLifetimeProblem(payload, Math.floor(nowMs / 1000), max);
+  if (lifetime !== null) throw new BearerTokenError(`invalid bearer token: ${lifetime}`);
   const { tenant, sub, roles, exp, run_id, aud } = payload;
   // An approver's inbox token must not open an agent session (nor the reverse, which the inbox checks).
   if (aud !== undefined && !(Array.isArray(aud) ? aud : [aud]).includes(MCP_AUDIENCE)) {

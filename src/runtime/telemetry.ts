@@ -50,6 +50,9 @@ export function parseTraceparent(header: unknown): SpanContext | null {
   return { traceId, spanId, traceFlags: parseInt(flags, 16) & TraceFlags.SAMPLED, isRemote: true };
 }
 
+/** The label value of every tool name the catalog does not declare, so the model cannot mint series. */
+export const UNKNOWN_TOOL = "_unknown";
+
 const seconds = (startNs: bigint): number => Number(process.hrtime.bigint() - startNs) / 1e9;
 
 export class CallTelemetry {
@@ -104,16 +107,19 @@ export class CallTelemetry {
       return void this.#span.end();
     }
     const reason = s.outcome_reason ?? s.reason ?? "none";
+    // The model names the tool: only catalog tools (those with an effect) may become label values.
+    const tool = s.effect === null ? UNKNOWN_TOOL : s.tool;
     if (this.#start !== null) {
       this.#t.decisions.add(1, {
-        "gen_ai.tool.name": s.tool,
+        "gen_ai.tool.name": tool,
         "toolgate.decision": s.decision,
         "toolgate.outcome": s.outcome,
         "toolgate.reason": reason,
       });
-      this.#t.callDuration.record(seconds(this.#start), { "gen_ai.tool.name": s.tool, "toolgate.outcome": s.outcome });
+      this.#t.callDuration.record(seconds(this.#start), { "gen_ai.tool.name": tool, "toolgate.outcome": s.outcome });
     }
     if (!this.#recording) return void this.#span.end();
+    if (s.effect === null) this.#span.updateName(`execute_tool ${UNKNOWN_TOOL}`).setAttribute("gen_ai.tool.name", UNKNOWN_TOOL);
     const attrs: Attributes = {
       "toolgate.decision_id": s.decision_id,
       "toolgate.decision": s.decision,

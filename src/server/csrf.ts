@@ -2,9 +2,12 @@
  * CSRF protection for state-changing requests made with ambient credentials (the
  * session cookie): a random per-browser cookie plus a form field or header holding
  * HMAC(secret, cookie, approver). A cross-site page can neither read the cookie nor
- * compute the HMAC. Requests carrying an Authorization header are not ambient (a
- * cross-site form cannot set that header), and cross-site Sec-Fetch-Site / foreign
- * Origin headers are refused outright.
+ * compute the HMAC. The only alternative to the token is an Authorization header that
+ * authenticates the same approver on its own (a cross-site form cannot set that header;
+ * any other Authorization value proves nothing). Cross-site Sec-Fetch-Site / foreign
+ * Origin headers are refused outright. Sign-in has no approver to bind the token to, so a
+ * planted CSRF cookie would let another site sign the browser in as the attacker: it also
+ * needs the browser's own word that the form is same-origin (`sameOriginAsserted`).
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
@@ -37,5 +40,22 @@ export function crossSite(request: Request): boolean {
     return new URL(origin).host !== new URL(request.url).host;
   } catch {
     return true;
+  }
+}
+
+/**
+ * True only when the browser states the request is same-origin: `Sec-Fetch-Site:
+ * same-origin`, or (browsers without Fetch Metadata) an Origin of this host. A request
+ * that sends neither is not same-origin as far as we can tell.
+ */
+export function sameOriginAsserted(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin";
+  const origin = request.headers.get("origin");
+  if (origin === null || origin === "null") return false;
+  try {
+    return new URL(origin).host === new URL(request.url).host;
+  } catch {
+    return false;
   }
 }

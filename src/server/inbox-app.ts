@@ -18,13 +18,16 @@ import type { ApprovalDetail, ListApprovalsRequest, ResumeOutcome } from "../app
 import type { JsonObject } from "../manifest.js";
 import type { DecideOutcome } from "../runtime/approvals.js";
 import type { ApproverContext } from "../runtime/approver.js";
-import type { ApprovalStatus } from "../store/store.js";
+import type { ApprovalStatus, Store } from "../store/store.js";
 import { diffArgs } from "./args-diff.js";
 import { readCookie, sessionCookie } from "./approver-token.js";
 import { decodeFlash, encodeFlash, FLASH_MAX_AGE, flashCookie } from "./flash.js";
 import type { VerifyApprover } from "./approver-token.js";
-import { crossSite, csrfCookie, csrfField, csrfHeader, csrfToken, csrfTokenValid, newCsrfCookieValue } from "./csrf.js";
-import { detailPage, editReviewPage, errorPage, listPage, loginPage } from "./pages.js";
+import { crossSite, csrfCookie, csrfField, csrfHeader, csrfToken, csrfTokenValid, newCsrfCookieValue, sameOriginAsserted } from "./csrf.js";
+import { nextStep } from "./next-step.js";
+import type { NextStep } from "./next-step.js";
+import { detailPage, editReviewPage, errorPage, listPage, loginPage, toolInfo } from "./pages.js";
+import type { ToolCatalog } from "./pages.js";
 
 export interface InboxAppOptions {
   /** `runtime.approvals` (can resume) or a standalone `createApprovals(...)` (decides only). */
@@ -38,6 +41,14 @@ export interface InboxAppOptions {
   readonly login?: boolean;
   /** Called after every recorded decision (and the resume, when it ran). Errors are reported, not raised. */
   readonly onDecision?: (approvalId: string, outcome: DecideOutcome, resumed: ResumeOutcome | null) => void | Promise<void>;
+  /**
+   * The store's operation records, so the inbox can say whether an approved call has run,
+   * is running or waits for the host (`store`). Without it, only the approval's own record
+   * (consumed or not) tells.
+   */
+  readonly operations?: Pick<Store, "getOperation">;
+  /** Each tool's description and effect class, shown beside its name (e.g. the generated `manifest.tools`). */
+  readonly tools?: ToolCatalog;
   readonly now?: () => number;
   readonly onError?: (err: unknown) => void;
 }
@@ -62,7 +73,18 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
   const now = opts.now ?? Date.now;
   const onError = opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate serve: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
   const resumeOnDecision = opts.resumeOnDecision ?? canResume(opts.approvals);
+  const executesOnApproval = resumeOnDecision && canResume(opts.approvals);
+  const tools: ToolCatalog = opts.tools ?? {};
+  const signOut = opts.login !== false;
   const app = new Hono();
+
+  /** What happens next to the call: for an edited approval, to the edited call. */
+  const stepOf = async (a: ApprovalDetail): Promise<NextStep> => {
+    const replacement = a.status === "edited" && a.pending_call?.replaced_by != null ? await opts.approvals.get(a.pending_call.replaced_by) : null;
+    const target = replacement ?? a;
+    const operation = opts.operations === undefined ? undefined : target.operation_id === null ? null : await opts.operations.getOperation(target.tenant, target.operation_id, now());
+    return nextStep({ approval: target, operation, executesOnApproval, nowMs: now() });
+  };
 
   const secure = (c: Context): boolean => new URL(c.req.url).protocol === "https:";
   /** The browser's CSRF cookie value, set on first sight. */
@@ -78,20 +100,32 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
   const fail = (c: Context, who: ApproverContext | null, code: ContentfulStatusCode, message: string) =>
     wantsHtml(c) ? c.html(errorPage(who, code, message), code) : c.json({ error: { code, message } }, code);
 
-  /** Ambient-credential requests must prove they come from our own pages. */
-  const csrfOk = (c: Context, who: ApproverContext | null, sent: string | null): boolean => {
-    if (crossSite(c.req.raw)) return false;
-    if (c.req.header("authorization") !== undefined) return true;
-    return csrfTokenValid(opts.csrfSecret, readCookie(c.req.header("cookie") ?? null, csrfCookie), subject(who), sent);
-  };
-
-  const approverOf = async (c: Context): Promise<ApproverContext | null> => {
+  const verified = async (request: Request): Promise<ApproverContext | null> => {
     try {
-      return await opts.verifyApprover(c.req.raw);
+      return await opts.verifyApprover(request);
     } catch (err) {
       onError(err);
       return null;
     }
+  };
+  const approverOf = (c: Context): Promise<ApproverContext | null> => verified(c.req.raw);
+
+  /** Ambient-credential requests must prove they come from our own pages. */
+  const csrfOk = async (c: Context, who: ApproverContext | null, sent: string | null): Promise<boolean> => {
+    if (crossSite(c.req.raw)) return false;
+    if (who !== null && (await bearerAlone(c, who))) return true;
+    return csrfTokenValid(opts.csrfSecret, readCookie(c.req.header("cookie") ?? null, csrfCookie), subject(who), sent);
+  };
+  /**
+   * True when the Authorization header by itself (no cookies) authenticates this same approver:
+   * a verified bearer token, which a cross-site form cannot send. `Basic …`, an empty or forged
+   * `Bearer` prove nothing, and the session cookie then still needs the CSRF token.
+   */
+  const bearerAlone = async (c: Context, who: ApproverContext): Promise<boolean> => {
+    const authorization = c.req.header("authorization");
+    if (authorization === undefined) return false;
+    const alone = await verified(new Request(c.req.url, { headers: { authorization } }));
+    return alone !== null && alone.tenant === who.tenant && alone.user === who.user;
   };
 
   const withApprover = (handler: (c: Context, who: ApproverContext) => Promise<Response>) => async (c: Context): Promise<Response> => {
@@ -183,9 +217,13 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       const form = await c.req.parseBody();
       const token = typeof form["token"] === "string" ? form["token"].trim() : "";
       const sent = typeof form[csrfField] === "string" ? form[csrfField] : null;
-      if (!csrfOk(c, null, sent)) return c.html(errorPage(null, 403, "the form expired or came from another site: reload the page and try again"), 403);
+      // Login CSRF: the token is bound to no approver yet, so a planted CSRF cookie would pass; the browser must vouch for the origin.
+      if (!sameOriginAsserted(c.req.raw)) {
+        return c.html(errorPage(null, 403, "sign-in needs a browser that marks the form as same-origin (Sec-Fetch-Site or Origin header); scripts send Authorization: Bearer instead"), 403);
+      }
+      if (!(await csrfOk(c, null, sent))) return c.html(errorPage(null, 403, "the form expired or came from another site: reload the page and try again"), 403);
       const who = await opts.verifyApprover(new Request(c.req.url, { headers: { authorization: `Bearer ${token}` } })).catch(() => null);
-      if (who === null) return c.html(loginPage(csrfToken(opts.csrfSecret, csrfCookieOf(c), ""), "that token is not valid (wrong secret, malformed or expired): issue a new one with toolgate token"), 401);
+      if (who === null) return c.html(loginPage(csrfToken(opts.csrfSecret, csrfCookieOf(c), ""), "that token is not valid (wrong secret, malformed, expired, or living longer than the maximum token lifetime): issue a new one with toolgate token"), 401);
       c.header("set-cookie", `${sessionCookie}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict${secure(c) ? "; Secure" : ""}`, { append: true });
       return c.redirect("/approvals", 303);
     });
@@ -193,7 +231,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       "/logout",
       withApprover(async (c, who) => {
         const form = await c.req.parseBody();
-        if (!csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null)) return fail(c, who, 403, "missing or invalid CSRF token");
+        if (!(await csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null))) return fail(c, who, 403, "missing or invalid CSRF token");
         c.header("set-cookie", `${sessionCookie}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict`, { append: true });
         return c.redirect("/login", 303);
       }),
@@ -208,7 +246,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       const page = await opts.approvals.list(req);
       const filter = c.req.query("status") || "pending";
       const next = page.next_cursor === null ? null : `/approvals?status=${encodeURIComponent(filter)}&cursor=${encodeURIComponent(page.next_cursor)}`;
-      return c.html(listPage(who, page, filter, now(), next));
+      return c.html(listPage({ who, page, filter, nowMs: now(), nextHref: next, tools, csrf: signOut ? csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)) : null }));
     }),
   );
 
@@ -222,7 +260,8 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
   const renderDetail = async (c: Context, who: ApproverContext, a: ApprovalDetail, flash: string | null, error: string | null, code: ContentfulStatusCode = 200, warnings: readonly string[] = []) => {
     const editEvent = a.events.find((ev) => ev.decision === "edit" && ev.edited_args !== null);
     const editDiff = editEvent?.edited_args == null ? null : diffArgs(a.args, editEvent.edited_args);
-    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings }), code);
+    const next = await stepOf(a);
+    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: toolInfo(tools, a.tool), signOut }), code);
   };
 
   // A decision's warnings ride the redirect to the approval's page in a signed, page-scoped cookie read once.
@@ -254,7 +293,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     "/approvals/:id/edit",
     withApprover(async (c, who) => {
       const form = await c.req.parseBody();
-      if (!csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null)) return fail(c, who, 403, "missing or invalid CSRF token: reload the page and try again");
+      if (!(await csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null))) return fail(c, who, 403, "missing or invalid CSRF token: reload the page and try again");
       const a = await visible(c, who);
       const text = typeof form["edited_args"] === "string" ? form["edited_args"] : "";
       let edited: unknown;
@@ -266,7 +305,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       if (typeof edited !== "object" || edited === null || Array.isArray(edited)) return renderDetail(c, who, a, null, "edited arguments must be a JSON object", 400);
       const reason = typeof form["reason"] === "string" ? form["reason"].slice(0, 2_000) : "";
       const changes = diffArgs(a.args, edited as JsonObject);
-      return c.html(editReviewPage(who, a, edited as JsonObject, reason, changes, csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who))));
+      return c.html(editReviewPage(who, a, edited as JsonObject, reason, changes, csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), signOut));
     }),
   );
 
@@ -274,7 +313,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     "/approvals/:id/decide",
     withApprover(async (c, who) => {
       const form = await c.req.parseBody();
-      if (!csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null)) return fail(c, who, 403, "missing or invalid CSRF token: reload the page and try again");
+      if (!(await csrfOk(c, who, typeof form[csrfField] === "string" ? form[csrfField] : null))) return fail(c, who, 403, "missing or invalid CSRF token: reload the page and try again");
       const a = await visible(c, who);
       let editedArgs: unknown;
       if (typeof form["edited_args"] === "string" && form["edited_args"] !== "") {
@@ -296,11 +335,17 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
   // ------------------------------------------------------------ JSON API
   app.get("/api/csrf", withApprover(async (c, who) => c.json({ csrf_token: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), header: csrfHeader })));
   app.get("/api/approvals", withApprover(async (c, who) => c.json(await opts.approvals.list(listRequest(c, who, undefined)))));
-  app.get("/api/approvals/:id", withApprover(async (c, who) => c.json(await visible(c, who))));
+  app.get(
+    "/api/approvals/:id",
+    withApprover(async (c, who) => {
+      const a = await visible(c, who);
+      return c.json({ ...a, tool_info: toolInfo(tools, a.tool) ?? null, next_step: await stepOf(a) });
+    }),
+  );
   app.post(
     "/api/approvals/:id/decision",
     withApprover(async (c, who) => {
-      if (!csrfOk(c, who, c.req.header(csrfHeader) ?? null)) return fail(c, who, 403, `missing or invalid CSRF token: send the ${csrfHeader} header from GET /api/csrf, or authenticate with Authorization: Bearer`);
+      if (!(await csrfOk(c, who, c.req.header(csrfHeader) ?? null))) return fail(c, who, 403, `missing or invalid CSRF token: send the ${csrfHeader} header from GET /api/csrf, or authenticate with Authorization: Bearer`);
       const a = await visible(c, who);
       let body: unknown;
       try {
@@ -310,7 +355,8 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       }
       const { outcome, resumed } = await decideAndResume(a.id, parseDecision(body), who);
       if (!outcome.ok) return c.json({ error: { code: outcome.why, message: outcome.message } }, statusOf(outcome.why));
-      return c.json({ ...outcome, resumed });
+      const after = await opts.approvals.get(a.id);
+      return c.json({ ...outcome, resumed, next_step: after === null ? null : await stepOf(after) });
     }),
   );
 

@@ -4,6 +4,32 @@ import type { JsonObject } from "../manifest.js";
 import type { ApproverContext } from "../runtime/approver.js";
 import type { ArgChange } from "./args-diff.js";
 import { escapeHtml as e, jsonHtml } from "./escape.js";
+import type { NextStep } from "./next-step.js";
+
+/** What the inbox shows about a tool besides its name (from the manifest). */
+export interface ToolInfo {
+  readonly description: string;
+  readonly effect: string;
+}
+export type ToolCatalog = Readonly<Record<string, ToolInfo>>;
+
+/** The catalog's entry for a tool name; own entries only (a name like `constructor` is not a tool). */
+export const toolInfo = (tools: ToolCatalog, name: string): ToolInfo | undefined => (Object.hasOwn(tools, name) ? tools[name] : undefined);
+
+/** Less than this share of the approval's time to live left, or less than EXPIRING_MS, marks it as expiring. */
+export const EXPIRING_SHARE = 0.2;
+export const EXPIRING_MS = 2 * 60_000;
+
+/** True for a pending approval close to its expiry (and not yet past it). */
+export function expiringSoon(a: { readonly status: string; readonly created_at_ms: number; readonly expires_at_ms: number }, nowMs: number): boolean {
+  const left = a.expires_at_ms - nowMs;
+  return a.status === "pending" && left > 0 && (left < EXPIRING_MS || left < EXPIRING_SHARE * (a.expires_at_ms - a.created_at_ms));
+}
+
+const remaining = (ms: number): string => {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return s >= 3600 ? `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m` : s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${s}s`;
+};
 
 const style = `body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f6f7f9}
 header{background:#1f2937;color:#fff;padding:10px 24px;display:flex;justify-content:space-between;align-items:center}
@@ -14,13 +40,21 @@ th{background:#eef0f3}pre{background:#fff;border:1px solid #d5d9de;padding:10px;
 .flash{background:#dafbe1;border:1px solid #1a7f37;padding:8px 12px;margin-bottom:16px}.error{background:#ffebe9;border-color:#cf222e}.warning{background:#fff8c5;border-color:#9a6700}
 form.inline{display:inline-block;margin-right:12px;vertical-align:top}textarea{width:100%;font:13px monospace}
 button{padding:6px 14px;font-size:14px;cursor:pointer}.approve{background:#1a7f37;color:#fff;border:0}.reject{background:#cf222e;color:#fff;border:0}
+.expiring{background:#fff8c5;color:#9a6700;font-weight:600;padding:0 6px;border:1px solid #9a6700;border-radius:3px}
+.effect{font:12px monospace;padding:0 5px;border:1px solid #d5d9de;border-radius:3px;background:#eef0f3}.effect.destructive,.effect.external_write{border-color:#cf222e;color:#cf222e}
+.next{background:#ddf4ff;border:1px solid #0969da;padding:8px 12px;margin-bottom:16px}header form{display:inline;margin-left:12px}header button{padding:2px 10px;font-size:13px}
 .removed{background:#ffebe9}.added{background:#dafbe1}.changed{background:#fff8c5}dl{display:grid;grid-template-columns:180px 1fr;gap:4px 12px}dt{font-weight:600}`;
 
-export function layout(title: string, who: ApproverContext | null, body: string): string {
+/** `signOutCsrf`: the CSRF token for the header's sign-out form; null shows no sign-out button. */
+export function layout(title: string, who: ApproverContext | null, body: string, signOutCsrf: string | null = null): string {
+  const signOut =
+    signOutCsrf === null
+      ? ""
+      : `<form method="post" action="/logout"><input type="hidden" name="_csrf" value="${e(signOutCsrf)}"><button id="sign-out">Sign out</button></form>`;
   const user =
     who === null
       ? ""
-      : `<span>${e(who.user)} · tenant ${e(who.tenant)}${who.roles.length > 0 ? ` · ${e(who.roles.join(", "))}` : ""}</span>`;
+      : `<span>${e(who.user)} · tenant ${e(who.tenant)}${who.roles.length > 0 ? ` · ${e(who.roles.join(", "))}` : ""}${signOut}</span>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${e(title)} · toolgate approvals</title><style>${style}</style></head>
 <body><header><a href="/approvals">toolgate approvals</a>${user}</header><main>${body}</main></body></html>`;
@@ -30,13 +64,30 @@ const time = (ms: number): string => `<time datetime="${e(new Date(ms).toISOStri
 const status = (s: string, expired = false): string => `<span class="status ${e(s)}">${e(expired ? "expired" : s)}</span>`;
 const compact = (v: JsonObject): string => e(Object.entries(v).map(([k, x]) => `${k}=${JSON.stringify(x)}`).join(", "));
 
-export function listPage(who: ApproverContext, page: ApprovalPage, filter: string, nowMs: number, nextHref: string | null): string {
+const effectBadge = (info: ToolInfo | undefined): string => (info === undefined ? "" : `<span class="effect ${e(info.effect)}">${e(info.effect)}</span>`);
+const expiringMark = (a: ApprovalPage["approvals"][number], nowMs: number): string =>
+  expiringSoon(a, nowMs) ? ` <span class="expiring" title="little of its time to live is left">expires in ${e(remaining(a.expires_at_ms - nowMs))}</span>` : "";
+
+export interface ListView {
+  readonly who: ApproverContext;
+  readonly page: ApprovalPage;
+  readonly filter: string;
+  readonly nowMs: number;
+  readonly nextHref: string | null;
+  readonly tools: ToolCatalog;
+  /** For the sign-out form; null: no sign-out button. */
+  readonly csrf: string | null;
+}
+
+export function listPage(v: ListView): string {
+  const { who, page, filter, nowMs, nextHref, tools } = v;
   const rows = page.approvals
-    .map(
-      (a) => `<tr data-approval="${e(a.id)}"><td><a href="/approvals/${e(encodeURIComponent(a.id))}">${e(a.tool)}</a></td>
-<td>${compact(a.preview)}</td><td>${e(a.requested_by)}</td><td>${time(a.created_at_ms)}</td><td>${time(a.expires_at_ms)}</td>
-<td>${status(a.status, a.status === "pending" && a.expires_at_ms <= nowMs)}</td></tr>`,
-    )
+    .map((a) => {
+      const info = toolInfo(tools, a.tool);
+      return `<tr data-approval="${e(a.id)}"${expiringSoon(a, nowMs) ? ' class="expiring-soon"' : ""}><td><a href="/approvals/${e(encodeURIComponent(a.id))}">${e(a.tool)}</a> ${effectBadge(info)}${info === undefined ? "" : `<div class="description">${e(info.description)}</div>`}</td>
+<td>${compact(a.preview)}</td><td>${e(a.requested_by)}</td><td>${time(a.created_at_ms)}</td><td>${time(a.expires_at_ms)}${expiringMark(a, nowMs)}</td>
+<td>${status(a.status, a.status === "pending" && a.expires_at_ms <= nowMs)}</td></tr>`;
+    })
     .join("");
   const filters = ["pending", "approved", "edited", "rejected", "revoked", "all"]
     .map((s) => (s === filter ? `<strong>${e(s)}</strong>` : `<a href="/approvals?status=${e(s)}">${e(s)}</a>`))
@@ -47,6 +98,7 @@ export function listPage(who: ApproverContext, page: ApprovalPage, filter: strin
     `<h1>Approvals for tenant ${e(who.tenant)}</h1><p>${filters}</p>
 ${page.approvals.length === 0 ? `<p id="empty">No ${e(filter === "all" ? "" : filter)} approvals.</p>` : `<table id="approvals"><thead><tr><th>tool</th><th>preview</th><th>requested by</th><th>created</th><th>expires</th><th>status</th></tr></thead><tbody>${rows}</tbody></table>`}
 ${nextHref === null ? "" : `<p><a id="next" href="${e(nextHref)}">Next page</a></p>`}`,
+    v.csrf,
   );
 }
 
@@ -69,6 +121,12 @@ export interface DetailView {
   readonly editDiff: readonly ArgChange[] | null;
   /** What the decision just made warned of (policy versions), shown once after it. */
   readonly warnings?: readonly string[];
+  /** What happens to the call next. */
+  readonly next: NextStep;
+  /** The tool's description and effect class; undefined when the catalog does not know it. */
+  readonly tool: ToolInfo | undefined;
+  /** Show the sign-out button. */
+  readonly signOut: boolean;
 }
 
 function warningsBox(warnings: readonly string[]): string {
@@ -104,20 +162,23 @@ export function detailPage(v: DetailView): string {
     `${a.tool} ${a.id}`,
     v.who,
     `${v.flash === null ? "" : `<div class="flash" id="flash">${e(v.flash)}</div>`}${warningsBox(v.warnings ?? [])}${v.error === null ? "" : `<div class="flash error" id="error">${e(v.error)}</div>`}
-<h1>${e(a.tool)} ${status(a.status, expired)}</h1>
-<dl><dt>approval</dt><dd><code>${e(a.id)}</code></dd><dt>requested by</dt><dd id="requester">${e(a.requested_by)}</dd>
+<div class="next" id="next-step" data-state="${e(v.next.state)}"><strong>What happens next:</strong> ${e(v.next.text)}</div>
+<h1>${e(a.tool)} ${status(a.status, expired)} ${effectBadge(v.tool)}</h1>
+${v.tool === undefined ? "" : `<p id="tool-description">${e(v.tool.description)}</p>`}
+<dl><dt>effect</dt><dd id="tool-effect">${e(v.tool?.effect ?? "(unknown tool)")}</dd><dt>approval</dt><dd><code>${e(a.id)}</code></dd><dt>requested by</dt><dd id="requester">${e(a.requested_by)}</dd>
 <dt>policy's reason</dt><dd id="policy-reason">${e(a.policy_reason ?? "(not recorded)")}</dd>
 <dt>run</dt><dd><code>${e(a.run_id)}</code></dd><dt>operation</dt><dd><code>${e(a.operation_id ?? "")}</code></dd>
-<dt>created</dt><dd>${time(a.created_at_ms)}</dd><dt>expires</dt><dd id="expires">${time(a.expires_at_ms)}${expired ? " (expired)" : ""}</dd></dl>
+<dt>created</dt><dd>${time(a.created_at_ms)}</dd><dt>expires</dt><dd id="expires">${time(a.expires_at_ms)}${expired ? " (expired)" : ""}${expiringSoon(a, v.nowMs) ? ` <span class="expiring" id="expiring">expires in ${e(remaining(a.expires_at_ms - v.nowMs))}: decide now</span>` : ""}</dd></dl>
 <h2>Preview: what you approve</h2><table id="preview"><tbody>${preview}</tbody></table>
 <h2>All arguments</h2><pre id="args">${jsonHtml(a.args)}</pre>
 ${v.editDiff === null ? "" : `<h2>Edit</h2>${diffTable(v.editDiff)}`}
 ${controls}
 <h2>Decisions</h2>${a.events.length === 0 ? "<p>None yet.</p>" : `<table id="events"><thead><tr><th>decision</th><th>by</th><th>at</th><th>reason</th></tr></thead><tbody>${events}</tbody></table>`}`,
+    v.signOut ? csrf : null,
   );
 }
 
-export function editReviewPage(who: ApproverContext, a: ApprovalDetail, edited: JsonObject, reason: string, changes: readonly ArgChange[], csrf: string): string {
+export function editReviewPage(who: ApproverContext, a: ApprovalDetail, edited: JsonObject, reason: string, changes: readonly ArgChange[], csrf: string, signOut: boolean): string {
   const action = `/approvals/${e(encodeURIComponent(a.id))}`;
   return layout(
     `Edit ${a.id}`,
@@ -127,6 +188,7 @@ ${diffTable(changes)}<h2>Edited arguments</h2><pre id="edited">${jsonHtml(edited
 <form method="post" action="${action}/decide"><input type="hidden" name="_csrf" value="${e(csrf)}"><input type="hidden" name="decision" value="edit">
 <input type="hidden" name="edited_args" value="${e(JSON.stringify(edited))}"><input type="hidden" name="reason" value="${e(reason)}">
 <button class="approve" id="confirm-edit">Approve the edited call</button> <a href="${action}">Cancel</a></form>`,
+    signOut ? csrf : null,
   );
 }
 

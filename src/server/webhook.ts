@@ -69,16 +69,35 @@ export function webhookBody(approval: ApprovalRecord, call: PendingCall, baseUrl
   };
 }
 
-/** Posts one announcement; throws when the receiver does not answer 2xx. */
+/** A delivery that did not reach a 2xx answer at the configured URL. */
+export class WebhookDeliveryError extends Error {
+  override name = "WebhookDeliveryError";
+}
+
+export const isWebhookDeliveryError = (e: unknown): e is WebhookDeliveryError => e instanceof Error && e.name === "WebhookDeliveryError";
+
+/**
+ * Posts one announcement; throws WebhookDeliveryError when the receiver does not answer 2xx.
+ * Redirects are never followed: following one would re-post the signed body and its signature
+ * to a URL nobody configured, so a 3xx is a failed delivery.
+ */
 export async function postWebhook(opts: WebhookOptions, approval: ApprovalRecord, call: PendingCall): Promise<void> {
   const body = JSON.stringify(webhookBody(approval, call, opts.baseUrl));
   const res = await (opts.fetch ?? fetch)(opts.url, {
     method: "POST",
     headers: { "content-type": "application/json", [signatureHeader]: signWebhook(opts.secret, body, (opts.now ?? Date.now)()) },
     body,
+    redirect: "manual",
     signal: AbortSignal.timeout(opts.timeoutMs ?? 5_000),
   });
-  if (!res.ok) throw new Error(`webhook ${opts.url} answered ${res.status}`);
+  await res.body?.cancel().catch(() => undefined);
+  if (res.status >= 300 && res.status < 400) {
+    const location = res.headers.get("location");
+    throw new WebhookDeliveryError(
+      `webhook ${opts.url} answered ${res.status} redirect${location === null ? "" : ` to ${location.slice(0, 500)}`}: not followed (the signed body would go to another URL); not delivered, set the webhook URL to the final address`,
+    );
+  }
+  if (!res.ok) throw new WebhookDeliveryError(`webhook ${opts.url} answered ${res.status}: not delivered`);
 }
 
 /** `onPendingApproval` for createRuntime: announces each new pending approval from the process that created it. */

@@ -3,7 +3,7 @@
  * in process against a SQLite file the runtime wrote (PostgreSQL goes through the same
  * store interface, covered by the store contract).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -166,5 +166,51 @@ describe("toolgate token", () => {
     const noSecret = await cli("token", "--tenant", "t_acme", "--user", "bob");
     expect(noSecret.code).toBe(1);
     expect(noSecret.err).toMatch(/TOOLGATE_APPROVER_SECRET/);
+  });
+
+  it("toolgate token issues tokens only within the maximum token lifetime", async () => {
+    const secret = "k".repeat(48);
+    process.env["TOOLGATE_APPROVER_SECRET"] = secret;
+    try {
+      const long = await cli("token", "--tenant", "t_acme", "--user", "bob", "--ttl", "36500d");
+      expect(long.code).toBe(1);
+      expect(long.out).toBe("");
+      expect(long.err).toMatch(/ttl_too_long: --ttl 36500d exceeds the maximum token lifetime 24h/);
+      expect((await cli("token", "--tenant", "t_acme", "--user", "bob", "--ttl", "25h")).code).toBe(1);
+      const day = await cli("token", "--tenant", "t_acme", "--user", "bob", "--ttl", "24h");
+      expect(day.code).toBe(0);
+      expect(await verifyApproverToken(day.out.trim(), secret)).toMatchObject({ user: "bob" });
+      const week = await cli("token", "--tenant", "t_acme", "--user", "bob", "--ttl", "7d", "--max-token-lifetime", "7d");
+      expect(week.code).toBe(0);
+      // The default verifier (24h) refuses it; one configured like the issuer accepts it.
+      expect(await verifyApproverToken(week.out.trim(), secret)).toBeNull();
+      expect(await verifyApproverToken(week.out.trim(), secret, undefined, 7 * 86_400)).toMatchObject({ user: "bob" });
+      expect((await cli("token", "--tenant", "t_acme", "--user", "bob", "--max-token-lifetime", "soon")).code).toBe(1);
+    } finally {
+      delete process.env["TOOLGATE_APPROVER_SECRET"];
+    }
+  });
+});
+
+describe("toolgate serve --handlers", () => {
+  it("a missing handler module, or one without handlers, is a located input error (exit 1), not a crash", async () => {
+    process.env["TOOLGATE_APPROVER_SECRET"] = "k".repeat(48);
+    try {
+      const missing = await cli("serve", "--db", db, "--port", "0", "--handlers", join(dir, "nope.js"));
+      expect(missing.code).toBe(1);
+      expect(missing.err).toMatch(/toolgate serve:1:1 file_not_found: handler module .*nope\.js does not exist/);
+      const empty = join(dir, "empty-handlers.mjs");
+      writeFileSync(empty, "export const notHandlers = 1;\n");
+      const none = await cli("serve", "--db", db, "--port", "0", "--handlers", empty);
+      expect(none.code).toBe(1);
+      expect(none.err).toMatch(/handlers_missing: .*does not export `handlers`/);
+      const partial = join(dir, "partial-handlers.mjs");
+      writeFileSync(partial, "export const handlers = { get_account: async () => ({}) };\n");
+      const some = await cli("serve", "--db", db, "--port", "0", "--handlers", partial);
+      expect(some.code).toBe(1);
+      expect(some.err).toMatch(/handlers_invalid: .*missing/);
+    } finally {
+      delete process.env["TOOLGATE_APPROVER_SECRET"];
+    }
   });
 });

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PolicyEngine } from "../../src/policy/engine.js";
-import { createInboxApp, createTokenVerifier, diffArgs, issueApproverToken } from "../../src/server/index.js";
+import { checkApproverToken, createInboxApp, createTokenVerifier, diffArgs, issueApproverToken } from "../../src/server/index.js";
 import { alice, loadShippedPolicy, makeGate, reserveArgs } from "../runtime/harness.js";
 import type { Gate } from "../runtime/harness.js";
 
@@ -203,5 +203,87 @@ describe("inbox HTTP hardening", () => {
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);
     }
+  });
+});
+
+describe("inbox CSRF alternatives", () => {
+  it("only a verified bearer token stands in for the CSRF token: Basic, an empty or a forged Bearer beside the session cookie are refused", async () => {
+    const { gate, app, token } = await setup();
+    const id = await pending(gate, "op-csrf-auth");
+    const bob = await token("t_acme", "bob");
+    const s = await browser(app, bob, `/approvals/${id}`);
+    for (const authorization of ["Basic Ym9iOnNlY3JldA==", "Bearer", "Bearer ", "Token abc", "Bearer not.a.jwt"]) {
+      const json = await app.request(`/api/approvals/${id}/decision`, {
+        method: "POST",
+        headers: { cookie: s.cookie, authorization, "content-type": "application/json" },
+        body: JSON.stringify({ decision: "approve" }),
+      });
+      // A forged Bearer is read as the credential itself (401); every other value leaves the cookie, which needs the CSRF token (403).
+      expect(json.status, authorization).toBe(authorization === "Bearer not.a.jwt" ? 401 : 403);
+      const html = await app.request(`/approvals/${id}/decide`, { method: "POST", headers: { ...formHeaders(s.cookie), authorization }, body: form({ decision: "approve" }) });
+      expect(html.status, authorization).toBe(authorization === "Bearer not.a.jwt" ? 401 : 403);
+    }
+    expect((await gate.store.getApproval(id))?.status).toBe("pending");
+    expect(gate.ledger.effectsOf("op-csrf-auth")).toHaveLength(0);
+    // A verified bearer token of the signed-in approver needs no CSRF token.
+    const ok = await app.request(`/api/approvals/${id}/decision`, {
+      method: "POST",
+      headers: { cookie: s.cookie, authorization: `Bearer ${bob}`, "content-type": "application/json" },
+      body: JSON.stringify({ decision: "approve" }),
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("sign-in with a planted CSRF cookie and its token is refused unless the browser marks the form same-origin", async () => {
+    const { app, token } = await setup();
+    // The attacker fetches the login page: a CSRF cookie and its token, which they plant in the victim's browser.
+    const first = await app.request("/login");
+    const planted = /toolgate_csrf=([^;]+)/.exec(first.headers.get("set-cookie") ?? "")![1]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await first.text())![1]!;
+    const attackers = await token("t_acme", "mallory");
+    const login = (extra: Record<string, string>) =>
+      app.request("/login", { method: "POST", headers: { ...formHeaders(`toolgate_csrf=${planted}`), ...extra }, body: form({ _csrf: csrf, token: attackers }) });
+    for (const headers of [{}, { "sec-fetch-site": "none" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { origin: "https://evil.example" }, { "sec-fetch-site": "same-site" }]) {
+      const res = await login(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(res.headers.get("set-cookie") ?? "", JSON.stringify(headers)).not.toContain("toolgate_approver=");
+    }
+    for (const headers of [{ "sec-fetch-site": "same-origin" }, { origin: "http://localhost" }]) {
+      const res = await login(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(303);
+      expect(res.headers.get("set-cookie") ?? "").toContain("toolgate_approver=");
+    }
+  });
+});
+
+describe("approver token lifetime", () => {
+  it("an approver token living longer than the maximum is refused by the inbox, and cannot be issued", async () => {
+    const { app } = await setup();
+    const { SignJWT } = await import("jose");
+    const key = new TextEncoder().encode(SECRET);
+    const now = Math.floor(Date.now() / 1000);
+    const forged = (iat: number | undefined, exp: number | undefined) => {
+      const jwt = new SignJWT({ tenant: "t_acme", roles: ["approver"] }).setProtectedHeader({ alg: "HS256" }).setSubject("bob").setIssuer("toolgate").setAudience("toolgate-approvals");
+      if (iat !== undefined) jwt.setIssuedAt(iat);
+      if (exp !== undefined) jwt.setExpirationTime(exp);
+      return jwt.sign(key);
+    };
+    const century = 100 * 365 * 86_400;
+    for (const [iat, exp, reason] of [
+      [now, now + century, /exceeds the maximum of 24h/],
+      [undefined, now + century, /beyond the maximum lifetime of 24h/],
+      [now, undefined, /no exp claim/],
+    ] as const) {
+      const jwt = await forged(iat, exp);
+      expect((await app.request("/api/approvals", { headers: { authorization: `Bearer ${jwt}` } })).status).toBe(401);
+      expect(await checkApproverToken(jwt, SECRET)).toEqual({ ok: false, reason: expect.stringMatching(reason) });
+    }
+    const day = await forged(now, now + 24 * 3600);
+    expect((await app.request("/api/approvals", { headers: { authorization: `Bearer ${day}` } })).status).toBe(200);
+    // Configurable: a verifier with a shorter maximum refuses the day-long token.
+    const strict = createTokenVerifier({ secret: SECRET, maxLifetimeSeconds: 3600 });
+    expect(await strict(new Request("http://x/", { headers: { authorization: `Bearer ${day}` } }))).toBeNull();
+    await expect(issueApproverToken({ secret: SECRET, tenant: "t_acme", user: "bob", roles: [], ttlSeconds: 25 * 3600 })).rejects.toThrow(/exceeds the maximum token lifetime/);
+    await expect(issueApproverToken({ secret: SECRET, tenant: "t_acme", user: "bob", roles: [], ttlSeconds: 2 * 3600, maxLifetimeSeconds: 3600 })).rejects.toThrow(/exceeds the maximum token lifetime/);
   });
 });

@@ -11,7 +11,7 @@ import { manifest, validators } from "../../generated/index.js";
 import { approvalPageUrl } from "../../src/approvals/index.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { createRuntime } from "../../src/runtime/index.js";
-import { pendingApprovalWebhook, signWebhook, startAnnouncer, verifyWebhookSignature } from "../../src/server/index.js";
+import { isWebhookDeliveryError, pendingApprovalWebhook, postWebhook, signWebhook, startAnnouncer, verifyWebhookSignature } from "../../src/server/index.js";
 import type { PendingApprovalWebhookBody } from "../../src/server/index.js";
 import { openSqliteStore } from "../../src/store/index.js";
 import { alice, loadShippedPolicy, makeGate, reserveArgs } from "../runtime/harness.js";
@@ -139,6 +139,57 @@ describe("announcing new pending approvals", () => {
     } finally {
       await announcer.stop();
       await store.close();
+    }
+  });
+});
+
+describe("webhook redirects", () => {
+  it("a redirect is never followed: the signed body and signature reach only the configured URL, and the delivery fails with a clear error", async () => {
+    const elsewhere: Received[] = [];
+    const target = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+      req.on("end", () => {
+        elsewhere.push({ body, signature: (req.headers["x-toolgate-signature"] as string | undefined) ?? null });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+    const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/stolen`;
+    const redirector = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(307, { location: targetUrl }).end());
+    });
+    await new Promise<void>((r) => redirector.listen(0, "127.0.0.1", r));
+    const hook = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hook`;
+    const store = openSqliteStore(":memory:");
+    try {
+      const g = makeGate({ policy, store });
+      const env = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(42), operation_id: "op-redirect" });
+      if (env.outcome !== "terminal_failure" || env.approval_id === undefined) throw new Error(JSON.stringify(env));
+      const approval = (await store.getApproval(env.approval_id))!;
+      const call = (await store.getPendingCall(env.approval_id))!;
+      const err = await postWebhook({ url: hook, secret: SECRET, baseUrl: "http://inbox" }, approval, call).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(isWebhookDeliveryError(err)).toBe(true);
+      expect((err as Error).message).toMatch(new RegExp(`answered 307 redirect to ${targetUrl.replace(/[.]/g, "\\.")}: not followed`));
+      // The announcer treats it as a failed delivery: reported, unmarked, never posted elsewhere.
+      const errors: unknown[] = [];
+      const announcer = startAnnouncer({ store, url: hook, secret: SECRET, baseUrl: "http://inbox", intervalMs: 60_000, onError: (e) => errors.push(e) });
+      try {
+        expect(await announcer.tick()).toBe(0);
+        expect(errors.map((e) => (e as Error).message)).toEqual([expect.stringContaining("answered 307 redirect")]);
+        expect(await store.claimAnnouncements(Date.now(), 50)).toHaveLength(1);
+      } finally {
+        await announcer.stop();
+      }
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await store.close();
+      await new Promise<void>((r) => redirector.close(() => r()));
+      await new Promise<void>((r) => target.close(() => r()));
     }
   });
 });

@@ -4,7 +4,9 @@
  * preview and approves; the host resumes and the write commits once. Also reject, edit
  * (diff shown, the edited call commits with the new arguments), a second approver
  * cannot re-decide, an approver of another tenant gets 403, and the requester cannot
- * approve their own call. Screenshots go to test/artifacts/ (and, with
+ * approve their own call. The page says what happens next to the call (it ran, or it waits for
+ * the host to resume it in an inbox that does not run calls), and the sign-out button ends
+ * the session. Screenshots go to test/artifacts/ (and, with
  * TOOLGATE_UPDATE_DOCS=1, the README's docs/approval-detail.png).
  */
 import { mkdirSync } from "node:fs";
@@ -12,6 +14,7 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { manifest } from "../../generated/index.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { createInboxApp, createTokenVerifier, issueApproverToken, listenInbox } from "../../src/server/index.js";
 import type { RunningInbox } from "../../src/server/index.js";
@@ -35,6 +38,8 @@ describe.skipIf(executable === null)("approvals inbox in Chromium", () => {
   let policy: PolicyEngine;
   let gate: Gate;
   let server: RunningInbox;
+  /** The same store behind an inbox that only decides: the host resumes approved calls. */
+  let decideOnly: RunningInbox;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
@@ -47,8 +52,22 @@ describe.skipIf(executable === null)("approvals inbox in Chromium", () => {
       csrfSecret: `${SECRET}-csrf`,
       now: () => gate.clock.now(),
       onError: () => undefined,
+      operations: gate.store,
+      tools: manifest.tools,
     });
     server = await listenInbox(app);
+    decideOnly = await listenInbox(
+      createInboxApp({
+        approvals: gate.runtime.approvals,
+        resumeOnDecision: false,
+        verifyApprover: createTokenVerifier({ secret: SECRET }),
+        csrfSecret: `${SECRET}-csrf`,
+        now: () => gate.clock.now(),
+        onError: () => undefined,
+        operations: gate.store,
+        tools: manifest.tools,
+      }),
+    );
     // Playwright's launch() starts every browser with a fresh temporary user-data-dir.
     browser = await chromium.launch({ executablePath: executable!, headless: true, args: chromiumArgs });
     mkdirSync(artifacts, { recursive: true });
@@ -58,14 +77,15 @@ describe.skipIf(executable === null)("approvals inbox in Chromium", () => {
     await Promise.all(contexts.map((c) => c.close()));
     await browser?.close();
     await server?.close();
+    await decideOnly?.close();
   });
 
   /** A signed-in approver in their own browser context (own cookies). */
-  async function signIn(tenant: string, user: string, roles: string[] = ["approver"]): Promise<Page> {
+  async function signIn(tenant: string, user: string, roles: string[] = ["approver"], inbox: RunningInbox = server): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1000, height: 760 } });
     contexts.push(context);
     const page = await context.newPage();
-    await page.goto(`${server.url}/approvals`);
+    await page.goto(`${inbox.url}/approvals`);
     expect(new URL(page.url()).pathname).toBe("/login");
     await page.fill("#token", await issueApproverToken({ secret: SECRET, tenant, user, roles, nowMs: Date.now() }));
     const [response] = await Promise.all([page.waitForNavigation(), page.click("#sign-in")]);
@@ -104,10 +124,17 @@ describe.skipIf(executable === null)("approvals inbox in Chromium", () => {
       mkdirSync(docs, { recursive: true });
       await bob.screenshot({ path: join(docs, "approval-detail.png") });
     }
+    expect(await bob.locator("#next-step").innerText()).toBe(
+      "What happens next: Waiting for a decision. Once approved, this inbox runs it on the host as soon as it is approved (exactly once, as resume does).",
+    );
+    expect(await bob.locator("#tool-effect").innerText()).toBe("reversible_write");
+    expect(await bob.locator("#tool-description").innerText()).toBe(manifest.tools["reserve_funds"]!.description);
     await bob.fill('input[aria-label="approve reason"]', "matches the invoice");
     await bob.click("#approve");
     await bob.waitForURL(/done=approve/);
     expect(await bob.locator("#flash").innerText()).toBe("Approved. The host ran the call.");
+    expect(await bob.locator("#next-step").innerText()).toBe("What happens next: The call has run: success.");
+    expect(await bob.locator("#next-step").getAttribute("data-state")).toBe("ran");
     expect(gate.ledger.effectsOf("op-b-approve")).toHaveLength(1);
     // The model's own retry afterwards replays; still one effect.
     const retry = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(4_200), operation_id: "op-b-approve", approval_id: id });
@@ -123,6 +150,7 @@ describe.skipIf(executable === null)("approvals inbox in Chromium", () => {
     await bob.click("#reject");
     await bob.waitForURL(/done=reject/);
     expect(await bob.locator("#flash").innerText()).toBe("Rejected.");
+    expect(await bob.locator("#next-step").innerText()).toBe("What happens next: The call will not run: the approval was rejected.");
     expect(await bob.locator("#events").innerText()).toContain("wrong recipient");
     const retry = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(900), operation_id: "op-b-reject", approval_id: id });
     expect(retry).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
@@ -173,6 +201,35 @@ describe.skipIf(executable === null)("approvals inbox in Chromium", () => {
     expect(res?.status()).toBe(403);
     expect(await eve.locator("#error").innerText()).toMatch(/another tenant/);
     expect(await eve.locator("#approve").count()).toBe(0);
+  }, 60_000);
+
+  it("in an inbox that does not run calls, the page says the approved call waits for the host, and that it ran once the host resumed it", async () => {
+    const id = await agentWrite("op-b-host", 450);
+    const bob = await signIn("t_acme", "bob", ["approver"], decideOnly);
+    await bob.goto(`${decideOnly.url}/approvals/${id}`);
+    expect(await bob.locator("#next-step").innerText()).toContain("this inbox does not run calls: the host resumes it");
+    await bob.click("#approve");
+    await bob.waitForURL(/done=approve/);
+    expect(await bob.locator("#flash").innerText()).toBe("Approved.");
+    expect(await bob.locator("#next-step").getAttribute("data-state")).toBe("awaiting_resume");
+    expect(await bob.locator("#next-step").innerText()).toBe(
+      `What happens next: Approved; the call has not run yet. It waits for the host to resume it or the agent to retry with approval id ${id}.`,
+    );
+    expect(gate.ledger.effectsOf("op-b-host")).toHaveLength(0);
+    expect(await gate.runtime.approvals.resume(id)).toMatchObject({ ok: true, envelope: { outcome: "success" } });
+    await bob.reload();
+    expect(await bob.locator("#next-step").innerText()).toBe("What happens next: The call has run: success.");
+    expect(gate.ledger.effectsOf("op-b-host")).toHaveLength(1);
+  }, 60_000);
+
+  it("the sign-out button ends the session: the inbox asks to sign in again", async () => {
+    const bob = await signIn("t_acme", "bob");
+    await expect(bob.locator("#sign-out").innerText()).resolves.toBe("Sign out");
+    await Promise.all([bob.waitForURL(`${server.url}/login`), bob.click("#sign-out")]);
+    expect(await bob.context().cookies(server.url)).not.toContainEqual(expect.objectContaining({ name: "toolgate_approver" }));
+    await bob.goto(`${server.url}/approvals`);
+    expect(new URL(bob.url()).pathname).toBe("/login");
+    expect(await bob.locator("#sign-out").count()).toBe(0);
   }, 60_000);
 
   it("the requester cannot approve their own call", async () => {
