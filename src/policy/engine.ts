@@ -110,5 +110,8 @@ export function toDecision(result: unknown): PolicyDecision {
   return { allow: r.allow, reason: r.reason, requires_approval: r.requires_approval };
 }
 
+/** The reason of a decision whose evaluation failed (fail closed). */
+export const EVALUATION_ERROR = "policy_evaluation_error";
+
 export const deny = (reason: string, error?: string): PolicyDecision =>
   error === undefined ? { allow: false, reason, requires_approval: false } : { allow: false, reason, requires_approval: false, error };
