@@ -3,7 +3,7 @@
  * package answers (regexp/syntax with Perl flags).
  */
 import { describe, expect, it } from "vitest";
-import { regexFindN, regexMatch, regexReplace } from "../../src/policy/host-builtins/regex.js";
+import { regexFindN, regexMatch, regexReplace, regexTemplateMatch } from "../../src/policy/host-builtins/regex.js";
 
 const match = (pattern: string, value: string): boolean => regexMatch(pattern, value);
 
@@ -127,5 +127,24 @@ describe("RE2 groups and flags", () => {
   it("nested repetition and a missing argument are Go's errors", () => {
     expect(() => match("a**", "a")).toThrow("invalid nested repetition operator");
     expect(() => match("*a", "a")).toThrow("missing argument to repetition operator");
+  });
+});
+
+describe("regex.template_match (OPA's template: literal text, first-level {regexp} parts)", () => {
+  it("answers OPA's documented cases", () => {
+    expect(regexTemplateMatch("urn:foo:{.*}", "urn:foo:bar:baz", "{", "}")).toBe(true);
+    expect(regexTemplateMatch("urn:foo.bar.com:{.*}", "urn:foo.bar.com:bar:baz", "{", "}")).toBe(true);
+    expect(regexTemplateMatch("urn:foo.bar.com:{.*}", "urn:foo.com:bar:baz", "{", "}")).toBe(false);
+    expect(regexTemplateMatch("urn:foo.bar.com:{.*}", "foobar", "{", "}")).toBe(false);
+    expect(regexTemplateMatch("urn:foo.bar.com:{.{1,2}}", "urn:foo.bar.com:aa", "{", "}")).toBe(true);
+    expect(regexTemplateMatch("urn:foo:<[a-z]+>:x", "urn:foo:abc:x", "<", ">")).toBe(true);
+  });
+
+  it("unbalanced delimiters, delimiters longer than one byte and bad parts are OPA's errors", () => {
+    expect(() => regexTemplateMatch("urn:foo.bar.com:{.*{}", "urn:foo.bar.com:bar:baz", "{", "}")).toThrow('unbalanced braces in "urn:foo.bar.com:{.*{}"');
+    expect(() => regexTemplateMatch("a}", "a", "{", "}")).toThrow("unbalanced braces");
+    expect(() => regexTemplateMatch("a", "a", "{{", "}")).toThrow("start delimiter has to be exactly one character long but is 2 long");
+    expect(() => regexTemplateMatch("a", "a", "é", "}")).toThrow("start delimiter has to be exactly one character long but is 2 long");
+    expect(() => regexTemplateMatch("{[}", "a", "{", "}")).toThrow("error parsing regexp: missing closing ]");
   });
 });

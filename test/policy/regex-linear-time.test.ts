@@ -13,7 +13,7 @@ import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyDecision, PolicyInput } from "../../src/policy/engine.js";
 import { loadFastEngine } from "../../src/policy/fast-engine.js";
 import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
-import { regexFindAllStringSubmatchN, regexFindN, regexMatch, regexReplace, regexSplit } from "../../src/policy/host-builtins/regex.js";
+import { regexFindAllStringSubmatchN, regexFindN, regexMatch, regexReplace, regexSplit, regexTemplateMatch } from "../../src/policy/host-builtins/regex.js";
 import { globMatch } from "../../src/policy/host-builtins/glob.js";
 
 const ENTRYPOINT = "toolgate/authz/decision";
@@ -55,6 +55,12 @@ const input = (args: JsonObject): PolicyInput => ({
   policy_code_version: "c",
   policy_data_version: "d",
 });
+
+const TEMPLATE = `package toolgate.authz
+import rego.v1
+
+decision := {"allow": regex.template_match(input.args.template, input.args.value, "{", "}"), "reason": "matched", "requires_approval": false}
+`;
 
 type Decide = (args: JsonObject) => PolicyDecision;
 const engines: readonly [string, (wasm: Uint8Array) => Promise<Decide>][] = [
@@ -102,6 +108,14 @@ describe("regexes run in linear time (the RE2 engine)", () => {
     });
   }
 
+  for (const [name, load] of engines) {
+    it(`regex.template_match runs on the RE2 engine too (${name})`, async () => {
+      const decide = await load(wasmOf(TEMPLATE));
+      expect(decide({ template: "urn:{(a|aa)+}!", value: `urn:${a(5000)}` })).toMatchObject({ allow: false, reason: "matched" });
+      expect(decide({ template: "urn:{(a|aa)+}!", value: `urn:${a(50)}!` })).toMatchObject({ allow: true, reason: "matched" });
+    });
+  }
+
   it("the other regex builtins and glob.match answer catastrophic patterns on hostile inputs", () => {
     for (const [pattern, value, want] of CATASTROPHIC) expect(regexMatch(pattern, value), pattern).toBe(want);
     expect(regexFindN("(a|aa)+b", a(5000), -1)).toEqual([]);
@@ -110,6 +124,8 @@ describe("regexes run in linear time (the RE2 engine)", () => {
     expect(regexFindAllStringSubmatchN("(x+x+)+(y)", `${"x".repeat(4000)}y`, 1).map((m) => m.map((g) => g.length))).toEqual([[4001, 4000, 1]]);
     expect(regexSplit("(a+)+!", `b${a(4000)}c`)).toEqual([`b${a(4000)}c`]);
     expect(regexReplace(`${a(4000)}!`, "^(\\w+\\s?)*$", "x")).toBe(`${a(4000)}!`);
+    expect(regexTemplateMatch("id:{(a|aa)+}!", `id:${a(5000)}`, "{", "}")).toBe(false);
+    expect(regexTemplateMatch("id:{(a|aa)+}!", `id:${a(5000)}!`, "{", "}")).toBe(true);
     expect(globMatch(`${"*a".repeat(30)}b`, [], a(3000))).toBe(false);
     expect(globMatch(`${"*a".repeat(30)}b`, [], `${a(3000)}b`)).toBe(true);
   });

@@ -1,4 +1,5 @@
 /** OPA's regex builtins over RE2 patterns (re2.ts, linear time), with Go's match iteration. */
+import { builtinError } from "./errors.js";
 import { intOperand, stringOperand } from "./operands.js";
 import { globsMatch } from "./globs-match.js";
 import { compileRe2, isValidRe2 } from "./re2.js";
@@ -107,6 +108,54 @@ export function regexReplace(s: unknown, pattern: unknown, value: unknown): stri
   return out + str.slice(last);
 }
 
+/** Go's `regexp.QuoteMeta`. */
+const quoteMeta = (s: string): string => s.replace(/[\\.+*?()|[\]{}^$]/g, "\\$&");
+
+/** First-level delimiter pairs of a template as [start, end + 1] offsets (OPA's `delimiterIndices`). */
+function delimiterIndices(s: string, open: string, close: string): number[] {
+  const out: number[] = [];
+  let level = 0;
+  let at = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === open) {
+      if (++level === 1) at = i;
+    } else if (s[i] === close) {
+      if (--level === 0) out.push(at, i + 1);
+      else if (level < 0) throw builtinError(`unbalanced braces in ${JSON.stringify(s)}`);
+    }
+  }
+  if (level !== 0) throw builtinError(`unbalanced braces in ${JSON.stringify(s)}`);
+  return out;
+}
+
+/**
+ * regex.template_match(template, value, start, end): OPA's template (from gorilla/mux):
+ * text outside the delimiters is literal, each first-level `{...}` a Go regexp, the
+ * whole anchored at both ends. Delimiters are one byte, as in Go.
+ */
+export function regexTemplateMatch(template: unknown, value: unknown, start: unknown, end: unknown): boolean {
+  const tpl = stringOperand(template, 1);
+  const v = stringOperand(value, 2);
+  const open = stringOperand(start, 3);
+  const close = stringOperand(end, 4);
+  const bytes = (s: string): number => new TextEncoder().encode(s).length;
+  if (bytes(open) !== 1) throw builtinError(`start delimiter has to be exactly one character long but is ${bytes(open)} long`);
+  // OPA reports the start delimiter's length here too.
+  if (bytes(close) !== 1) throw builtinError(`end delimiter has to be exactly one character long but is ${bytes(open)} long`);
+  const idxs = delimiterIndices(tpl, open, close);
+  let pattern = "^";
+  let last = 0;
+  for (let i = 0; i < idxs.length; i += 2) {
+    const raw = tpl.slice(last, idxs[i]);
+    last = idxs[i + 1]!;
+    const part = tpl.slice(idxs[i]! + 1, last - 1);
+    pattern += `${quoteMeta(raw)}(${part})`;
+    compileRe2(`^${part}$`); // each part must be a regexp of its own, as OPA checks
+  }
+  pattern += `${quoteMeta(tpl.slice(last))}$`;
+  return compileRe2(pattern).test(v);
+}
+
 export const regexBuiltins = {
   "regex.match": regexMatch,
   "regex.is_valid": regexIsValid,
@@ -114,5 +163,6 @@ export const regexBuiltins = {
   "regex.find_all_string_submatch_n": regexFindAllStringSubmatchN,
   "regex.split": regexSplit,
   "regex.replace": regexReplace,
+  "regex.template_match": regexTemplateMatch,
   "regex.globs_match": globsMatch,
 };
