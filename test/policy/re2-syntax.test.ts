@@ -3,6 +3,7 @@
  * package answers (regexp/syntax with Perl flags).
  */
 import { describe, expect, it } from "vitest";
+import { compileRe2, RE2_CACHE_MAX } from "../../src/policy/host-builtins/re2.js";
 import { regexFindN, regexMatch, regexReplace, regexTemplateMatch } from "../../src/policy/host-builtins/regex.js";
 
 const match = (pattern: string, value: string): boolean => regexMatch(pattern, value);
@@ -146,5 +147,23 @@ describe("regex.template_match (OPA's template: literal text, first-level {regex
     expect(() => regexTemplateMatch("a", "a", "{{", "}")).toThrow("start delimiter has to be exactly one character long but is 2 long");
     expect(() => regexTemplateMatch("a", "a", "é", "}")).toThrow("start delimiter has to be exactly one character long but is 2 long");
     expect(() => regexTemplateMatch("{[}", "a", "{", "}")).toThrow("error parsing regexp: missing closing ]");
+  });
+});
+
+describe("compiled patterns are cached, bounded", () => {
+  it("a pattern used again is the same compiled expression until RE2_CACHE_MAX others were used since", () => {
+    const first = compileRe2("^cache-probe-0$");
+    expect(compileRe2("^cache-probe-0$")).toBe(first);
+    for (let i = 1; i < RE2_CACHE_MAX; i++) compileRe2(`^cache-probe-${i}$`);
+    // Used again just now: still the most recent, so it survived the others.
+    expect(compileRe2("^cache-probe-0$")).toBe(first);
+    for (let i = 0; i < RE2_CACHE_MAX; i++) compileRe2(`^cache-evict-${i}$`);
+    expect(compileRe2("^cache-probe-0$")).not.toBe(first);
+    expect(compileRe2("^cache-probe-0$").test("cache-probe-0")).toBe(true);
+  });
+
+  it("an invalid pattern is answered from the cache with the same error", () => {
+    expect(() => compileRe2("(unclosed")).toThrow("error parsing regexp: missing closing ): `(unclosed`");
+    expect(() => compileRe2("(unclosed")).toThrow("error parsing regexp: missing closing ): `(unclosed`");
   });
 });

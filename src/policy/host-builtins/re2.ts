@@ -14,8 +14,11 @@ import { builtinError } from "./errors.js";
 /** A compiled Go regexp: the pattern, its capture groups' names by index, and the engine's matcher. */
 export type Re2 = RE2JS;
 
-/** Distinct patterns kept compiled; the least recently used is dropped first. */
-export const RE2_CACHE_MAX = 256;
+/**
+ * Distinct patterns kept compiled; the least recently used is dropped first. Each keeps a
+ * lazily built DFA (re2js bounds it at 8 MB of states), so the bound is memory too; OPA keeps 100.
+ */
+export const RE2_CACHE_MAX = 128;
 
 type Compiled = { readonly re: Re2 } | { readonly error: string };
 
