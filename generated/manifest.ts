@@ -5,7 +5,8 @@ import type { Manifest } from "toolgate/generated-runtime";
 export const manifest: Manifest = {
   "version": 1,
   "policy": {
-    "entrypoint": "toolgate/authz/decision"
+    "entrypoint": "toolgate/authz/decision",
+    "strict_builtin_errors": true
   },
   "tools": {
     "close_account": {

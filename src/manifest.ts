@@ -85,6 +85,10 @@ export interface ToolManifestEntry {
 
 export interface Manifest {
   readonly version: 1;
-  readonly policy: { readonly entrypoint: string };
+  /**
+   * `strict_builtin_errors`: a builtin error anywhere in a decision's evaluation denies the
+   * call (`policy_evaluation_error`) instead of being undefined as in OPA; absent is off.
+   */
+  readonly policy: { readonly entrypoint: string; readonly strict_builtin_errors?: boolean };
   readonly tools: Readonly<Record<string, ToolManifestEntry>>;
 }

@@ -77,7 +77,12 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
     };
   }
   return {
-    manifest: { version: 1, policy: { entrypoint: file.policy?.entrypoint ?? defaults.entrypoint }, tools },
+    manifest: {
+      version: 1,
+      // Only when on, so manifests of catalogs without it stay as they were.
+      policy: { entrypoint: file.policy?.entrypoint ?? defaults.entrypoint, ...(file.policy?.strict_builtin_errors === true ? { strict_builtin_errors: true } : {}) },
+      tools,
+    },
     errors,
   };
 }

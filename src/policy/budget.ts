@@ -42,6 +42,11 @@ export interface ModuleFuel {
   set(budget: number): void;
   /** True when `error`, thrown by the last evaluation, is its budget running out. */
   exceeded(error: unknown): boolean;
+  /**
+   * During an evaluation: spends `units` of what is left (host builtin time, host-meter.ts).
+   * False, and nothing spent, when what is left cannot pay.
+   */
+  charge(units: number): boolean;
 }
 
 interface FuelExports {
@@ -64,5 +69,13 @@ export function moduleFuel(exports: Readonly<Record<string, unknown>>): ModuleFu
     },
     // The counter is below zero only after the module stopped itself; the message names the reason.
     exceeded: (error) => left() < 0 && String(error instanceof Error ? error.message : error).includes(BUDGET_EXCEEDED),
+    charge(units) {
+      const rest = left() - units;
+      if (rest < 0) return false;
+      // Setting the budget refills the counter: the rest becomes both, and the next set() restores the budget.
+      setBudget(rest);
+      current = Number.NaN;
+      return true;
+    },
   };
 }

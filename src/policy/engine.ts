@@ -57,6 +57,11 @@ export interface PolicyDecision {
   /** Short snake_case reason ("read_allowed", "approval_expired", ...). */
   readonly reason: string;
   readonly requires_approval: boolean;
+  /**
+   * With reason `policy_evaluation_error`: what failed (`eval_builtin_error: to_number`,
+   * see strict-errors.ts), for the decision log. Absent on every other decision.
+   */
+  readonly error?: string;
 }
 
 export interface PolicyEngine {
@@ -73,9 +78,22 @@ export interface EvaluateOptions {
   /**
    * Steps this evaluation may take (loop iterations plus function calls; see budget.ts);
    * an evaluation that needs more is denied with `policy_budget_exceeded`. Default: the
-   * engine's own budget. Engines without a step counter ignore it.
+   * engine's own budget. Engines without a step counter ignore it. Time in host
+   * builtins is charged against it too (host-meter.ts).
    */
   readonly budget?: number;
+  /**
+   * Wall-clock milliseconds the evaluation may take, checked when each host builtin call
+   * starts and returns (host-meter.ts); past it the evaluation is denied with
+   * `policy_budget_exceeded`. Default: the engine's own deadline.
+   */
+  readonly deadlineMs?: number;
+  /**
+   * A builtin error anywhere in the evaluation denies with `policy_evaluation_error`
+   * instead of making its expression undefined (OPA's default). Default: the engine's
+   * own setting (off unless loaded with it).
+   */
+  readonly strictBuiltinErrors?: boolean;
 }
 
 /** Fails closed: returns a deny for anything that is not a well-formed decision object. */
@@ -92,4 +110,8 @@ export function toDecision(result: unknown): PolicyDecision {
   return { allow: r.allow, reason: r.reason, requires_approval: r.requires_approval };
 }
 
-export const deny = (reason: string): PolicyDecision => ({ allow: false, reason, requires_approval: false });
+/** The reason of a decision whose evaluation failed (fail closed). */
+export const EVALUATION_ERROR = "policy_evaluation_error";
+
+export const deny = (reason: string, error?: string): PolicyDecision =>
+  error === undefined ? { allow: false, reason, requires_approval: false } : { allow: false, reason, requires_approval: false, error };

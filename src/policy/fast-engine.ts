@@ -25,6 +25,9 @@ import type { HostBuiltinFn, HostBuiltinSet } from "./host-builtins/index.js";
 import type { JsonObject } from "../manifest.js";
 import { BUDGET_EXCEEDED, checkPolicyBudget, DEFAULT_POLICY_BUDGET, moduleFuel } from "./budget.js";
 import type { ModuleFuel } from "./budget.js";
+import { checkPolicyDeadline, DEFAULT_POLICY_DEADLINE_MS, isHostBudgetExceeded } from "./host-meter.js";
+import { evaluationErrorText, moduleStrictErrors, NO_STRICT_SWITCH } from "./strict-errors.js";
+import type { ModuleStrictErrors } from "./strict-errors.js";
 import { deny, toDecision } from "./engine.js";
 import type { EvaluateOptions, PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { DECLINED, ValueReader, ValueWriter } from "./fast-input.js";
@@ -47,6 +50,10 @@ export interface FastEngineOptions {
   readonly builtins?: CustomBuiltins;
   /** Steps per evaluation unless `evaluate` is given one (default DEFAULT_POLICY_BUDGET; see budget.ts). */
   readonly budget?: number;
+  /** Wall-clock milliseconds per evaluation unless `evaluate` is given one (default DEFAULT_POLICY_DEADLINE_MS; host-meter.ts). */
+  readonly deadlineMs?: number;
+  /** Builtin errors deny with `policy_evaluation_error` unless `evaluate` says otherwise (default false; strict-errors.ts). */
+  readonly strictBuiltinErrors?: boolean;
 }
 
 interface Exports {
@@ -110,6 +117,11 @@ export class FastPolicy {
   private readonly reasonTexts: string[] = new Array<string>(REASON_SLOTS).fill("");
   /** The module's step counter (budget.ts), null for modules built without one. */
   fuel: ModuleFuel | null = null;
+  /** The module's strict-errors switch (strict-errors.ts), null for modules without one. */
+  strictErrors: ModuleStrictErrors | null = null;
+  private limitedBudget = Number.NaN;
+  private limitedDeadline = Number.NaN;
+  private strictOn = false;
 
   private constructor(
     initialPages: number,
@@ -135,6 +147,7 @@ export class FastPolicy {
     p.decisionExport = p.exports.toolgate_decision;
     p.setHeapPtr = p.exports.opa_heap_ptr_set;
     p.fuel = moduleFuel(instance.exports);
+    p.strictErrors = moduleStrictErrors(instance.exports);
     p.host.attach({ exports: instance.exports, memory: p.memory });
     p.init(module);
     return p;
@@ -302,6 +315,24 @@ export class FastPolicy {
   /** Whether the entrypoint's input is patched into a pre-encoded template (input-template.ts) where its shape allows. */
   usesTemplate(entrypoint: number): boolean {
     return (this.templates[entrypoint] ?? null) !== null;
+  }
+
+  /**
+   * The budget (steps, host time included), the deadline and the error mode of the next
+   * evaluations. Strict needs the module's switch (see strictErrors).
+   */
+  limit(budget: number, deadlineMs: number, strict: boolean): void {
+    this.fuel?.set(budget);
+    if (budget !== this.limitedBudget || deadlineMs !== this.limitedDeadline) {
+      this.host.limit({ budget, deadlineMs, fuel: this.fuel });
+      this.limitedBudget = budget;
+      this.limitedDeadline = deadlineMs;
+    }
+    if (strict !== this.strictOn) {
+      this.host.strictErrors(strict);
+      this.strictOn = strict;
+    }
+    this.strictErrors?.set(strict);
   }
 
   /**
@@ -485,12 +516,19 @@ export async function loadFastEngine(opts: FastEngineOptions): Promise<FastPolic
   if (opts.data !== undefined) policy.setData(opts.data);
   const entrypointId = policy.entrypoints[opts.entrypoint]!;
   const budget = opts.budget === undefined ? DEFAULT_POLICY_BUDGET : checkPolicyBudget(opts.budget, "loadFastEngine");
+  const deadline = opts.deadlineMs === undefined ? DEFAULT_POLICY_DEADLINE_MS : checkPolicyDeadline(opts.deadlineMs, "loadFastEngine");
+  const strict = opts.strictBuiltinErrors === true;
+  if (strict && policy.strictErrors === null) throw new PolicyLoadError(NO_STRICT_SWITCH);
   const decide = (input: PolicyInput, options?: EvaluateOptions): PolicyDecision => {
+    const strictNow = options?.strictBuiltinErrors ?? strict;
+    // Fail closed: a module that cannot report its builtin errors cannot be evaluated strictly.
+    if (strictNow && policy.strictErrors === null) return deny("policy_evaluation_error", NO_STRICT_SWITCH);
     try {
-      policy.fuel?.set(options?.budget ?? budget);
+      policy.limit(options?.budget ?? budget, options?.deadlineMs ?? deadline, strictNow);
       return policy.decide(input, entrypointId);
     } catch (err) {
-      return deny(policy.fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
+      if (policy.fuel?.exceeded(err) === true || isHostBudgetExceeded(err)) return deny(BUDGET_EXCEEDED);
+      return deny("policy_evaluation_error", evaluationErrorText(err));
     }
   };
   return {

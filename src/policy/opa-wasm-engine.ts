@@ -14,6 +14,8 @@ import { PolicyLoadError } from "./load-error.js";
 import { jsonProjection } from "./projected-json.js";
 import type { JsonProjection } from "./projected-json.js";
 import { createHostBuiltins } from "./host-builtins/index.js";
+import { checkPolicyDeadline, DEFAULT_POLICY_DEADLINE_MS, isHostBudgetExceeded } from "./host-meter.js";
+import { evaluationErrorText, moduleStrictErrors, NO_STRICT_SWITCH } from "./strict-errors.js";
 import type { EvaluateOptions, PolicyDecision, PolicyEngine, PolicyInput } from "./engine.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
 
@@ -29,6 +31,10 @@ export interface OpaWasmEngineOptions {
   readonly builtins?: CustomBuiltins;
   /** Steps per evaluation unless `evaluate` is given one (default DEFAULT_POLICY_BUDGET; see budget.ts). */
   readonly budget?: number;
+  /** Wall-clock milliseconds per evaluation unless `evaluate` is given one (default DEFAULT_POLICY_DEADLINE_MS; host-meter.ts). */
+  readonly deadlineMs?: number;
+  /** Builtin errors deny with `policy_evaluation_error` unless `evaluate` says otherwise (default false; strict-errors.ts). */
+  readonly strictBuiltinErrors?: boolean;
 }
 
 export { isPolicyLoadError, PolicyLoadError } from "./load-error.js";
@@ -62,17 +68,35 @@ export async function loadOpaWasmEngine(opts: OpaWasmEngineOptions): Promise<Opa
   const version = policyVersion(opts.wasm, opts.data);
   const entrypoint = entrypoints[opts.entrypoint] as number;
   const budget = opts.budget === undefined ? DEFAULT_POLICY_BUDGET : checkPolicyBudget(opts.budget, "loadOpaWasmEngine");
-  const fuel = moduleFuel((policy.wasmInstance as WebAssembly.Instance).exports);
+  const exports = (policy.wasmInstance as WebAssembly.Instance).exports;
+  const fuel = moduleFuel(exports);
+  const strictSwitch = moduleStrictErrors(exports);
+  const deadline = opts.deadlineMs === undefined ? DEFAULT_POLICY_DEADLINE_MS : checkPolicyDeadline(opts.deadlineMs, "loadOpaWasmEngine");
+  const strict = opts.strictBuiltinErrors === true;
+  if (strict && strictSwitch === null) throw new PolicyLoadError(NO_STRICT_SWITCH);
+  let limited: { budget: number; deadlineMs: number } | null = null;
   const decide = (input: PolicyInput, options?: EvaluateOptions): PolicyDecision => {
+    const strictNow = options?.strictBuiltinErrors ?? strict;
+    // Fail closed: a module that cannot report its builtin errors cannot be evaluated strictly.
+    if (strictNow && strictSwitch === null) return deny("policy_evaluation_error", NO_STRICT_SWITCH);
     try {
-      fuel?.set(options?.budget ?? budget);
+      const stepBudget = options?.budget ?? budget;
+      const deadlineMs = options?.deadlineMs ?? deadline;
+      fuel?.set(stepBudget);
+      if (limited?.budget !== stepBudget || limited.deadlineMs !== deadlineMs) {
+        host.limit({ budget: stepBudget, deadlineMs, fuel });
+        limited = { budget: stepBudget, deadlineMs };
+      }
+      host.strictErrors(strictNow);
+      strictSwitch?.set(strictNow);
       host.startEvaluation();
       const results: unknown = policy.evaluate(projection === null ? input : encodedInput(projection, input), entrypoint);
       // One result for a defined rule; an empty set means the decision is undefined.
       if (!Array.isArray(results) || results.length !== 1) return deny("policy_undefined");
       return toDecision((results[0] as { result?: unknown }).result);
     } catch (err) {
-      return deny(fuel?.exceeded(err) === true ? BUDGET_EXCEEDED : "policy_evaluation_error");
+      if (fuel?.exceeded(err) === true || isHostBudgetExceeded(err)) return deny(BUDGET_EXCEEDED);
+      return deny("policy_evaluation_error", evaluationErrorText(err));
     }
   };
   return {

@@ -8,6 +8,7 @@
 import type { ApprovalRecord, OperationRecord } from "../store/store.js";
 import type { PolicyApprovalInput, PolicyDecision, PolicyInput } from "../policy/engine.js";
 import { BUDGET_EXCEEDED } from "../policy/budget.js";
+import { EVALUATION_ERROR } from "../policy/engine.js";
 import { versionsOf } from "../policy/version.js";
 import { bindingProblem, callArgsHash, usedUp } from "./approval-binding.js";
 import { requestApproval } from "./approvals.js";
@@ -144,8 +145,13 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
     );
   }
   if (decision.reason === BUDGET_EXCEEDED) {
-    const message = `the policy's evaluation for ${tool.name} exceeded its step budget and was stopped; nothing ran`;
+    const message = `the policy's evaluation for ${tool.name} exceeded its step budget or deadline and was stopped; nothing ran`;
     return answer(terminal("policy_budget_exceeded", message), { decision: "deny", reason: decision.reason, policy_version: version, evaluation });
+  }
+  if (decision.reason === EVALUATION_ERROR) {
+    // The error names what failed (e.g. the builtin), never its operands: see src/policy/strict-errors.ts.
+    const message = `the policy's evaluation for ${tool.name} failed${decision.error === undefined ? "" : ` (${decision.error})`}; nothing ran`;
+    return answer(terminal("policy_evaluation_error", message), { decision: "deny", reason: decision.reason, policy_version: version, evaluation });
   }
   return answer(terminal("policy_denied", `policy denied ${tool.name}: ${decision.reason}`), {
     decision: "deny",

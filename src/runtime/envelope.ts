@@ -7,7 +7,11 @@ import type { JsonObject, JsonValue } from "../manifest.js";
 
 /**
  * `policy_budget_exceeded` (terminal): the policy's evaluation took more steps than its budget
- * (createRuntime `policyBudget`) and was stopped; nothing ran, and the same call is stopped again.
+ * (createRuntime `policyBudget`, host builtin time included) or its deadline and was stopped;
+ * nothing ran, and the same call is stopped again.
+ * `policy_evaluation_error` (terminal): the policy's evaluation failed (with tools.yaml
+ * `policy.strict_builtin_errors`, any builtin error; always: a conflict, a trap, a malformed
+ * module); nothing ran.
  */
 export const reasons = [
   "unknown_tool",
@@ -22,6 +26,7 @@ export const reasons = [
   "interrupted",
   "context_unavailable",
   "policy_budget_exceeded",
+  "policy_evaluation_error",
 ] as const;
 export type Reason = (typeof reasons)[number];
 

@@ -34,8 +34,17 @@ async function timed(engine: PolicyEngine, input: PolicyInput, options: Evaluate
 
 const noOptions: EvaluateOptions = Object.freeze({});
 
+const strictOptions: EvaluateOptions = Object.freeze({ strictBuiltinErrors: true });
+
+function evaluateOptions(deps: RuntimeDeps): EvaluateOptions {
+  // tools.yaml `policy.strict_builtin_errors`: a builtin error denies instead of being undefined.
+  const strict = deps.manifest.policy.strict_builtin_errors === true;
+  if (deps.policyBudget === undefined) return strict ? strictOptions : noOptions;
+  return strict ? { budget: deps.policyBudget, strictBuiltinErrors: true } : { budget: deps.policyBudget };
+}
+
 export async function evaluatePolicy(deps: RuntimeDeps, input: PolicyInput): Promise<Evaluation> {
-  const options: EvaluateOptions = deps.policyBudget === undefined ? noOptions : { budget: deps.policyBudget };
+  const options = evaluateOptions(deps);
   // The enforced policy is timed here rather than through timed(): one async hop less per call.
   const start = process.hrtime.bigint();
   let result: PolicyDecision;

@@ -27,8 +27,8 @@ export const KEPT_RUNTIME_EXPORTS = {
   ],
   /** The rest of OPA's documented module ABI the runtime implements, for other OPA Wasm hosts. */
   opaAbi: ["opa_free", "opa_value_dump"],
-  /** What toolgate's own host code calls: the fast engine's shared cells, the builtin error location. */
-  toolgateHost: ["opa_null", "opa_boolean", "tg_location"],
+  /** What toolgate's own host code calls: the fast engine's shared cells, the builtin error location, the strict-errors switch. */
+  toolgateHost: ["opa_null", "opa_boolean", "tg_location", "tg_strict_builtin_errors"],
 } as const;
 
 export type KeptRuntimeExport = (typeof KEPT_RUNTIME_EXPORTS)[keyof typeof KEPT_RUNTIME_EXPORTS][number];

@@ -179,7 +179,7 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("regex.find_all_string_submatch_n", "string string number", "array", { host: regex }),
   sig("regex.split", "string string", "array", { host: regex }),
   sig("regex.replace", "string string string", "string", { host: regex }),
-  sig("regex.template_match", "string string string string", "boolean"),
+  sig("regex.template_match", "string string string string", "boolean", { host: regex }),
   sig("regex.globs_match", "string string", "boolean", { host: regex }),
   // networks, units, misc
   sig("net.cidr_contains", "string string", "boolean", { native: "tg_net_cidr_contains", host: net }),

@@ -3,14 +3,16 @@
  * `*` any run of non-delimiter characters, `**` any run, `?` one non-delimiter
  * character, `[abc]` `[a-z]` `[!a-z]` classes, `{a,b}` alternatives (nested),
  * `\` escapes. Delimiters: null -> none, [] -> ["."] (OPA's defaults).
- * A pattern is compiled once into an anchored JavaScript RegExp and cached.
+ * A pattern is compiled once into an anchored RE2 expression (re2js: linear-time
+ * matching, so `*a*a*a*…b` cannot backtrack) and cached.
  */
+import { RE2JS } from "re2js";
 import { builtinError, operandTypeError } from "./errors.js";
 import { stringOperand } from "./operands.js";
 
 const reEscape = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 
-function compileGlob(pattern: string, delimiters: readonly string[]): RegExp {
+function compileGlob(pattern: string, delimiters: readonly string[]): RE2JS {
   const notSep = delimiters.length === 0 ? "[\\s\\S]" : `[^${delimiters.map(reEscape).join("")}]`;
   const chars = [...pattern];
   let i = 0;
@@ -81,12 +83,16 @@ function compileGlob(pattern: string, delimiters: readonly string[]): RegExp {
     }
   }
   if (depth !== 0) throw builtinError("unexpected end of input: unclosed {");
-  return new RegExp(`^(?:${out})$`, "u");
+  try {
+    return RE2JS.compile(`^(?:${out})$`);
+  } catch (e) {
+    throw builtinError(e instanceof Error ? e.message : String(e));
+  }
 }
 
-const cache = new Map<string, RegExp>();
+const cache = new Map<string, RE2JS>();
 
-function cachedGlob(pattern: string, delimiters: readonly string[]): RegExp {
+function cachedGlob(pattern: string, delimiters: readonly string[]): RE2JS {
   const key = `${pattern}-${delimiters.join("")}`;
   let re = cache.get(key);
   if (re === undefined) {

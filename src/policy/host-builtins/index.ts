@@ -17,6 +17,8 @@ import { HOST_PREFIX, HOST_STRICT_PREFIX } from "./names.js";
 import { hostValue } from "./exact.js";
 import { decodeVerifyWith } from "./jwt-verify.js";
 import { notProvidedMessage, providedBuiltins, providedImplementation } from "./provided.js";
+import { HostMeter } from "../host-meter.js";
+import type { HostLimits } from "../host-meter.js";
 
 export type { HostBuiltinFn } from "../builtins/index.js";
 export { HOST_PREFIX, HOST_STRICT_PREFIX, hostBuiltinName, parseHostBuiltinName } from "./names.js";
@@ -44,50 +46,67 @@ export const isHostBuiltinError = (e: unknown): e is HostBuiltinError =>
 type Locate = () => string | null;
 const nowhere: Locate = () => null;
 
-function wrap(name: string, fn: HostBuiltinFn, strict: boolean, locate: Locate): HostBuiltinFn {
+/**
+ * Per-engine evaluation state the wrappers read: the host meter (host-meter.ts) and
+ * whether builtin errors abort the evaluation in this evaluation whatever the module's
+ * mode (the engine's `strictBuiltinErrors`).
+ */
+interface CallState {
+  readonly meter: HostMeter | null;
+  strict: boolean;
+}
+const lenientState: CallState = { meter: null, strict: false };
+
+function wrap(name: string, fn: HostBuiltinFn, strict: boolean, locate: Locate, state: CallState): HostBuiltinFn {
   const probeAnswer = fn.length > 0; // arity >= 1: zero arguments can only be the probe
   return (...args: unknown[]): unknown => {
     if (args.length === 0 && probeAnswer) return undefined;
+    const meter = state.meter;
+    const started = meter === null ? 0 : meter.enter();
+    let result: unknown;
     try {
-      return fn(...args);
+      result = fn(...args);
     } catch (e) {
+      meter?.leave(started);
       // Already final (a provided builtin that is missing): aborts in both modes.
       if (isHostBuiltinError(e)) throw e;
       // Any other exception (a RangeError deep in a library, stack exhaustion) is
       // still this builtin failing: never a JavaScript error escaping the policy.
       const err = isBuiltinError(e) ? e : builtinError(e instanceof Error ? e.message : String(e));
-      if (!strict && err.code !== "eval_conflict_error") return undefined;
+      if (!strict && !state.strict && err.code !== "eval_conflict_error") return undefined;
       throw new HostBuiltinError(err.code, name, err.message, locate());
     }
-  };
+    meter?.leave(started);
+    return result;
+  }
 }
 
 /**
  * A builtin the build tools provide, looked up when called (they may register after this
  * object was built). Not registered: the call aborts the evaluation in both modes.
  */
-function provided(name: string, arity: number, strict: boolean, locate: Locate): HostBuiltinFn {
+function provided(name: string, arity: number, strict: boolean, locate: Locate, state: CallState): HostBuiltinFn {
   const missing = (): never => {
     throw new HostBuiltinError("eval_builtin_error", name, notProvidedMessage(name), locate());
   };
   const lookup = (...args: unknown[]): unknown => (providedImplementation(name) ?? missing)(...args);
-  return wrap(name, Object.defineProperty(lookup, "length", { value: arity }) as HostBuiltinFn, strict, locate);
+  return wrap(name, Object.defineProperty(lookup, "length", { value: arity }) as HostBuiltinFn, strict, locate, state);
 }
 
-function build(impls: Readonly<Record<string, HostBuiltinFn>>, locate: Locate = nowhere, custom: CustomBuiltins = NO_CUSTOM_BUILTINS): Record<string, HostBuiltinFn> {
+function build(impls: Readonly<Record<string, HostBuiltinFn>>, locate: Locate = nowhere, custom: CustomBuiltins = NO_CUSTOM_BUILTINS, state: CallState = lenientState): Record<string, HostBuiltinFn> {
   const out: Record<string, HostBuiltinFn> = {};
   for (const [name, fn] of Object.entries(impls)) {
-    out[HOST_PREFIX + name] = wrap(name, fn, false, locate);
-    out[HOST_STRICT_PREFIX + name] = wrap(name, fn, true, locate);
+    out[HOST_PREFIX + name] = wrap(name, fn, false, locate, state);
+    out[HOST_STRICT_PREFIX + name] = wrap(name, fn, true, locate, state);
   }
   for (const { name, arity } of providedBuiltins()) {
-    out[HOST_PREFIX + name] = provided(name, arity, false, locate);
-    out[HOST_STRICT_PREFIX + name] = provided(name, arity, true, locate);
+    out[HOST_PREFIX + name] = provided(name, arity, false, locate, state);
+    out[HOST_STRICT_PREFIX + name] = provided(name, arity, true, locate, state);
   }
   // A custom builtin's error aborts the evaluation in both modes: it never fails open as undefined.
   for (const e of custom.entries) {
     if (e.host === undefined) continue;
-    out[HOST_PREFIX + e.name] = wrap(e.name, e.host, true, locate);
+    out[HOST_PREFIX + e.name] = wrap(e.name, e.host, true, locate, state);
     out[HOST_STRICT_PREFIX + e.name] = out[HOST_PREFIX + e.name]!;
   }
   return out;
@@ -118,6 +137,10 @@ export interface HostBuiltinSet {
    * A module without the `tg_location` export leaves messages without a location.
    */
   readonly attach: (source: LocationSource) => void;
+  /** The budget and deadline host calls are measured against from the next evaluation on (host-meter.ts). */
+  readonly limit: (limits: HostLimits) => void;
+  /** From the next call on: every host builtin error aborts the evaluation (also under a lenient module). */
+  readonly strictErrors: (on: boolean) => void;
 }
 
 export interface HostBuiltinOptions {
@@ -159,13 +182,18 @@ export function createHostBuiltins(options: HostBuiltinOptions = {}): HostBuilti
     const end = u8.indexOf(0, addr);
     return new TextDecoder().decode(u8.subarray(addr, end < 0 ? addr : end)) || null;
   };
+  const meter = new HostMeter();
+  const state: CallState = { meter, strict: false };
   return {
-    builtins: Object.freeze(build(impls, locate, options.builtins)),
+    builtins: Object.freeze(build(impls, locate, options.builtins, state)),
     startEvaluation: () => {
       now = undefined;
       drawn = new Map();
+      meter.start();
     },
     attach: (s) => (source = s),
+    limit: (limits) => meter.limit(limits),
+    strictErrors: (on) => (state.strict = on),
   };
 }
 

@@ -3,16 +3,21 @@
  * unknown keywords ignored, as gojsonschema ignores them), answering in OPA's shape:
  * verify_schema -> [true, null] or [false, "jsonschema: <why>"]; match_schema ->
  * [valid, [{error, type, field, desc}]] with gojsonschema's error types, fields
- * ("(root)", "a.b", "items.0") and descriptions.
+ * ("(root)", "a.b", "items.0") and descriptions. `pattern` and `patternProperties` are
+ * Go regexps, as in gojsonschema, matched by the linear-time engine (re2.ts).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { RegExpEngine } from "ajv/dist/types/index.js";
 import addFormatsModule from "ajv-formats";
 import { builtinError } from "./errors.js";
+import { compileRe2 } from "./re2.js";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => unknown;
 
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+// `code` names the engine in standalone code, which is never generated here.
+const re2Engine: RegExpEngine = Object.assign((pattern: string) => compileRe2(pattern), { code: "re2js" });
+const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true, code: { regExp: re2Engine } });
 addFormats(ajv);
 
 /** Compiled schemas by their JSON text (policies usually pass the same few schemas). */

@@ -1,10 +1,10 @@
 /**
- * RE2 (Go regexp) syntax translated to JavaScript: each case is what Go's regexp
- * package answers (regexp/syntax with Perl flags), and what JavaScript cannot express
- * is an error naming it instead of a different answer.
+ * RE2 (Go regexp) syntax on the linear-time engine: each case is what Go's regexp
+ * package answers (regexp/syntax with Perl flags).
  */
 import { describe, expect, it } from "vitest";
-import { regexFindN, regexMatch, regexReplace } from "../../src/policy/host-builtins/regex.js";
+import { compileRe2, RE2_CACHE_MAX } from "../../src/policy/host-builtins/re2.js";
+import { regexFindN, regexMatch, regexReplace, regexTemplateMatch } from "../../src/policy/host-builtins/regex.js";
 
 const match = (pattern: string, value: string): boolean => regexMatch(pattern, value);
 
@@ -95,9 +95,22 @@ describe("RE2 groups and flags", () => {
     expect(match("^ab(?i)123$", "ab123")).toBe(true);
   });
 
-  it("(?i) over part of the expression is an error naming it, never a different answer", () => {
-    expect(() => match("a(?i)b", "aB")).toThrow("case-insensitive flag over part of the expression is not supported");
-    expect(() => match("(?i:a)b", "Ab")).toThrow("case-insensitive flag over part of the expression is not supported");
+  it("(?i) over part of the expression covers only that part, as in Go", () => {
+    expect(match("^a(?i)b$", "aB")).toBe(true);
+    expect(match("^a(?i)b$", "AB")).toBe(false);
+    expect(match("^(?i:a)b$", "Ab")).toBe(true);
+    expect(match("^(?i:a)b$", "AB")).toBe(false);
+  });
+
+  it("replace templates follow Go's Expand: $01 and unknown names are empty, $$ is a dollar", () => {
+    expect(regexReplace("ab", "(a)", "[$01]")).toBe("[]b");
+    expect(regexReplace("ab", "(a)", "[${nope}]")).toBe("[]b");
+    expect(regexReplace("ab", "(a)", "$$1")).toBe("$1b");
+    expect(regexReplace("ab", "(a)", "${1}x")).toBe("axb");
+  });
+
+  it("a capture name starting with a digit is valid, as in Go", () => {
+    expect(match("^(?P<1x>a)$", "a")).toBe(true);
   });
 
   it("(?s) and (?m) inside the expression and in flag groups", () => {
@@ -115,5 +128,42 @@ describe("RE2 groups and flags", () => {
   it("nested repetition and a missing argument are Go's errors", () => {
     expect(() => match("a**", "a")).toThrow("invalid nested repetition operator");
     expect(() => match("*a", "a")).toThrow("missing argument to repetition operator");
+  });
+});
+
+describe("regex.template_match (OPA's template: literal text, first-level {regexp} parts)", () => {
+  it("answers OPA's documented cases", () => {
+    expect(regexTemplateMatch("urn:foo:{.*}", "urn:foo:bar:baz", "{", "}")).toBe(true);
+    expect(regexTemplateMatch("urn:foo.bar.com:{.*}", "urn:foo.bar.com:bar:baz", "{", "}")).toBe(true);
+    expect(regexTemplateMatch("urn:foo.bar.com:{.*}", "urn:foo.com:bar:baz", "{", "}")).toBe(false);
+    expect(regexTemplateMatch("urn:foo.bar.com:{.*}", "foobar", "{", "}")).toBe(false);
+    expect(regexTemplateMatch("urn:foo.bar.com:{.{1,2}}", "urn:foo.bar.com:aa", "{", "}")).toBe(true);
+    expect(regexTemplateMatch("urn:foo:<[a-z]+>:x", "urn:foo:abc:x", "<", ">")).toBe(true);
+  });
+
+  it("unbalanced delimiters, delimiters longer than one byte and bad parts are OPA's errors", () => {
+    expect(() => regexTemplateMatch("urn:foo.bar.com:{.*{}", "urn:foo.bar.com:bar:baz", "{", "}")).toThrow('unbalanced braces in "urn:foo.bar.com:{.*{}"');
+    expect(() => regexTemplateMatch("a}", "a", "{", "}")).toThrow("unbalanced braces");
+    expect(() => regexTemplateMatch("a", "a", "{{", "}")).toThrow("start delimiter has to be exactly one character long but is 2 long");
+    expect(() => regexTemplateMatch("a", "a", "é", "}")).toThrow("start delimiter has to be exactly one character long but is 2 long");
+    expect(() => regexTemplateMatch("{[}", "a", "{", "}")).toThrow("error parsing regexp: missing closing ]");
+  });
+});
+
+describe("compiled patterns are cached, bounded", () => {
+  it("a pattern used again is the same compiled expression until RE2_CACHE_MAX others were used since", () => {
+    const first = compileRe2("^cache-probe-0$");
+    expect(compileRe2("^cache-probe-0$")).toBe(first);
+    for (let i = 1; i < RE2_CACHE_MAX; i++) compileRe2(`^cache-probe-${i}$`);
+    // Used again just now: still the most recent, so it survived the others.
+    expect(compileRe2("^cache-probe-0$")).toBe(first);
+    for (let i = 0; i < RE2_CACHE_MAX; i++) compileRe2(`^cache-evict-${i}$`);
+    expect(compileRe2("^cache-probe-0$")).not.toBe(first);
+    expect(compileRe2("^cache-probe-0$").test("cache-probe-0")).toBe(true);
+  });
+
+  it("an invalid pattern is answered from the cache with the same error", () => {
+    expect(() => compileRe2("(unclosed")).toThrow("error parsing regexp: missing closing ): `(unclosed`");
+    expect(() => compileRe2("(unclosed")).toThrow("error parsing regexp: missing closing ): `(unclosed`");
   });
 });
