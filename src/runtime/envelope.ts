@@ -8,6 +8,9 @@ import type { JsonObject, JsonValue } from "../manifest.js";
 /**
  * `policy_budget_exceeded` (terminal): the policy's evaluation took more steps than its budget
  * (createRuntime `policyBudget`) and was stopped; nothing ran, and the same call is stopped again.
+ * `outcome_unknown` (terminal): a write's handler threw an undeclared error, so its effect may or
+ * may not have happened, and the tool has no reconciler to find out; it is not run again under
+ * the operation id (an operator checks, using the error id in the message).
  */
 export const reasons = [
   "unknown_tool",
@@ -22,6 +25,7 @@ export const reasons = [
   "interrupted",
   "context_unavailable",
   "policy_budget_exceeded",
+  "outcome_unknown",
 ] as const;
 export type Reason = (typeof reasons)[number];
 
