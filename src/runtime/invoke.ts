@@ -12,7 +12,7 @@ import type { Classified } from "./classify.js";
 import type { JsonObject } from "../manifest.js";
 import { retryable, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
-import { runHandler } from "./handler-run.js";
+import { isInterruptedError, runHandler } from "./handler-run.js";
 import type { RunResult } from "./handler-run.js";
 import { flightKey, leaseOf } from "./held-claim.js";
 import type { HeldClaim } from "./held-claim.js";
@@ -25,7 +25,6 @@ import type { PreparedCall, RuntimeDeps } from "./types.js";
 
 const opIdOf = (call: PreparedCall): { operation_id?: string } => (call.operation_id === null ? {} : { operation_id: call.operation_id });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** A follower's copy of a leader's answer. */
 const asReplay = (e: Envelope): Envelope => (e.outcome === "retryable_failure" ? e : { ...e, replayed: true });
@@ -276,8 +275,16 @@ function settle(
 ): { status: Exclude<OperationStatus, "in_progress">; envelope: Envelope } {
   if (r.kind === "threw") {
     if (r.interrupted) {
-      // The handler stopped on the interrupt; whether its effect happened is unknown.
-      return { status: "unknown", envelope: terminal("interrupted", `${call.tool.name} stopped: run interrupted (${errorText(r.error)})`, opIdOf(call)) };
+      // The handler stopped on the interrupt; whether its effect happened is unknown. The interrupt's
+      // own error carries the operator's reason; anything else the handler threw stays in the log.
+      let why: string;
+      if (isInterruptedError(r.error)) why = r.error.message;
+      else {
+        const errorId = errorIdOf(slot.decision_id);
+        slot.thrown = thrownDetail(r.error, errorId, "outcome_unknown", null, call.tool, call.args);
+        why = `error ${errorId}`;
+      }
+      return { status: "unknown", envelope: terminal("interrupted", `${call.tool.name} stopped: run interrupted (${why})`, opIdOf(call)) };
     }
     return answerThrown(deps, call, r.error, attempt, slot);
   }

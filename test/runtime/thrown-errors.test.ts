@@ -259,6 +259,43 @@ for (const stores of guaranteeStores("thrown handler errors")) {
       expect(entry.error!.stack).toMatch(/^Error: kubectl/);
     });
 
+    it("a handler interrupted mid-run answers interrupted with the operator's reason, never the text of what the handler threw", async () => {
+      let started!: () => void;
+      const running = new Promise<void>((r) => (started = r));
+      const g = await gate({
+        handlers: () => ({
+          get_account: (_a, c) =>
+            new Promise((_resolve, reject) => {
+              c.signal.addEventListener("abort", () => reject(new Error("aborted GET https://ledger.internal/acc?key=sk_live_77")));
+              started();
+            }),
+        }),
+      });
+      const pending = g.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" } });
+      await running;
+      await g.runtime.interrupt(alice, "user pressed stop");
+      const e = await pending;
+      expect(e).toMatchObject({ outcome: "terminal_failure", reason: "interrupted", message: expect.stringMatching(/^get_account stopped: run interrupted \(error e_[0-9a-f]{32}\)$/) });
+      expect(JSON.stringify(e)).not.toContain("sk_live_77");
+      expect((await entryOf(g.store, errorIdIn(e))).error).toMatchObject({ treated_as: "outcome_unknown", message: "aborted GET https://ledger.internal/acc?key=sk_live_77" });
+      await g.runtime.resume(alice);
+      // A handler that gives up with the interrupt itself: the operator's reason is the message.
+      const g2 = await gate({
+        handlers: () => ({
+          get_account: (_a, c) =>
+            new Promise((_resolve, reject) => {
+              c.signal.addEventListener("abort", () => reject(c.signal.reason));
+              started();
+            }),
+        }),
+      });
+      const again = new Promise<void>((r) => (started = r));
+      const pending2 = g2.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" } });
+      await again;
+      await g2.runtime.interrupt(alice, "user pressed stop");
+      expect(await pending2).toMatchObject({ reason: "interrupted", message: "get_account stopped: run interrupted (user pressed stop)" });
+    });
+
     it("an error message holding a NUL character is still recorded with the write's outcome", async () => {
       const g = await gate({ reconcilers: () => ({}), handlers: () => ({ reserve_funds: async () => { throw new Error("bad byte \u0000 in reply"); } }) });
       const args = reserveArgs();
