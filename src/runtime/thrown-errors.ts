@@ -57,11 +57,20 @@ export function decisionIdOfError(text: string): string | null {
   return m === null ? null : `${m[1]}-${m[2]}-${m[3]}-${m[4]}-${m[5]}`;
 }
 
-/** The texts of a sensitive argument's value that are erased wherever they appear (every string and scalar inside it). */
+/**
+ * The texts of a sensitive argument's value that are erased wherever they appear: every string
+ * and scalar inside it, each also as it reads inside JSON and inside a URL (error messages quote
+ * request bodies and URLs).
+ */
 function sensitiveTexts(v: JsonValue | undefined, out: string[]): void {
   if (v === undefined || v === null) return;
   if (typeof v === "string") {
-    if (v !== "") out.push(v);
+    if (v === "") return;
+    out.push(v);
+    const json = JSON.stringify(v).slice(1, -1);
+    if (json !== v) out.push(json);
+    const url = encodeURIComponent(v);
+    if (url !== v) out.push(url);
   } else if (typeof v === "number" || typeof v === "boolean") out.push(String(v));
   else if (Array.isArray(v)) for (const x of v) sensitiveTexts(x, out);
   else for (const x of Object.values(v)) sensitiveTexts(x, out);

@@ -249,6 +249,23 @@ for (const stores of guaranteeStores("thrown handler errors")) {
       expect(entry.error!.stack).toContain("[erased:memo]");
     });
 
+    it("a sensitive argument's value is erased from the log also where the message quotes it as JSON or in a URL", async () => {
+      const memo = 'pay "Jane" & co/2026';
+      const g = await gate({
+        reconcilers: () => ({}),
+        handlers: () => ({
+          reserve_funds: async (a) => {
+            throw new Error(`rejected body ${JSON.stringify({ memo: a.memo })} at /holds?memo=${encodeURIComponent(a.memo ?? "")}`);
+          },
+        }),
+      });
+      const args = reserveArgs(1_000, { memo });
+      const approval = await approved(g, alice, "reserve_funds", args, "op-quoted");
+      const e = await g.runtime.call(alice, { tool: "reserve_funds", args, operation_id: "op-quoted", approval_id: approval });
+      const entry = await entryOf(g.store, errorIdIn(e));
+      expect(entry.error!.message).toBe('rejected body {"memo":"[erased:memo]"} at /holds?memo=[erased:memo]');
+    });
+
     it("an undeclared error's full message is logged as thrown when no sensitive argument appears in it", async () => {
       const g = await gate({ handlers: () => ({ get_account: async () => { throw new Error("kubectl: connection reset by peer (api.k8s.internal:6443)"); } }) });
       const e = await g.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" } });
