@@ -11,6 +11,7 @@ import type { PolicyEngine } from "../policy/engine.js";
 import { createRuntime } from "../runtime/index.js";
 import type { Envelope } from "../runtime/index.js";
 import { argsHash, fingerprint } from "../runtime/fingerprint.js";
+import { decisionIdOfError } from "../runtime/thrown-errors.js";
 import { versionsOf } from "../policy/version.js";
 import type { Store } from "../store/store.js";
 import { lostResponse } from "../testing/adversarial.js";
@@ -31,8 +32,14 @@ export async function runDemo(policy: PolicyEngine, store: Store, print: (step: 
   const ledger = new EscrowLedger();
   const base = escrowHandlers(ledger);
   const lost = lostResponse(base.reserve_funds);
+  let resets = 0;
   const handlers: ToolHandlers = {
     ...base,
+    // The first read of acc_bob meets a reset connection (tools.yaml declares ECONNRESET retryable for get_account).
+    get_account: (args, c) => {
+      if (args.account_id === "acc_bob" && resets++ === 0) throw Object.assign(new Error("read ECONNRESET ledger-db.internal:5432"), { code: "ECONNRESET" });
+      return base.get_account(args, c);
+    },
     // Operation "op-timeout" loses its response after the effect: the answer never arrives.
     reserve_funds: (args, c) => (c.operation_id === "op-timeout" && c.fence_token === 1 ? lost(args, c) : base.reserve_funds(args, c)),
   };
@@ -92,6 +99,14 @@ export async function runDemo(policy: PolicyEngine, store: Store, print: (step: 
     await call("reserve_funds", r500, { operation_id: "op-timeout", approval_id: a500 }),
     `effects in the ledger for op-timeout: ${ledger.effectsOf("op-timeout").length}`,
   );
+  const reset = await call("get_account", { account_id: "acc_bob" });
+  // The model's message names only the error id; the operator finds the full error by it.
+  const errorId = reset.outcome === "success" ? "" : (/\(error (e_[0-9a-f]+)\)/.exec(reset.message)?.[1] ?? "");
+  await store.flushDecisions();
+  const logged = (await store.getDecision(decisionIdOfError(errorId) ?? ""))?.error ?? null;
+  show("9a. read: get_account acc_bob, the ledger connection resets", reset, `decision log (toolgate log --error): ${logged === null ? "no entry" : `${logged.code ?? logged.name}: ${logged.message}`}`);
+  if (reset !== null && reset.outcome === "retryable_failure") await new Promise((r) => setTimeout(r, reset.retry_after_ms));
+  show("9b. the same read after retry_after_ms: recovered", await call("get_account", { account_id: "acc_bob" }));
   show("summary", null, `${ledger.effects.length} effects in the ledger; ${(await store.listDecisions({ tenant: ctx.tenant })).length} decision-log entries`);
   return steps;
 }

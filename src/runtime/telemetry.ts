@@ -9,6 +9,7 @@
  */
 import { context, createNoopMeter, metrics, SpanKind, SpanStatusCode, trace, TraceFlags } from "@opentelemetry/api";
 import type { Attributes, Context, Counter, Histogram, Meter, Span, SpanContext, Tracer, UpDownCounter } from "@opentelemetry/api";
+import type { HandlerErrorDetail } from "../store/store.js";
 import { toolgateVersion } from "../version.js";
 
 export interface TelemetryOptions {
@@ -34,6 +35,8 @@ export interface CallSummary {
   readonly policy_version: string | null;
   readonly eval_ns: number | null;
   readonly shadow_disagrees: boolean | null;
+  /** The error the handler threw (sensitive argument values erased): recorded on the span as an exception. */
+  readonly error?: HandlerErrorDetail | null;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
@@ -138,6 +141,11 @@ export class CallTelemetry {
     if (s.policy_version !== null) attrs["toolgate.policy.version"] = s.policy_version;
     if (s.eval_ns !== null) attrs["toolgate.policy.eval_ns"] = s.eval_ns;
     if (s.shadow_disagrees !== null) attrs["toolgate.shadow.disagrees"] = s.shadow_disagrees;
+    if (s.error !== undefined && s.error !== null) {
+      attrs["toolgate.error_id"] = s.error.error_id;
+      attrs["toolgate.error.treated_as"] = s.error.treated_as;
+      this.#span.recordException({ name: s.error.name, message: s.error.message, ...(s.error.code === null ? {} : { code: s.error.code }), ...(s.error.stack === null ? {} : { stack: s.error.stack }) });
+    }
     this.#span.setAttributes(attrs);
     if (s.outcome !== "success") this.#span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
     this.#span.end();

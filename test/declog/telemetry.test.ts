@@ -53,10 +53,14 @@ beforeEach(async () => {
   const policy = await loadGeneratedPolicy();
   policyVersion = policy.version;
   runtime = createRuntime({
-    manifest,
+    // list_transactions' account_id is sensitive here, and its handler throws an error naming it.
+    manifest: { ...manifest, tools: { ...manifest.tools, list_transactions: { ...manifest.tools.list_transactions!, sensitive: ["account_id"] } } },
     validators,
     handlers: {
       ...base,
+      list_transactions: async ({ account_id }: Parameters<typeof base.list_transactions>[0]) => {
+        throw new Error(`no ledger shard holds ${account_id} (shard-7.internal)`);
+      },
       // A handler's own span must nest under the invoke span.
       get_account: (args: Parameters<typeof base.get_account>[0], ctx: Parameters<typeof base.get_account>[1]) => tracer.startActiveSpan("ledger.read", async (span) => {
         try {
@@ -125,6 +129,19 @@ describe("spans", () => {
       "toolgate.operation_id": "op-close",
     });
     expect(spans().filter((s) => s.parentSpanContext?.spanId === root.spanContext().spanId).map((s) => s.name)).toEqual(["prepare", "authorize"]);
+  });
+
+  it("a thrown handler error is an exception event on the call span with the error id the model got, its text erased of sensitive values", async () => {
+    const env = await runtime.call(alice, { tool: "list_transactions", args: { account_id: "acc_alice" } });
+    expect(env).toMatchObject({ outcome: "retryable_failure", reason: "retryable_error" });
+    const errorId = /\(error (e_[0-9a-f]{32})\)/.exec(env.outcome === "success" ? "" : env.message)?.[1];
+    expect(errorId).toBeDefined();
+    const root = named("execute_tool list_transactions");
+    expect(root.attributes).toMatchObject({ "toolgate.error_id": errorId, "toolgate.error.treated_as": "retryable", "error.type": "retryable_error" });
+    const exception = root.events.find((e) => e.name === "exception");
+    expect(exception?.attributes).toMatchObject({ "exception.type": "Error", "exception.message": "no ledger shard holds [erased:account_id] (shard-7.internal)" });
+    expect(String(exception?.attributes?.["exception.stacktrace"])).toContain("no ledger shard holds [erased:account_id]");
+    expect(JSON.stringify(root.events)).not.toContain("acc_alice");
   });
 
   it("without a traceparent the span joins the active context; a malformed one is ignored and flagged", async () => {

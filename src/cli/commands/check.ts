@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { checkPolicy } from "../../../codegen/compiler/check.js";
+import { checkErrorClassesFile } from "../../../codegen/toolsyaml/error-classes.js";
 import type { RegisterCommand } from "./index.js";
 import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, withV0Option } from "./rego-version.js";
@@ -33,7 +34,7 @@ function regoFiles(paths: readonly string[]): { files: string[]; missing: string
 export const registerCheck: RegisterCommand = (program, setExitCode) => {
   const cmd = program
     .command("check")
-    .description("parse and check Rego policies (safety, recursion, types, compile errors) without building")
+    .description("parse and check Rego policies (safety, recursion, types, compile errors) without building, and tools.yaml's `errors:` classes")
     .argument("[paths...]", "files or folders holding .rego files", ["policies"]);
   withV0Option(cmd)
     .action(async (paths: string[], opts: { v0Compatible?: boolean }) => {
@@ -51,7 +52,9 @@ export const registerCheck: RegisterCommand = (program, setExitCode) => {
       }
       const custom = await policyBuiltinsForCommand();
       if (custom === null) return setExitCode(1);
-      const errors = checkPolicy({ modules: files.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion })), ...custom });
+      // The thrown-error classes of tools.yaml (the rest of the file is codegen's to check).
+      const toolsErrors = existsSync("tools.yaml") ? checkErrorClassesFile("tools.yaml") : [];
+      const errors = [...toolsErrors, ...checkPolicy({ modules: files.map((file) => ({ file, source: readFileSync(file, "utf8"), regoVersion })), ...custom })];
       for (const e of errors) console.error(formatDiagnostic(e));
       if (errors.length > 0) {
         console.error(`${errors.length} problem${errors.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"}`);

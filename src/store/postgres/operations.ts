@@ -141,7 +141,7 @@ async function readGuardState(db: pg.Pool, tenant: string, guard: ClaimGuard): P
 // The outcome, the approval's consumption and the decision-log rows in one statement (one
 // commit): $8 approval to consume (NULL: none), then the rows: either the JSON array $9
 // (queued entries, then the call's own entry marked `own`, inserted only when the outcome is
-// recorded), or, with nothing queued, the call's own entry alone as parameters $9..$29.
+// recorded), or, with nothing queued, the call's own entry alone as parameters $9..$30.
 const recordWith = (logged: string) => `
 WITH rec AS (${recordSql}),
 consumed AS (
