@@ -30,6 +30,12 @@ run npx toolgate codegen
 run npx toolgate build
 run npx toolgate test
 run npm start
+# The same project on PostgreSQL: TOOLGATE_PG_URL (and a schema of its own) is all it takes.
+if [ -n "${TOOLGATE_PG_URL:-}" ]; then
+  pg_schema="toolgate_consumer_$$"
+  run env TOOLGATE_PG_SCHEMA="$pg_schema" npm start
+  node -e 'const pg = require("pg"); const c = new pg.Client({ connectionString: process.env.TOOLGATE_PG_URL }); c.connect().then(() => c.query(`DROP SCHEMA IF EXISTS ${process.argv[1]} CASCADE`)).finally(() => c.end());' "$pg_schema"
+fi
 run npx tsc
 cp "$root/.ci/consumer/gated-call.mjs" .
 run node dist/src/main.js
