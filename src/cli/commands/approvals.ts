@@ -15,22 +15,21 @@ import type { BulkFilterFlags } from "../approvals-bulk.js";
 import { CliInputError, approverFromFlags, isCliInputError, openStoreFromFlags, projectApprovals } from "../approvals-env.js";
 import type { ApproverFlags, ProjectFlags, StoreFlags } from "../approvals-env.js";
 import { decisionText, detailText, listTable } from "../approvals-output.js";
+import { collectRepeated } from "../role-flags.js";
 import type { RegisterCommand } from "./index.js";
 
 interface CommonFlags extends StoreFlags, ApproverFlags, ProjectFlags {
   readonly format: string;
 }
 
-const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
-
 function common(cmd: Command, withProject: boolean): Command {
   cmd
     .option("--db <file>", "SQLite store file")
     .option("--url <url>", "PostgreSQL URL (default: $TOOLGATE_PG_URL)")
     .option("--schema <name>", "PostgreSQL schema (default: $TOOLGATE_PG_SCHEMA or public)")
-    .option("--as <user>", "your user id (recorded with the decision)")
-    .option("--tenant <tenant>", "your tenant")
-    .option("--role <role>", "one of your roles (repeatable)", collect)
+    .option("--as <user>", "required: your user id (recorded with the decision)")
+    .option("--tenant <tenant>", "required: your tenant")
+    .option("--role <role>", "one of your roles (repeatable)", collectRepeated)
     .option("--format <format>", "table or json", "table");
   if (withProject) {
     cmd
