@@ -4,6 +4,7 @@ import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { checkPolicy } from "../../../codegen/compiler/check.js";
 import type { RegisterCommand } from "./index.js";
 import { policyBuiltinsForCommand } from "../policy-builtins.js";
+import { checkReconcilers } from "../reconciler-check.js";
 import { regoVersionOf, withV0Option } from "./rego-version.js";
 
 /** Every `.rego` file under the given files/folders, sorted, each once. */
@@ -34,9 +35,11 @@ export const registerCheck: RegisterCommand = (program, setExitCode) => {
   const cmd = program
     .command("check")
     .description("parse and check Rego policies (safety, recursion, types, compile errors) without building")
-    .argument("[paths...]", "files or folders holding .rego files", ["policies"]);
+    .argument("[paths...]", "files or folders holding .rego files", ["policies"])
+    .option("--config <file>", "tools.yaml: warns about external_write tools without a reconcile handler", "tools.yaml")
+    .option("--handlers <module>", "the module exporting `handlers` and `reconcilers` (.js or .ts), to check every external_write tool has a reconciler");
   withV0Option(cmd)
-    .action(async (paths: string[], opts: { v0Compatible?: boolean }) => {
+    .action(async (paths: string[], opts: { v0Compatible?: boolean; config: string; handlers?: string }) => {
       const regoVersion = regoVersionOf(opts);
       const { files, missing } = regoFiles(paths);
       for (const m of missing) console.error(`${m}: no such file or folder`);
@@ -59,5 +62,12 @@ export const registerCheck: RegisterCommand = (program, setExitCode) => {
         return;
       }
       console.log(`${files.length} file${files.length === 1 ? "" : "s"} checked, no problems`);
+      const reconcile = await checkReconcilers(opts.config, opts.handlers);
+      if (reconcile.kind === "error") {
+        console.error(reconcile.message);
+        setExitCode(1);
+      } else if (reconcile.kind === "unverified") {
+        console.log(`note: external_write tools ${reconcile.tools.join(", ")}: pass --handlers MODULE to check that each has a reconcile handler`);
+      } else for (const w of reconcile.warnings) console.error(`warning: ${formatDiagnostic(w)}`);
     });
 };

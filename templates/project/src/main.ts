@@ -11,7 +11,7 @@
  */
 import { createRuntime, loadOpaWasmEngineFromFiles, openStoreFromEnv } from "toolgate";
 import { createGate, manifest, policyBuiltins, validators } from "../generated/index.js";
-import { handlers } from "./handlers.js";
+import { handlers, reconcilers } from "./handlers.js";
 
 const policy = await loadOpaWasmEngineFromFiles({
   wasm: "generated/policy.wasm",
@@ -21,7 +21,7 @@ const policy = await loadOpaWasmEngineFromFiles({
 });
 // PostgreSQL when TOOLGATE_PG_URL is set (migrated on open), else the SQLite file $TOOLGATE_DB or toolgate.db.
 const store = await openStoreFromEnv({ migrate: true });
-const runtime = createRuntime({ manifest, validators, handlers, policy, store });
+const runtime = createRuntime({ manifest, validators, handlers, reconcilers, policy, store });
 // Typed calls: arguments are checked against each tool's input type, a success value has its output type.
 const gate = createGate(runtime);
 
