@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { repoRoot, runCli } from "../helpers/cli.js";
+import { cliBin, repoRoot, runCli } from "../helpers/cli.js";
 import { createTestSchema, pgUrl, randomSchemaName, skipWithoutPg } from "../workers/pg-env.js";
 
 const work = mkdtempSync(join(tmpdir(), "toolgate-starter-"));
@@ -115,6 +115,27 @@ describe("the toolgate init starter's npm start", () => {
     } finally {
       child.kill();
     }
+  }, 120_000);
+
+  it("npm run eval scores the starter's suite with the scripted agent offline: 100% intent and failure handling, no network", () => {
+    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    const script = pkg.scripts["eval"] ?? "";
+    expect(script).toMatch(/^toolgate agent-eval .*--agent scripted/);
+    const args = script.replace(/^toolgate /, "").split(" ");
+    const r = spawnSync(process.execPath, ["--import", join(repoRoot, "test/cli/no-network.mjs"), cliBin, ...args, "--format", "json"], {
+      cwd: project,
+      env: { PATH: process.env["PATH"], HOME: process.env["HOME"] },
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(r.stderr).not.toContain("network access attempted");
+    expect(r.status, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout) as { agents: { agent: string; scores: { intent: { rate: number }; failure: { rate: number }; safety: Record<string, number> } }[] };
+    expect(result.agents.map((a) => a.agent)).toEqual(["scripted"]);
+    const scores = result.agents[0]!.scores;
+    expect(scores.intent.rate).toBe(1);
+    expect(scores.failure.rate).toBe(1);
+    expect(scores.safety).toMatchObject({ retries_after_terminal: 0, new_operation_id_retries: 0, effects_duplicated: 0 });
   }, 120_000);
 
   describe.skipIf(skipWithoutPg("starter on PostgreSQL"))("on PostgreSQL", () => {
