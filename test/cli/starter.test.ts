@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { cliBin, repoRoot, runCli } from "../helpers/cli.js";
@@ -77,6 +78,17 @@ function checkLoop(out: string): void {
 }
 
 describe("the toolgate init starter's npm start", () => {
+  it("the starter's src/ and generated/ type-check under its own strict tsconfig (typed client, openStoreFromEnv)", () => {
+    const configFile = ts.readConfigFile(join(project, "tsconfig.json"), (f) => ts.sys.readFile(f));
+    const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, project);
+    // The package's sources stand in for its declarations here; only the project's own files are judged.
+    const { rootDir: _rootDir, ...options } = parsed.options;
+    const program = ts.createProgram(parsed.fileNames, { ...options, noEmit: true });
+    const own = ts.getPreEmitDiagnostics(program).filter((d) => d.file !== undefined && d.file.fileName.startsWith(project));
+    expect(own.map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`)).toEqual([]);
+    expect(readFileSync(join(project, "src/main.ts"), "utf8")).toContain("createGate(runtime)");
+  }, 120_000);
+
   it("npm start shows the whole loop on SQLite: ask, approve (the CLI command), resume, replay, deny", () => {
     const r = npmStart({ TOOLGATE_DB: join(work, "state.db") });
     expect(r.code, r.err).toBe(0);
