@@ -144,5 +144,16 @@ for (const kind of cliStores) {
       expect(none.code).toBe(2);
       expect(none.err).toContain("name the approvals to decide");
     });
+
+    it("--all --yes decides every pending approval of the approver's tenant and none of another tenant's", async () => {
+      const mine = [await pending(), await pending("send_notification")];
+      const theirs = await pending("reserve_funds", { ...alice, tenant: "t_other" });
+      const r = await runCli(["approvals", "reject", "--all", "--yes", ...flags, ...bob, "--reason", "stale requests"]);
+      expect(r.code, r.err).toBe(0);
+      for (const id of mine) expect(await status(id)).toBe("rejected");
+      expect(await status(theirs)).toBe("pending");
+      const left = await runCli(["approvals", "list", ...flags, ...bob, "--format", "json"]);
+      expect((JSON.parse(left.out) as { approvals: unknown[] }).approvals).toEqual([]);
+    });
   });
 }
