@@ -68,6 +68,8 @@ async function gateOver(site: StoreSite, ledger: EscrowLedger, clock: ManualCloc
 }
 
 export interface AdapterSite {
+  /** Where the store lives, for a child process to open it: the SQLite file, or the PostgreSQL url and schema. */
+  readonly where: { readonly db: string; readonly pg?: { readonly url: string; readonly schema: string } };
   gate(): Promise<AdapterGate>;
   drop(): Promise<void>;
 }
@@ -76,7 +78,10 @@ export interface AdapterSite {
 export async function adapterSite(kind: StoreKind): Promise<AdapterSite> {
   const site = await storeSite(kind);
   const open: AdapterGate[] = [];
+  const url = site.env["TOOLGATE_PG_URL"];
+  const schema = site.env["TOOLGATE_PG_SCHEMA"];
   return {
+    where: { db: site.db, ...(url !== undefined && schema !== undefined ? { pg: { url, schema } } : {}) },
     async gate() {
       return gateOver(site, new EscrowLedger(), manualClock(Date.now()), (g) => open.push(g));
     },

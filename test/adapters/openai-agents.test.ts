@@ -3,6 +3,10 @@
  * Model (the SDK ships no fake model; the script implements its Model interface), paused
  * through RunState interruptions carrying toolgate's approvals, on SQLite and PostgreSQL.
  */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Agent, run, RunState, setTracingDisabled, Usage } from "@openai/agents";
 import type { AgentOutputItem, Model, ModelRequest, ModelResponse, StreamEvent } from "@openai/agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -160,6 +164,31 @@ for (const kind of storeKinds) {
       const approval = link2.status === "none" ? null : await after.runtime.approvals.get(link2.approval.id);
       expect(approval?.decision?.approver).toBe("bob");
     });
+
+    it("restart in a child process: a serialized RunState resumed by another process over the same store continues the same approval", async () => {
+      const before = await site.gate();
+      const op = newOp("ag-child");
+      const one = await agentWith(before, writeSteps(op));
+      const first = await run(one.agent, "reserve 1000");
+      const link = await one.adapter.approvalOf(first.interruptions[0]!);
+      if (link.status === "none") throw new Error("no approval");
+      const dir = mkdtempSync(join(tmpdir(), "toolgate-agents-child-"));
+      try {
+        writeFileSync(join(dir, "paused.json"), JSON.stringify({ store: { kind, db: site.where.db, ...site.where.pg }, state: first.state.toString(), op }));
+        const child = spawnSync(process.execPath, ["--import", "tsx", join("test", "adapters", "resume-child.ts"), dir], { encoding: "utf8", timeout: 120_000 });
+        expect(child.status, child.stderr).toBe(0);
+        const out = JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "null") as { decision: { ok: boolean }; envelopes: Record<string, unknown>[]; effects: number };
+        expect(out.decision.ok).toBe(true);
+        expect(out.envelopes).toMatchObject([{ outcome: "success", operation_id: op, replayed: false }]);
+        expect(out.effects).toBe(1);
+        // This process sees what the child recorded: the same approval, decided by bob and used by the operation.
+        const after = await before.restart();
+        const approval = await after.runtime.approvals.get(link.approval.id);
+        expect(approval).toMatchObject({ status: "approved", consumed_by: op, decision: { approver: "bob" } });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 150_000);
 
     it("restart: an undecided RunState resumed by a new process pauses on the same approval instead of asking again", async () => {
       const before = await site.gate();
