@@ -198,8 +198,8 @@ for (const kind of storeKinds) {
     afterAll(async () => site?.drop());
 
     /** A hand-built LangGraph: model -> tools -> model, the tools pausing themselves. */
-    const graphWith = async (g: AdapterGate, calls: Call[]) => {
-      const lc = await createLangChainTools(g.runtime, { context: alice, pause: "interrupt" });
+    const graphWith = async (g: AdapterGate, calls: Call[], context: TrustedContext = alice, checkpointer = new MemorySaver()) => {
+      const lc = await createLangChainTools(g.runtime, { context, pause: "interrupt" });
       const model = new FakeToolCallingModel({ toolCalls: [calls, []] }).bindTools(lc.tools);
       const graph = new StateGraph(MessagesAnnotation)
         .addNode("model", async (state) => ({ messages: [await model.invoke(state.messages)] }))
@@ -207,8 +207,8 @@ for (const kind of storeKinds) {
         .addEdge("__start__", "model")
         .addConditionalEdges("model", (state) => ((state.messages.at(-1) as { tool_calls?: unknown[] }).tool_calls?.length ? "tools" : "__end__"))
         .addEdge("tools", "model")
-        .compile({ checkpointer: new MemorySaver() });
-      return { lc, graph };
+        .compile({ checkpointer });
+      return { lc, graph, checkpointer };
     };
     const thread = (id: string) => ({ configurable: { thread_id: id } });
 
@@ -239,6 +239,82 @@ for (const kind of storeKinds) {
       const out = await graph.invoke((await lc.resumeCommand(request)) as never, thread(op));
       const [message] = toolMessages(out.messages);
       expect(String(message?.content)).toContain("rejected by bob");
+      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+    });
+
+    const pauseOn = async (graph: Awaited<ReturnType<typeof graphWith>>["graph"], id: string) => {
+      const first = await graph.invoke({ messages: [{ role: "user", content: "reserve" }] }, thread(id));
+      return pausedOn(first as never);
+    };
+    const write = (op: string, args: Record<string, unknown> = reserveArgs): Call[] => [{ name: "reserve_funds", args: { ...args, operation_id: op }, id: `g-${op}` }];
+
+    it("allowed and denied calls run without a pause", async () => {
+      const read = await graphWith(gate, [{ name: "get_account", args: { account_id: "acc_alice" }, id: "g-read" }]);
+      const r = await read.graph.invoke({ messages: [{ role: "user", content: "balance" }] }, thread(newOp("lg-read")));
+      expect(pausedOn(r as never)).toBeUndefined();
+      expect(envelopes(r.messages)).toMatchObject([{ outcome: "success" }]);
+      const big = await graphWith(gate, write(newOp("lg-big"), { ...reserveArgs, amount: 2_000_000 }));
+      const d = await big.graph.invoke({ messages: [{ role: "user", content: "two million" }] }, thread(newOp("lg-big-t")));
+      expect(pausedOn(d as never)).toBeUndefined();
+      expect(envelopes(d.messages)).toMatchObject([{ outcome: "terminal_failure", reason: "policy_denied" }]);
+    });
+
+    it("edit: the edited call runs, authorised again, under its own operation id", async () => {
+      const op = newOp("lg-edit");
+      const { lc, graph } = await graphWith(gate, write(op));
+      const request = (await pauseOn(graph, op))!;
+      const decided = await lc.decide(request, [{ type: "edit", editedAction: { name: "reserve_funds", args: { ...reserveArgs, amount: 120 } } }], bob);
+      if (!decided.ok) throw new Error(JSON.stringify(decided.refused));
+      const out = await graph.invoke(decided.command as never, thread(op));
+      const [env] = envelopes(out.messages);
+      expect(env).toMatchObject({ outcome: "success" });
+      expect(env?.["operation_id"]).not.toBe(op);
+      expect(gate.ledger.reservationByOperation(env?.["operation_id"] as string)?.amount).toBe(120);
+      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+    });
+
+    it("restart: a new process (new store connection, runtime, adapter and graph over the same checkpoint) continues the same approval", async () => {
+      const before = await site.gate();
+      const op = newOp("lg-restart");
+      const one = await graphWith(before, write(op));
+      const request = (await pauseOn(one.graph, op))!;
+      const link1 = await one.lc.approvalOf(request.actionRequests[0]!);
+      const after = await before.restart();
+      const two = await graphWith(after, write(op), alice, one.checkpointer);
+      const link2 = await two.lc.approvalOf(request.actionRequests[0]!);
+      expect(link1.status !== "none" && link2.status !== "none" && link1.approval.id === link2.approval.id).toBe(true);
+      const decided = await two.lc.decide(request, [{ type: "approve" }], bob);
+      if (!decided.ok) throw new Error(JSON.stringify(decided.refused));
+      const out = await two.graph.invoke(decided.command as never, thread(op));
+      expect(envelopes(out.messages)).toMatchObject([{ outcome: "success", operation_id: op, replayed: false }]);
+      expect(after.ledger.effectsOf(op)).toHaveLength(1);
+    });
+
+    it("expired: an approval that expired while waiting reaches the model as an error tool message; nothing runs", async () => {
+      const g = await site.gate();
+      const op = newOp("lg-expired");
+      const { lc, graph } = await graphWith(g, write(op));
+      const request = (await pauseOn(graph, op))!;
+      g.clock.advance(RESERVE_TTL_MS + 1);
+      expect(await lc.decide(request, [{ type: "approve" }], bob)).toMatchObject({ ok: false, refused: [{ why: "expired" }] });
+      const out = await graph.invoke((await lc.resumeCommand(request)) as never, thread(op));
+      const [message] = toolMessages(out.messages);
+      expect(String(message?.content)).toContain("expired");
+      expect((message as { status?: string } | undefined)?.status).toBe("error");
+      expect(g.ledger.effectsOf(op)).toHaveLength(0);
+    });
+
+    it("the same approval presented by another run is refused and runs nothing", async () => {
+      const op = newOp("lg-other-run");
+      const { lc, graph } = await graphWith(gate, write(op));
+      const request = (await pauseOn(graph, op))!;
+      const link = await lc.approvalOf(request.actionRequests[0]!);
+      if (link.status === "none") throw new Error("no approval");
+      expect((await lc.decide(request, [{ type: "approve" }], bob)).ok).toBe(true);
+      const hostile = await graphWith(gate, [{ name: "reserve_funds", args: { ...reserveArgs, operation_id: op, approval_id: link.approval.id }, id: "g-hostile" }], aliceOtherRun);
+      const out = await hostile.graph.invoke({ messages: [{ role: "user", content: "reserve" }] }, thread(`${op}-hostile`));
+      expect(pausedOn(out as never)).toBeUndefined();
+      expect(envelopes(out.messages)).toMatchObject([{ outcome: "terminal_failure", reason: "policy_denied" }]);
       expect(gate.ledger.effectsOf(op)).toHaveLength(0);
     });
   });
