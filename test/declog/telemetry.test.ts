@@ -16,6 +16,7 @@ import { manifest, validators } from "../../generated/index.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../../src/demo/escrow.js";
 import { createRuntime, parseTraceparent } from "../../src/runtime/index.js";
 import { withToolCallId } from "../../src/runtime/telemetry.js";
+import { gatedCalls } from "../../src/adapters/gated-calls.js";
 import type { Runtime } from "../../src/runtime/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
@@ -133,6 +134,12 @@ describe("spans", () => {
     await withToolCallId("call_abc123", () => runtime.call(alice, { tool: "close_account", args: { account_id: "acc_alice" }, operation_id: "op-close-2" }));
     const root = named("execute_tool close_account");
     expect(root.attributes).toMatchObject({ "gen_ai.tool.call.id": "call_abc123", "toolgate.operation_id": "op-close-2" });
+  });
+
+  it("an adapter's execution carries the framework's tool-call id as gen_ai.tool.call.id", async () => {
+    const gate = gatedCalls(runtime, { context: alice });
+    await gate.call(manifest.tools["get_account"]!, { account_id: "acc_alice" }, "toolu_01framework");
+    expect(named("execute_tool get_account").attributes["gen_ai.tool.call.id"]).toBe("toolu_01framework");
   });
 
   it("an approval pause is not an error: no error status and no error.type", async () => {
