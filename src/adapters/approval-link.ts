@@ -43,7 +43,8 @@ export async function findApprovalOf(runtime: Runtime, ctx: TrustedContext, tool
   if (typeof request.operation_id !== "string" || !isObject(request.args)) return null;
   let hash: string;
   try {
-    hash = argsHash(ctx.tenant, tool.name, request.args);
+    // The JSON copy the gate hashes (prepare parses the arguments' JSON text).
+    hash = argsHash(ctx.tenant, tool.name, JSON.parse(JSON.stringify(request.args)) as JsonObject);
   } catch {
     return null;
   }
