@@ -6,6 +6,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { toolgateVersion } from "../version.js";
+import { buildPackageName } from "./commands/build-package.js";
 import { packageRoot } from "./package-root.js";
 
 /** Template folders copied, in order; a new scaffold is one more entry. */
@@ -81,8 +82,9 @@ function starterPackageJson(): Record<string, unknown> {
       // The same suite with a model (evals/agent.ts: a local OpenAI-compatible endpoint).
       "eval:model": "toolgate agent-eval evals/ --agent evals/agent.ts --surface evals/surface.ts --min-intent 0.9 --min-failure 0.9",
     },
+    // The runtime is what the service runs; the build package (codegen, compiler, build commands) is for development.
     dependencies: { toolgate: `^${toolgateVersion}` },
-    devDependencies: devTools,
+    devDependencies: { [buildPackageName]: `^${toolgateVersion}`, ...devTools },
   };
 }
 

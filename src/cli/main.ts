@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
-import { commands } from "./commands/index.js";
+import { isBuildPackageMissingError } from "./commands/build-package.js";
+import { commands, type RegisterCommand } from "./commands/index.js";
 import { formatHelp, suggestCommand } from "./help.js";
 import { toolgateVersion } from "../version.js";
 
@@ -40,7 +41,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   const setExitCode = (code: number): void => {
     exitCode = Math.max(exitCode, code);
   };
-  (await spec.load())(program, setExitCode);
+  let register: RegisterCommand;
+  try {
+    register = await spec.load();
+  } catch (err) {
+    // Only the runtime package is installed: an environment the user fixes, exit 1 (not a bug).
+    if (!isBuildPackageMissingError(err)) throw err;
+    console.error(`${err.message}\n  hint: ${err.hint}`);
+    return 1;
+  }
+  register(program, setExitCode);
   try {
     await program.parseAsync(args, { from: "user" });
   } catch (err) {

@@ -3,9 +3,10 @@
  * selects the shared PostgreSQL store (schema from TOOLGATE_PG_SCHEMA, default
  * "public"), and without it the embedded SQLite file is the default
  * (`openStoreFromEnv`, file from TOOLGATE_DB, default toolgate.db).
+ * The PostgreSQL store (and `pg`) is imported only when chosen: a SQLite-only
+ * program never loads it.
  */
-import { openPgStore } from "./postgres/pg-store.js";
-import { pgUrlEnvVar } from "./postgres/pool.js";
+import { pgUrlEnvVar } from "./postgres/env.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
 import type { DecisionLogOptions } from "./decision-batch.js";
 import type { Store } from "./store.js";
@@ -37,6 +38,7 @@ export function storeConfigFromEnv(sqlitePath: string, env: NodeJS.ProcessEnv = 
 export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.kind === "sqlite") return openSqliteStore(config.path, config.decisionLog === undefined ? {} : { decisionLog: config.decisionLog });
   const { kind: _, ...pg } = config;
+  const { openPgStore } = await import("./postgres/pg-store.js");
   return openPgStore(pg);
 }
 

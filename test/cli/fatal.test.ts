@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { reportFatal } from "../../src/cli/fatal.js";
+import { missingOptionalPeer, optionalPeers, reportFatal } from "../../src/cli/fatal.js";
 import { cliBin, repoRoot } from "../helpers/cli.js";
 
 // The message Node.js throws (ERR_DLOPEN_FAILED) for an addon of another ABI.
@@ -49,5 +49,33 @@ describe("fatal errors of the toolgate executable", () => {
     expect(r.stderr).toContain("npm rebuild better-sqlite3");
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.status).toBe(1);
+  });
+});
+
+describe("an optional peer dependency a command needs", () => {
+  // Node's ERR_MODULE_NOT_FOUND for a package the project did not install.
+  const notFound = (name: string): Error =>
+    Object.assign(new Error(`Cannot find package '${name}' imported from /app/node_modules/toolgate/dist/src/server/inbox-app.js`), { code: "ERR_MODULE_NOT_FOUND" });
+
+  it("a missing optional peer (hono for serve) is an environment problem naming the npm install fix, exit 1, no stack", () => {
+    const r = reportFatal(notFound("hono"));
+    expect(r.exitCode).toBe(1);
+    expect(r.message).toContain("needs hono, an optional peer dependency");
+    expect(r.message).toContain("fix: npm install hono");
+    expect(r.message).not.toMatch(/\n\s+at /);
+  });
+
+  it("a missing scoped optional peer is named by its package, not the subpath imported", () => {
+    const err = Object.assign(new Error("Cannot find package '@modelcontextprotocol/server' imported from /app/x.js"), { code: "ERR_MODULE_NOT_FOUND" });
+    expect(missingOptionalPeer(err, () => optionalPeers(repoRoot))).toBe("@modelcontextprotocol/server");
+  });
+
+  it("every package toolgate loads only when used is an optional peer (MCP, the inbox server, the agent frameworks)", () => {
+    const peers = optionalPeers(repoRoot);
+    for (const name of ["hono", "@hono/node-server", "@modelcontextprotocol/server", "ai", "@openai/agents", "langchain"]) expect(peers.has(name), name).toBe(true);
+  });
+
+  it("a missing package that is a regular dependency is still a bug: exit 70", () => {
+    expect(reportFatal(notFound("better-sqlite3")).exitCode).toBe(70);
   });
 });

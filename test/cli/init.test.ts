@@ -62,13 +62,14 @@ describe("toolgate init", () => {
   it("treats a folder with only npm's files as empty and merges its package.json", () => {
     const dir = join(work, "npm-project");
     mkdirSync(join(dir, "node_modules"), { recursive: true });
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "mine", type: "commonjs", scripts: { test: 'echo "Error: no test specified" && exit 1', lint: "x" }, dependencies: { toolgate: "file:../toolgate.tgz" } }));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "mine", type: "commonjs", scripts: { test: 'echo "Error: no test specified" && exit 1', lint: "x" }, dependencies: { toolgate: "file:../toolgate.tgz" }, devDependencies: { "@toolgate/build": "file:../toolgate-build.tgz" } }));
     const init = runCli(["init", dir]);
     expect(init.code, init.stderr).toBe(0);
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, Record<string, string> | string>;
     expect(pkg["name"]).toBe("mine");
     expect(pkg["type"]).toBe("module");
     expect(pkg["dependencies"]).toEqual({ toolgate: "file:../toolgate.tgz" });
+    expect(pkg["devDependencies"]).toMatchObject({ "@toolgate/build": "file:../toolgate-build.tgz" });
     expect(pkg["scripts"]).toMatchObject({ test: "toolgate test", lint: "x", codegen: "toolgate codegen" });
   });
 
@@ -83,5 +84,18 @@ describe("toolgate init", () => {
   it("merging keeps the user's own scripts over the starter's", () => {
     const merged = mergePackageJson({ scripts: { start: "node server.js" } }, { scripts: { start: "tsx src/main.ts", test: "toolgate test" } });
     expect(merged["scripts"]).toEqual({ start: "node server.js", test: "toolgate test" });
+  });
+});
+
+describe("the starter's dependencies", () => {
+  it("the runtime package is a dependency and the build package a devDependency, at this version", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "toolgate-init-deps-")), "app");
+    const init = runCli(["init", dir]);
+    expect(init.code, init.stderr).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.dependencies).toEqual({ toolgate: `^${toolgateVersion}` });
+    expect(pkg.devDependencies["@toolgate/build"]).toBe(`^${toolgateVersion}`);
+    expect(pkg.devDependencies["toolgate"]).toBeUndefined();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

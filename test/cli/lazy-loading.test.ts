@@ -3,6 +3,8 @@
  * do not compile Rego never load binaryen or the Wasm backend, and importing the run-time
  * library loads none of the build tools.
  */
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliBin, repoRoot, traceLoads } from "../helpers/cli.js";
@@ -42,7 +44,7 @@ describe("the CLI loads only the command it runs", () => {
   it("--help prints every command without loading any command module", () => {
     const run = traceLoads([cliBin, "--help"]);
     for (const name of ["init", "codegen", "check", "build", "eval", "test", "fmt", "migrate", "demo"]) expect(run.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
-    expect(run.loaded.filter((u) => u.includes("/src/cli/commands/") && !u.endsWith("/commands/index.ts"))).toEqual([]);
+    expect(run.loaded.filter((u) => u.includes("/src/cli/commands/") && !/\/commands\/(index|build-package)\.ts$/.test(u))).toEqual([]);
   });
 });
 
@@ -53,5 +55,21 @@ describe("importing toolgate", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.loaded.some((u) => u.includes("/src/runtime/"))).toBe(true);
     expect(run.loaded.filter(buildTools)).toEqual([]);
+  });
+});
+
+describe("a SQLite-only program", () => {
+  it("importing toolgate and opening a SQLite store loads neither pg nor hono", () => {
+    const db = join(tmpdir(), `toolgate-lazy-${process.pid}.db`);
+    const script = `const t = await import(${JSON.stringify(join(repoRoot, "src", "index.ts"))});
+const store = await t.openStoreFromEnv({ sqlitePath: ${JSON.stringify(db)}, env: {} });
+await store.close();`;
+    const run = traceLoads(["--import", "tsx", "--input-type=module", "-e", script], { env: { TOOLGATE_PG_URL: undefined } });
+    expect(run.code, run.stderr).toBe(0);
+    // The trace sees the SQLite store and its driver, so an absent pg is not a blind spot.
+    expect(run.loaded.some((u) => u.includes("/src/store/sqlite/"))).toBe(true);
+    expect(run.loaded.some((u) => u.includes("/node_modules/better-sqlite3/"))).toBe(true);
+    expect(run.loaded.filter((u) => /\/node_modules\/(pg|pg-pool|hono|@hono\/node-server)\/|\/src\/store\/postgres\/(?!env\.ts$|lazy\.ts$)/.test(u))).toEqual([]);
+    rmSync(db, { force: true });
   });
 });

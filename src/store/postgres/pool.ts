@@ -1,5 +1,6 @@
 import pg from "pg";
 import { PgStoreError } from "./errors.js";
+import { pgUrlEnvVar } from "./env.js";
 import { JsonValueStatement } from "./json-statement.js";
 
 /** How to reach the database. `schema` isolates one deployment (or one test run) from another. */
@@ -17,7 +18,7 @@ export interface PgConnectionOptions {
   readonly connectTimeoutMs?: number;
 }
 
-export const pgUrlEnvVar = "TOOLGATE_PG_URL";
+export { pgUrlEnvVar };
 
 const schemaNamePattern = /^[a-z_][a-z0-9_]{0,62}$/;
 
