@@ -1,12 +1,110 @@
 /**
  * toolgate's run-time API: the gate (createRuntime), the policy engine over a compiled
- * policy.wasm, and the stores. Generated code imports `toolgate/generated-runtime`;
- * test helpers live in `toolgate/testing`.
+ * policy.wasm, the stores and the approvals API. Generated code imports
+ * `toolgate/generated-runtime`; test helpers live in `toolgate/testing`; the PostgreSQL
+ * store itself in `toolgate/postgres`. Each name here is listed on purpose (README,
+ * "Public API"); the building blocks other entries and the CLI share stay in their
+ * folders (and `toolgate/internal`, which is not a public API).
  */
-export * from "./runtime/index.js";
-export * from "./policy/index.js";
-export * from "./store/index.js";
-export * from "./approvals/index.js";
+export {
+  createRuntime,
+  envelopeJsonSchema,
+  InterruptedError,
+  isEnvelope,
+  isInterruptedError,
+  isPolicySwapError,
+  isRuntimeConfigError,
+  PolicySwapError,
+  reasons,
+  retryableReasons,
+  RuntimeConfigError,
+  typedToolCall,
+  watchPolicyFile,
+} from "./runtime/index.js";
+export type {
+  Approvals,
+  ApproverContext,
+  CallOptions,
+  CallRequest,
+  Clock,
+  DecideOutcome,
+  DecideRefusal,
+  DecideRequest,
+  Envelope,
+  GateRuntime,
+  HandlerMap,
+  PolicyTarget,
+  PolicyWatcher,
+  Reason,
+  ReconcilerMap,
+  ReloadResult,
+  RetryableFailureEnvelope,
+  Runtime,
+  RuntimeOptions,
+  SuccessEnvelope,
+  TelemetryOptions,
+  TerminalFailureEnvelope,
+  ToolCallOptions,
+  ToolEnvelope,
+  ToolSuccess,
+  ToolValidators,
+  TypedToolCall,
+  WatchPolicyOptions,
+} from "./runtime/index.js";
+export {
+  CustomBuiltinError,
+  DEFAULT_POLICY_BUDGET,
+  defineBuiltins,
+  isCustomBuiltinError,
+  isPolicyBudgetError,
+  isPolicyLoadError,
+  loadFastEngine,
+  loadOpaWasmEngine,
+  loadOpaWasmEngineFromFiles,
+  loadPolicyEngine,
+  loadPolicyEngineFromFiles,
+  loadPolicyFile,
+  PolicyBudgetError,
+  PolicyLoadError,
+  policyVersion,
+} from "./policy/index.js";
+export type {
+  CustomBuiltins,
+  CustomBuiltinSpec,
+  EvaluateOptions,
+  FastEngineOptions,
+  FastPolicyEngine,
+  JsArgsOf,
+  JsValueOf,
+  OpaWasmEngine,
+  OpaWasmEngineOptions,
+  PolicyApprovalInput,
+  PolicyDecision,
+  PolicyEngine,
+  PolicyFileOptions,
+  PolicyFilePaths,
+  PolicyInput,
+  PolicyVersions,
+  TypeSpec,
+  ValueType,
+} from "./policy/index.js";
+export type * from "./store/store.js";
+export { openSqliteStore, openStore, openStoreFromEnv, storeConfigFromEnv } from "./store/index.js";
+export type { DecisionLogOptions, SqliteStoreOptions, StoreConfig, StoreFromEnvOptions } from "./store/index.js";
+export { approvalPageUrl, ApprovalsError, createApprovals, decisionKinds, isApprovalsError } from "./approvals/index.js";
+export type {
+  ApprovalDetail,
+  ApprovalPage,
+  ApprovalsErrorCode,
+  ApprovalsOptions,
+  DecisionKind,
+  HumanDecision,
+  InboxApprovals,
+  ListApprovalsRequest,
+  OnPendingApproval,
+  ResumeOutcome,
+  RuntimeApprovals,
+} from "./approvals/index.js";
 export { isPermanentError, isTransientError, permanent, PermanentError, transient, TransientError, type TransientOptions } from "./runtime/handler-errors.js";
 export type {
   HandlerResult,

@@ -19,10 +19,17 @@ const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 
 let bytes = 0;
 let blocks = 0;
+// node-gyp hard-links its build output (build/Release beside obj.target): each file counts once, as in du.
+const seenInodes = new Set();
 const walk = (dir) => {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     const stat = lstatSync(path);
+    if (stat.nlink > 1 && !stat.isDirectory()) {
+      const inode = `${stat.dev}:${stat.ino}`;
+      if (seenInodes.has(inode)) continue;
+      seenInodes.add(inode);
+    }
     bytes += stat.size;
     blocks += stat.blocks;
     if (entry.isDirectory()) walk(path);

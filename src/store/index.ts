@@ -3,8 +3,6 @@ export { planClaim, planRecord } from "./claim.js";
 export type { ClaimPlan, RecordPlan } from "./claim.js";
 export { openSqliteStore } from "./sqlite/sqlite-store.js";
 export type { SqliteStoreOptions } from "./sqlite/sqlite-store.js";
-export { openPgStore, migratePgStore } from "./postgres/lazy.js";
-export type { PgStoreOptions } from "./postgres/pg-store.js";
 export { openStore, openStoreFromEnv, storeConfigFromEnv } from "./open-store.js";
 export type { StoreConfig, StoreFromEnvOptions } from "./open-store.js";
 export { DecisionBatch } from "./decision-batch.js";

@@ -13,7 +13,8 @@ import { manifest, validators } from "../../generated/index.js";
 import { createOpenAiAgentsTools } from "../../src/adapters/openai-agents.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../../src/demo/escrow.js";
 import { createRuntime } from "../../src/runtime/index.js";
-import { openPgStore, openSqliteStore } from "../../src/store/index.js";
+import { openSqliteStore } from "../../src/store/index.js";
+import { openPgStore } from "../../src/store/postgres/index.js";
 import { alice, bob, loadPolicy } from "../mcp/fixture.js";
 
 setTracingDisabled(true);

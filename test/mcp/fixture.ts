@@ -10,7 +10,8 @@ import { loadOpaWasmEngineFromFiles } from "../../src/policy/index.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { createRuntime } from "../../src/runtime/index.js";
 import type { Runtime } from "../../src/runtime/index.js";
-import { openPgStore, openSqliteStore } from "../../src/store/index.js";
+import { openSqliteStore } from "../../src/store/index.js";
+import { openPgStore } from "../../src/store/postgres/index.js";
 import type { Store } from "../../src/store/store.js";
 import { createTestSchema, pgUrl } from "../workers/pg-env.js";
 
