@@ -7,6 +7,12 @@ export const manifest: Manifest = {
   "policy": {
     "entrypoint": "toolgate/authz/decision"
   },
+  "approvals": {
+    "default_approver_roles": [
+      "approver"
+    ],
+    "identity_case": "sensitive"
+  },
   "tools": {
     "close_account": {
       "name": "close_account",

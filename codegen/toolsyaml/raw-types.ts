@@ -4,6 +4,7 @@ import type { Effect, JsonValue } from "../../src/manifest.js";
 export interface RawToolsFile {
   readonly version: 1;
   readonly policy?: { readonly entrypoint: string; readonly rego_version?: "v0" | "v1"; readonly builtins?: string };
+  readonly approvals?: { readonly default_approver_roles?: readonly string[]; readonly identity_case?: "sensitive" | "insensitive" };
   readonly tools: Readonly<Record<string, RawTool>>;
 }
 
@@ -23,6 +24,7 @@ export interface RawTool {
     readonly ttl?: string;
     readonly self_approve?: boolean;
     readonly approver_roles?: readonly string[];
+    readonly binding?: "principal" | "tenant";
   };
   readonly compensation?: string;
   /** Arguments of the compensating call: "$resource_id", "$args.<field>", "$observed.<field>" or a literal. */

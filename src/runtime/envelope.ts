@@ -8,6 +8,8 @@ import type { JsonObject, JsonValue } from "../manifest.js";
 /**
  * `policy_budget_exceeded` (terminal): the policy's evaluation took more steps than its budget
  * (createRuntime `policyBudget`) and was stopped; nothing ran, and the same call is stopped again.
+ * `destructive_denied` (terminal): the tool's effect is `destructive`, which the gate never runs,
+ * whatever the policy or an approval says.
  */
 export const reasons = [
   "unknown_tool",
@@ -22,6 +24,7 @@ export const reasons = [
   "interrupted",
   "context_unavailable",
   "policy_budget_exceeded",
+  "destructive_denied",
 ] as const;
 export type Reason = (typeof reasons)[number];
 

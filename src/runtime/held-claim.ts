@@ -62,7 +62,7 @@ export class HeldClaim implements Abortable {
     done.catch(() => undefined);
     this.#resolve = resolve;
     this.#reject = reject;
-    this.#flight = { tool: call.tool.name, fingerprint: call.fingerprint, done };
+    this.#flight = { tool: call.tool.name, fingerprint: call.operation_fingerprint, done };
     deps.flights.set(this.#key, this.#flight);
   }
 
@@ -79,7 +79,7 @@ export class HeldClaim implements Abortable {
       tenant: call.ctx.tenant,
       operation_id: operationId,
       tool: call.tool.name,
-      fingerprint: call.fingerprint,
+      fingerprint: call.operation_fingerprint,
       owner: deps.ownerId,
       now_ms: now,
       lease_ms: leaseOf(deps, call),

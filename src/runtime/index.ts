@@ -5,7 +5,7 @@ export type { ApproverContext } from "./approver.js";
 export { isEnvelope, normalizeEnvelope, reasons, retryableReasons } from "./envelope.js";
 export type { Envelope, Reason, RetryableFailureEnvelope, SuccessEnvelope, TerminalFailureEnvelope } from "./envelope.js";
 export { envelopeJsonSchema } from "./envelope-schema.js";
-export { argsHash, fingerprint } from "./fingerprint.js";
+export { argsHash, fingerprint, operationFingerprint } from "./fingerprint.js";
 export { isInterruptedError, InterruptedError } from "./handler-run.js";
 export { systemClock } from "./types.js";
 export type { CallOptions, CallRequest, Clock, HandlerMap, ReconcilerMap, RuntimeOptions, ToolValidators } from "./types.js";

@@ -19,6 +19,7 @@ import type { HeldClaim } from "./held-claim.js";
 import { conflict, replay } from "./idempotency.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
+import { storableEnvelope } from "./unstorable-text.js";
 
 const opIdOf = (call: PreparedCall): { operation_id?: string } => (call.operation_id === null ? {} : { operation_id: call.operation_id });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -85,7 +86,7 @@ export async function invoke(
   }
   const key = flightKey(call.ctx.tenant, opId);
   for (let flight = deps.flights.get(key); flight !== undefined; flight = deps.flights.get(key)) {
-    if (flight.fingerprint !== call.fingerprint || flight.tool !== call.tool.name) {
+    if (flight.fingerprint !== call.operation_fingerprint || flight.tool !== call.tool.name) {
       return terminal("idempotency_conflict", `operation_id ${opId} is in use by a different call`, { operation_id: opId });
     }
     const led = await flight.done;
@@ -93,7 +94,7 @@ export async function invoke(
     // The leader gave its fresh claim back without running: claim here (or join the next flight).
   }
   const done = claimAndRun(deps, call, opId, auth.approval_id, late, audit, null);
-  const flight = { tool: call.tool.name, fingerprint: call.fingerprint, done };
+  const flight = { tool: call.tool.name, fingerprint: call.operation_fingerprint, done };
   deps.flights.set(key, flight);
   try {
     return await done;
@@ -130,7 +131,7 @@ async function claimAndRun(
       tenant: call.ctx.tenant,
       operation_id: opId,
       tool: call.tool.name,
-      fingerprint: call.fingerprint,
+      fingerprint: call.operation_fingerprint,
       owner: deps.ownerId,
       now_ms: deps.clock.now(),
       lease_ms: leaseMs,
@@ -280,6 +281,8 @@ async function record_(
   keepLease = false,
   with_?: { readonly audit: OutcomeAudit; readonly approval_id: string | null },
 ): Promise<Envelope> {
+  // Text a store cannot hold (a NUL in a handler's message) must not leave the answer unrecorded.
+  envelope = storableEnvelope(envelope);
   const res = await deps.store.recordOutcome({
     tenant: claimed.tenant,
     operation_id: claimed.operation_id,

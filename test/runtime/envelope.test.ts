@@ -41,6 +41,7 @@ describe("envelope", () => {
       "interrupted",
       "context_unavailable",
       "policy_budget_exceeded",
+      "destructive_denied",
     ]);
   });
 

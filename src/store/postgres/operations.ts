@@ -19,10 +19,14 @@ import { operationArray, operationFromArray, recordedArray, toOperation } from "
 // $1 tenant, $2 operation_id, $3 tool, $4 fingerprint, $5 owner, $6 now_ms, $7 lease_ms, $8 retention_ms,
 // $9 guard run_id (NULL: no guard), $10 guard approval_id (NULL: none to check).
 // The guard is part of the one statement: an interrupt or revoke committed before it stops the claim.
+// The approval's row is key-share-locked until the claim commits, so a revoke (which locks it
+// FOR UPDATE, then looks for the claim) either comes first and stops the claim, or sees it. A key
+// share lock does not conflict with the UPDATE that consumes the approval (a no-key update), so an
+// outcome being recorded and a claim waiting for its operation row never wait for each other.
 const guardOk = `($9::text IS NULL OR (
     NOT EXISTS (SELECT 1 FROM run_state s WHERE s.tenant = $1::text AND s.run_id = $9::text AND s.interrupted_at IS NOT NULL)
     AND ($10::text IS NULL OR EXISTS (SELECT 1 FROM approvals a WHERE a.id = $10::text AND a.tenant = $1::text
-         AND a.status = 'approved' AND a.expires_at > toolgate_ts($6::bigint)))))`;
+         AND a.status = 'approved' AND a.expires_at > toolgate_ts($6::bigint) FOR KEY SHARE))))`;
 // `gone` = the existing row is past its retention and counts as absent.
 const gone = "(r.expires_at <= excluded.created_at AND r.lease_expires_at <= excluded.created_at)";
 // The new record, inserted when the guard holds: both claim statements (and claim-first's,

@@ -5,6 +5,7 @@
  * BEGIN IMMEDIATE transactions so several processes sharing the file stay atomic.
  */
 import Database from "better-sqlite3";
+import type { JsonObject } from "../../manifest.js";
 import type { Database as Db } from "better-sqlite3";
 import { recordedOperation, recordedOperationColumns } from "../rows.js";
 import { checkGuard, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
@@ -365,6 +366,9 @@ class SqliteStore implements Store {
       if (current === null) return { ok: false, why: "not_found", approval: null };
       if (event.decision === "revoke") {
         if (current.status !== "pending" && current.status !== "approved") return { ok: false, why: "already_decided", approval: current };
+        // The claim runs in an IMMEDIATE transaction too: a call that claimed first has executed (or is executing).
+        const executed = this.#executedUnder(current);
+        if (executed !== null) return { ok: false, why: "already_executed", approval: current, outcome: executed.outcome };
       } else {
         if (current.status !== "pending") return { ok: false, why: "already_decided", approval: current };
         if (current.expires_at_ms <= event.decided_at_ms) return { ok: false, why: "expired", approval: current };
@@ -377,6 +381,14 @@ class SqliteStore implements Store {
       this.#q.setApprovalStatus.run(decisionStatus[event.decision], event.approval_id);
       return { ok: true, approval: { ...current, status: decisionStatus[event.decision], decision: event } };
     });
+  }
+
+  /** The call that claimed the approval's operation (not released as retryable), or consumed it; null when none did. */
+  #executedUnder(approval: ApprovalRecord): { outcome: JsonObject | null } | null {
+    const op = approval.operation_id === null ? null : this.#readOp(approval.tenant, approval.operation_id);
+    const claimed = op !== null && op.tool === approval.tool && op.status !== "retryable";
+    if (!claimed && approval.consumed_by === null) return null;
+    return { outcome: claimed && op.status === "final" ? op.envelope : null };
   }
 
   async consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
