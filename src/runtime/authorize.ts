@@ -15,6 +15,7 @@ import { resolveContext } from "./context.js";
 import type { HeldClaim } from "./held-claim.js";
 import { terminal } from "./envelope.js";
 import { evaluatePolicy } from "./evaluation.js";
+import type { Evaluation } from "./evaluation.js";
 import { answerFromRecord } from "./idempotency.js";
 import { quoteJson } from "./limits.js";
 import { answer, proceed } from "./phase.js";
@@ -48,8 +49,6 @@ export function approvalInput(a: ApprovalRecord, consumed: boolean): PolicyAppro
  */
 export async function authorize(deps: RuntimeDeps, call: PreparedCall, held: HeldClaim | null = null): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
-  // Before any store work or policy: no policy answer and no approval makes a destructive tool run.
-  if (tool.effect === "destructive") return destructiveDenied(deps, call);
   const now = deps.clock.now();
   // One read of what the decision depends on. A read has no effect to stop: invoke's check
   // right before the handler is its one read of the interrupt flag (for a claimed read, the claim's guard).
@@ -86,12 +85,15 @@ export interface ReadState {
 const denied = (version: string, reason: string, message: string): Step<Authorized> =>
   answer(terminal("policy_denied", message), { decision: "deny", reason, policy_version: version });
 
-function destructiveDenied(deps: RuntimeDeps, call: PreparedCall): Step<Authorized> {
-  const message = `${call.tool.name} is a destructive tool (tools.yaml effect: destructive): the gate never runs it, whatever the policy answers or an approval says; nothing ran`;
+/** The runtime's rule after the policy answered (logged with its evaluation): a destructive tool never runs. */
+function destructiveDenied(call: PreparedCall, version: string, evaluation: Evaluation): Step<Authorized> {
+  const policy = `${evaluation.result.allow ? "allow" : evaluation.result.requires_approval ? "approval required" : "deny"}, ${evaluation.result.reason}`;
+  const message = `${call.tool.name} is a destructive tool (tools.yaml effect: destructive): the gate never runs it, whatever the policy answers (here: ${policy}) or an approval says; nothing ran`;
   return answer(terminal("destructive_denied", message, call.operation_id === null ? {} : { operation_id: call.operation_id }), {
     decision: "deny",
     reason: "destructive_denied",
-    policy_version: deps.policy.version,
+    policy_version: version,
+    evaluation,
   });
 }
 
@@ -154,6 +156,8 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
     policy_data_version: versions.data_version,
   };
   const evaluation = await evaluatePolicy(deps, input);
+  // Whatever the policy answered (allow, or asking for an approval that could never be used).
+  if (tool.effect === "destructive") return destructiveDenied(call, version, evaluation);
   const decision = evaluation.result;
   if (decision.allow && approval !== null) {
     // The runtime's own check, whatever the policy said: it can deny more, never allow more.
