@@ -32,6 +32,8 @@ export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now
     existing.operation_id === call.operation_id &&
     existing.args_hash === hash &&
     existing.requested_by === call.ctx.user &&
+    // A principal-bound approval serves only its own run: another run's would never authorise this call.
+    ((call.tool.approval?.binding ?? "principal") === "tenant" || existing.run_id === call.ctx.run_id) &&
     existing.policy_version === versions.version
   ) {
     return existing;

@@ -61,6 +61,19 @@ describeOnStores("principal binding", (makeStore) => {
     expect(g.ledger.effects).toHaveLength(1);
   });
 
+  it("a pending approval is reused only within the run that requested it, so each run gets an approval it can use", async () => {
+    const g = makeGate({ policy, store: await makeStore() });
+    const id = op("op-two-runs");
+    const request = { tool: "reserve_funds", args: reserveArgs(), operation_id: id };
+    const first = await g.runtime.call(alice, request);
+    const again = await g.runtime.call(alice, request);
+    const otherRun = await g.runtime.call({ ...alice, run_id: op("run") }, request);
+    const idOf = (e: Envelope) => (e.outcome === "terminal_failure" ? e.approval_id : undefined);
+    expect(idOf(again)).toBe(idOf(first));
+    expect(idOf(otherRun)).toMatch(/^apr_/);
+    expect(idOf(otherRun)).not.toBe(idOf(first));
+  });
+
   it("an interrupted run's approval cannot be used by anyone else", async () => {
     const g = makeGate({ policy, store: await makeStore() });
     // A run of its own: the PostgreSQL schema is shared by the file's tests.
