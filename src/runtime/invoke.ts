@@ -14,7 +14,7 @@ import { retryable, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { runHandler } from "./handler-run.js";
 import type { RunResult } from "./handler-run.js";
-import { flightKey, leaseOf } from "./held-claim.js";
+import { claimGuard, flightKey, leaseOf } from "./held-claim.js";
 import type { HeldClaim } from "./held-claim.js";
 import { conflict, replay } from "./idempotency.js";
 import type { Authorized, Step } from "./phase.js";
@@ -138,7 +138,7 @@ async function claimAndRun(
       retention_ms: call.tool.retention_ms,
       // The store checks these in the claim itself: a revoke or interrupt committed at any
       // time before the claim stops the effect.
-      guard: { run_id: call.ctx.run_id, approval_id: approvalId },
+      guard: claimGuard(call, approvalId),
     });
     switch (claim.kind) {
       case "refused":

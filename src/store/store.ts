@@ -71,6 +71,11 @@ export interface ClaimRequest {
 export interface ClaimGuard {
   readonly run_id: string;
   readonly approval_id: string | null;
+  /**
+   * When set (an approval bound to its principal), the approval must also have been requested by
+   * this user in `run_id`: another principal's call never claims under it, even for a moment.
+   */
+  readonly requested_by?: string;
 }
 
 /**

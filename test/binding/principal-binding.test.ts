@@ -74,6 +74,25 @@ describeOnStores("principal binding", (makeStore) => {
     expect(idOf(otherRun)).not.toBe(idOf(first));
   });
 
+  it("another principal's call never holds a claim under a principal-bound approval, so it cannot make a revoke answer already_executed", async () => {
+    const store = await makeStore();
+    const g = makeGate({ policy, store });
+    const id = op("op-guard");
+    const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), id);
+    const tool = g.runtime.manifest.tools["reserve_funds"]!;
+    const claim = (user: string, run_id: string) => ({
+      tenant: alice.tenant, operation_id: id, tool: "reserve_funds", fingerprint: "fp", owner: "test", now_ms: g.clock.now(),
+      lease_ms: 1_000, retention_ms: tool.retention_ms, guard: { run_id, approval_id, requested_by: user }, interrupt: true,
+    });
+    expect(await store.claimFirst(claim(carol.user, carol.run_id))).toMatchObject({ claimed: null });
+    expect(await store.claimOperation(claim(carol.user, carol.run_id))).toMatchObject({ kind: "refused", why: "approval_invalid" });
+    expect(await store.claimOperation(claim(alice.user, carol.run_id))).toMatchObject({ kind: "refused", why: "approval_invalid" });
+    expect(await store.getOperation(alice.tenant, id, g.clock.now())).toBeNull();
+    expect(await g.runtime.approvals.decide(approval_id, { decision: "revoke" }, bob)).toMatchObject({ ok: true });
+    // The requester's own guarded claim is refused now for the revoke, not for the principal.
+    expect(await store.claimOperation(claim(alice.user, alice.run_id))).toMatchObject({ kind: "refused", detail: "revoked" });
+  });
+
   it("an interrupted run's approval cannot be used by anyone else", async () => {
     const g = makeGate({ policy, store: await makeStore() });
     // A run of its own: the PostgreSQL schema is shared by the file's tests.
