@@ -6,6 +6,7 @@
 import type { ApprovalSpec, ApprovalsSettings } from "../manifest.js";
 import type { ApprovalDecisionKind, ApprovalRecord } from "../store/store.js";
 import type { ApproverContext } from "./approver.js";
+import { isCleanIdentity } from "./unstorable-text.js";
 
 export const decisionKinds: readonly ApprovalDecisionKind[] = ["approve", "edit", "reject", "revoke"];
 
@@ -14,11 +15,6 @@ export const isDecisionKind = (v: unknown): v is ApprovalDecisionKind =>
 
 export type ApproverRefusal = "invalid_approver" | "not_found" | "self_approval" | "approver_role_required" | "approver_roles_unconfigured";
 
-/** C0 and C1 controls and DEL (NUL among them): never part of an identity the host authenticated. */
-// eslint-disable-next-line no-control-regex
-const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
-const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
-const cleanIdentity = (v: unknown): v is string => typeof v === "string" && !controlCharacter.test(v) && wellFormed(v);
 
 /**
  * The identity compared for self-approval: NFC, trimmed, and case-folded when tools.yaml
@@ -53,7 +49,7 @@ export function checkApprover(
   ) {
     return { why: "invalid_approver", message: "the approver needs a tenant, a non-empty user and a list of roles from the host's authentication" };
   }
-  if (!cleanIdentity(a.tenant) || !cleanIdentity(a.user) || !a.roles.every(cleanIdentity)) {
+  if (!isCleanIdentity(a.tenant) || !isCleanIdentity(a.user) || !a.roles.every(isCleanIdentity)) {
     return { why: "invalid_approver", message: "the approver's tenant, user and roles must not contain control characters (NUL included) or unpaired surrogates; the host must fix its authentication" };
   }
   // Another tenant's approval is answered exactly as an id that does not exist, so its existence does not leak.

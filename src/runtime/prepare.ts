@@ -13,7 +13,7 @@ import type { Step } from "./phase.js";
 import { defaultMaxArgsBytes, jsonBytes, maxToolNameLength } from "./limits.js";
 import { formatProblems } from "./problems.js";
 import type { CallRequest, PreparedCall, RuntimeDeps } from "./types.js";
-import { isUnstorable, unstorablePath } from "./unstorable-text.js";
+import { isCleanIdentity, isUnstorable, unstorablePath } from "./unstorable-text.js";
 
 /** operation_id and approval_id: longer ones are refused (and never stored). */
 export const maxIdLength = 200;
@@ -39,17 +39,12 @@ const validId = (v: unknown): v is string => typeof v === "string" && v.length >
 const idRule = `must be a non-empty string of at most ${MAX_ID_LENGTH} characters, without NUL or unpaired surrogates`;
 const unstorableRule = "contains a NUL character or an unpaired UTF-16 surrogate (U+D800-U+DFFF), which the gate does not accept; send the text without it";
 
-/** C0 and C1 controls, DEL, unpaired surrogates: never part of an identity the host authenticated. */
-// eslint-disable-next-line no-control-regex
-const identityControl = /[\u0000-\u001f\u007f-\u009f]/;
-export const isBadIdentity = (s: unknown): boolean => typeof s !== "string" || identityControl.test(s) || isUnstorable(s);
-
 /** The host's trusted context: its identities must be text a store keeps as given. */
 function contextProblem(ctx: TrustedContext): string | null {
   for (const field of ["tenant", "user", "run_id"] as const) {
-    if (isBadIdentity(ctx[field])) return field;
+    if (!isCleanIdentity(ctx[field])) return field;
   }
-  return Array.isArray(ctx.roles) && !ctx.roles.some(isBadIdentity) ? null : "roles";
+  return Array.isArray(ctx.roles) && ctx.roles.every(isCleanIdentity) ? null : "roles";
 }
 
 export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest): Step<PreparedCall> {

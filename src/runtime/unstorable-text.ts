@@ -4,7 +4,8 @@
  * The model's arguments and ids are refused with a typed error when they contain either
  * (`unstorablePath`), so both stores answer alike; text the gate itself records, such as a
  * handler's error message, is made storable instead (`storableEnvelope`), so a terminal
- * answer is always recorded.
+ * answer is always recorded. Identities from the host (context, approver) must be clean of any
+ * control character (`isCleanIdentity`).
  */
 import type { JsonValue } from "../manifest.js";
 import type { Envelope } from "./envelope.js";
@@ -14,6 +15,13 @@ const toWellFormed = (s: string): string => (s as unknown as { toWellFormed(): s
 
 /** True when `s` has a NUL or an unpaired surrogate. */
 export const isUnstorable = (s: string): boolean => s.includes("\u0000") || !wellFormed(s);
+
+/** C0 and C1 controls and DEL (NUL among them). */
+// eslint-disable-next-line no-control-regex
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** An identity the host authenticated (tenant, user, run, role): a string without control characters or unpaired surrogates. */
+export const isCleanIdentity = (v: unknown): v is string => typeof v === "string" && !controlCharacter.test(v) && wellFormed(v);
 
 /** NUL becomes U+FFFD, as an unpaired surrogate does. */
 export const storableText = (s: string): string => (isUnstorable(s) ? toWellFormed(s).replaceAll("\u0000", "\uFFFD") : s);

@@ -71,6 +71,16 @@ describeOnStores("unstorable text", (makeStore) => {
     expect(runs).toBe(1);
   });
 
+  it("a trusted context with a control character in an identity is refused before anything is stored, on every store", async () => {
+    const g = makeGate({ policy, store: await makeStore() });
+    for (const ctx of [{ ...alice, user: "alice\u0000" }, { ...alice, run_id: "run\ud800" }, { ...alice, tenant: "t\u0007" }, { ...alice, roles: ["agent\u0000"] }]) {
+      const id = op("op-ctx");
+      const e = await g.runtime.call(ctx, { tool: "get_account", args: { account_id: "acc_alice" }, operation_id: id });
+      expect(e, JSON.stringify(ctx)).toMatchObject({ outcome: "terminal_failure", reason: "permanent_error", message: expect.stringContaining("trusted context") });
+      expect(await g.store.getOperation(ctx.tenant, id, g.clock.now())).toBeNull();
+    }
+  });
+
   it("no store error text reaches the model: an exception in the gate answers the envelope's own text", async () => {
     const store = await makeStore();
     const failing = new Proxy(store, {
