@@ -116,6 +116,8 @@ function versionWarnings(deps: RuntimeDeps, approval: ApprovalRecord): string[] 
   return out;
 }
 
+const storableId = (id: unknown): id is string => typeof id === "string" && !isUnstorable(id);
+
 export function createApprovals(deps: RuntimeDeps): Approvals {
   const decide = async (approvalId: string, req: DecideRequest, approver: ApproverContext): Promise<DecideOutcome> => {
     const decision: unknown = (req as { decision?: unknown } | null)?.decision;
@@ -127,7 +129,7 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       return { ok: false, why: "invalid_decision", message: "reason must be a string when given, without NUL characters or unpaired surrogates" };
     }
     const now = deps.clock.now();
-    const current = typeof approvalId === "string" && !isUnstorable(approvalId) ? await deps.store.getApproval(approvalId) : null;
+    const current = storableId(approvalId) ? await deps.store.getApproval(approvalId) : null;
     if (current === null) return { ok: false, why: "not_found", message: `approval ${approvalId} does not exist` };
     const tool = deps.manifest.tools[current.tool];
     const refused = checkApprover(current, tool?.approval ?? null, approver, decision, deps.manifest.approvals);
@@ -209,7 +211,8 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
   };
   return {
     decide,
-    get: (id) => deps.store.getApproval(id),
-    events: (id) => deps.store.listApprovalEvents(id),
+    // An id no store could hold (a NUL from a URL) is answered as absent, alike on every store.
+    get: async (id) => (storableId(id) ? deps.store.getApproval(id) : null),
+    events: async (id) => (storableId(id) ? deps.store.listApprovalEvents(id) : []),
   };
 }

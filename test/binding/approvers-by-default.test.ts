@@ -104,6 +104,8 @@ describeOnStores("approvers by default", (makeStore) => {
     expect(await g.store.listApprovalEvents(approval)).toEqual([]);
     expect(await g.runtime.approvals.decide(approval, { decision: "reject", reason: "no\u0000" }, bob)).toMatchObject({ ok: false, why: "invalid_decision" });
     expect(await g.runtime.approvals.decide(`${approval}\u0000`, { decision: "approve" }, bob)).toMatchObject({ ok: false, why: "not_found" });
+    expect(await g.runtime.approvals.get(`${approval}\u0000`)).toBeNull();
+    expect(await g.runtime.approvals.resume(`${approval}\u0000`)).toMatchObject({ ok: false, why: "not_found" });
     expect(await g.store.getApproval(approval)).toMatchObject({ status: "pending" });
   });
 });
