@@ -3,7 +3,7 @@
  * `{ tenant, sub (the user), roles, exp }` (the claim shape of the inbox's approver tokens), verified
  * with jose. A verified token is the connection's only source of identity.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import { jwtVerify } from "jose";
 import type { TrustedContext } from "../generated-runtime.js";
 
