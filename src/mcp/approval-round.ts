@@ -142,8 +142,13 @@ export async function retryWithState(deps: ApprovalRoundDeps, retry: ApprovalRet
         if (out.ok) return { kind: "envelope", envelope: await deps.runtime.call(retry.ctx, withApproval, traceparent) };
       }
     }
+    // Declined or cancelled (either mode): the client stops asking and gets today's envelope.
+    const gaveUp = [INLINE_KEY, INBOX_KEY].some((key) => {
+      const r = inputResponse(retry.inputResponses, key);
+      return r.kind === "elicit" && r.action !== "accept";
+    });
     const again = (await deps.runtime.approvals.get(approval.id))?.status ?? "pending";
-    if (again === "pending") {
+    if (again === "pending" && !gaveUp) {
       const result = await approvalInputRequired(
         deps,
         { ctx: retry.ctx, tool: retry.tool, request: retry.request, argsDigest: retry.argsDigest, approvalId: approval.id, expiresAtMs: state.expires_at_ms },

@@ -128,14 +128,17 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
     }
 
     const envelope = await runtime.call(principal, callRequest, traceparent);
-    if (envelope.outcome === "terminal_failure" && envelope.reason === "approval_required" && envelope.approval_id !== undefined && (support.form || support.url)) {
+    // An approval binds an operation id (single use); a call without one could never be approved, so it gets the envelope.
+    const approvable = callRequest.operation_id !== undefined && envelope.outcome === "terminal_failure" && envelope.reason === "approval_required" && envelope.approval_id !== undefined;
+    if (approvable && (support.form || support.url)) {
       const expires = envelope.expires_at === undefined ? Number.NaN : Date.parse(envelope.expires_at);
+      const approvalId = envelope.approval_id as string;
       const asked = await approvalInputRequired(deps, {
         ctx: principal,
         tool,
         request: callRequest,
         argsDigest: argumentsDigest(raw as JsonValue),
-        approvalId: envelope.approval_id,
+        approvalId,
         expiresAtMs: Number.isFinite(expires) ? expires : deps.now() + (tool.approval?.ttl_ms ?? 15 * 60_000),
       }, support);
       if (asked !== null) return asked;
