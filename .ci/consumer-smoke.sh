@@ -41,7 +41,21 @@ peers=$(cd "$root" && node -p 'const d = require("./package.json").devDependenci
 run npm install --no-audit --no-fund --no-save $peers
 cp "$root/.ci/consumer/entries.ts" src/entries.ts
 run npx tsc --noEmit
+# Every entry of package.json "exports" (so a new entry is checked too): strictly (skipLibCheck
+# false, no DOM lib) except the adapters, whose frameworks' own declarations name DOM types.
+framework='["./ai-sdk", "./openai-agents", "./langchain", "./evals/ai-sdk"]'
+every_entry() {
+  node -e '
+    const [pkg, framework, pick] = [require(process.argv[1]), JSON.parse(process.argv[2]), process.argv[3]];
+    const subpaths = Object.keys(pkg.exports).filter((k) => k !== "./package.json" && framework.includes(k) === (pick === "framework"));
+    subpaths.forEach((k, i) => console.log(`import * as entry${i} from "${k === "." ? "toolgate" : "toolgate" + k.slice(1)}";`));
+    console.log(`export const entries = [${subpaths.map((_, i) => `entry${i}`).join(", ")}];`);
+  ' "$root/package.json" "$framework" "$1"
+}
+every_entry strict > src/every-entry.ts
+run npx tsc --noEmit
 cp "$root/.ci/consumer/framework-entries.ts" src/framework-entries.ts
+every_entry framework > src/every-framework-entry.ts
 run npx tsc --noEmit --skipLibCheck
 trap - ERR
 rm -rf "$work"
