@@ -38,6 +38,20 @@ describe("hostile MCP client over HTTP", () => {
     }
   });
 
+  it("a body over the limit is refused with 413 before anything is parsed (declared or streamed without a length)", async () => {
+    const alice = await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] });
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_account", arguments: { account_id: "x".repeat(2 * 1024 * 1024) } } });
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${alice}` };
+    expect((await fetch(url, { method: "POST", headers, body: big })).status).toBe(413);
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    expect((await fetch(url, { method: "POST", headers, body: chunked, duplex: "half" } as RequestInit)).status).toBe(413);
+  });
+
   it("unknown_tool names only the tools the caller may see", async () => {
     const vera = await token({ tenant: "t_acme", sub: "vera", roles: ["viewer"] });
     const r = await modernRpc(url, vera, "tools/call", { name: "no_such_tool", arguments: {} });
