@@ -40,9 +40,9 @@ export interface McpServerOptions {
   /** Server name announced to clients. Default "toolgate". */
   readonly name?: string;
   /**
-   * Key (at least 32 bytes) sealing the `requestState` of approval round trips. Every process
-   * that may receive a retry needs the same key; default: random per call of createMcpServer's
-   * caller (`createMcpServerFactory` keeps one per factory).
+   * Key (at least 32 bytes) sealing the `requestState` of approval round trips. Every server
+   * instance that may receive a retry needs the same key: `createMcpHttpHandler` derives one
+   * from the token secret, `serveMcpStdio` keeps one per process. Default: random per instance.
    */
   readonly requestStateKey?: Uint8Array;
   /** The era this instance serves; default "legacy" (what a plain `connect` to a transport speaks). */
