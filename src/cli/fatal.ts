@@ -53,7 +53,7 @@ export function reportFatal(err: unknown, nodeVersion = process.version, peers: 
       exitCode: 1,
       message:
         `toolgate: environment problem: this command needs ${peer}, an optional peer dependency of toolgate that is not installed.\n` +
-        `  fix: npm install ${peer} (see "Optional dependencies" in toolgate's README)`,
+        `  fix: npm install ${peer} (toolgate's README lists the optional peers under "Two packages")`,
     };
   }
   const mismatch = nativeModuleMismatch(err);
