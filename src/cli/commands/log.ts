@@ -2,6 +2,7 @@ import { InvalidArgumentError } from "commander";
 import { parseDuration } from "../../../codegen/toolsyaml/duration.js";
 import { opaDecisionEvent } from "../../runtime/decision-log.js";
 import type { DecisionLogRecord, DecisionQuery } from "../../store/store.js";
+import { registerLogChain } from "../log-chain.js";
 import { addLogStoreOptions, openLogStore, parseSince } from "../log-store.js";
 import type { LogStoreOptions } from "../log-store.js";
 import type { RegisterCommand } from "./index.js";
@@ -46,9 +47,10 @@ export function formatLogTable(rows: readonly DecisionLogRecord[]): string {
 }
 
 export const registerLog: RegisterCommand = (program, setExitCode) => {
+  const log = program.command("log");
+  registerLogChain(log, setExitCode);
   addLogStoreOptions(
-    program
-      .command("log")
+    log
       .description("list logged decisions, newest first (OPA decision-log events with --format json)")
       .option("--tenant <tenant>", "only this tenant")
       .option("--tool <tool>", "only this tool")

@@ -6,6 +6,10 @@ import type { Database as Db, Statement } from "better-sqlite3";
 import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery } from "../store.js";
 import { decisionValues, toDecisionRecord } from "../rows.js";
 import type { DecisionColumns } from "../rows.js";
+import { decisionContent } from "../chain/content.js";
+import { contentHash } from "../chain/link.js";
+import { keepPrunedDecisionsSql } from "./audit-chain.js";
+import type { ChainLinker } from "./audit-chain.js";
 import { parseJson } from "./rows.js";
 import { sqliteAddedColumns, sqliteIndexesAfterColumns } from "./schema.js";
 
@@ -26,22 +30,33 @@ export function ensureSqliteColumns(db: Db): void {
 // Entries written before decision ids existed get a stable one from their row number.
 const toRecord = (row: DecisionRow): DecisionLogRecord => toDecisionRecord(row, row.decision_id ?? `seq-${row.seq}`, parseJson);
 
+const unlinked = [null, null, null, null] as const;
+
 export class SqliteDecisionLog {
   readonly #db: Db;
   readonly #insert: Statement;
   readonly #byId: Statement<[string], DecisionRow>;
-  readonly #purge: Statement<[number]>;
+  readonly #purge: (nowMs: number) => number;
   readonly #insertMany: (entries: readonly DecisionLogEntry[]) => void;
+  /** Links entries into their tenant's audit chain; null writes them unchained (DecisionLogOptions.chain). */
+  readonly #chain: ChainLinker | null;
 
-  constructor(db: Db) {
+  constructor(db: Db, chain: ChainLinker | null) {
     this.#db = db;
+    this.#chain = chain;
     this.#insert = db.prepare(
       `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
-         policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms,
+         content_hash, chain_seq, prev_link, link)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#byId = db.prepare<[string], DecisionRow>("SELECT * FROM decision_log WHERE decision_id = ?");
-    this.#purge = db.prepare<[number]>("DELETE FROM decision_log WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ?");
+    const keepPruned = db.prepare<[number]>(keepPrunedDecisionsSql);
+    const purge = db.prepare<[number]>("DELETE FROM decision_log WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ?");
+    this.#purge = db.transaction((nowMs: number): number => {
+      keepPruned.run(nowMs);
+      return purge.run(nowMs).changes;
+    }).immediate;
     this.#insertMany = db.transaction((entries: readonly DecisionLogEntry[]) => this.insertRows(entries)).immediate;
   }
 
@@ -52,14 +67,22 @@ export class SqliteDecisionLog {
 
   /** Inserts inside the caller's transaction. */
   insertRows(entries: readonly DecisionLogEntry[]): void {
-    for (const e of entries) {
-      const v = decisionValues(e);
-      // Positional, in the column order of the INSERT (binding by name costs more per row).
-      this.#insert.run(
-        v.decision_id, v.at_ms, v.tenant, v.run_id, v.user, v.tool, v.operation_id, v.fingerprint, v.decision, v.reason,
-        v.policy_version, v.outcome, v.outcome_reason, v.path, v.input, v.result, v.erased, v.eval_ns, v.shadow,
-        v.shadow_disagrees === null ? null : v.shadow_disagrees ? 1 : 0, v.expires_at_ms,
-      );
+    const chain = this.#chain;
+    try {
+      for (const e of entries) {
+        const v = decisionValues(e);
+        const [hash, seq, prev, link] = chain === null ? unlinked : chain.link(e.tenant, contentHash(decisionContent(e, v.decision_id)));
+        // Positional, in the column order of the INSERT (binding by name costs more per row).
+        this.#insert.run(
+          v.decision_id, v.at_ms, v.tenant, v.run_id, v.user, v.tool, v.operation_id, v.fingerprint, v.decision, v.reason,
+          v.policy_version, v.outcome, v.outcome_reason, v.path, v.input, v.result, v.erased, v.eval_ns, v.shadow,
+          v.shadow_disagrees === null ? null : v.shadow_disagrees ? 1 : 0, v.expires_at_ms, hash, seq, prev, link,
+        );
+      }
+      chain?.finish();
+    } catch (err) {
+      chain?.reset();
+      throw err;
     }
   }
 
@@ -87,6 +110,6 @@ export class SqliteDecisionLog {
   }
 
   purge(nowMs: number): number {
-    return this.#purge.run(nowMs).changes;
+    return this.#purge(nowMs);
   }
 }
