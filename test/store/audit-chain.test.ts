@@ -129,6 +129,31 @@ for (const stores of chainStores("audit chain")) {
       expect(res.out).toContain("tenant t1: intact, 6 records");
     });
 
+    it("entries carried by recorded outcomes (alone, or with the queue) are linked in the order of decisions", async () => {
+      const store = await stores.fresh();
+      const outcome = async (n: number, tenant: string): Promise<void> => {
+        const claim = await store.claimOperation({
+          tenant, operation_id: `op-${n}`, tool: "reserve_funds", fingerprint: "f".repeat(64), owner: "w", now_ms: T0, lease_ms: 60_000, retention_ms: 3_600_000,
+        });
+        if (claim.kind !== "claimed") throw new Error(`not claimed: ${claim.kind}`);
+        const res = await store.recordOutcome({
+          tenant, operation_id: `op-${n}`, fence_token: claim.record.fence_token, status: "final", envelope: { status: "success" }, now_ms: T0 + 1,
+          decision: entry(tenant, n),
+        });
+        expect(res.recorded).toBe(true);
+      };
+      await outcome(1, "t1");
+      await store.appendDecision(entry("t1", 2));
+      await store.appendDecision(entry("t2", 3));
+      await outcome(4, "t1");
+      await outcome(5, "t2");
+      const snap = await readChain(store);
+      const order = (t: string): string[] => snap.records.filter((r) => r.tenant === t).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0)).map((r) => r.id);
+      expect(order("t1")).toEqual(["t1-d1", "t1-d2", "t1-d4"]);
+      expect(order("t2")).toEqual(["t2-d3", "t2-d5"]);
+      expect(verifyChain(snap).ok).toBe(true);
+    });
+
     it("a deleted decision-log row is the first broken link: verify names its position and the record after it, and exits 1", async () => {
       const store = await stores.fresh();
       await writeHistory(store);
