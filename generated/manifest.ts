@@ -316,6 +316,12 @@ export const manifest: Manifest = {
           "class": "retryable",
           "retry_after_ms": 2000
         }
+      },
+      "errors": {
+        "ECONNRESET": {
+          "class": "retryable",
+          "retry_after_ms": 500
+        }
       }
     },
     "get_reservation": {
@@ -371,7 +377,7 @@ export const manifest: Manifest = {
       "postcondition": null,
       "timeout_ms": 10000,
       "retry": {
-        "max_attempts": 1,
+        "max_attempts": 3,
         "backoff": {
           "initial_ms": 200,
           "multiplier": 2,
@@ -455,7 +461,7 @@ export const manifest: Manifest = {
       "postcondition": null,
       "timeout_ms": 10000,
       "retry": {
-        "max_attempts": 1,
+        "max_attempts": 3,
         "backoff": {
           "initial_ms": 200,
           "multiplier": 2,

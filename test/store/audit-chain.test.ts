@@ -82,7 +82,13 @@ async function writeHistory(store: Store): Promise<void> {
   await store.createApproval(approval("t1", "apr-1"));
   expect((await store.decideApproval(decide("apr-1", "approve"))).ok).toBe(true);
   expect((await store.decideApproval(decide("apr-1", "revoke", "carol"))).ok).toBe(true);
-  await store.appendDecision(entry("t1", 3));
+  await store.appendDecision(
+    entry("t1", 3, {
+      outcome: "retryable_failure",
+      outcome_reason: "handler_error",
+      error: { error_id: "e_1", treated_as: "retryable", matched: "transient", name: "Error", code: "ECONNRESET", message: "reset", stack: null, erased: [] },
+    }),
+  );
   await store.appendDecision(entry("t2", 2));
   await store.appendDecision(entry("t1", 4));
   await store.flushDecisions();

@@ -32,6 +32,7 @@ export function decisionContent(e: DecisionLogEntry, decisionId: string): JsonOb
     eval_ns: e.eval_ns ?? null,
     shadow: (e.shadow ?? null) as JsonValue,
     expires_at_ms: e.expires_at_ms ?? null,
+    error: (e.error ?? null) as JsonValue,
   };
 }
 

@@ -25,7 +25,7 @@ type EventChainRow = ApprovalEventRow & Linked & { seq: string; tenant: string }
 
 const decisionSql = `SELECT decision_id, toolgate_ms(at) AS at_ms, tenant, run_id, user_id AS "user", tool, operation_id, fingerprint,
   decision, reason, policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow,
-  toolgate_ms(expires_at) AS expires_at_ms, chain_seq, prev_link, link
+  toolgate_ms(expires_at) AS expires_at_ms, error, chain_seq, prev_link, link
   FROM decision_log WHERE $1::text IS NULL OR tenant = $1 ORDER BY tenant, chain_seq NULLS FIRST, seq`;
 
 const eventSql = `SELECT e.seq, a.tenant, e.approval_id, e.decision, e.approver, e.reason, e.edited_args,
