@@ -39,7 +39,8 @@ export function formatVerdict(verdict: ChainVerdict): string {
         return `tenant ${t.tenant}: intact, ${t.records} records (${head})${tail}`;
       }
       const b = t.broken;
-      return `tenant ${t.tenant}: BROKEN at position ${b.seq}${b.id === null ? "" : ` (${b.kind} ${b.id})`}: ${b.problem}: ${b.message}${tail}`;
+      const where = b.problem === "unlinked" ? "BROKEN" : `BROKEN at position ${b.seq}`;
+      return `tenant ${t.tenant}: ${where}${b.id === null ? "" : ` (${b.kind} ${b.id})`}: ${b.problem}: ${b.message}${tail}`;
     })
     .join("\n");
 }

@@ -197,6 +197,21 @@ for (const stores of chainStores("audit chain")) {
       expect(tenantOf(v, "t1").broken).toMatchObject({ seq: 5, problem: "out_of_order", id: "t1-d4" });
     });
 
+    it("a record inserted without a link after the chain began is a break, not an unchained record", async () => {
+      const store = await stores.fresh();
+      await writeHistory(store);
+      await stores.exec(
+        stores.name === "postgres"
+          ? `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, decision, outcome)
+             VALUES ('forged', now(), 't1', 'run-1', 'alice', 'reserve_funds', 'allow', 'success')`
+          : `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, decision, outcome)
+             VALUES ('forged', ${T0 + 99}, 't1', 'run-1', 'alice', 'reserve_funds', 'allow', 'success')`,
+      );
+      const v = verifyChain(await readChain(store));
+      expect(tenantOf(v, "t1").broken).toMatchObject({ problem: "unlinked", id: "forged" });
+      expect(tenantOf(v, "t2").broken).toBeNull();
+    });
+
     it("an edited approval decision (another approver) breaks the chain at that decision", async () => {
       const store = await stores.fresh();
       await writeHistory(store);
@@ -223,6 +238,16 @@ for (const stores of chainStores("audit chain")) {
       expect(verifyChain(snap).ok).toBe(true);
       const v = verifyChain(snap, anchor);
       expect(tenantOf(v, "t1").broken).toMatchObject({ seq: 6, problem: "anchor_mismatch" });
+      const anchorFile = join(mkdtempSync(join(tmpdir(), "tg-chain-anchor-")), "anchor.jsonl");
+      try {
+        writeFileSync(anchorFile, `${exportLines({ records: [], pruned: [], heads: anchor }, T0).join("\n")}\n`);
+        expect((await cli(["log", "verify", ...stores.cliArgs()])).code).toBe(0);
+        const res = await cli(["log", "verify", "--anchor", anchorFile, ...stores.cliArgs()]);
+        expect(res.code).toBe(1);
+        expect(res.out).toContain("anchor_mismatch");
+      } finally {
+        rmSync(anchorFile, { force: true });
+      }
     });
 
     it("entries purged by retention keep their links: the chain still verifies and counts them as pruned", async () => {

@@ -65,6 +65,7 @@ export function parseExport(text: string): ChainSnapshot {
       const seq = v["seq"] ?? null;
       if (seq !== null && !pos(seq)) bad("seq must be a positive integer or null");
       for (const k of ["prev_link", "link"]) if ((v[k] ?? null) !== null && !hex(v[k])) bad(`${k} must be 64 hex digits or null`);
+      if (v["row"] !== undefined && !pos(v["row"])) bad("row must be a positive integer");
       records.push({ ...(v as unknown as ChainRecord), seq: seq as number | null, prev_link: (v["prev_link"] ?? null) as string | null, link: (v["link"] ?? null) as string | null });
     } else if (v["type"] === "pruned") {
       if (!kind(v["kind"]) || !str(v["id"]) || !pos(v["seq"]) || !hex(v["content_hash"]) || !hex(v["prev_link"]) || !hex(v["link"])) {

@@ -18,6 +18,11 @@ export interface ChainRecord {
   readonly link: string | null;
   /** Exactly what the content hash covers (see content.ts). */
   readonly content: JsonObject;
+  /**
+   * The row's storage order in its table (decision_log.seq, approval_events.seq): an unchained
+   * record stored after the first chained one of its kind was not written before the chain.
+   */
+  readonly row?: number;
 }
 
 /** A record deleted by retention: its content is gone, its hash and links are kept. */

@@ -12,11 +12,13 @@ export type BreakProblem =
   | "duplicate" // two records claim this position
   | "out_of_order" // the record links to another predecessor (re-ordered, or one before it deleted)
   | "edited" // the record's content does not match its link
+  | "unlinked" // a record without a link stored after the chain began (inserted outside it)
   | "head_mismatch" // the chain ends before, or elsewhere than, the stored head
   | "anchor_mismatch"; // the chain disagrees with a head exported earlier
 
 export interface ChainBreak {
   readonly tenant: string;
+  /** The position of the break (0 for an unlinked record, which has none). */
   readonly seq: number;
   /** The record at the break (or the first one after a missing position); null when none. */
   readonly id: string | null;
@@ -89,6 +91,11 @@ function verifyTenant(
   const fail = (seq: number, at: Entry | null, problem: BreakProblem, message: string): TenantVerdict =>
     verdict({ tenant, seq, id: at?.at.id ?? null, kind: at?.at.kind ?? null, problem, message });
 
+  const late = unlinkedAfterStart(records);
+  if (late !== null) {
+    return verdict({ tenant, seq: 0, id: late.id, kind: late.kind, problem: "unlinked", message: `${late.kind} ${late.id} has no link but was stored after the chain began: it was inserted outside the chain` });
+  }
+
   const links = new Map<number, string>();
   let prev = genesisLink;
   let expected = 1;
@@ -130,4 +137,21 @@ function verifyTenant(
     }
   }
   return verdict(null);
+}
+
+/** The first unchained record stored after the first chained record of its kind, if any. */
+function unlinkedAfterStart(records: readonly ChainRecord[]): ChainRecord | null {
+  const start = new Map<string, number>();
+  for (const r of records) {
+    if (r.seq === null || r.row === undefined) continue;
+    const at = start.get(r.kind);
+    if (at === undefined || r.row < at) start.set(r.kind, r.row);
+  }
+  let first: ChainRecord | null = null;
+  for (const r of records) {
+    if (r.seq !== null || r.row === undefined) continue;
+    const at = start.get(r.kind);
+    if (at !== undefined && r.row > at && (first === null || r.row < (first.row ?? 0))) first = r;
+  }
+  return first;
 }

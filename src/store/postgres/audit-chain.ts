@@ -20,10 +20,10 @@ interface Linked {
   prev_link: string | null;
   link: string | null;
 }
-type DecisionChainRow = DecisionColumns<JsonObject | JsonValue | string[] | ShadowDecision> & Linked & { decision_id: string };
+type DecisionChainRow = DecisionColumns<JsonObject | JsonValue | string[] | ShadowDecision> & Linked & { decision_id: string; seq: string };
 type EventChainRow = ApprovalEventRow & Linked & { seq: string; tenant: string };
 
-const decisionSql = `SELECT decision_id, toolgate_ms(at) AS at_ms, tenant, run_id, user_id AS "user", tool, operation_id, fingerprint,
+const decisionSql = `SELECT seq, decision_id, toolgate_ms(at) AS at_ms, tenant, run_id, user_id AS "user", tool, operation_id, fingerprint,
   decision, reason, policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow,
   toolgate_ms(expires_at) AS expires_at_ms, error, chain_seq, prev_link, link
   FROM decision_log WHERE $1::text IS NULL OR tenant = $1 ORDER BY tenant, chain_seq NULLS FIRST, seq`;
@@ -55,6 +55,7 @@ export async function readChain(db: pg.Pool, tenant: string | null): Promise<Cha
       seq: seqOf(row.chain_seq),
       prev_link: row.prev_link,
       link: row.link,
+      row: Number(row.seq),
       content: decisionContent(toDecisionRecord(row, row.decision_id, pgJson), row.decision_id),
     })),
     ...events.rows.map((row): ChainRecord => ({
@@ -65,6 +66,7 @@ export async function readChain(db: pg.Pool, tenant: string | null): Promise<Cha
       seq: seqOf(row.chain_seq),
       prev_link: row.prev_link,
       link: row.link,
+      row: Number(row.seq),
       content: approvalDecisionContent(toApprovalEventRecord(row, pgJson)),
     })),
   ];

@@ -130,7 +130,8 @@ export function readSqliteChain(db: Db, tenant: string | null): ChainSnapshot {
         seq: row.chain_seq,
         prev_link: row.prev_link,
         link: row.link,
-        content: decisionContent(toDecisionRecord(row, id, parseJson), id),
+        row: row.seq,
+      content: decisionContent(toDecisionRecord(row, id, parseJson), id),
       };
     }),
     ...events.map((row): ChainRecord => ({
@@ -141,6 +142,7 @@ export function readSqliteChain(db: Db, tenant: string | null): ChainSnapshot {
       seq: row.chain_seq,
       prev_link: row.prev_link,
       link: row.link,
+      row: row.seq,
       content: approvalDecisionContent(toApprovalEvent(row)),
     })),
   ];
