@@ -84,17 +84,20 @@ BEGIN
   ELSE
     chain_tenant := NEW.tenant;
   END IF;
-  PERFORM toolgate_chain_lock(chain_tenant);
+  -- toolgate_chain_lock's body, inlined (this runs once per row).
+  PERFORM pg_advisory_xact_lock(hashtext('toolgate chain ' || current_schema()), hashtext(chain_tenant));
   SELECT h.seq, h.link INTO head_seq, head_link FROM audit_chain_heads h WHERE h.tenant = chain_tenant;
-  IF NOT FOUND THEN
-    head_seq := 0;
-    head_link := repeat('0', 64);
+  IF FOUND THEN
+    NEW.chain_seq := head_seq + 1;
+    NEW.prev_link := head_link;
+    NEW.link := encode(sha256(convert_to(head_link || NEW.content_hash, 'UTF8')), 'hex');
+    UPDATE audit_chain_heads SET seq = NEW.chain_seq, link = NEW.link, updated_at = now() WHERE tenant = chain_tenant;
+  ELSE
+    NEW.chain_seq := 1;
+    NEW.prev_link := repeat('0', 64);
+    NEW.link := toolgate_chain_link(NEW.prev_link, NEW.content_hash);
+    INSERT INTO audit_chain_heads (tenant, seq, link) VALUES (chain_tenant, NEW.chain_seq, NEW.link);
   END IF;
-  NEW.chain_seq := head_seq + 1;
-  NEW.prev_link := head_link;
-  NEW.link := toolgate_chain_link(head_link, NEW.content_hash);
-  INSERT INTO audit_chain_heads AS h (tenant, seq, link) VALUES (chain_tenant, NEW.chain_seq, NEW.link)
-    ON CONFLICT (tenant) DO UPDATE SET seq = EXCLUDED.seq, link = EXCLUDED.link, updated_at = now();
   RETURN NEW;
 END
 $$;
