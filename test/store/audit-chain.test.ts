@@ -92,6 +92,12 @@ async function writeHistory(store: Store): Promise<void> {
   await store.appendDecision(entry("t2", 2));
   await store.appendDecision(entry("t1", 4));
   await store.flushDecisions();
+  // Tenant t2's approval decisions: an edit (with edited arguments) and a reject.
+  await store.createApproval(approval("t2", "apr-2"));
+  await store.createApproval(approval("t2", "apr-3"));
+  const edited = { amount: 250, memo: "split ✓", lines: [{ z: 1, a: 2.5 }, null], big: 12345678901234 };
+  expect((await store.decideApproval({ ...decide("apr-2", "edit"), edited_args: edited })).ok).toBe(true);
+  expect((await store.decideApproval(decide("apr-3", "reject"))).ok).toBe(true);
 }
 
 const tenantOf = (v: ChainVerdict, tenant: string) => {
@@ -129,7 +135,7 @@ for (const stores of chainStores("audit chain")) {
       const verdict = verifyChain(snap);
       expect(verdict.ok).toBe(true);
       expect(tenantOf(verdict, "t1")).toMatchObject({ records: 6, unchained: 0, broken: null, head: { seq: 6 } });
-      expect(tenantOf(verdict, "t2")).toMatchObject({ records: 2, broken: null, head: { seq: 2 } });
+      expect(tenantOf(verdict, "t2")).toMatchObject({ records: 4, broken: null, head: { seq: 4 } });
       const res = await cli(["log", "verify", ...stores.cliArgs()]);
       expect(res.code).toBe(0);
       expect(res.out).toContain("tenant t1: intact, 6 records");
@@ -220,6 +226,15 @@ for (const stores of chainStores("audit chain")) {
       expect(tenantOf(v, "t1").broken).toMatchObject({ seq: 3, problem: "edited", kind: "approval_decision" });
     });
 
+    it("changed edited arguments of an approval decision break the chain at that decision", async () => {
+      const store = await stores.fresh();
+      await writeHistory(store);
+      await stores.exec(`UPDATE approval_events SET edited_args = '{"amount":9999}' WHERE decision = 'edit'`);
+      const v = verifyChain(await readChain(store));
+      expect(tenantOf(v, "t2").broken).toMatchObject({ seq: 3, problem: "edited", kind: "approval_decision" });
+      expect(tenantOf(v, "t1").broken).toBeNull();
+    });
+
     it("deleting the newest records is detected against the stored head", async () => {
       const store = await stores.fresh();
       await writeHistory(store);
@@ -290,7 +305,7 @@ for (const stores of chainStores("audit chain")) {
         const ok = await cli(["log", "verify", "--file", file]);
         expect(ok.code).toBe(0);
         expect(ok.out).toContain("tenant t1: intact, 6 records");
-        expect(ok.out).toContain("tenant t2: intact, 2 records");
+        expect(ok.out).toContain("tenant t2: intact, 4 records");
 
         const lines = readFileSync(file, "utf8").trimEnd().split("\n");
         const edited = lines.map((l) => (l.includes('"id":"t2-d1"') ? l.replace('"decision":"allow"', '"decision":"deny"') : l));
