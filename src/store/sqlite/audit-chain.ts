@@ -35,6 +35,24 @@ CREATE TABLE IF NOT EXISTS audit_chain_pruned (
 );
 `;
 
+/**
+ * Created after the chain columns exist (ensureSqliteColumns): a linked decision-log row
+ * advances its tenant's head inside its own INSERT statement.
+ */
+export const sqliteChainTriggers = `
+CREATE TRIGGER IF NOT EXISTS decision_log_chain_head AFTER INSERT ON decision_log
+WHEN NEW.chain_seq IS NOT NULL
+BEGIN
+  INSERT INTO audit_chain_heads (tenant, seq, link) VALUES (NEW.tenant, NEW.chain_seq, NEW.link)
+    ON CONFLICT (tenant) DO UPDATE SET seq = excluded.seq, link = excluded.link;
+END;
+`;
+
+/** `toolgate_chain_link(prev, hash)` for this connection's statements (chainLink, in SQL). */
+export function registerChainLink(db: Db): void {
+  db.function("toolgate_chain_link", { deterministic: true }, (prev: unknown, hash: unknown) => chainLink(String(prev), String(hash)));
+}
+
 /** The chain columns of a linked row: content hash, position, previous link, link. */
 export type ChainColumns = readonly [hash: string, seq: number, prev: string, link: string];
 

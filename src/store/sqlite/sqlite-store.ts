@@ -43,7 +43,7 @@ import { SqliteInbox } from "./inbox.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import type { ChainSnapshot } from "../chain/records.js";
-import { ChainLinker, readSqliteChain, sqliteChainSchema } from "./audit-chain.js";
+import { ChainLinker, readSqliteChain, sqliteChainSchema, sqliteChainTriggers } from "./audit-chain.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
 import { migrateSqliteFile } from "./migrate.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
@@ -87,6 +87,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.exec(sqliteSchema);
   db.exec(sqliteChainSchema);
   ensureSqliteColumns(db);
+  db.exec(sqliteChainTriggers);
   migrateSqliteFile(db);
   db.pragma(`user_version = ${sqliteSchemaVersion}`);
   let checkpointer: CheckpointHandle | null = null;
@@ -121,7 +122,7 @@ class SqliteStore implements Store {
     this.#atomic = <R>(fn: () => R): R => immediate(fn) as R;
     this.#inbox = new SqliteInbox(db);
     this.#chain = new ChainLinker(db);
-    this.#log = new SqliteDecisionLog(db, logOptions.chain === false ? null : this.#chain);
+    this.#log = new SqliteDecisionLog(db, logOptions.chain !== false);
     this.#callState = new SqliteCallState(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
     this.#batch = new DecisionBatch(async (entries) => {
