@@ -45,9 +45,10 @@ export class SqliteDecisionLog {
     registerChainLink(db);
     // The row's chain position and links come from the tenant's head in the same statement (the
     // head is advanced by the decision_log_chain_head trigger), so linking adds no statement.
-    // A NULL content hash writes the row unchained.
+    // Unchained (`chain: false`, the bench's baseline) the plain INSERT runs, with a NULL content hash.
     this.#insert = db.prepare(
-      `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
+      chained
+        ? `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
          policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms, error,
          content_hash, chain_seq, prev_link, link)
        SELECT v.*,
@@ -58,7 +59,11 @@ export class SqliteDecisionLog {
                ? AS fingerprint, ? AS decision, ? AS reason, ? AS policy_version, ? AS outcome, ? AS outcome_reason, ? AS path,
                ? AS input, ? AS result, ? AS erased, ? AS eval_ns, ? AS shadow, ? AS shadow_disagrees, ? AS expires_at_ms,
                ? AS error, ? AS h) AS v
-       LEFT JOIN audit_chain_heads hd ON hd.tenant = v.tenant`,
+       LEFT JOIN audit_chain_heads hd ON hd.tenant = v.tenant`
+        : `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
+         policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms, error,
+         content_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#byId = db.prepare<[string], DecisionRow>("SELECT * FROM decision_log WHERE decision_id = ?");
     const keepPruned = db.prepare<[number]>(keepPrunedDecisionsSql);
