@@ -56,7 +56,7 @@ class ModuleParser extends ExprParser {
       const start = this.pos;
       try {
         if (this.isKeyword("import")) {
-          if (rules.length > 0) this.error("unexpected import keyword: imports must come before rules");
+          // An import may follow rules (OPA); it applies to the whole module.
           const pathAt = this.peek();
           const imp = this.parseImport();
           const isRegoV1 = imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v1";
