@@ -62,21 +62,30 @@ function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<s
   };
   if (node.kind === "set") top(() => w.emit({ type: "MakeSetStmt", target: ret }));
   if (node.kind === "object" || node.kind === "nested") top(() => w.emit({ type: "MakeObjectStmt", target: ret }));
+  const jobs: { depth: number; plan: () => void }[] = [];
   for (const entry of node.rules) {
     if (entry.rule.default) continue;
-    start(entry.rule);
-    top(() => planDefinition(fc, node, entry, params.slice(2, 2 + arity), ret));
+    jobs.push({ depth: entry.rest.length, plan: () => {
+      start(entry.rule);
+      top(() => planDefinition(fc, node, entry, params.slice(2, 2 + arity), ret));
+    } });
   }
   if (node.kind === "object" || node.kind === "nested") {
     // Rules below this node (`p.a.r := 42` next to `p[q].r := ...`) add into its object.
     for (const [rel, entry] of descendantRules(node)) {
       if (entry.rule.default) continue;
-      start(entry.rule);
       const at = entry.rule.location;
       const keys: Term[] = [...rel.map((value): Term => ({ type: "string", value, location: at })), ...entry.rest];
-      top(() => fc.s.ops.body(fc, entry.rule.body, () => produceNested(fc, { ...entry, rest: keys }, ret, entry.rule.key !== null)));
+      jobs.push({ depth: keys.length, plan: () => {
+        start(entry.rule);
+        top(() => fc.s.ops.body(fc, entry.rule.body, () => produceNested(fc, { ...entry, rest: keys }, ret, entry.rule.key !== null)));
+      } });
     }
+    // Deeper heads first: a shorter head's value then lands on the objects they built and
+    // conflicts with them (OPA: a rule's value is not merged with values injected below it).
+    jobs.sort((a, b) => b.depth - a.depth);
   }
+  for (const job of jobs) job.plan();
   for (const entry of node.rules) {
     if (!entry.rule.default) continue;
     start(entry.rule);

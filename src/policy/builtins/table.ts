@@ -27,6 +27,7 @@ import { textBuiltins as text } from "../host-builtins/text.js";
 import { timeBuiltins as time } from "../host-builtins/time.js";
 import { unitsBuiltins as units } from "../host-builtins/units.js";
 import { uuidBuiltins as uuid } from "../host-builtins/uuid.js";
+import { yamlBuiltins as yaml } from "../host-builtins/yaml.js";
 import { sig } from "./declare.js";
 import type { BuiltinEntry } from "./types.js";
 
@@ -157,8 +158,8 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("hex.encode", "string", "string"),
   sig("hex.decode", "string", "string"),
   sig("yaml.marshal", "any", "string", { sdk: true }),
-  sig("yaml.unmarshal", "string", "any", { sdk: true }),
-  sig("yaml.is_valid", "string", "boolean", { sdk: true }),
+  sig("yaml.unmarshal", "string", "any", { host: yaml }),
+  sig("yaml.is_valid", "string", "boolean", { host: yaml }),
   // time
   sig("time.now_ns", "", "number", { nondeterministic: true, host: time }),
   sig("time.parse_rfc3339_ns", "string", "number", { host: time }),
@@ -170,6 +171,7 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("time.clock", "number|array", "array", { host: time, exact: true }),
   sig("time.weekday", "number|array", "string", { host: time, exact: true }),
   sig("time.diff", "number|array number|array", "array", { host: time, exact: true }),
+  sig("test.sleep", "string", "null", { nondeterministic: true, host: time }),
   // matching
   sig("glob.match", "string null|array string", "boolean", { host: glob }),
   sig("glob.quote_meta", "string", "string", { host: glob }),

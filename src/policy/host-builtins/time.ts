@@ -81,6 +81,14 @@ export function parseDurationNs(value: unknown): HostNumber {
   return exactInt(neg ? -total : total);
 }
 
+/** OPA's test.sleep: blocks the evaluation for a Go duration (`"10ms"`). */
+export function testSleep(value: unknown): null {
+  const ns = parseDurationNs(value);
+  const ms = Number(typeof ns === "number" ? ns : BigInt(new TextDecoder().decode(ns))) / 1e6;
+  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  return null;
+}
+
 interface Zoned { readonly ns: bigint; readonly tz: string; readonly layout: string }
 
 /** OPA's tzTime: a number, or [ns, tz?, layout?]. */
@@ -254,4 +262,5 @@ export const timeBuiltins = {
   "time.weekday": instantBuiltin(timeWeekday),
   "time.add_date": instantBuiltin(timeAddDate),
   "time.diff": instantBuiltin(timeDiff),
+  "test.sleep": testSleep,
 };
