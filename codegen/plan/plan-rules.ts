@@ -6,9 +6,10 @@
 import type { Body, ElseClause, Term } from "../rego/ast.js";
 import type { CompiledRule } from "../rego/program.js";
 import { BlockWriter } from "./builder.js";
-import { capturedIds, type Ctx, type Mock } from "./context.js";
+import { capturedArgs, capturedIds, type Ctx, type Mock } from "./context.js";
 import type { Block, Local } from "./ir.js";
 import { DATA, INPUT, local } from "./ir.js";
+import { planDispatch, ruleDispatch } from "./rule-dispatch.js";
 import type { RuleEntry, RuleNode } from "./rule-index.js";
 import { readParams, valueOf } from "./rule-index.js";
 import { locOf, nested, withVar } from "./scope.js";
@@ -35,10 +36,28 @@ export function ruleFunc(c: Ctx, node: RuleNode): string {
 
 /** Plans every function named so far, and those they name in turn. */
 export function planPending(c: Ctx): void {
-  for (let job = c.s.pending.shift(); job !== undefined; job = c.s.pending.shift()) planRuleFunc(c, job.name, job.node, job.mocks);
+  for (let job = c.s.pending.shift(); job !== undefined; job = c.s.pending.shift()) planRuleFunc(c, job.name, job.node, job.mocks, job.unindexed === true);
 }
 
-function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<string, Mock>): void {
+/** Calls a group function of an indexed node and adds its contribution to `ret`. */
+function mergeGroup(c: Ctx, node: RuleNode, func: string, ret: Local): void {
+  const w = c.w;
+  const r = w.newLocal();
+  w.emit({ type: "CallStmt", func, args: [local(c.input), local(c.data), ...capturedArgs(c, c.mocks)], result: r });
+  if (node.kind === "complete") {
+    w.emit({ type: "AssignVarOnceStmt", source: local(r), target: ret, message: COMPLETE_CONFLICT });
+    return;
+  }
+  const key = w.newLocal();
+  const value = w.newLocal();
+  const block = nested(c, () => {
+    if (node.kind === "set") w.emit({ type: "SetAddStmt", set: ret, value: local(value) });
+    else w.emit({ type: "ObjectInsertOnceStmt", object: ret, key: local(key), value: local(value), message: KEY_CONFLICT });
+  });
+  w.emit({ type: "ScanStmt", source: r, key, value, block });
+}
+
+function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<string, Mock>, unindexed = false): void {
   const w = new BlockWriter();
   const arity = node.kind === "function" ? node.arity : 0;
   const params: Local[] = [INPUT, DATA];
@@ -63,12 +82,24 @@ function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<s
   if (node.kind === "set") top(() => w.emit({ type: "MakeSetStmt", target: ret }));
   if (node.kind === "object" || node.kind === "nested") top(() => w.emit({ type: "MakeObjectStmt", target: ret }));
   const jobs: { depth: number; plan: () => void }[] = [];
-  for (const entry of node.rules) {
+  const indexable = !unindexed && c.s.ruleIndex && c.s.coverage === null && (node.kind === "complete" || node.kind === "set" || node.kind === "object");
+  const dispatch = indexable ? ruleDispatch(node.rules) : null;
+  for (const entry of dispatch?.rest ?? node.rules) {
     if (entry.rule.default) continue;
     jobs.push({ depth: entry.rest.length, plan: () => {
       start(entry.rule);
       top(() => planDefinition(fc, node, entry, params.slice(2, 2 + arity), ret));
     } });
+  }
+  if (dispatch !== null) {
+    // Rules testing one input path against constants: only the group of the input's value
+    // runs, each group in a function of its own (a function's locals are bounded).
+    const groupFuncs = dispatch.groups.map((entries, i) => {
+      const groupName = `${name}#${i}`;
+      c.s.pending.push({ name: groupName, node: { ...node, children: new Map(), rules: [...entries] }, mocks, unindexed: true });
+      return groupName;
+    });
+    jobs.push({ depth: 1, plan: () => top(() => planDispatch(fc, dispatch, (i) => mergeGroup(fc, node, groupFuncs[i]!, ret))) });
   }
   if (node.kind === "object" || node.kind === "nested") {
     // Rules below this node (`p.a.r := 42` next to `p[q].r := ...`) add into its object.
