@@ -39,13 +39,15 @@ export function planPending(c: Ctx): void {
   for (let job = c.s.pending.shift(); job !== undefined; job = c.s.pending.shift()) planRuleFunc(c, job.name, job.node, job.mocks, job.unindexed === true);
 }
 
-/** Calls a group function of an indexed node and adds its contribution to `ret`. */
-function mergeGroup(c: Ctx, node: RuleNode, func: string, ret: Local): void {
+/**
+ * Adds the contribution of the group function that ran (its value in `result`, unset when
+ * none ran) to `ret`: once, after the dispatch, so each group's code is one call.
+ */
+function mergeGroup(c: Ctx, node: RuleNode, result: Local, ret: Local): void {
   const w = c.w;
-  const r = w.newLocal();
-  w.emit({ type: "CallStmt", func, args: [local(c.input), local(c.data), ...capturedArgs(c, c.mocks)], result: r });
+  w.emit({ type: "IsDefinedStmt", source: result });
   if (node.kind === "complete") {
-    w.emit({ type: "AssignVarOnceStmt", source: local(r), target: ret, message: COMPLETE_CONFLICT });
+    w.emit({ type: "AssignVarOnceStmt", source: local(result), target: ret, message: COMPLETE_CONFLICT });
     return;
   }
   const key = w.newLocal();
@@ -54,7 +56,7 @@ function mergeGroup(c: Ctx, node: RuleNode, func: string, ret: Local): void {
     if (node.kind === "set") w.emit({ type: "SetAddStmt", set: ret, value: local(value) });
     else w.emit({ type: "ObjectInsertOnceStmt", object: ret, key: local(key), value: local(value), message: KEY_CONFLICT });
   });
-  w.emit({ type: "ScanStmt", source: r, key, value, block });
+  w.emit({ type: "ScanStmt", source: result, key, value, block });
 }
 
 function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<string, Mock>, unindexed = false): void {
@@ -99,7 +101,11 @@ function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<s
       c.s.pending.push({ name: groupName, node: { ...node, children: new Map(), rules: [...entries] }, mocks, unindexed: true });
       return groupName;
     });
-    jobs.push({ depth: 1, plan: () => top(() => planDispatch(fc, dispatch, (i) => mergeGroup(fc, node, groupFuncs[i]!, ret))) });
+    jobs.push({ depth: 1, plan: () => {
+      const result = w.newLocal();
+      top(() => planDispatch(fc, dispatch, (i) => w.emit({ type: "CallStmt", func: groupFuncs[i]!, args: [local(fc.input), local(fc.data), ...capturedArgs(fc, fc.mocks)], result })));
+      top(() => mergeGroup(fc, node, result, ret));
+    } });
   }
   if (node.kind === "object" || node.kind === "nested") {
     // Rules below this node (`p.a.r := 42` next to `p[q].r := ...`) add into its object.

@@ -155,6 +155,8 @@ export function planDispatch(c: Ctx, d: RuleDispatch, planGroup: (group: number)
     w.emit({ type: "MakeConstStmt", index: c.s.statics.constant({ type: "array", items }), target: l });
     bitArrays.push(l);
   }
+  // One local for every bit test: a function's locals are zeroed on each call, so none per tree node.
+  const t = w.newLocal();
   const tree = (prefix: number, bit: number): void => {
     if (bit < 0) {
       if (prefix < n) w.emit({ type: "BlockStmt", blocks: [nested(c, () => planGroup(prefix))] });
@@ -165,7 +167,6 @@ export function planDispatch(c: Ctx, d: RuleDispatch, planGroup: (group: number)
     const wrapperDepth = c.depth + 1;
     const wrapper = nested(c, () => {
       const set = nested(c, () => {
-        const t = w.newLocal();
         w.emit({ type: "DotStmt", source: local(bitArrays[bit]!), key: local(id), target: t });
         w.emit({ type: "EqualStmt", a: local(t), b: { kind: "bool", value: true } });
         tree(high, bit - 1);
