@@ -4,13 +4,14 @@
  * measuring trivy-checks (scripts/corpus-trivy.ts). They follow trivy's behaviour as
  * far as its checks' unit tests read it; they are test helpers, not product builtins.
  *   result.new(msg, cause)       {"msg": msg} plus the cause's __defsec_metadata fields
- *   isManaged(x)                 x.__defsec_metadata.managed, true when absent
- *   cidr.is_public(cidr)         not private, loopback, link-local, unspecified or CGNAT
- *   cidr.count_addresses(cidr)   2^(bits - prefix)
+ *   isManaged(x)                 `managed` of x.__defsec_metadata (or of x), true when absent
+ *   cidr.is_public(cidr)         "*", or a network not inside a private, loopback,
+ *                                link-local, unspecified or CGNAT block
+ *   cidr.count_addresses(cidr)   2^(bits - prefix), at most 2^64 - 1 ("*": 2^64 - 1)
  *   sh.parse_commands(script)    the script's commands split on `&&`, `||`, `;`, `|`
  *                                and new lines, each as its words (quotes removed)
- *   squealer.scan_string(s)      {"transgressionFound": bool}: AWS access keys,
- *                                private key blocks and GitHub tokens
+ *   squealer.scan_string(s)      {"transgressionFound", "description"}: AWS access keys, private
+ *                                key blocks, GitHub tokens, password/secret/token assignments
  */
 import { BlockList, isIP } from "node:net";
 import { defineBuiltins } from "../../src/policy/builtins/index.js";
@@ -30,11 +31,16 @@ function metadataOf(cause: unknown): JsonObject {
   return isObject(m) ? m : cause;
 }
 
-const privateRanges = new BlockList();
-for (const [net, prefix] of [["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16], ["127.0.0.0", 8], ["169.254.0.0", 16], ["0.0.0.0", 8], ["100.64.0.0", 10]] as const) {
-  privateRanges.addSubnet(net, prefix, "ipv4");
-}
-for (const [net, prefix] of [["fc00::", 7], ["fe80::", 10], ["::1", 128], ["::", 128]] as const) privateRanges.addSubnet(net, prefix, "ipv6");
+const PRIVATE: readonly (readonly [string, number, "ipv4" | "ipv6"])[] = [
+  ["10.0.0.0", 8, "ipv4"], ["172.16.0.0", 12, "ipv4"], ["192.168.0.0", 16, "ipv4"], ["127.0.0.0", 8, "ipv4"],
+  ["169.254.0.0", 16, "ipv4"], ["0.0.0.0", 8, "ipv4"], ["100.64.0.0", 10, "ipv4"],
+  ["fc00::", 7, "ipv6"], ["fe80::", 10, "ipv6"], ["::1", 128, "ipv6"], ["::", 128, "ipv6"],
+];
+const privateBlocks = PRIVATE.map(([net, prefix, family]) => {
+  const list = new BlockList();
+  list.addSubnet(net, prefix, family);
+  return { list, prefix, family };
+});
 
 function splitCidr(cidr: string): { ip: string; family: 4 | 6; prefix: number } | null {
   const [ip = "", p] = cidr.split("/");
@@ -46,13 +52,20 @@ function splitCidr(cidr: string): { ip: string; family: 4 | 6; prefix: number } 
   return { ip, family: family as 4 | 6, prefix };
 }
 
+const UINT64_MAX = 2n ** 64n - 1n;
+
 function words(command: string): string[] {
   const out: string[] = [];
   for (const m of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? "");
   return out;
 }
 
-const SECRETS = [/\b(A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b/, /-----BEGIN [A-Z ]*PRIVATE KEY-----/, /\bgh[pousr]_[A-Za-z0-9]{36}\b/];
+const SECRETS = [
+  /\b(A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b/,
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+  /\bgh[pousr]_[A-Za-z0-9]{36}\b/,
+  /(password|passwd|secret|token|api_?key|access_?key)\w*\s*[=:]\s*\\?["']?[^\s"'\\]{6,}/i,
+];
 
 export default defineBuiltins({
   "result.new": {
@@ -69,27 +82,32 @@ export default defineBuiltins({
     args: ["any"],
     result: "boolean",
     impl: (x) => {
-      const meta = isObject(x) ? x["__defsec_metadata"] : undefined;
-      if (!isObject(meta) || !("managed" in meta)) return true;
-      return meta["managed"] === true;
+      const meta = metadataOf(x);
+      return !("managed" in meta) || meta["managed"] === true;
     },
   },
   "cidr.is_public": {
     args: ["string"],
     result: "boolean",
     impl: (cidr) => {
+      if (cidr === "*") return true;
       const c = splitCidr(cidr);
       if (c === null) return false;
-      return !privateRanges.check(c.ip, c.family === 4 ? "ipv4" : "ipv6");
+      const family = c.family === 4 ? "ipv4" : "ipv6";
+      // Public unless the whole network lies inside one private block.
+      return !privateBlocks.some((b) => b.family === family && c.prefix >= b.prefix && b.list.check(c.ip, family));
     },
   },
   "cidr.count_addresses": {
     args: ["string"],
     result: "number",
     impl: (cidr) => {
+      if (cidr === "*") return UINT64_MAX;
       const c = splitCidr(cidr);
       if (c === null) return 0;
-      return 2 ** ((c.family === 4 ? 32 : 128) - c.prefix);
+      const n = 2n ** BigInt((c.family === 4 ? 32 : 128) - c.prefix);
+      const capped = n > UINT64_MAX ? UINT64_MAX : n;
+      return capped <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(capped) : capped;
     },
   },
   "sh.parse_commands": {
@@ -105,6 +123,9 @@ export default defineBuiltins({
   "squealer.scan_string": {
     args: ["string"],
     result: "object",
-    impl: (s) => ({ transgressionFound: SECRETS.some((r) => r.test(s)) }),
+    impl: (s) => {
+      const hit = SECRETS.find((r) => r.test(s));
+      return { transgressionFound: hit !== undefined, description: hit === undefined ? "" : "Potential secret" };
+    },
   },
 });
