@@ -59,7 +59,10 @@ class ModuleParser extends ExprParser {
           // An import may follow rules (OPA); it applies to the whole module.
           const pathAt = this.peek();
           const imp = this.parseImport();
-          const isRegoV1 = imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v1";
+          const isRegoV2 = imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v2";
+          // `import rego.v2` (OPA 1.22): `and`, `or` and the composite `not` in one import, and Rego v1.
+          const isRegoV1 = (imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v1") || isRegoV2;
+          if (isRegoV2) for (const k of ["and", "or", "not"]) this.future.add(k);
           const isFuture = imp.path[0] === "future";
           if (readAsV0 && ((isFuture && sawRegoV1) || (isRegoV1 && sawFuture))) {
             this.hintNext = "remove the `future.keywords` imports: `import rego.v1` brings every keyword";
@@ -69,7 +72,7 @@ class ModuleParser extends ExprParser {
           sawRegoV1 ||= isRegoV1;
           imports.push(imp);
           // `import rego.v1` makes this file Rego v1 whatever the compiler's default.
-          if (imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v1") this.v0 = false;
+          if (isRegoV1) this.v0 = false;
         }
         else if (this.isKeyword("package")) this.fail("unexpected package keyword: a file holds one package");
         else rules.push(...this.parseRule());
@@ -113,6 +116,9 @@ class ModuleParser extends ExprParser {
       this.fail(`invalid import path ${path.join(".")}: must begin with input, data, future or rego`, kw);
     }
     if (root === "future") this.checkFutureImport(path, kw);
+    if (root === "rego" && !(path.length === 2 && (path[1] === "v1" || path[1] === "v2"))) {
+      this.fail(`invalid import ${path.join(".")}: must be rego.v1 or rego.v2`, kw);
+    }
     let alias: string | null = null;
     if (this.isKeyword("as")) {
       this.next();
