@@ -9,8 +9,11 @@ import { parseAnnotations } from "./annotations.js";
 import { ExprParser } from "./parse-expr.js";
 import { isParseAbort, KEYWORDS } from "./parse-state.js";
 
-/** Rego language version of a file: v1 (OPA 1.x, the default) or pre-1.0 syntax. */
-export type RegoVersion = "v0" | "v1";
+/**
+ * Rego language version of a file: v1 (OPA 1.x, the default), pre-1.0 syntax, or v2
+ * (OPA 1.22's bundle `rego_version: 2`: v1 read as if the file imported rego.v2).
+ */
+export type RegoVersion = "v0" | "v1" | "v2";
 
 export interface ParseOptions {
   readonly regoVersion?: RegoVersion;
@@ -357,6 +360,7 @@ function capped(errors: Diagnostic[]): Diagnostic[] {
 export function parseModule(source: string, file: string, options: ParseOptions = {}): ParseModuleResult {
   const p = new ModuleParser(source, file);
   p.v0 = options.regoVersion === "v0";
+  if (options.regoVersion === "v2") for (const k of ["and", "or", "not"]) p.future.add(k);
   let module = p.parseModule();
   const v0Error = p.errors.find((e) => e.message === V0_SYNTAX_MESSAGE);
   if (v0Error !== undefined) return { module, errors: [v0Error] };
