@@ -34,6 +34,8 @@ export interface ApprovalSpec {
   readonly self_approve: boolean;
   /** When non-empty, only approvers holding one of these roles may decide. */
   readonly approver_roles: readonly string[];
+  /** Approve, edit and reject must carry the approver's passkey signature over the decision record. */
+  readonly signed?: boolean;
 }
 
 /** What a successful handler result must satisfy, or the call is a silent failure. */

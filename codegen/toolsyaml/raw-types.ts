@@ -27,6 +27,7 @@ export interface RawTool {
     readonly ttl?: string;
     readonly self_approve?: boolean;
     readonly approver_roles?: readonly string[];
+    readonly signed?: boolean;
   };
   readonly compensation?: string;
   /** Arguments of the compensating call: "$resource_id", "$args.<field>", "$observed.<field>" or a literal. */

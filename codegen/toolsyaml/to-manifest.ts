@@ -52,6 +52,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
               ttl_ms: duration(tool.approval?.ttl ?? defaults.approvalTtl, p("approval", "ttl")),
               self_approve: tool.approval?.self_approve ?? false,
               approver_roles: [...(tool.approval?.approver_roles ?? [])],
+              ...(tool.approval?.signed === true ? { signed: true } : {}),
             },
       compensation: tool.compensation ?? null,
       ...(tool.compensation_args === undefined ? {} : { compensation_args: toCompensationArgs(tool.compensation_args) }),

@@ -2,8 +2,10 @@
  * The binding of an approval to what executes, enforced by the runtime whatever the policy
  * says: an approval authorises only the call of the same tenant, tool, complete arguments
  * (argument hash) and operation id, decided `approve`, unexpired, not revoked, and not used
- * up by another commit. The policy can deny more, never allow more.
+ * up by another commit; for a tool whose approvals are signed, the releasing decision carries
+ * a valid passkey signature by its approver. The policy can deny more, never allow more.
  */
+import { approvalSignature } from "../approvals/decision-signature.js";
 import type { ApprovalRecord, OperationRecord } from "../store/store.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
@@ -14,7 +16,9 @@ export type BindingProblem =
   | "approval_operation_mismatch"
   | "approval_not_approved"
   | "approval_expired"
-  | "approval_consumed";
+  | "approval_consumed"
+  | "approval_signature_missing"
+  | "approval_signature_invalid";
 
 /** The call's argument hash (`argsHash` of tenant, tool and its complete arguments), computed in prepare. */
 export function callArgsHash(call: PreparedCall): string {
@@ -39,6 +43,10 @@ export async function bindingProblem(
   if (approval.status !== "approved" || approval.decision?.decision !== "approve") return "approval_not_approved";
   if (now >= approval.expires_at_ms) return "approval_expired";
   if (known?.used_up ?? (await usedUp(deps, approval, call, now))) return "approval_consumed";
+  if (call.tool.approval?.signed === true) {
+    const signed = await approvalSignature(deps.store, approval);
+    if (signed.state !== "valid") return signed.state === "unsigned" ? "approval_signature_missing" : "approval_signature_invalid";
+  }
   return null;
 }
 

@@ -258,6 +258,42 @@ export type DecideResult =
   | { readonly ok: true; readonly approval: ApprovalRecord }
   | { readonly ok: false; readonly why: "not_found" | "already_decided" | "expired"; readonly approval: ApprovalRecord | null };
 
+// ---------------------------------------------------------------- passkeys and signed decisions
+
+/** An approver's registered passkey (WebAuthn credential), used to sign decisions. */
+export interface ApproverCredential {
+  /** The credential id, base64url (unique across tenants). */
+  readonly credential_id: string;
+  readonly tenant: string;
+  readonly approver: string;
+  /** COSE public key, base64url. */
+  readonly public_key: string;
+  /** The authenticator's signature counter at the last verified use. */
+  readonly counter: number;
+  readonly transports: readonly string[];
+  /** The relying party id and origin it was registered for. */
+  readonly rp_id: string;
+  readonly origin: string;
+  readonly created_at_ms: number;
+}
+
+/**
+ * A WebAuthn assertion over a decision: `record` is the signed decision record (its SHA-256 of
+ * canonical JSON is the challenge), `assertion` the authenticator's response as sent by the
+ * browser. `approval_id` is the approval whose execution it governs (for an edit: also the
+ * edited call's approval, with the same assertion).
+ */
+export interface DecisionSignature {
+  readonly approval_id: string;
+  readonly tenant: string;
+  readonly decision: ApprovalDecisionKind;
+  readonly approver: string;
+  readonly credential_id: string;
+  readonly record: JsonObject;
+  readonly assertion: JsonObject;
+  readonly signed_at_ms: number;
+}
+
 // ---------------------------------------------------------------- the approvals inbox
 
 /**
@@ -474,6 +510,17 @@ export interface Store {
   consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult>;
   /** Every recorded decision event of an approval, oldest first. */
   listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;
+
+  /** Registers a passkey; false (and nothing changes) when the credential id is already registered. */
+  saveApproverCredential(cred: ApproverCredential): Promise<boolean>;
+  getApproverCredential(credential_id: string): Promise<ApproverCredential | null>;
+  listApproverCredentials(tenant: string, approver: string): Promise<ApproverCredential[]>;
+  /** Raises the stored counter (never lowers it); returns whether it changed. */
+  raiseCredentialCounter(credential_id: string, counter: number): Promise<boolean>;
+  /** Stores a decision's assertion (append-only). */
+  saveDecisionSignature(sig: DecisionSignature): Promise<void>;
+  /** Every stored assertion governing an approval, oldest first. */
+  listDecisionSignatures(approval_id: string): Promise<DecisionSignature[]>;
 
   /** One page of a tenant's approvals with their latest decision, in the order of ApprovalListQuery. */
   listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]>;

@@ -107,6 +107,7 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
           verifyApprover: createTokenVerifier({ secret, maxLifetimeSeconds }),
           csrfSecret,
           operations: store,
+          passkeys: store,
           tools: project.manifest.tools,
         });
         const running = await listenInbox(app, { port: Number(f.port), host: f.host });

@@ -5,6 +5,8 @@
  */
 import pg from "pg";
 import type {
+  ApproverCredential,
+  DecisionSignature,
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
@@ -42,6 +44,7 @@ import { PgStoreError } from "./errors.js";
 import * as inbox from "./inbox.js";
 import { loadMigrations, migrate } from "./migrations.js";
 import * as ops from "./operations.js";
+import * as passkeys from "./passkeys.js";
 import { createPgPool, type PgConnectionOptions } from "./pool.js";
 import * as runLog from "./run-log.js";
 
@@ -208,6 +211,30 @@ class PgStore implements Store {
 
   listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return approvals.listApprovalEvents(this.#db, approvalId);
+  }
+
+  saveApproverCredential(cred: ApproverCredential): Promise<boolean> {
+    return passkeys.saveCredential(this.#db, cred);
+  }
+
+  getApproverCredential(credentialId: string): Promise<ApproverCredential | null> {
+    return passkeys.getCredential(this.#db, credentialId);
+  }
+
+  listApproverCredentials(tenant: string, approver: string): Promise<ApproverCredential[]> {
+    return passkeys.listCredentials(this.#db, tenant, approver);
+  }
+
+  raiseCredentialCounter(credentialId: string, counter: number): Promise<boolean> {
+    return passkeys.raiseCounter(this.#db, credentialId, counter);
+  }
+
+  saveDecisionSignature(sig: DecisionSignature): Promise<void> {
+    return passkeys.saveSignature(this.#db, sig);
+  }
+
+  listDecisionSignatures(approvalId: string): Promise<DecisionSignature[]> {
+    return passkeys.listSignatures(this.#db, approvalId);
   }
 
   listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {

@@ -9,6 +9,8 @@ import type { Database as Db } from "better-sqlite3";
 import { recordedOperation, recordedOperationColumns } from "../rows.js";
 import { checkGuard, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
 import type {
+  ApproverCredential,
+  DecisionSignature,
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
@@ -40,6 +42,7 @@ import { backstopCheckpointPages, defaultCheckpointIntervalMs, startCheckpointer
 import type { CheckpointHandle } from "./checkpointer.js";
 import { SqliteCallState } from "./call-state.js";
 import { SqliteInbox } from "./inbox.js";
+import { SqlitePasskeys } from "./passkeys.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
@@ -102,6 +105,7 @@ class SqliteStore implements Store {
   readonly #db: Db;
   readonly #q;
   readonly #inbox: SqliteInbox;
+  readonly #passkeys: SqlitePasskeys;
   readonly #log: SqliteDecisionLog;
   readonly #callState: SqliteCallState;
   readonly #batch: DecisionBatch;
@@ -116,6 +120,7 @@ class SqliteStore implements Store {
     const immediate = db.transaction((fn: () => unknown) => fn()).immediate;
     this.#atomic = <R>(fn: () => R): R => immediate(fn) as R;
     this.#inbox = new SqliteInbox(db);
+    this.#passkeys = new SqlitePasskeys(db);
     this.#log = new SqliteDecisionLog(db);
     this.#callState = new SqliteCallState(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
@@ -392,6 +397,30 @@ class SqliteStore implements Store {
 
   async listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return this.#q.events.all(approvalId).map(toApprovalEvent);
+  }
+
+  async saveApproverCredential(cred: ApproverCredential): Promise<boolean> {
+    return this.#passkeys.save(cred);
+  }
+
+  async getApproverCredential(credentialId: string): Promise<ApproverCredential | null> {
+    return this.#passkeys.get(credentialId);
+  }
+
+  async listApproverCredentials(tenant: string, approver: string): Promise<ApproverCredential[]> {
+    return this.#passkeys.list(tenant, approver);
+  }
+
+  async raiseCredentialCounter(credentialId: string, counter: number): Promise<boolean> {
+    return this.#passkeys.raise(credentialId, counter);
+  }
+
+  async saveDecisionSignature(sig: DecisionSignature): Promise<void> {
+    this.#passkeys.saveSignature(sig);
+  }
+
+  async listDecisionSignatures(approvalId: string): Promise<DecisionSignature[]> {
+    return this.#passkeys.signatures(approvalId);
   }
 
   async listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
