@@ -76,6 +76,10 @@ function starterPackageJson(): Record<string, unknown> {
       typecheck: "tsc --noEmit",
       compile: "tsc",
       start: "tsx src/main.ts",
+      // The suite against your handlers with the scripted agent: offline, no model (CI).
+      eval: "toolgate agent-eval evals/ --agent scripted --surface evals/surface.ts --min-intent 1 --min-failure 1",
+      // The same suite with a model (evals/agent.ts: a local OpenAI-compatible endpoint).
+      "eval:model": "toolgate agent-eval evals/ --agent evals/agent.ts --surface evals/surface.ts --min-intent 0.9 --min-failure 0.9",
     },
     dependencies: { toolgate: `^${toolgateVersion}` },
     devDependencies: devTools,
