@@ -36,6 +36,10 @@ export interface ApprovalSpec {
   readonly approver_roles: readonly string[];
   /** Approve, edit and reject must carry the approver's passkey signature over the decision record. */
   readonly signed?: boolean;
+  /** Distinct approvers needed before the call runs (default 1). */
+  readonly quorum?: number;
+  /** Roles the quorum must cover: each held by a different approver in it. */
+  readonly quorum_roles?: readonly string[];
 }
 
 /** What a successful handler result must satisfy, or the call is a silent failure. */

@@ -53,6 +53,8 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
               self_approve: tool.approval?.self_approve ?? false,
               approver_roles: [...(tool.approval?.approver_roles ?? [])],
               ...(tool.approval?.signed === true ? { signed: true } : {}),
+              ...(tool.approval?.quorum === undefined || tool.approval.quorum === 1 ? {} : { quorum: tool.approval.quorum }),
+              ...(tool.approval?.quorum_roles === undefined ? {} : { quorum_roles: [...tool.approval.quorum_roles] }),
             },
       compensation: tool.compensation ?? null,
       ...(tool.compensation_args === undefined ? {} : { compensation_args: toCompensationArgs(tool.compensation_args) }),

@@ -258,6 +258,22 @@ export type DecideResult =
   | { readonly ok: true; readonly approval: ApprovalRecord }
   | { readonly ok: false; readonly why: "not_found" | "already_decided" | "expired"; readonly approval: ApprovalRecord | null };
 
+// ---------------------------------------------------------------- quorum
+
+/**
+ * One approver's approval of a call that needs several (a quorum): bound to the approval's
+ * argument hash and policy version. One per approver and approval.
+ */
+export interface ApprovalVote {
+  readonly approval_id: string;
+  readonly tenant: string;
+  readonly approver: string;
+  readonly approver_roles: readonly string[];
+  readonly args_hash: string;
+  readonly policy_version: string;
+  readonly decided_at_ms: number;
+}
+
 // ---------------------------------------------------------------- passkeys and signed decisions
 
 /** An approver's registered passkey (WebAuthn credential), used to sign decisions. */
@@ -511,6 +527,10 @@ export interface Store {
   /** Every recorded decision event of an approval, oldest first. */
   listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;
 
+  /** Records an approver's vote towards a quorum; false (and nothing changes) when this approver already voted. */
+  addApprovalVote(vote: ApprovalVote): Promise<boolean>;
+  /** The votes of an approval, oldest first. */
+  listApprovalVotes(approval_id: string): Promise<ApprovalVote[]>;
   /** Registers a passkey; false (and nothing changes) when the credential id is already registered. */
   saveApproverCredential(cred: ApproverCredential): Promise<boolean>;
   getApproverCredential(credential_id: string): Promise<ApproverCredential | null>;

@@ -1,7 +1,7 @@
-/** Approvers' passkeys and decision signatures in the PostgreSQL store (migration 011). */
+/** Approvers' passkeys and decision signatures (migration 011) and quorum votes (migration 012) in the PostgreSQL store. */
 import type pg from "pg";
 import type { JsonObject } from "../../manifest.js";
-import type { ApprovalDecisionKind, ApproverCredential, DecisionSignature } from "../store.js";
+import type { ApprovalDecisionKind, ApprovalVote, ApproverCredential, DecisionSignature } from "../store.js";
 
 interface CredentialRow {
   credential_id: string;
@@ -28,6 +28,30 @@ interface SignatureRow {
 
 const toCredential = (r: CredentialRow): ApproverCredential => ({ ...r, counter: Number(r.counter), created_at_ms: Number(r.created_at_ms) });
 const toSignature = (r: SignatureRow): DecisionSignature => ({ ...r, decision: r.decision as ApprovalDecisionKind, signed_at_ms: Number(r.signed_at_ms) });
+
+interface VoteRow {
+  approval_id: string;
+  approver: string;
+  tenant: string;
+  approver_roles: string[];
+  args_hash: string;
+  policy_version: string;
+  decided_at_ms: string;
+}
+
+export async function addVote(db: pg.Pool, v: ApprovalVote): Promise<boolean> {
+  const res = await db.query(
+    `INSERT INTO approval_votes (approval_id, approver, tenant, approver_roles, args_hash, policy_version, decided_at_ms)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7) ON CONFLICT (approval_id, approver) DO NOTHING`,
+    [v.approval_id, v.approver, v.tenant, JSON.stringify(v.approver_roles), v.args_hash, v.policy_version, v.decided_at_ms],
+  );
+  return res.rowCount === 1;
+}
+
+export async function listVotes(db: pg.Pool, approvalId: string): Promise<ApprovalVote[]> {
+  const res = await db.query<VoteRow>("SELECT * FROM approval_votes WHERE approval_id = $1 ORDER BY decided_at_ms, seq", [approvalId]);
+  return res.rows.map((r) => ({ ...r, decided_at_ms: Number(r.decided_at_ms) }));
+}
 
 export async function saveCredential(db: pg.Pool, c: ApproverCredential): Promise<boolean> {
   const res = await db.query(

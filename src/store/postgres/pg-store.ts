@@ -5,6 +5,7 @@
  */
 import pg from "pg";
 import type {
+  ApprovalVote,
   ApproverCredential,
   DecisionSignature,
   ApprovalEvent,
@@ -211,6 +212,14 @@ class PgStore implements Store {
 
   listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return approvals.listApprovalEvents(this.#db, approvalId);
+  }
+
+  addApprovalVote(vote: ApprovalVote): Promise<boolean> {
+    return passkeys.addVote(this.#db, vote);
+  }
+
+  listApprovalVotes(approvalId: string): Promise<ApprovalVote[]> {
+    return passkeys.listVotes(this.#db, approvalId);
   }
 
   saveApproverCredential(cred: ApproverCredential): Promise<boolean> {

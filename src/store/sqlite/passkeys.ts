@@ -1,6 +1,6 @@
 /** Approvers' passkeys and decision signatures in the SQLite store (tables made on open, idempotent). */
 import type { Database as Db, Statement } from "better-sqlite3";
-import type { ApprovalDecisionKind, ApproverCredential, DecisionSignature } from "../store.js";
+import type { ApprovalDecisionKind, ApprovalVote, ApproverCredential, DecisionSignature } from "../store.js";
 import type { JsonObject } from "../../manifest.js";
 
 export const passkeySchema = `
@@ -29,6 +29,17 @@ CREATE TABLE IF NOT EXISTS decision_signatures (
   signed_at_ms  INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS decision_signatures_by_approval ON decision_signatures (approval_id, seq);
+
+CREATE TABLE IF NOT EXISTS approval_votes (
+  approval_id    TEXT    NOT NULL,
+  approver       TEXT    NOT NULL,
+  tenant         TEXT    NOT NULL,
+  approver_roles TEXT    NOT NULL,
+  args_hash      TEXT    NOT NULL,
+  policy_version TEXT    NOT NULL,
+  decided_at_ms  INTEGER NOT NULL,
+  PRIMARY KEY (approval_id, approver)
+);
 `;
 
 interface CredentialRow {
@@ -63,8 +74,23 @@ const toSignature = (r: SignatureRow): DecisionSignature => ({
   signed_at_ms: Number(r.signed_at_ms),
 });
 
+interface VoteRow {
+  approval_id: string;
+  approver: string;
+  tenant: string;
+  approver_roles: string;
+  args_hash: string;
+  policy_version: string;
+  decided_at_ms: number;
+}
+
+const toVote = (r: VoteRow): ApprovalVote => ({ ...r, approver_roles: JSON.parse(r.approver_roles) as string[], decided_at_ms: Number(r.decided_at_ms) });
+
+/** Passkeys, decision signatures and quorum votes. */
 export class SqlitePasskeys {
   readonly #q: {
+    insertVote: Statement<unknown[]>;
+    listVotes: Statement<[string], VoteRow>;
     insertCred: Statement<unknown[]>;
     getCred: Statement<[string], CredentialRow>;
     listCreds: Statement<[string, string], CredentialRow>;
@@ -76,6 +102,10 @@ export class SqlitePasskeys {
   constructor(db: Db) {
     db.exec(passkeySchema);
     this.#q = {
+      insertVote: db.prepare(
+        "INSERT INTO approval_votes (approval_id, approver, tenant, approver_roles, args_hash, policy_version, decided_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (approval_id, approver) DO NOTHING",
+      ),
+      listVotes: db.prepare("SELECT * FROM approval_votes WHERE approval_id = ? ORDER BY decided_at_ms, rowid"),
       insertCred: db.prepare(
         "INSERT INTO approver_credentials (credential_id, tenant, approver, public_key, counter, transports, rp_id, origin, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (credential_id) DO NOTHING",
       ),
@@ -87,6 +117,14 @@ export class SqlitePasskeys {
       ),
       listSigs: db.prepare("SELECT approval_id, tenant, decision, approver, credential_id, record, assertion, signed_at_ms FROM decision_signatures WHERE approval_id = ? ORDER BY seq"),
     };
+  }
+
+  addVote(v: ApprovalVote): boolean {
+    return this.#q.insertVote.run(v.approval_id, v.approver, v.tenant, JSON.stringify(v.approver_roles), v.args_hash, v.policy_version, v.decided_at_ms).changes === 1;
+  }
+
+  votes(approvalId: string): ApprovalVote[] {
+    return this.#q.listVotes.all(approvalId).map(toVote);
   }
 
   save(c: ApproverCredential): boolean {

@@ -9,6 +9,7 @@ import type { Database as Db } from "better-sqlite3";
 import { recordedOperation, recordedOperationColumns } from "../rows.js";
 import { checkGuard, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
 import type {
+  ApprovalVote,
   ApproverCredential,
   DecisionSignature,
   ApprovalEvent,
@@ -397,6 +398,14 @@ class SqliteStore implements Store {
 
   async listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return this.#q.events.all(approvalId).map(toApprovalEvent);
+  }
+
+  async addApprovalVote(vote: ApprovalVote): Promise<boolean> {
+    return this.#passkeys.addVote(vote);
+  }
+
+  async listApprovalVotes(approvalId: string): Promise<ApprovalVote[]> {
+    return this.#passkeys.votes(approvalId);
   }
 
   async saveApproverCredential(cred: ApproverCredential): Promise<boolean> {
