@@ -100,8 +100,7 @@ async function checkStored(store: SignatureReader, sig: DecisionSignature, expec
  * The record an approved approval's signature must sign: its own `approve`, or, for the
  * approval an edit created, the edit of the original approval with these arguments.
  */
-async function expectedForApproved(store: SignatureReader, approval: ApprovalRecord, sig: DecisionSignature): Promise<DecisionRecord | null> {
-  const approver = approval.decision?.approver ?? "";
+async function expectedForApproved(store: SignatureReader, approval: ApprovalRecord, sig: DecisionSignature, approver: string): Promise<DecisionRecord | null> {
   if (sig.decision === "approve") return decisionRecord(approval, "approve", approver, null);
   if (sig.decision !== "edit" || typeof sig.record.approval_id !== "string") return null;
   const original = await store.getApproval(sig.record.approval_id);
@@ -112,16 +111,16 @@ async function expectedForApproved(store: SignatureReader, approval: ApprovalRec
 }
 
 /**
- * Whether the decision that released `approval` (approved, directly or by an edit) carries a
- * valid signature by the approver who made it: what the runtime requires before a signed
- * tool's call runs.
+ * Whether `approver`'s approval of `approval` (directly or by an edit; by default the decision
+ * that released it) carries a valid signature by that approver: what the runtime requires
+ * before a signed tool's call runs (for a quorum, of every approver in it).
  */
-export async function approvalSignature(store: SignatureReader, approval: ApprovalRecord): Promise<SignatureVerdict> {
-  const sigs = (await store.listDecisionSignatures(approval.id)).filter((s) => s.approver === approval.decision?.approver && s.tenant === approval.tenant);
+export async function approvalSignature(store: SignatureReader, approval: ApprovalRecord, approver: string = approval.decision?.approver ?? ""): Promise<SignatureVerdict> {
+  const sigs = (await store.listDecisionSignatures(approval.id)).filter((s) => s.approver === approver && s.tenant === approval.tenant);
   if (sigs.length === 0) return { state: "unsigned" };
   let last: SignatureVerdict = { state: "unsigned" };
   for (const sig of sigs) {
-    const expected = await expectedForApproved(store, approval, sig);
+    const expected = await expectedForApproved(store, approval, sig, approver);
     last = expected === null ? { state: "invalid", problem: "record: does not sign this approval's decision" } : await checkStored(store, sig, expected);
     if (last.state === "valid") return last;
   }
@@ -147,7 +146,7 @@ export async function eventSignatures(
     if (verdict.state === "unsigned" && ev.decision === "approve") {
       const viaEdit = sigs.filter((s) => s.decision === "edit" && s.approver === ev.approver);
       for (const sig of viaEdit) {
-        const expected = await expectedForApproved(store, approval, sig);
+        const expected = await expectedForApproved(store, approval, sig, ev.approver);
         verdict = expected === null ? { state: "invalid", problem: "record: does not sign this decision" } : await checkStored(store, sig, expected);
         if (verdict.state === "valid") break;
       }

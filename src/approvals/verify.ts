@@ -6,7 +6,8 @@
  */
 import type { Manifest } from "../manifest.js";
 import type { ApprovalDecisionKind, ApprovalRecord, ApprovalStatus, Store } from "../store/store.js";
-import { eventSignatures } from "./decision-signature.js";
+import { approvalSignature, eventSignatures } from "./decision-signature.js";
+import type { SignatureVerdict } from "./decision-signature.js";
 
 export interface DecisionVerification {
   readonly decision: ApprovalDecisionKind;
@@ -28,7 +29,7 @@ export interface ApprovalVerification {
   readonly ok: boolean;
 }
 
-type VerifyStore = Pick<Store, "listApprovalEvents" | "listDecisionSignatures" | "getApproverCredential" | "getApproval">;
+type VerifyStore = Pick<Store, "listApprovalEvents" | "listDecisionSignatures" | "getApproverCredential" | "getApproval" | "listApprovalVotes">;
 
 /** Revoke only withdraws; every other decision is signed where the tool requires it. */
 const needsSignature = (d: ApprovalDecisionKind): boolean => d !== "revoke";
@@ -36,7 +37,14 @@ const needsSignature = (d: ApprovalDecisionKind): boolean => d !== "revoke";
 export async function verifyApprovalSignatures(store: VerifyStore, manifest: Pick<Manifest, "tools">, approval: ApprovalRecord): Promise<ApprovalVerification> {
   const tool = Object.hasOwn(manifest.tools, approval.tool) ? manifest.tools[approval.tool] : undefined;
   const required = tool?.approval?.signed === true;
-  const decisions = (await eventSignatures(store, approval)).map((d): DecisionVerification => {
+  const events = await eventSignatures(store, approval);
+  // A quorum's earlier approvals are votes, not events: each is checked like an approve.
+  const votes: { decision: ApprovalDecisionKind; approver: string; decided_at_ms: number; verdict: SignatureVerdict }[] = [];
+  for (const v of await store.listApprovalVotes(approval.id)) {
+    if (events.some((e) => e.decision === "approve" && e.approver === v.approver)) continue;
+    votes.push({ decision: "approve", approver: v.approver, decided_at_ms: v.decided_at_ms, verdict: await approvalSignature(store, approval, v.approver) });
+  }
+  const decisions = [...votes, ...events].map((d): DecisionVerification => {
     const missing = d.verdict.state === "unsigned" && required && needsSignature(d.decision);
     return {
       decision: d.decision,

@@ -7,6 +7,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { JsonObject } from "../manifest.js";
+import { quorumOf, quorumState } from "../approvals/quorum.js";
+import type { QuorumSpec, QuorumState } from "../approvals/quorum.js";
 import { versionsOf } from "../policy/version.js";
 import type { ApprovalEvent, ApprovalRecord } from "../store/store.js";
 import type { ApproverContext } from "./approver.js";
@@ -70,6 +72,8 @@ export type DecideRefusal =
   | "expired"
   | "invalid_edit"
   | "invalid_decision"
+  /** This approver already approved a call that needs a quorum: another approver must. */
+  | "already_voted"
   | ApproverRefusal;
 
 export type DecideOutcome =
@@ -84,6 +88,11 @@ export type DecideOutcome =
        * (`policy_code_not_current`, `policy_data_not_current`).
        */
       readonly warnings: readonly string[];
+      /**
+       * For a tool that needs several approvers: the quorum after this decision (of the edited
+       * call's approval after an edit). While incomplete the approval stays pending.
+       */
+      readonly quorum?: QuorumState;
     }
   | { readonly ok: false; readonly why: DecideRefusal; readonly message: string };
 
@@ -109,6 +118,34 @@ function versionWarnings(deps: RuntimeDeps, approval: ApprovalRecord): string[] 
     );
   }
   return out;
+}
+
+/**
+ * An approve towards a quorum: the approver's vote (one per approver), bound to the approval's
+ * argument hash and policy version; the approval turns approved only with the vote that
+ * completes the quorum. Concurrent completing votes both try; the store decides one, and the
+ * other finds it approved.
+ */
+async function vote(deps: RuntimeDeps, approval: ApprovalRecord, quorum: QuorumSpec, event: ApprovalEvent): Promise<{ ok: true; approval: ApprovalRecord; quorum: QuorumState } | { ok: false; why: DecideRefusal; message: string }> {
+  if (approval.status !== "pending") return { ok: false, why: "already_decided", message: `approval ${approval.id} cannot be decided: already_decided` };
+  if (event.decided_at_ms >= approval.expires_at_ms) return { ok: false, why: "expired", message: `approval ${approval.id} cannot be decided: expired` };
+  const added = await deps.store.addApprovalVote({
+    approval_id: approval.id,
+    tenant: approval.tenant,
+    approver: event.approver,
+    approver_roles: event.approver_roles,
+    args_hash: approval.args_hash,
+    policy_version: approval.policy_version,
+    decided_at_ms: event.decided_at_ms,
+  });
+  if (!added) return { ok: false, why: "already_voted", message: `${event.approver} already approved ${approval.id}; the quorum needs approvals from distinct approvers` };
+  const state = quorumState(quorum, approval, await deps.store.listApprovalVotes(approval.id));
+  if (!state.complete) return { ok: true, approval: (await deps.store.getApproval(approval.id)) ?? approval, quorum: state };
+  const result = await deps.store.decideApproval({ ...event, approval_id: approval.id, decision: "approve" });
+  if (result.ok) return { ok: true, approval: result.approval, quorum: state };
+  const now = await deps.store.getApproval(approval.id);
+  if (result.why === "already_decided" && now?.status === "approved") return { ok: true, approval: now, quorum: state };
+  return { ok: false, why: result.why, message: `approval ${approval.id} cannot be decided: ${result.why}` };
 }
 
 export function createApprovals(deps: RuntimeDeps): Approvals {
@@ -138,6 +175,7 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       edited = { args, fingerprint: fingerprint(current.tenant, current.tool, args, tool?.fingerprint ?? []) };
     }
     const versions = versionsOf(deps.policy);
+    const quorum = quorumOf(tool?.approval);
     const event: ApprovalEvent = {
       approval_id: approvalId,
       decision,
@@ -150,12 +188,17 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       policy_code_version: versions.code_version,
       policy_data_version: versions.data_version,
     };
-    const result = await deps.store.decideApproval(event);
-    if (!result.ok) return { ok: false, why: result.why, message: `approval ${approvalId} cannot be decided: ${result.why}` };
-    const warnings =
+    const warningsOf = async (): Promise<string[]> =>
       decision === "approve" || decision === "edit"
         ? [...versionWarnings(deps, current), ...currentPolicyWarnings(deps.policy, await deps.store.getCurrentPolicy(deps.manifest.policy.entrypoint))]
         : [];
+    if (quorum !== null && decision === "approve") {
+      const voted = await vote(deps, current, quorum, event);
+      return voted.ok ? { ok: true, approval: voted.approval, warnings: await warningsOf(), quorum: voted.quorum } : voted;
+    }
+    const result = await deps.store.decideApproval(event);
+    if (!result.ok) return { ok: false, why: result.why, message: `approval ${approvalId} cannot be decided: ${result.why}` };
+    const warnings = await warningsOf();
     if (edited === null) return { ok: true, approval: result.approval, warnings };
     // The edit's own approval: same scope and expiry, new arguments, approved by the editor.
     const next = await deps.store.createApproval({
@@ -176,13 +219,14 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       policy_code_version: versions.code_version,
       policy_data_version: versions.data_version,
     });
-    const approved = await deps.store.decideApproval({
-      ...event,
-      approval_id: next.id,
-      decision: "approve",
-      edited_args: null,
-      reason: `edit of ${approvalId}${reason === undefined ? "" : `: ${reason}`}`,
-    });
+    const editorsApproval: ApprovalEvent = { ...event, approval_id: next.id, decision: "approve", edited_args: null, reason: `edit of ${approvalId}${reason === undefined ? "" : `: ${reason}`}` };
+    if (quorum !== null) {
+      // An edit starts a new quorum for the edited arguments: the editor's vote is its first.
+      const voted = await vote(deps, next, quorum, editorsApproval);
+      if (!voted.ok) return voted;
+      return { ok: true, approval: result.approval, edited: { approval: voted.approval, tool: current.tool, args: edited.args, operation_id: next.operation_id ?? "" }, warnings, quorum: voted.quorum };
+    }
+    const approved = await deps.store.decideApproval(editorsApproval);
     if (!approved.ok) return { ok: false, why: approved.why, message: `edited approval cannot be recorded: ${approved.why}` };
     const operationId = approved.approval.operation_id ?? "";
     return { ok: true, approval: result.approval, edited: { approval: approved.approval, tool: current.tool, args: edited.args, operation_id: operationId }, warnings };

@@ -24,6 +24,8 @@ import { readCookie, sessionCookie } from "./approver-token.js";
 import { decodeFlash, encodeFlash, FLASH_MAX_AGE, flashCookie } from "./flash.js";
 import type { VerifyApprover } from "./approver-token.js";
 import { crossSite, csrfCookie, csrfField, csrfHeader, csrfToken, csrfTokenValid, newCsrfCookieValue, sameOriginAsserted } from "./csrf.js";
+import { quorumOf, quorumState } from "../approvals/quorum.js";
+import type { QuorumState } from "../approvals/quorum.js";
 import { nextStep } from "./next-step.js";
 import { passkeyScript } from "./passkey-script.js";
 import { acceptSignature, registerPasskey, registrationOptions, relyingParty, signingRequest } from "./passkeys.js";
@@ -72,7 +74,7 @@ const subject = (who: ApproverContext | null): string => (who === null ? "" : `$
 const statusOf = (why: string): ContentfulStatusCode =>
   why === "not_found"
     ? 404
-    : why === "already_decided" || why === "expired"
+    : why === "already_decided" || why === "expired" || why === "already_voted"
       ? 409
       : why === "invalid_edit" || why === "invalid_decision" || why === "invalid_request" || why === "invalid_cursor"
         ? 400
@@ -93,7 +95,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     const replacement = a.status === "edited" && a.pending_call?.replaced_by != null ? await opts.approvals.get(a.pending_call.replaced_by) : null;
     const target = replacement ?? a;
     const operation = opts.operations === undefined ? undefined : target.operation_id === null ? null : await opts.operations.getOperation(target.tenant, target.operation_id, now());
-    return nextStep({ approval: target, operation, executesOnApproval, nowMs: now() });
+    return nextStep({ approval: target, operation, executesOnApproval, nowMs: now(), quorum: quorumFor(target) });
   };
 
   const secure = (c: Context): boolean => new URL(c.req.url).protocol === "https:";
@@ -161,6 +163,10 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     return a;
   };
 
+  const quorumFor = (a: ApprovalDetail): QuorumState | null => {
+    const spec = quorumOf(toolInfo(tools, a.tool)?.approval ?? null);
+    return spec === null ? null : quorumState(spec, a, a.votes);
+  };
   const signedTool = (tool: string): boolean => toolInfo(tools, tool)?.approval?.signed === true;
   const needsSignature = (a: ApprovalDetail, req: HumanDecision): boolean => signedTool(a.tool) && req.decision !== "revoke";
   const passkeyStore = (tool: string): PasskeyStore => {
@@ -186,7 +192,8 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       });
     }
     let resumed: ResumeOutcome | null = null;
-    if (outcome.ok && resumeOnDecision && canResume(opts.approvals) && (req.decision === "approve" || req.decision === "edit")) {
+    const released = outcome.ok && (outcome.quorum === undefined || outcome.quorum.complete);
+    if (released && resumeOnDecision && canResume(opts.approvals) && (req.decision === "approve" || req.decision === "edit")) {
       resumed = await opts.approvals.resume(id);
     }
     if (outcome.ok && opts.onDecision !== undefined) {
@@ -293,7 +300,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     const editEvent = a.events.find((ev) => ev.decision === "edit" && ev.edited_args !== null);
     const editDiff = editEvent?.edited_args == null ? null : diffArgs(a.args, editEvent.edited_args);
     const next = await stepOf(a);
-    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: toolInfo(tools, a.tool), signOut, signed: signedTool(a.tool) }), code);
+    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: toolInfo(tools, a.tool), signOut, signed: signedTool(a.tool), quorum: quorumFor(a) }), code);
   };
 
   // A decision's warnings ride the redirect to the approval's page in a signed, page-scoped cookie read once.

@@ -3,6 +3,8 @@ import type { ApprovalDetail, ApprovalPage } from "../approvals/types.js";
 import type { JsonObject } from "../manifest.js";
 import type { ApproverContext } from "../runtime/approver.js";
 import type { ApproverCredential } from "../store/store.js";
+import { quorumText } from "../approvals/quorum.js";
+import type { QuorumState } from "../approvals/quorum.js";
 import type { ArgChange } from "./args-diff.js";
 import { escapeHtml as e, jsonHtml } from "./escape.js";
 import type { NextStep } from "./next-step.js";
@@ -11,8 +13,8 @@ import type { NextStep } from "./next-step.js";
 export interface ToolInfo {
   readonly description: string;
   readonly effect: string;
-  /** `signed`: decisions need the approver's passkey signature. */
-  readonly approval?: { readonly signed?: boolean } | null;
+  /** `signed`: decisions need the approver's passkey signature; `quorum`, `quorum_roles`: several approvers. */
+  readonly approval?: { readonly signed?: boolean; readonly quorum?: number; readonly quorum_roles?: readonly string[] } | null;
 }
 export type ToolCatalog = Readonly<Record<string, ToolInfo>>;
 
@@ -132,6 +134,8 @@ export interface DetailView {
   readonly signOut: boolean;
   /** Approve, edit and reject are signed with the approver's passkey. */
   readonly signed?: boolean;
+  /** The quorum the call needs and who approved so far; null: one approval is enough. */
+  readonly quorum?: QuorumState | null;
 }
 
 function warningsBox(warnings: readonly string[]): string {
@@ -172,6 +176,7 @@ ${signed ? `<p id="signed-note">Decisions on this tool are signed with your pass
     v.who,
     `${v.flash === null ? "" : `<div class="flash" id="flash">${e(v.flash)}</div>`}${warningsBox(v.warnings ?? [])}${v.error === null ? "" : `<div class="flash error" id="error">${e(v.error)}</div>`}
 <div class="next" id="next-step" data-state="${e(v.next.state)}"><strong>What happens next:</strong> ${e(v.next.text)}</div>
+${v.quorum == null ? "" : `<p id="quorum" data-have="${v.quorum.have}" data-need="${v.quorum.need}"><strong>Quorum:</strong> ${e(quorumText(v.quorum))}</p>`}
 <h1>${e(a.tool)} ${status(a.status, expired)} ${effectBadge(v.tool)}</h1>
 ${v.tool === undefined ? "" : `<p id="tool-description">${e(v.tool.description)}</p>`}
 <dl><dt>effect</dt><dd id="tool-effect">${e(v.tool?.effect ?? "(unknown tool)")}</dd><dt>approval</dt><dd><code>${e(a.id)}</code></dd><dt>requested by</dt><dd id="requester">${e(a.requested_by)}</dd>
