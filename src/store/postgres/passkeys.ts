@@ -49,7 +49,7 @@ export async function addVote(db: pg.Pool, v: ApprovalVote): Promise<boolean> {
 }
 
 export async function listVotes(db: pg.Pool, approvalId: string): Promise<ApprovalVote[]> {
-  const res = await db.query<VoteRow>("SELECT * FROM approval_votes WHERE approval_id = $1 ORDER BY decided_at_ms, seq", [approvalId]);
+  const res = await db.query<VoteRow>("SELECT approval_id, approver, tenant, approver_roles, args_hash, policy_version, decided_at_ms FROM approval_votes WHERE approval_id = $1 ORDER BY decided_at_ms, seq", [approvalId]);
   return res.rows.map((r) => ({ ...r, decided_at_ms: Number(r.decided_at_ms) }));
 }
 
