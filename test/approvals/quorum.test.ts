@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quorumOf, quorumState } from "../../src/approvals/quorum.js";
+import { decisionText } from "../../src/cli/approvals-output.js";
 import type { Manifest } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import type { ApproverContext } from "../../src/runtime/approver.js";
@@ -51,6 +52,7 @@ for (const stores of approvalStores("quorum approvals")) {
       const id = await pending(gate, "op-q2");
       const first = await gate.runtime.approvals.decide(id, { decision: "approve" }, bob);
       expect(first).toMatchObject({ ok: true, quorum: { have: 1, need: 2, complete: false } });
+      expect(decisionText(id, first)).toBe(`${id}: approval recorded, 1 of 2 approvals (bob); the call runs once the quorum is complete`);
       expect((await store.getApproval(id))?.status).toBe("pending");
       expect((await retry(gate, "op-q2", id)).outcome).not.toBe("success");
       expect(gate.ledger.effectsOf("op-q2")).toHaveLength(0);
