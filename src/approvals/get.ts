@@ -6,7 +6,7 @@ export async function getApprovalDetail(store: Store, id: string, nowMs: number)
   if (typeof id !== "string" || id.length === 0 || id.length > 200) return null;
   const approval = await store.getApproval(id);
   if (approval === null) return null;
-  const [events, pending, votes] = await Promise.all([store.listApprovalEvents(id), store.getPendingCall(id), store.listApprovalVotes(id)]);
+  const [events, pending, votes, requirement] = await Promise.all([store.listApprovalEvents(id), store.getPendingCall(id), store.listApprovalVotes(id), store.getApprovalRequirement(id)]);
   return {
     ...approval,
     events,
@@ -14,5 +14,6 @@ export async function getApprovalDetail(store: Store, id: string, nowMs: number)
     pending_call: pending,
     expired: approval.status === "pending" && approval.expires_at_ms <= nowMs,
     votes,
+    requirement,
   };
 }

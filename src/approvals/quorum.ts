@@ -4,7 +4,7 @@
  * votes bound to the approval's own argument hash and policy version count.
  */
 import type { ApprovalSpec } from "../manifest.js";
-import type { ApprovalRecord, ApprovalVote } from "../store/store.js";
+import type { ApprovalRecord, ApprovalRequirement, ApprovalVote } from "../store/store.js";
 
 export interface QuorumSpec {
   /** Distinct approvers needed. */
@@ -28,6 +28,20 @@ export function quorumOf(spec: Pick<ApprovalSpec, "quorum" | "quorum_roles"> | n
   const roles = spec?.quorum_roles ?? [];
   if (need <= 1 && roles.length === 0) return null;
   return { need: Math.max(need, roles.length), roles };
+}
+
+/**
+ * What an approval needs: the tool's spec and the policy's demand for this call together, the
+ * stricter of each (the larger quorum, every role of both, signed if either says so).
+ */
+export function effectiveApproval(
+  spec: Pick<ApprovalSpec, "quorum" | "quorum_roles" | "signed"> | null | undefined,
+  demand: Pick<ApprovalRequirement, "quorum" | "quorum_roles" | "signed"> | null,
+): { readonly quorum: QuorumSpec | null; readonly signed: boolean } {
+  return {
+    quorum: quorumOf({ quorum: Math.max(spec?.quorum ?? 1, demand?.quorum ?? 1), quorum_roles: [...new Set([...(spec?.quorum_roles ?? []), ...(demand?.quorum_roles ?? [])])] }),
+    signed: spec?.signed === true || demand?.signed === true,
+  };
 }
 
 /** The most roles of `roles` that distinct voters can cover (each voter covers at most one). */

@@ -7,6 +7,7 @@
 import type { Manifest } from "../manifest.js";
 import type { ApprovalDecisionKind, ApprovalRecord, ApprovalStatus, Store } from "../store/store.js";
 import { approvalSignature, eventSignatures } from "./decision-signature.js";
+import { effectiveApproval } from "./quorum.js";
 import type { SignatureVerdict } from "./decision-signature.js";
 
 export interface DecisionVerification {
@@ -29,14 +30,14 @@ export interface ApprovalVerification {
   readonly ok: boolean;
 }
 
-type VerifyStore = Pick<Store, "listApprovalEvents" | "listDecisionSignatures" | "getApproverCredential" | "getApproval" | "listApprovalVotes">;
+type VerifyStore = Pick<Store, "listApprovalEvents" | "listDecisionSignatures" | "getApproverCredential" | "getApproval" | "listApprovalVotes" | "getApprovalRequirement">;
 
 /** Revoke only withdraws; every other decision is signed where the tool requires it. */
 const needsSignature = (d: ApprovalDecisionKind): boolean => d !== "revoke";
 
 export async function verifyApprovalSignatures(store: VerifyStore, manifest: Pick<Manifest, "tools">, approval: ApprovalRecord): Promise<ApprovalVerification> {
   const tool = Object.hasOwn(manifest.tools, approval.tool) ? manifest.tools[approval.tool] : undefined;
-  const required = tool?.approval?.signed === true;
+  const required = effectiveApproval(tool?.approval, await store.getApprovalRequirement(approval.id)).signed;
   const events = await eventSignatures(store, approval);
   // A quorum's earlier approvals are votes, not events: each is checked like an approve.
   const votes: { decision: ApprovalDecisionKind; approver: string; decided_at_ms: number; verdict: SignatureVerdict }[] = [];

@@ -7,7 +7,7 @@
  * signed, every approval it relies on carries a valid passkey signature by its approver. The policy can deny more, never allow more.
  */
 import { approvalSignature } from "../approvals/decision-signature.js";
-import { quorumOf, quorumState } from "../approvals/quorum.js";
+import { effectiveApproval, quorumState } from "../approvals/quorum.js";
 import type { ApprovalRecord, OperationRecord } from "../store/store.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
@@ -46,10 +46,10 @@ export async function bindingProblem(
   if (approval.status !== "approved" || approval.decision?.decision !== "approve") return "approval_not_approved";
   if (now >= approval.expires_at_ms) return "approval_expired";
   if (known?.used_up ?? (await usedUp(deps, approval, call, now))) return "approval_consumed";
-  const quorum = quorumOf(call.tool.approval);
-  const state = quorum === null ? null : quorumState(quorum, approval, await deps.store.listApprovalVotes(approval.id));
+  const needs = effectiveApproval(call.tool.approval, await deps.store.getApprovalRequirement(approval.id));
+  const state = needs.quorum === null ? null : quorumState(needs.quorum, approval, await deps.store.listApprovalVotes(approval.id));
   if (state !== null && !state.complete) return "approval_quorum_incomplete";
-  if (call.tool.approval?.signed === true) {
+  if (needs.signed) {
     // Every approver the call relies on signed: the one who released it, or each of the quorum.
     for (const approver of state === null ? [approval.decision?.approver ?? ""] : state.approvers.map((a) => a.approver)) {
       const signed = await approvalSignature(deps.store, approval, approver);

@@ -7,10 +7,11 @@
  */
 import { randomUUID } from "node:crypto";
 import type { JsonObject } from "../manifest.js";
-import { quorumOf, quorumState } from "../approvals/quorum.js";
+import { effectiveApproval, quorumState } from "../approvals/quorum.js";
 import type { QuorumSpec, QuorumState } from "../approvals/quorum.js";
 import { versionsOf } from "../policy/version.js";
-import type { ApprovalEvent, ApprovalRecord } from "../store/store.js";
+import type { ApprovalDemand } from "../policy/engine.js";
+import type { ApprovalEvent, ApprovalRecord, ApprovalRequirement } from "../store/store.js";
 import type { ApproverContext } from "./approver.js";
 import { checkApprover, decisionKinds, isDecisionKind } from "./approver-checks.js";
 import { currentPolicyWarnings } from "./current-policy.js";
@@ -22,8 +23,18 @@ import type { PreparedCall, RuntimeDeps } from "./types.js";
 /** Used when a custom policy asks approval for a tool that declares none. */
 const DEFAULT_TTL_MS = 15 * 60_000;
 
-/** A pending approval is reused only for the identical call: same tool, operation, policy and every argument. */
-export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now: number): Promise<ApprovalRecord> {
+const sameDemand = (a: ApprovalRequirement | null, b: ApprovalRequirement | null): boolean =>
+  (a === null && b === null) || (a !== null && b !== null && a.quorum === b.quorum && a.signed === b.signed && a.quorum_roles.join("\u0000") === b.quorum_roles.join("\u0000"));
+
+/**
+ * A pending approval is reused only for the identical call: same tool, operation, policy, every
+ * argument and the same demand of the policy. The policy's demand (`demand`: quorum, roles,
+ * signed) is stored before the approval, so an approval never exists without it.
+ */
+export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now: number, demand?: ApprovalDemand): Promise<ApprovalRecord> {
+  const id = `apr_${randomUUID()}`;
+  const requirement: ApprovalRequirement | null =
+    demand === undefined ? null : { approval_id: id, quorum: demand.quorum ?? 1, quorum_roles: [...(demand.quorum_roles ?? [])], signed: demand.signed === true };
   const hash = call.args_hash;
   const versions = versionsOf(deps.policy);
   const existing = await deps.store.findPendingApproval(call.ctx.tenant, call.fingerprint, now, hash);
@@ -33,13 +44,15 @@ export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now
     existing.operation_id === call.operation_id &&
     existing.args_hash === hash &&
     existing.requested_by === call.ctx.user &&
-    existing.policy_version === versions.version
+    existing.policy_version === versions.version &&
+    sameDemand(await deps.store.getApprovalRequirement(existing.id), requirement === null ? null : { ...requirement, approval_id: existing.id })
   ) {
     return existing;
   }
+  if (requirement !== null) await deps.store.setApprovalRequirement(requirement);
   const spec = call.tool.approval;
   return deps.store.createApproval({
-    id: `apr_${randomUUID()}`,
+    id,
     tenant: call.ctx.tenant,
     run_id: call.ctx.run_id,
     requested_by: call.ctx.user,
@@ -175,7 +188,8 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       edited = { args, fingerprint: fingerprint(current.tenant, current.tool, args, tool?.fingerprint ?? []) };
     }
     const versions = versionsOf(deps.policy);
-    const quorum = quorumOf(tool?.approval);
+    const demand = await deps.store.getApprovalRequirement(approvalId);
+    const quorum = effectiveApproval(tool?.approval, demand).quorum;
     const event: ApprovalEvent = {
       approval_id: approvalId,
       decision,
@@ -200,9 +214,11 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
     if (!result.ok) return { ok: false, why: result.why, message: `approval ${approvalId} cannot be decided: ${result.why}` };
     const warnings = await warningsOf();
     if (edited === null) return { ok: true, approval: result.approval, warnings };
-    // The edit's own approval: same scope and expiry, new arguments, approved by the editor.
+    // The edit's own approval: same scope, expiry and demand, new arguments, approved by the editor.
+    const nextId = `apr_${randomUUID()}`;
+    if (demand !== null) await deps.store.setApprovalRequirement({ ...demand, approval_id: nextId });
     const next = await deps.store.createApproval({
-      id: `apr_${randomUUID()}`,
+      id: nextId,
       tenant: current.tenant,
       run_id: current.run_id,
       requested_by: current.requested_by,

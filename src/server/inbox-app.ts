@@ -24,7 +24,7 @@ import { readCookie, sessionCookie } from "./approver-token.js";
 import { decodeFlash, encodeFlash, FLASH_MAX_AGE, flashCookie } from "./flash.js";
 import type { VerifyApprover } from "./approver-token.js";
 import { crossSite, csrfCookie, csrfField, csrfHeader, csrfToken, csrfTokenValid, newCsrfCookieValue, sameOriginAsserted } from "./csrf.js";
-import { quorumOf, quorumState } from "../approvals/quorum.js";
+import { effectiveApproval, quorumState } from "../approvals/quorum.js";
 import type { QuorumState } from "../approvals/quorum.js";
 import { nextStep } from "./next-step.js";
 import { passkeyScript } from "./passkey-script.js";
@@ -164,11 +164,11 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
   };
 
   const quorumFor = (a: ApprovalDetail): QuorumState | null => {
-    const spec = quorumOf(toolInfo(tools, a.tool)?.approval ?? null);
+    const spec = effectiveApproval(toolInfo(tools, a.tool)?.approval ?? null, a.requirement).quorum;
     return spec === null ? null : quorumState(spec, a, a.votes);
   };
-  const signedTool = (tool: string): boolean => toolInfo(tools, tool)?.approval?.signed === true;
-  const needsSignature = (a: ApprovalDetail, req: HumanDecision): boolean => signedTool(a.tool) && req.decision !== "revoke";
+  const signedFor = (a: ApprovalDetail): boolean => effectiveApproval(toolInfo(tools, a.tool)?.approval ?? null, a.requirement).signed;
+  const needsSignature = (a: ApprovalDetail, req: HumanDecision): boolean => signedFor(a) && req.decision !== "revoke";
   const passkeyStore = (tool: string): PasskeyStore => {
     if (opts.passkeys === undefined) throw new ApprovalsError("forbidden", `${tool} needs a passkey-signed decision and this inbox has no passkey store (createInboxApp({ passkeys }))`);
     return opts.passkeys;
@@ -300,7 +300,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     const editEvent = a.events.find((ev) => ev.decision === "edit" && ev.edited_args !== null);
     const editDiff = editEvent?.edited_args == null ? null : diffArgs(a.args, editEvent.edited_args);
     const next = await stepOf(a);
-    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: toolInfo(tools, a.tool), signOut, signed: signedTool(a.tool), quorum: quorumFor(a) }), code);
+    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: toolInfo(tools, a.tool), signOut, signed: signedFor(a), quorum: quorumFor(a) }), code);
   };
 
   // A decision's warnings ride the redirect to the approval's page in a signed, page-scoped cookie read once.
@@ -344,7 +344,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       if (typeof edited !== "object" || edited === null || Array.isArray(edited)) return renderDetail(c, who, a, null, "edited arguments must be a JSON object", 400);
       const reason = typeof form["reason"] === "string" ? form["reason"].slice(0, 2_000) : "";
       const changes = diffArgs(a.args, edited as JsonObject);
-      return c.html(editReviewPage(who, a, edited as JsonObject, reason, changes, csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), signOut, signedTool(a.tool)));
+      return c.html(editReviewPage(who, a, edited as JsonObject, reason, changes, csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), signOut, signedFor(a)));
     }),
   );
 

@@ -274,6 +274,14 @@ export interface ApprovalVote {
   readonly decided_at_ms: number;
 }
 
+/** What the policy demanded of one approval beyond its tool's approval spec (the stricter applies). */
+export interface ApprovalRequirement {
+  readonly approval_id: string;
+  readonly quorum: number;
+  readonly quorum_roles: readonly string[];
+  readonly signed: boolean;
+}
+
 // ---------------------------------------------------------------- passkeys and signed decisions
 
 /** An approver's registered passkey (WebAuthn credential), used to sign decisions. */
@@ -531,6 +539,9 @@ export interface Store {
   addApprovalVote(vote: ApprovalVote): Promise<boolean>;
   /** The votes of an approval, oldest first. */
   listApprovalVotes(approval_id: string): Promise<ApprovalVote[]>;
+  /** Stores the policy's demand for an approval (before the approval itself, so it is never missing); the first one stays. */
+  setApprovalRequirement(req: ApprovalRequirement): Promise<void>;
+  getApprovalRequirement(approval_id: string): Promise<ApprovalRequirement | null>;
   /** Registers a passkey; false (and nothing changes) when the credential id is already registered. */
   saveApproverCredential(cred: ApproverCredential): Promise<boolean>;
   getApproverCredential(credential_id: string): Promise<ApproverCredential | null>;

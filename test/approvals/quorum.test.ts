@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quorumOf, quorumState } from "../../src/approvals/quorum.js";
 import { decisionText } from "../../src/cli/approvals-output.js";
 import type { Manifest } from "../../src/manifest.js";
+import { toDecision } from "../../src/policy/engine.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import type { ApproverContext } from "../../src/runtime/approver.js";
 import { createInboxApp, createTokenVerifier, issueApproverToken } from "../../src/server/index.js";
@@ -32,13 +33,38 @@ beforeAll(async () => {
   policy = await loadShippedPolicy();
 });
 
+/** The shipped policy, plus a per-call demand above an amount, as a policy's decision object would carry it. */
+const demanding = (demand: { quorum?: number; quorum_roles?: string[]; signed?: boolean }, above = 5_000): PolicyEngine => ({
+  version: policy.version,
+  ...(policy.code_version === undefined ? {} : { code_version: policy.code_version }),
+  ...(policy.data_version === undefined ? {} : { data_version: policy.data_version }),
+  async evaluate(input, options) {
+    const d = await policy.evaluate(input, options);
+    return d.requires_approval && Number(input.args["amount"]) > above ? { ...d, approval_demand: demand } : d;
+  },
+});
+
+describe("the policy's approval demand in its decision object", () => {
+  it("approvals_required, approval_roles and signed_approval are read; a malformed one denies", () => {
+    const ask = { allow: false, requires_approval: true, reason: "large_amount" };
+    expect(toDecision({ ...ask, approvals_required: 2, approval_roles: ["treasury"], signed_approval: true })).toEqual({
+      ...ask,
+      approval_demand: { quorum: 2, quorum_roles: ["treasury"], signed: true },
+    });
+    expect(toDecision(ask)).toEqual(ask);
+    for (const bad of [{ approvals_required: 0 }, { approvals_required: 1.5 }, { approvals_required: "2" }, { approval_roles: "treasury" }, { approval_roles: [""] }, { signed_approval: "yes" }]) {
+      expect(toDecision({ ...ask, ...bad }), JSON.stringify(bad)).toMatchObject({ allow: false, requires_approval: false, reason: "policy_malformed_decision" });
+    }
+  });
+});
+
 for (const stores of approvalStores("quorum approvals")) {
   describe.skipIf(stores.skip)(`quorum approvals (${stores.name})`, () => {
     afterAll(() => stores.dispose());
 
-    async function setup(m: Manifest = twoOfAny): Promise<{ gate: Gate; store: Store }> {
+    async function setup(m: Manifest = twoOfAny, engine: PolicyEngine = policy): Promise<{ gate: Gate; store: Store }> {
       const store = await stores.fresh();
-      return { gate: makeGate({ policy, store, manifest: m }), store };
+      return { gate: makeGate({ policy: engine, store, manifest: m }), store };
     }
     async function pending(gate: Gate, op: string, amount = 1_000): Promise<string> {
       const env = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(amount), operation_id: op });
@@ -168,6 +194,38 @@ for (const stores of approvalStores("quorum approvals")) {
         expect(after).toMatchObject({ ok: true, envelope: { outcome: "success" } });
         expect(gate.ledger.effectsOf(op)).toHaveLength(1);
       }
+    });
+
+    it("the policy's per-call demand wins when stricter: above an amount, two approvers, one of them treasury", async () => {
+      const { gate, store } = await setup(manifest, demanding({ quorum: 2, quorum_roles: ["treasury"] }));
+      const small = await pending(gate, "op-d-small", 1_000);
+      expect(await gate.runtime.approvals.decide(small, { decision: "approve" }, bob)).not.toHaveProperty("quorum");
+      expect((await retry(gate, "op-d-small", small, 1_000)).outcome).toBe("success");
+      const large = await pending(gate, "op-d-large", 9_000);
+      expect(await store.getApprovalRequirement(large)).toEqual({ approval_id: large, quorum: 2, quorum_roles: ["treasury"], signed: false });
+      expect(await gate.runtime.approvals.decide(large, { decision: "approve" }, bob)).toMatchObject({ ok: true, quorum: { have: 1, need: 2, complete: false } });
+      expect((await retry(gate, "op-d-large", large, 9_000)).outcome).not.toBe("success");
+      expect(await gate.runtime.approvals.decide(large, { decision: "approve" }, carol)).toMatchObject({ ok: true, quorum: { complete: false, missing_roles: ["treasury"] } });
+      expect(await gate.runtime.approvals.decide(large, { decision: "approve" }, tina)).toMatchObject({ ok: true, quorum: { complete: true } });
+      expect((await retry(gate, "op-d-large", large, 9_000)).outcome).toBe("success");
+      expect(gate.ledger.effectsOf("op-d-large")).toHaveLength(1);
+    });
+
+    it("the tool's quorum wins when it is stricter than the policy's demand", async () => {
+      const { gate } = await setup(withTool("reserve_funds", { approval: { ...base, quorum: 3 } }), demanding({ quorum: 2 }));
+      const id = await pending(gate, "op-d-tool", 9_000);
+      await gate.runtime.approvals.decide(id, { decision: "approve" }, bob);
+      expect(await gate.runtime.approvals.decide(id, { decision: "approve" }, carol)).toMatchObject({ ok: true, quorum: { have: 2, need: 3, complete: false } });
+      expect(await gate.runtime.approvals.decide(id, { decision: "approve" }, dave)).toMatchObject({ ok: true, quorum: { complete: true } });
+    });
+
+    it("a policy demanding signed approval makes an unsigned approval of that call never release it", async () => {
+      const { gate } = await setup(manifest, demanding({ signed: true }));
+      const id = await pending(gate, "op-d-signed", 9_000);
+      expect((await gate.runtime.approvals.decide(id, { decision: "approve" }, bob)).ok).toBe(true);
+      const env = await retry(gate, "op-d-signed", id, 9_000);
+      expect(env).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied", message: expect.stringContaining("approval_signature_missing") });
+      expect(gate.ledger.effectsOf("op-d-signed")).toHaveLength(0);
     });
 
     it("the inbox shows 1 of 2 approvals and who approved, and says it waits for more approvals", async () => {

@@ -1,7 +1,7 @@
 /** Approvers' passkeys and decision signatures (migration 011) and quorum votes (migration 012) in the PostgreSQL store. */
 import type pg from "pg";
 import type { JsonObject } from "../../manifest.js";
-import type { ApprovalDecisionKind, ApprovalVote, ApproverCredential, DecisionSignature } from "../store.js";
+import type { ApprovalDecisionKind, ApprovalRequirement, ApprovalVote, ApproverCredential, DecisionSignature } from "../store.js";
 
 interface CredentialRow {
   credential_id: string;
@@ -28,6 +28,20 @@ interface SignatureRow {
 
 const toCredential = (r: CredentialRow): ApproverCredential => ({ ...r, counter: Number(r.counter), created_at_ms: Number(r.created_at_ms) });
 const toSignature = (r: SignatureRow): DecisionSignature => ({ ...r, decision: r.decision as ApprovalDecisionKind, signed_at_ms: Number(r.signed_at_ms) });
+
+export async function setRequirement(db: pg.Pool, r: ApprovalRequirement): Promise<void> {
+  await db.query("INSERT INTO approval_requirements (approval_id, quorum, quorum_roles, signed) VALUES ($1, $2, $3::jsonb, $4) ON CONFLICT (approval_id) DO NOTHING", [
+    r.approval_id,
+    r.quorum,
+    JSON.stringify(r.quorum_roles),
+    r.signed,
+  ]);
+}
+
+export async function getRequirement(db: pg.Pool, approvalId: string): Promise<ApprovalRequirement | null> {
+  const res = await db.query<{ approval_id: string; quorum: number; quorum_roles: string[]; signed: boolean }>("SELECT approval_id, quorum, quorum_roles, signed FROM approval_requirements WHERE approval_id = $1", [approvalId]);
+  return res.rows[0] ?? null;
+}
 
 interface VoteRow {
   approval_id: string;

@@ -5,6 +5,7 @@
  */
 import pg from "pg";
 import type {
+  ApprovalRequirement,
   ApprovalVote,
   ApproverCredential,
   DecisionSignature,
@@ -212,6 +213,14 @@ class PgStore implements Store {
 
   listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return approvals.listApprovalEvents(this.#db, approvalId);
+  }
+
+  setApprovalRequirement(req: ApprovalRequirement): Promise<void> {
+    return passkeys.setRequirement(this.#db, req);
+  }
+
+  getApprovalRequirement(approvalId: string): Promise<ApprovalRequirement | null> {
+    return passkeys.getRequirement(this.#db, approvalId);
   }
 
   addApprovalVote(vote: ApprovalVote): Promise<boolean> {

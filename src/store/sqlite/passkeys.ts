@@ -1,6 +1,6 @@
 /** Approvers' passkeys and decision signatures in the SQLite store (tables made on open, idempotent). */
 import type { Database as Db, Statement } from "better-sqlite3";
-import type { ApprovalDecisionKind, ApprovalVote, ApproverCredential, DecisionSignature } from "../store.js";
+import type { ApprovalDecisionKind, ApprovalRequirement, ApprovalVote, ApproverCredential, DecisionSignature } from "../store.js";
 import type { JsonObject } from "../../manifest.js";
 
 export const passkeySchema = `
@@ -29,6 +29,13 @@ CREATE TABLE IF NOT EXISTS decision_signatures (
   signed_at_ms  INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS decision_signatures_by_approval ON decision_signatures (approval_id, seq);
+
+CREATE TABLE IF NOT EXISTS approval_requirements (
+  approval_id  TEXT    PRIMARY KEY,
+  quorum       INTEGER NOT NULL,
+  quorum_roles TEXT    NOT NULL,
+  signed       INTEGER NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS approval_votes (
   approval_id    TEXT    NOT NULL,
@@ -89,6 +96,8 @@ const toVote = (r: VoteRow): ApprovalVote => ({ ...r, approver_roles: JSON.parse
 /** Passkeys, decision signatures and quorum votes. */
 export class SqlitePasskeys {
   readonly #q: {
+    insertReq: Statement<unknown[]>;
+    getReq: Statement<[string], { approval_id: string; quorum: number; quorum_roles: string; signed: number }>;
     insertVote: Statement<unknown[]>;
     listVotes: Statement<[string], VoteRow>;
     insertCred: Statement<unknown[]>;
@@ -102,6 +111,8 @@ export class SqlitePasskeys {
   constructor(db: Db) {
     db.exec(passkeySchema);
     this.#q = {
+      insertReq: db.prepare("INSERT INTO approval_requirements (approval_id, quorum, quorum_roles, signed) VALUES (?, ?, ?, ?) ON CONFLICT (approval_id) DO NOTHING"),
+      getReq: db.prepare("SELECT * FROM approval_requirements WHERE approval_id = ?"),
       insertVote: db.prepare(
         "INSERT INTO approval_votes (approval_id, approver, tenant, approver_roles, args_hash, policy_version, decided_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (approval_id, approver) DO NOTHING",
       ),
@@ -117,6 +128,15 @@ export class SqlitePasskeys {
       ),
       listSigs: db.prepare("SELECT approval_id, tenant, decision, approver, credential_id, record, assertion, signed_at_ms FROM decision_signatures WHERE approval_id = ? ORDER BY seq"),
     };
+  }
+
+  setRequirement(r: ApprovalRequirement): void {
+    this.#q.insertReq.run(r.approval_id, r.quorum, JSON.stringify(r.quorum_roles), r.signed ? 1 : 0);
+  }
+
+  requirement(approvalId: string): ApprovalRequirement | null {
+    const r = this.#q.getReq.get(approvalId);
+    return r === undefined ? null : { approval_id: r.approval_id, quorum: Number(r.quorum), quorum_roles: JSON.parse(r.quorum_roles) as string[], signed: r.signed === 1 };
   }
 
   addVote(v: ApprovalVote): boolean {

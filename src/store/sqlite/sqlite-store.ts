@@ -9,6 +9,7 @@ import type { Database as Db } from "better-sqlite3";
 import { recordedOperation, recordedOperationColumns } from "../rows.js";
 import { checkGuard, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
 import type {
+  ApprovalRequirement,
   ApprovalVote,
   ApproverCredential,
   DecisionSignature,
@@ -398,6 +399,14 @@ class SqliteStore implements Store {
 
   async listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return this.#q.events.all(approvalId).map(toApprovalEvent);
+  }
+
+  async setApprovalRequirement(req: ApprovalRequirement): Promise<void> {
+    this.#passkeys.setRequirement(req);
+  }
+
+  async getApprovalRequirement(approvalId: string): Promise<ApprovalRequirement | null> {
+    return this.#passkeys.requirement(approvalId);
   }
 
   async addApprovalVote(vote: ApprovalVote): Promise<boolean> {
