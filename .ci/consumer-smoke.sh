@@ -43,12 +43,15 @@ run env -u TOOLGATE_PG_URL node dist/src/main.js
 run node gated-call.mjs
 run npx tsc --noEmit
 # Every public entry type-checks; the adapters' frameworks and vitest are optional peers.
-peers=$(cd "$root" && node -p 'const d = require("./package.json").devDependencies; ["ai", "@openai/agents", "@langchain/core", "vitest"].map((n) => `${n}@${d[n]}`).join(" ")')
+peers=$(cd "$root" && node -p 'const d = require("./package.json").devDependencies; ["ai", "@openai/agents", "@langchain/core", "@langchain/langgraph", "langchain", "vitest"].map((n) => `${n}@${d[n]}`).join(" ")')
 # shellcheck disable=SC2086
 run npm install --no-audit --no-fund --no-save $peers
 cp "$root/.ci/consumer/entries.ts" src/entries.ts
 run npx tsc --noEmit
+# The adapters with their frameworks type-check under the starter's tsconfig as written (skipLibCheck false).
 cp "$root/.ci/consumer/framework-entries.ts" src/framework-entries.ts
+run npx tsc --noEmit
+cp "$root/.ci/consumer/protocol-entries.ts" src/protocol-entries.ts
 run npx tsc --noEmit --skipLibCheck
 trap - ERR
 rm -rf "$work"

@@ -52,6 +52,8 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
               ttl_ms: duration(tool.approval?.ttl ?? defaults.approvalTtl, p("approval", "ttl")),
               self_approve: tool.approval?.self_approve ?? false,
               approver_roles: [...(tool.approval?.approver_roles ?? [])],
+              // Only when declared, so manifests of catalogs without it stay as they were.
+              ...(tool.approval?.binding === undefined ? {} : { binding: tool.approval.binding }),
               ...(tool.approval?.signed === true ? { signed: true } : {}),
               ...(tool.approval?.quorum === undefined || tool.approval.quorum === 1 ? {} : { quorum: tool.approval.quorum }),
               ...(tool.approval?.quorum_roles === undefined ? {} : { quorum_roles: [...tool.approval.quorum_roles] }),
@@ -85,6 +87,9 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       version: 1,
       // Only when on, so manifests of catalogs without it stay as they were.
       policy: { entrypoint: file.policy?.entrypoint ?? defaults.entrypoint, ...(file.policy?.strict_builtin_errors === true ? { strict_builtin_errors: true } : {}) },
+      ...(file.approvals === undefined
+        ? {}
+        : { approvals: { default_approver_roles: [...(file.approvals.default_approver_roles ?? [])], identity_case: file.approvals.identity_case ?? "sensitive" } }),
       tools,
     },
     errors,

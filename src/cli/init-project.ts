@@ -119,11 +119,13 @@ export function mergePackageJson(existing: JsonRecord, starter: JsonRecord): Jso
 const starterTsconfig = {
   compilerOptions: {
     target: "ES2022",
-    lib: ["ES2023"],
+    // DOM: the agent frameworks' declarations (ai, @openai/agents, langchain) name fetch types
+    // such as HeadersInit; without exactOptionalPropertyTypes, which their declarations are not
+    // written for, they type-check with skipLibCheck false.
+    lib: ["ES2023", "DOM"],
     module: "NodeNext",
     moduleResolution: "NodeNext",
     strict: true,
-    exactOptionalPropertyTypes: true,
     verbatimModuleSyntax: true,
     skipLibCheck: false,
     types: ["node"],

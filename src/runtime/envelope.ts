@@ -15,6 +15,8 @@ import type { JsonObject, JsonValue } from "../manifest.js";
  * `outcome_unknown` (terminal): a write's handler threw an undeclared error, so its effect may or
  * may not have happened, and the tool has no reconciler to find out; it is not run again under
  * the operation id (an operator checks, using the error id in the message).
+ * `destructive_denied` (terminal): the tool's effect is `destructive`, which the gate never runs,
+ * whatever the policy or an approval says.
  */
 export const reasons = [
   "unknown_tool",
@@ -31,6 +33,7 @@ export const reasons = [
   "policy_budget_exceeded",
   "policy_evaluation_error",
   "outcome_unknown",
+  "destructive_denied",
 ] as const;
 export type Reason = (typeof reasons)[number];
 

@@ -95,6 +95,14 @@ for (const stores of approvalStores("quorum approvals")) {
       for (const v of await store.listApprovalVotes(id)) expect(v).toMatchObject({ args_hash: approval.args_hash, policy_version: approval.policy_version });
     });
 
+    it("approvers are distinct identities: with case-insensitive identities Bob and bob are one approval", async () => {
+      const { gate } = await setup({ ...twoOfAny, approvals: { default_approver_roles: ["approver"], identity_case: "insensitive" } });
+      const id = await pending(gate, "op-q-case");
+      expect((await gate.runtime.approvals.decide(id, { decision: "approve" }, bob)).ok).toBe(true);
+      expect(await gate.runtime.approvals.decide(id, { decision: "approve" }, who(" Bob"))).toMatchObject({ ok: false, why: "already_voted" });
+      expect(gate.ledger.effectsOf("op-q-case")).toHaveLength(0);
+    });
+
     it("a quorum with a named role needs an approver holding it: 2 approvers, one of them treasury", async () => {
       const { gate, store } = await setup(twoWithTreasury);
       const id = await pending(gate, "op-treasury");

@@ -15,6 +15,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { manifest, validators } from "../../generated/index.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../../src/demo/escrow.js";
 import { createRuntime, parseTraceparent } from "../../src/runtime/index.js";
+import { withToolCallId } from "../../src/runtime/telemetry.js";
+import { gatedCalls } from "../../src/adapters/gated-calls.js";
 import type { Runtime } from "../../src/runtime/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
@@ -120,14 +122,15 @@ describe("spans", () => {
     const root = named("execute_tool close_account");
     expect(root.status.code).toBe(SpanStatusCode.ERROR);
     expect(root.attributes).toMatchObject({
-      "error.type": "policy_denied",
-      "toolgate.outcome_reason": "policy_denied",
+      "error.type": "destructive_denied",
+      "toolgate.outcome_reason": "destructive_denied",
       "toolgate.reason": "destructive_denied",
       "toolgate.decision": "deny",
       "toolgate.tool.effect": "destructive",
-      "gen_ai.tool.call.id": "op-close",
       "toolgate.operation_id": "op-close",
     });
+    // gen_ai.tool.call.id is the framework's or protocol's call id, never toolgate's operation id.
+    expect(root.attributes).not.toHaveProperty("gen_ai.tool.call.id");
     expect(spans().filter((s) => s.parentSpanContext?.spanId === root.spanContext().spanId).map((s) => s.name)).toEqual(["prepare", "authorize"]);
   });
 
@@ -142,6 +145,27 @@ describe("spans", () => {
     expect(exception?.attributes).toMatchObject({ "exception.type": "Error", "exception.message": "no ledger shard holds [erased:account_id] (shard-7.internal)" });
     expect(String(exception?.attributes?.["exception.stacktrace"])).toContain("no ledger shard holds [erased:account_id]");
     expect(JSON.stringify(root.events)).not.toContain("acc_alice");
+  });
+
+  it("gen_ai.tool.call.id is the framework's tool-call id, and the operation id is toolgate.operation_id", async () => {
+    await withToolCallId("call_abc123", () => runtime.call(alice, { tool: "close_account", args: { account_id: "acc_alice" }, operation_id: "op-close-2" }));
+    const root = named("execute_tool close_account");
+    expect(root.attributes).toMatchObject({ "gen_ai.tool.call.id": "call_abc123", "toolgate.operation_id": "op-close-2" });
+  });
+
+  it("an adapter's execution carries the framework's tool-call id as gen_ai.tool.call.id", async () => {
+    const gate = gatedCalls(runtime, { context: alice });
+    await gate.call(manifest.tools["get_account"]!, { account_id: "acc_alice" }, "toolu_01framework");
+    expect(named("execute_tool get_account").attributes["gen_ai.tool.call.id"]).toBe("toolu_01framework");
+  });
+
+  it("an approval pause is not an error: no error status and no error.type", async () => {
+    const env = await runtime.call(alice, { tool: "reserve_funds", args: reserve(1_000), operation_id: "op-pause" });
+    expect(env).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
+    const root = named("execute_tool reserve_funds");
+    expect(root.status.code).not.toBe(SpanStatusCode.ERROR);
+    expect(root.attributes).not.toHaveProperty("error.type");
+    expect(root.attributes["toolgate.outcome_reason"]).toBe("approval_required");
   });
 
   it("without a traceparent the span joins the active context; a malformed one is ignored and flagged", async () => {
@@ -203,7 +227,7 @@ describe("metrics", () => {
     expect(decisions).toEqual(
       expect.arrayContaining([
         [{ "gen_ai.tool.name": "get_account", "toolgate.decision": "allow", "toolgate.outcome": "success", "toolgate.reason": "read_allowed" }, 2],
-        [{ "gen_ai.tool.name": "close_account", "toolgate.decision": "deny", "toolgate.outcome": "terminal_failure", "toolgate.reason": "policy_denied" }, 1],
+        [{ "gen_ai.tool.name": "close_account", "toolgate.decision": "deny", "toolgate.outcome": "terminal_failure", "toolgate.reason": "destructive_denied" }, 1],
         [{ "gen_ai.tool.name": "get_account", "toolgate.decision": "not_evaluated", "toolgate.outcome": "terminal_failure", "toolgate.reason": "invalid_arguments" }, 1],
       ]),
     );

@@ -48,11 +48,11 @@ export function typecheckFiles(files: Readonly<Record<string, string>>): TypePro
     });
     const options: ts.CompilerOptions = {
       target: ts.ScriptTarget.ES2022,
-      lib: ["lib.es2023.d.ts"],
+      // As the starter's tsconfig (src/cli/init-project.ts): DOM for the frameworks' fetch types.
+      lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
       strict: true,
-      exactOptionalPropertyTypes: true,
       verbatimModuleSyntax: true,
       skipLibCheck: true,
       noEmit: true,
