@@ -11,6 +11,7 @@
 import { approvalSignature } from "../approvals/decision-signature.js";
 import { effectiveApproval, quorumState } from "../approvals/quorum.js";
 import type { ApprovalRecord, OperationRecord } from "../store/store.js";
+import { demandOf } from "./approval-demand.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
 export type BindingProblem =
@@ -53,7 +54,7 @@ export async function bindingProblem(
   if (approval.status !== "approved" || approval.decision?.decision !== "approve") return "approval_not_approved";
   if (now >= approval.expires_at_ms) return "approval_expired";
   if (known?.used_up ?? (await usedUp(deps, approval, call, now))) return "approval_consumed";
-  const needs = effectiveApproval(call.tool.approval, await deps.store.getApprovalRequirement(approval.id));
+  const needs = effectiveApproval(call.tool.approval, await demandOf(deps.store, approval.id));
   const state = needs.quorum === null ? null : quorumState(needs.quorum, approval, await deps.store.listApprovalVotes(approval.id));
   if (state !== null && !state.complete) return "approval_quorum_incomplete";
   if (needs.signed) {

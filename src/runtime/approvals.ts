@@ -20,6 +20,7 @@ import { argsHash, fingerprint, pickFields } from "./fingerprint.js";
 import { formatProblems } from "./problems.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 import { isUnstorable, unstorablePath } from "./unstorable-text.js";
+import { demandOf, rememberDemand } from "./approval-demand.js";
 
 /** Used when a custom policy asks approval for a tool that declares none. */
 const DEFAULT_TTL_MS = 15 * 60_000;
@@ -48,11 +49,12 @@ export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now
     // A principal-bound approval serves only its own run: another run's would never authorise this call.
     ((call.tool.approval?.binding ?? "principal") === "tenant" || existing.run_id === call.ctx.run_id) &&
     existing.policy_version === versions.version &&
-    sameDemand(await deps.store.getApprovalRequirement(existing.id), requirement === null ? null : { ...requirement, approval_id: existing.id })
+    sameDemand(await demandOf(deps.store, existing.id), requirement === null ? null : { ...requirement, approval_id: existing.id })
   ) {
     return existing;
   }
   if (requirement !== null) await deps.store.setApprovalRequirement(requirement);
+  rememberDemand(deps.store, id, requirement);
   const spec = call.tool.approval;
   return deps.store.createApproval({
     id,
@@ -203,7 +205,7 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       edited = { args, fingerprint: fingerprint(current.tenant, current.tool, args, tool?.fingerprint ?? []) };
     }
     const versions = versionsOf(deps.policy);
-    const demand = await deps.store.getApprovalRequirement(approvalId);
+    const demand = await demandOf(deps.store, approvalId);
     const quorum = effectiveApproval(tool?.approval, demand).quorum;
     const event: ApprovalEvent = {
       approval_id: approvalId,
@@ -241,6 +243,7 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
     // The edit's own approval: same scope, expiry and demand, new arguments, approved by the editor.
     const nextId = `apr_${randomUUID()}`;
     if (demand !== null) await deps.store.setApprovalRequirement({ ...demand, approval_id: nextId });
+    rememberDemand(deps.store, nextId, demand === null ? null : { ...demand, approval_id: nextId });
     const next = await deps.store.createApproval({
       id: nextId,
       tenant: current.tenant,

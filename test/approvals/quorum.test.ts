@@ -219,6 +219,31 @@ for (const stores of approvalStores("quorum approvals")) {
       expect(gate.ledger.effectsOf("op-d-large")).toHaveLength(1);
     });
 
+    it("the policy's demand holds in another runtime on the same store, which did not request the approval", async () => {
+      const demand = demanding({ quorum: 2 });
+      const { gate, store } = await setup(manifest, demand);
+      const id = await pending(gate, "op-d-other", 9_000);
+      const approval = (await store.getApproval(id))!;
+      // Approved in the store without its quorum; another process (its own runtime and caches) executes.
+      await store.decideApproval({
+        approval_id: id,
+        decision: "approve",
+        approver: "bob",
+        approver_roles: ["approver"],
+        reason: null,
+        edited_args: null,
+        decided_at_ms: gate.clock.now(),
+        policy_version: approval.policy_version,
+        policy_code_version: approval.policy_code_version,
+        policy_data_version: approval.policy_data_version,
+      });
+      const sameStore = new Proxy(store, { get: (t, k) => { const v: unknown = Reflect.get(t, k, t); return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(t) : v; } });
+      const other = makeGate({ policy: demand, store: sameStore, manifest, clock: gate.clock, ledger: gate.ledger });
+      const env = await retry(other, "op-d-other", id, 9_000);
+      expect(env).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied", message: expect.stringContaining("approval_quorum_incomplete") });
+      expect(gate.ledger.effectsOf("op-d-other")).toHaveLength(0);
+    });
+
     it("the tool's quorum wins when it is stricter than the policy's demand", async () => {
       const { gate } = await setup(withTool("reserve_funds", { approval: { ...base, quorum: 3 } }), demanding({ quorum: 2 }));
       const id = await pending(gate, "op-d-tool", 9_000);
