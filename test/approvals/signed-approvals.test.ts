@@ -169,6 +169,35 @@ for (const stores of approvalStores("signed approvals")) {
       expect((await store.getApproval(second))?.status).toBe("pending");
     });
 
+    it("with a quorum, every approver's approval is signed: one unsigned approval of the quorum never releases the call", async () => {
+      const store: Store = await stores.fresh();
+      const quorumSigned: Manifest = withTool("reserve_funds", { approval: { ...manifest.tools["reserve_funds"]!.approval!, signed: true, quorum: 2 } });
+      const gate = makeGate({ policy, store, manifest: quorumSigned });
+      const app = createInboxApp({ approvals: gate.runtime.approvals, verifyApprover: createTokenVerifier({ secret: SECRET }), csrfSecret: CSRF, now: () => gate.clock.now(), onError: () => undefined, operations: store, passkeys: store, tools: quorumSigned.tools });
+      const keys = { bob: softAuthenticator(), carol: softAuthenticator() };
+      for (const [user, key] of Object.entries(keys)) await store.saveApproverCredential(key.credential("t_acme", user));
+      const jwt = (user: string) => issueApproverToken({ secret: SECRET, tenant: "t_acme", user, roles: ["approver"], nowMs: Date.now() });
+
+      const signedBoth = await pending(gate, "op-qs-1");
+      expect((await signedDecision(app, await jwt("bob"), signedBoth, keys.bob, { decision: "approve" })).status).toBe(200);
+      expect(gate.ledger.effectsOf("op-qs-1")).toHaveLength(0);
+      const second = (await (await signedDecision(app, await jwt("carol"), signedBoth, keys.carol, { decision: "approve" })).json()) as { resumed: { envelope: { outcome: string } } };
+      expect(second.resumed.envelope.outcome).toBe("success");
+      expect(gate.ledger.effectsOf("op-qs-1")).toHaveLength(1);
+      const report = await verifyApprovalSignatures(store, quorumSigned, (await store.getApproval(signedBoth))!);
+      expect(report.ok).toBe(true);
+      expect(report.decisions.map((d) => [d.approver, d.state])).toEqual([["bob", "valid"], ["carol", "valid"]]);
+
+      const oneUnsigned = await pending(gate, "op-qs-2", 1_500);
+      expect((await signedDecision(app, await jwt("bob"), oneUnsigned, keys.bob, { decision: "approve" })).status).toBe(200);
+      // carol approves where no signature is checked (the CLI): the quorum completes, the call does not run.
+      expect(await gate.runtime.approvals.decide(oneUnsigned, { decision: "approve" }, { tenant: "t_acme", user: "carol", roles: ["approver"] })).toMatchObject({ ok: true, quorum: { complete: true } });
+      const env = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_500), operation_id: "op-qs-2", approval_id: oneUnsigned });
+      expect(env).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied", message: expect.stringContaining("approval_signature_missing") });
+      expect(gate.ledger.effectsOf("op-qs-2")).toHaveLength(0);
+      expect((await verifyApprovalSignatures(store, quorumSigned, (await store.getApproval(oneUnsigned))!)).ok).toBe(false);
+    });
+
     it("a signed rejection and a signed edit verify offline; the edited call runs under the editor's signature", async () => {
       const { gate, store, app, bobKey, bobJwt } = await setup();
       const rejected = await pending(gate, "op-reject");
