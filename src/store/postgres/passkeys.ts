@@ -1,4 +1,4 @@
-/** Approvers' passkeys and decision signatures (migration 011) and quorum votes (migration 012) in the PostgreSQL store. */
+/** Approvers' passkeys and decision signatures (migration 011) and quorum votes and approval requirements (migration 013) in the PostgreSQL store. */
 import type pg from "pg";
 import type { JsonObject } from "../../manifest.js";
 import type { ApprovalDecisionKind, ApprovalRequirement, ApprovalVote, ApproverCredential, DecisionSignature } from "../store.js";

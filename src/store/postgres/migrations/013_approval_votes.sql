@@ -1,4 +1,4 @@
--- toolgate store, migration 12: approvals from several approvers (a quorum), one vote per
+-- toolgate store, migration 13: approvals from several approvers (a quorum), one vote per
 -- approver and approval, bound to the approval's argument hash and policy version; and what
 -- the policy demanded of one approval beyond its tool's spec (quorum, roles, signed).
 
