@@ -86,7 +86,8 @@ export function gatedCalls(runtime: Runtime, options: GatedCallsOptions): GatedC
   const foreignApproval = async (request: CallRequest): Promise<Envelope | null> => {
     if (request.approval_id === undefined || typeof request.approval_id !== "string") return null;
     const approval = await runtime.approvals.get(request.approval_id);
-    if (approval === null || (approval.tenant === ctx.tenant && approval.requested_by === ctx.user && approval.run_id === ctx.run_id)) return null;
+    // Another tenant's approval goes to the gate, which answers it as an id that does not exist.
+    if (approval === null || approval.tenant !== ctx.tenant || (approval.requested_by === ctx.user && approval.run_id === ctx.run_id)) return null;
     return terminal(
       "policy_denied",
       `approval_principal_mismatch: approval ${request.approval_id} was requested by another user or run; a run presents only approvals requested in it (ask again without approval_id)`,
