@@ -11,7 +11,7 @@ import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, ToolManifestEntry } from "../manifest.js";
 import type { ApproverContext } from "../runtime/approver.js";
 import type { DecideOutcome } from "../runtime/approvals.js";
-import { terminal } from "../runtime/envelope.js";
+import { retryable, terminal } from "../runtime/envelope.js";
 import type { Envelope } from "../runtime/envelope.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { withToolCallId } from "../runtime/telemetry.js";
@@ -27,6 +27,11 @@ export interface GatedCallsOptions {
    * only for it.
    */
   readonly context: TrustedContext;
+  /**
+   * Where an error thrown by the adapter's own store lookups goes (the model gets a fixed
+   * retryable answer, never the error's text). Default: stderr.
+   */
+  readonly onError?: (err: unknown) => void;
 }
 
 /** A human's decision on a paused call, as the framework's approval UI collects it. */
@@ -79,6 +84,7 @@ const editedRequest = (link: Extract<LinkedApproval, { status: "edited" }>): Cal
 
 export function gatedCalls(runtime: Runtime, options: GatedCallsOptions): GatedCalls {
   const ctx = options.context;
+  const onError = options.onError ?? ((err: unknown) => void process.stderr.write(`toolgate adapter: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
   // A tool that declares a gate argument itself cannot be offered: fail when the adapter is built.
   for (const tool of Object.values(runtime.manifest.tools)) advertisedInputSchema(tool);
 
@@ -122,8 +128,17 @@ export function gatedCalls(runtime: Runtime, options: GatedCallsOptions): GatedC
     },
     async call(tool, input, toolCallId) {
       const run = async (): Promise<Envelope> => {
-        const request = await requestFor(tool, input);
-        return (await foreignApproval(request)) ?? runtime.call(ctx, request);
+        let request: CallRequest;
+        let foreign: Envelope | null;
+        try {
+          request = await requestFor(tool, input);
+          foreign = await foreignApproval(request);
+        } catch (err) {
+          // A framework hands a tool's thrown text to the model: a driver's message must not get there.
+          onError(err);
+          return retryable("retryable_error", `the gate could not look up this call's approval (the error was reported to the host); nothing ran: retry the call unchanged`, 1_000);
+        }
+        return foreign ?? runtime.call(ctx, request);
       };
       return toolCallId === undefined || toolCallId === "" ? run() : withToolCallId(toolCallId, run);
     },

@@ -1,7 +1,7 @@
 /**
  * The adapters' check of a model-supplied approval_id does not tell whether an id exists in
  * another tenant: another tenant's approval id and one that exists nowhere get the same answer,
- * as at the gate. On both stores.
+ * as at the gate (both stores). An error of the adapter's own lookups never reaches the model.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { gatedCalls } from "../../src/adapters/gated-calls.js";
@@ -35,3 +35,25 @@ for (const stores of guaranteeStores("adapter approval existence")) {
     });
   });
 }
+
+describe("adapter store errors", () => {
+  it("an error thrown by the adapter's own approval lookup reaches onError; the model's answer is a fixed retryable envelope, never the error's text", async () => {
+    const DRIVER_TEXT = 'password authentication failed for user "toolgate_prod"';
+    const gate = makeGate({ policy: await loadShippedPolicy() });
+    const broken = new Proxy(gate.runtime, {
+      get(target, key, receiver) {
+        if (key === "approvals") return { ...target.approvals, list: () => Promise.reject(new Error(DRIVER_TEXT)) };
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const logged: unknown[] = [];
+    const calls = gatedCalls(broken, { context: alice, onError: (e) => logged.push(e) });
+    const tool = gate.runtime.manifest.tools["reserve_funds"]!;
+    const env = await calls.call(tool, { ...reserveArgs(), operation_id: "op-store-down" });
+    expect(env).toMatchObject({ outcome: "retryable_failure", reason: "retryable_error" });
+    expect(JSON.stringify(env)).not.toContain("toolgate_prod");
+    expect(logged.map((e) => (e instanceof Error ? e.message : String(e)))).toEqual([DRIVER_TEXT]);
+    expect(gate.ledger.effects).toHaveLength(0);
+    await gate.store.close();
+  });
+});
