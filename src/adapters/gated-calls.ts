@@ -70,6 +70,11 @@ export interface GatedCalls {
    * self-approval per tool, expiry, an edit's schema). `no_approval`: this call has none.
    */
   decide(tool: ToolManifestEntry, input: unknown, decision: HumanDecision, approver: ApproverContext): Promise<RecordedDecision>;
+  /**
+   * For an error thrown by the adapter's own store lookups: reports it to onError and returns
+   * the model's answer, a fixed retryable envelope (frameworks hand a tool's thrown text to the model).
+   */
+  lookupFailed(err: unknown): Envelope;
   /** The manifest entry of a tool this principal may be offered, or undefined. */
   toolNamed(name: string): ToolManifestEntry | undefined;
 }
@@ -87,6 +92,12 @@ export function gatedCalls(runtime: Runtime, options: GatedCallsOptions): GatedC
   const onError = options.onError ?? ((err: unknown) => void process.stderr.write(`toolgate adapter: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
   // A tool that declares a gate argument itself cannot be offered: fail when the adapter is built.
   for (const tool of Object.values(runtime.manifest.tools)) advertisedInputSchema(tool);
+
+  const lookupFailed = (err: unknown): Envelope => {
+    // A framework hands a tool's thrown text to the model: a driver's message must not get there.
+    onError(err);
+    return retryable("retryable_error", "the gate could not look up this call's approval (the error was reported to the host); nothing ran: retry the call unchanged", 1_000);
+  };
 
   /** An approval id the model sent: refused unless it is this principal's and this run's own. */
   const foreignApproval = async (request: CallRequest): Promise<Envelope | null> => {
@@ -134,15 +145,14 @@ export function gatedCalls(runtime: Runtime, options: GatedCallsOptions): GatedC
           request = await requestFor(tool, input);
           foreign = await foreignApproval(request);
         } catch (err) {
-          // A framework hands a tool's thrown text to the model: a driver's message must not get there.
-          onError(err);
-          return retryable("retryable_error", `the gate could not look up this call's approval (the error was reported to the host); nothing ran: retry the call unchanged`, 1_000);
+          return lookupFailed(err);
         }
         return foreign ?? runtime.call(ctx, request);
       };
       return toolCallId === undefined || toolCallId === "" ? run() : withToolCallId(toolCallId, run);
     },
     approvalOf: (tool, input) => linkedApproval(runtime, ctx, tool, input),
+    lookupFailed,
     async decide(tool, input, decision, approver) {
       const approval = await findApprovalOf(runtime, ctx, tool, input);
       if (approval === null) {

@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { gatedCalls } from "../../src/adapters/gated-calls.js";
+import { createLangChainTools } from "../../src/adapters/langchain.js";
 import type { Envelope } from "../../src/runtime/envelope.js";
 import { alice, loadShippedPolicy, makeGate, mallory, reserveArgs } from "../runtime/harness.js";
 import { guaranteeStores } from "../runtime/stores.js";
@@ -53,6 +54,28 @@ describe("adapter store errors", () => {
     expect(env).toMatchObject({ outcome: "retryable_failure", reason: "retryable_error" });
     expect(JSON.stringify(env)).not.toContain("toolgate_prod");
     expect(logged.map((e) => (e instanceof Error ? e.message : String(e)))).toEqual([DRIVER_TEXT]);
+    expect(gate.ledger.effects).toHaveLength(0);
+    await gate.store.close();
+  });
+});
+
+describe("LangChain pausing tools and store errors", () => {
+  it("a pausing LangChain tool answers a failed approval lookup with the fixed retryable envelope, never the error's text", async () => {
+    const DRIVER_TEXT = 'password authentication failed for user "toolgate_prod"';
+    const gate = makeGate({ policy: await loadShippedPolicy() });
+    const broken = new Proxy(gate.runtime, {
+      get(target, key, receiver) {
+        if (key === "approvals") return { ...target.approvals, list: () => Promise.reject(new Error(DRIVER_TEXT)) };
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const logged: unknown[] = [];
+    const { tools } = await createLangChainTools(broken, { context: alice, pause: "interrupt", onError: (e) => logged.push(e) });
+    const reserve = tools.find((t) => t.name === "reserve_funds")!;
+    const answer = String(await reserve.invoke({ ...reserveArgs(), operation_id: "op-lc-store-down" }));
+    expect(answer).not.toContain("toolgate_prod");
+    expect(JSON.parse(answer)).toMatchObject({ outcome: "retryable_failure", reason: "retryable_error" });
+    expect(logged.length).toBeGreaterThan(0);
     expect(gate.ledger.effects).toHaveLength(0);
     await gate.store.close();
   });
