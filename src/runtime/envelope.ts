@@ -12,6 +12,8 @@ import type { JsonObject, JsonValue } from "../manifest.js";
  * `policy_evaluation_error` (terminal): the policy's evaluation failed (with tools.yaml
  * `policy.strict_builtin_errors`, any builtin error; always: a conflict, a trap, a malformed
  * module); nothing ran.
+ * `limit_exceeded` (terminal): the call does not fit a cap of a tools.yaml limit (`max_sum`,
+ * `max_count`) with the figures read when it was claimed; nothing ran (`limit` says which and how much).
  */
 export const reasons = [
   "unknown_tool",
@@ -27,6 +29,7 @@ export const reasons = [
   "context_unavailable",
   "policy_budget_exceeded",
   "policy_evaluation_error",
+  "limit_exceeded",
 ] as const;
 export type Reason = (typeof reasons)[number];
 
@@ -74,6 +77,8 @@ export interface TerminalFailureEnvelope {
   readonly replayed?: boolean;
   /** The resource an effect landed on although the call failed (a stale or contradicted success). */
   readonly resource_id?: string;
+  /** With `limit_exceeded`: the limit and its figures when the call was refused. */
+  readonly limit?: { readonly name: string; readonly count: number; readonly sum: number; readonly max_count: number | null; readonly max_sum: number | null };
   /** How to undo that effect: call this tool with these arguments and operation id (or runtime.compensate). */
   readonly compensation?: { readonly tool: string; readonly args: JsonObject; readonly operation_id: string };
 }

@@ -17,6 +17,7 @@ import type { RunResult } from "./handler-run.js";
 import { flightKey, leaseOf } from "./held-claim.js";
 import type { HeldClaim } from "./held-claim.js";
 import { conflict, replay } from "./idempotency.js";
+import { callLimits, limitClaims, limitExceeded } from "./limit-figures.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
@@ -49,9 +50,14 @@ export interface OutcomeAudit {
   committed: boolean;
 }
 
+/** How many times a call with limits is authorized again because its figures moved before it is answered retryable. */
+export const maxLimitRounds = 64;
+
 /**
  * `authorizeLate` is needed only for a deferred authorization (`auth.deferred`). `held`: the call
  * leads its key's flight since authorize's claim-first, and may hold the fresh claim to run under.
+ * `reauthorize`: asks the policy again when the limit figures moved before the claim (a call
+ * with limits); without it such a claim is answered retryable.
  */
 export async function invoke(
   deps: RuntimeDeps,
@@ -60,6 +66,7 @@ export async function invoke(
   authorizeLate: LateAuthorizer | null,
   audit?: OutcomeAudit,
   held?: HeldClaim | null,
+  reauthorize: LateAuthorizer | null = null,
 ): Promise<Envelope> {
   const opId = call.operation_id;
   if (opId === null) {
@@ -75,7 +82,7 @@ export async function invoke(
   // A claimed call's interrupt and approval checks are part of the claim (its guard), atomically.
   if (held !== undefined && held !== null) {
     try {
-      const env = await claimAndRun(deps, call, opId, auth.approval_id, late, audit, await held.take(deps));
+      const env = await claimAndRun(deps, call, opId, auth, late, audit, await held.take(deps), reauthorize);
       held.settle(deps, { env });
       return env;
     } catch (error) {
@@ -92,7 +99,7 @@ export async function invoke(
     if (led !== null) return asReplay(led);
     // The leader gave its fresh claim back without running: claim here (or join the next flight).
   }
-  const done = claimAndRun(deps, call, opId, auth.approval_id, late, audit, null);
+  const done = claimAndRun(deps, call, opId, auth, late, audit, null, reauthorize);
   const flight = { tool: call.tool.name, fingerprint: call.fingerprint, done };
   deps.flights.set(key, flight);
   try {
@@ -115,17 +122,22 @@ async function claimAndRun(
   deps: RuntimeDeps,
   call: PreparedCall,
   opId: string,
-  approvalId: string | null,
+  authorized: Authorized,
   authorizeLate: LateAuthorizer | null,
   audit: OutcomeAudit | undefined,
   fresh: OperationRecord | null,
+  reauthorize: LateAuthorizer | null,
 ): Promise<Envelope> {
   // The fresh claim authorize made (claim-first) is this call's claim; without one, claim now.
   if (fresh !== null) return await runClaimed(deps, call, fresh, null, authorizeLate, audit);
   const leaseMs = leaseOf(deps, call);
   // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
   const giveUpAt = Date.now() + deps.inProgressWaitMs;
+  const limits = callLimits(deps.manifest, call);
+  let auth = authorized;
+  let limitRounds = 0;
   for (;;) {
+    const approvalId = auth.approval_id;
     const claim = await deps.store.claimOperation({
       tenant: call.ctx.tenant,
       operation_id: opId,
@@ -138,9 +150,22 @@ async function claimAndRun(
       // The store checks these in the claim itself: a revoke or interrupt committed at any
       // time before the claim stops the effect.
       guard: { run_id: call.ctx.run_id, approval_id: approvalId },
+      // The figures the policy decided on must still hold: the store re-reads them in the claim.
+      ...(limits.length === 0 ? {} : { limits: limitClaims(limits, auth.deferred ? undefined : auth.limits) }),
     });
     switch (claim.kind) {
       case "refused":
+        if (claim.why === "limit_exceeded") return limitExceeded(call, limits, claim.detail, claim.figures);
+        if (claim.why === "limits_moved") {
+          // Another call of the key was claimed or settled since the policy decided: decide again on the new figures.
+          if (reauthorize === null || ++limitRounds > maxLimitRounds) {
+            return retryable("retryable_error", `the figures of limit ${claim.detail} kept changing while ${call.tool.name} was authorized; nothing ran`, 50, { operation_id: opId });
+          }
+          const again = await reauthorize();
+          if (again.kind === "answer") return again.envelope;
+          auth = again.value;
+          continue;
+        }
         return claim.why === "interrupted"
           ? terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${claim.detail}`, { operation_id: opId })
           : terminal("policy_denied", `approval ${approvalId ?? ""} is no longer valid (${claim.detail}); not invoking ${call.tool.name}`, { operation_id: opId });

@@ -232,19 +232,20 @@ export function createRuntime<
             // A call without operation id records no outcome, so it has no entry to commit with one.
             const audit = call.operation_id === null ? undefined : new CallAudit(entryOf, decisionId, ctx, req, call, note);
             // Only a deferred call (reconcile first) asks the policy late.
-            const late = !authorized.deferred
-              ? null
-              : async () => {
-                  const step = await decide(deps, call, deps.clock.now());
-                  note = step.kind === "answer" ? step.note : step.value;
-                  if (audit !== undefined) audit.note = note;
-                  return step;
-                };
+            const decideNow = async () => {
+              const step = await decide(deps, call, deps.clock.now());
+              note = step.kind === "answer" ? step.note : step.value;
+              if (audit !== undefined) audit.note = note;
+              return step;
+            };
+            const late = authorized.deferred ? decideNow : null;
+            // A call with limits is decided again when its figures moved before its claim.
+            const again = (call.tool.limits ?? []).length === 0 ? null : decideNow;
             // A deferred call has not decided yet: its handler, if it runs, sees facts resolved now.
             const facts = authorized.deferred && call.tool.context !== undefined ? await resolveContext(deps, call) : null;
             const context = authorized.context ?? (facts?.ok === true ? facts.context : undefined);
             const target = withContext(call, context);
-            env = trace.inert ? await invoke(deps, target, authorized, late, audit, held) : await trace.phase("invoke", () => invoke(deps, target, authorized, late, audit, held));
+            env = trace.inert ? await invoke(deps, target, authorized, late, audit, held, again) : await trace.phase("invoke", () => invoke(deps, target, authorized, late, audit, held, again));
             committed = audit?.committed === true;
             // Committed with the outcome, the approval's consumption was decided there too.
             if (!committed && call.approval_id !== null) await consumeAfterInvoke(deps, call);

@@ -5,6 +5,8 @@
  */
 import pg from "pg";
 import type {
+  LimitFigures,
+  LimitFiguresRequest,
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
@@ -40,6 +42,7 @@ import { claimFirst, releaseClaim } from "./claim-first.js";
 import * as decisionLog from "./decision-log.js";
 import { PgStoreError } from "./errors.js";
 import * as inbox from "./inbox.js";
+import { claimLimited, purgeLimitEntries, readLimitFigures } from "./limits.js";
 import { loadMigrations, migrate } from "./migrations.js";
 import * as ops from "./operations.js";
 import { createPgPool, type PgConnectionOptions } from "./pool.js";
@@ -133,7 +136,12 @@ class PgStore implements Store {
   }
 
   claimOperation(req: ClaimRequest): Promise<ClaimResult> {
-    return ops.claimOperation(this.#db, req);
+    const limits = req.limits ?? [];
+    return limits.length === 0 ? ops.claimOperation(this.#db, req) : claimLimited(this.#db, req, limits);
+  }
+
+  readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {
+    return readLimitFigures(this.#db, req);
   }
 
   readCallState(req: CallStateRequest): Promise<CallState> {
@@ -275,7 +283,9 @@ class PgStore implements Store {
 
   async purgeExpired(nowMs: number): Promise<number> {
     await this.#batch.flush();
-    return (await ops.purgeExpired(this.#db, nowMs)) + (await decisionLog.purgeDecisions(this.#db, nowMs));
+    const purged = await ops.purgeExpired(this.#db, nowMs);
+    await purgeLimitEntries(this.#db);
+    return purged + (await decisionLog.purgeDecisions(this.#db, nowMs));
   }
 
   async close(): Promise<void> {

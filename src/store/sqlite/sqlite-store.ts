@@ -7,8 +7,10 @@
 import Database from "better-sqlite3";
 import type { Database as Db } from "better-sqlite3";
 import { recordedOperation, recordedOperationColumns } from "../rows.js";
-import { checkGuard, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
+import { checkGuard, checkLimits, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
 import type {
+  LimitFigures,
+  LimitFiguresRequest,
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
@@ -40,6 +42,7 @@ import { backstopCheckpointPages, defaultCheckpointIntervalMs, startCheckpointer
 import type { CheckpointHandle } from "./checkpointer.js";
 import { SqliteCallState } from "./call-state.js";
 import { SqliteInbox } from "./inbox.js";
+import { limitEntriesSchema, SqliteLimits } from "./limits.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
@@ -83,6 +86,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.pragma("foreign_keys = ON");
   db.exec(sqliteSchema);
+  db.exec(limitEntriesSchema);
   ensureSqliteColumns(db);
   migrateSqliteFile(db);
   db.pragma(`user_version = ${sqliteSchemaVersion}`);
@@ -104,6 +108,7 @@ class SqliteStore implements Store {
   readonly #inbox: SqliteInbox;
   readonly #log: SqliteDecisionLog;
   readonly #callState: SqliteCallState;
+  readonly #limits: SqliteLimits;
   readonly #batch: DecisionBatch;
   /** Runs `fn` in BEGIN IMMEDIATE ... COMMIT (one transaction function, made once: making one costs per call). */
   readonly #atomic: <R>(fn: () => R) => R;
@@ -118,6 +123,7 @@ class SqliteStore implements Store {
     this.#inbox = new SqliteInbox(db);
     this.#log = new SqliteDecisionLog(db);
     this.#callState = new SqliteCallState(db);
+    this.#limits = new SqliteLimits(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
     this.#batch = new DecisionBatch(async (entries) => {
       if (!this.#db.open) throw new Error(`the SQLite store was closed; ${entries.length} decision-log entries not written`);
@@ -247,10 +253,16 @@ class SqliteStore implements Store {
     return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
+  async readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {
+    return this.#limits.figures(req);
+  }
+
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
+    const limits = req.limits ?? [];
     return this.#atomic((): ClaimResult => {
       // Most claims are of a new key: one statement inserts the record when the guard holds.
-      const fresh = this.#claimFresh(req);
+      // A claim with limits decides with the figures first (below), in this same transaction.
+      const fresh = limits.length === 0 ? this.#claimFresh(req) : null;
       if (fresh !== null) return fresh;
       // Otherwise one statement reads the record and what the guard checks, and the rules decide.
       const guarded = req.guard === undefined ? 0 : 1;
@@ -268,6 +280,11 @@ class SqliteStore implements Store {
       }
       const current = v[1] === null ? null : operationFromValues(v, 0);
       const plan = planClaim(current, req);
+      if (plan.write !== null && limits.length > 0) {
+        const refused = checkLimits(req, this.#limits.figures({ tenant: req.tenant, operation_id: req.operation_id, now_ms: req.now_ms, keys: limits }));
+        if (refused !== null) return refused;
+        this.#limits.record(plan.write, limits);
+      }
       if (plan.write !== null) this.#writeOp(plan.write, current !== null);
       return plan.result;
     });
@@ -462,6 +479,7 @@ class SqliteStore implements Store {
     await this.#batch.flush();
     const purged = this.#atomic((): number => {
       const ops = this.#q.purgeOps.run(nowMs, nowMs).changes;
+      this.#limits.purge();
       for (const q of this.#q.purgeApprovalRefs) q.run({ now: nowMs });
       return ops + this.#q.purgeApprovals.run({ now: nowMs }).changes;
     });
