@@ -92,6 +92,15 @@ export async function runDemo(policy: PolicyEngine, store: Store, print: (step: 
     await call("reserve_funds", r500, { operation_id: "op-timeout", approval_id: a500 }),
     `effects in the ledger for op-timeout: ${ledger.effectsOf("op-timeout").length}`,
   );
+  // A payout larger than what is left of the day's limit: refused when claimed, before its handler (nothing is paid).
+  const payout = { reservation_id: "res_demo", amount: 12_000, currency: "EUR" };
+  const aPay = approvalOf(await call("confirm_transfer", payout, { operation_id: "op-payout" }));
+  await approve(aPay, "confirm_transfer 12000, op-payout");
+  show(
+    "9. approved, but over the limit payouts_per_currency (10000 a day): refused when claimed",
+    await call("confirm_transfer", payout, { operation_id: "op-payout", approval_id: aPay }),
+    `effects in the ledger for op-payout: ${ledger.effectsOf("op-payout").length}`,
+  );
   show("summary", null, `${ledger.effects.length} effects in the ledger; ${(await store.listDecisions({ tenant: ctx.tenant })).length} decision-log entries`);
   return steps;
 }

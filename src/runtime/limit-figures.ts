@@ -65,6 +65,9 @@ export function limitExceeded(call: PreparedCall, limits: readonly CallLimit[], 
 }
 
 function formatWindow(ms: number): string {
-  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["m", 60_000], ["s", 1_000]] as const) if (ms % size === 0) return `${ms / size}${unit}`;
+  // Days only from two on: "24h" reads better than "1d".
+  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["m", 60_000], ["s", 1_000]] as const) {
+    if (ms % size === 0 && (unit !== "d" || ms >= 2 * size)) return `${ms / size}${unit}`;
+  }
   return `${ms}ms`;
 }

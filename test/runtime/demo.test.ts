@@ -20,6 +20,8 @@ describe("toolgate demo scenarios", () => {
     expect(by("8a.")).toMatchObject({ outcome: "retryable_failure", reason: "timeout" });
     expect(by("8b.")).toMatchObject({ outcome: "success" });
     expect(steps.find((s) => s.title.startsWith("8b."))?.note).toBe("effects in the ledger for op-timeout: 1");
+    expect(by("9.")).toMatchObject({ outcome: "terminal_failure", reason: "limit_exceeded", limit: { name: "payouts_per_currency", sum: 0, max_sum: 10_000 } });
+    expect(steps.find((s) => s.title.startsWith("9."))?.note).toBe("effects in the ledger for op-payout: 0");
     await store.close();
   });
 });
