@@ -106,6 +106,8 @@ export interface ToolManifestEntry {
   readonly idempotency_key?: readonly string[];
   /** Names of the limits (Manifest.limits) this tool's calls count against, sorted. */
   readonly limits?: readonly string[];
+  /** The policy sees input.run, the run's earlier calls (tools.yaml `run_history: true`). */
+  readonly run_history?: true;
 }
 
 export interface Manifest {

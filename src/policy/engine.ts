@@ -63,6 +63,8 @@ export interface PolicyInput {
 export interface PolicyRunEntry {
   readonly tool: string;
   readonly effect: Effect | null;
+  /** The gate's decision: "allow", "deny", "approval_required" or "not_evaluated". */
+  readonly decision: string;
   /** "success", "retryable_failure" or "terminal_failure". */
   readonly outcome: string;
   readonly reason: string | null;

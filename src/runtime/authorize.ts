@@ -18,6 +18,7 @@ import { terminal } from "./envelope.js";
 import { evaluatePolicy } from "./evaluation.js";
 import { answerFromRecord } from "./idempotency.js";
 import { callLimits, readFigures } from "./limit-figures.js";
+import { readRun } from "./run-history.js";
 import { quoteJson } from "./limits.js";
 import { answer, proceed } from "./phase.js";
 import type { Authorized, Step } from "./phase.js";
@@ -107,6 +108,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
   const hash = callArgsHash(call);
   const limits = callLimits(deps.manifest, call);
   const figures = limits.length === 0 ? undefined : await readFigures(deps, call, limits, now);
+  const run = await readRun(deps, call);
   const usedUpNow = approval === null ? false : await usedUp(deps, approval, call, now, read?.record);
   const input: PolicyInput = {
     tool: tool.name,
@@ -123,6 +125,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
     policy_code_version: versions.code_version,
     policy_data_version: versions.data_version,
     ...(figures === undefined ? {} : { limits: figures }),
+    ...(run === undefined ? {} : { run }),
   };
   const evaluation = await evaluatePolicy(deps, input);
   const decision = evaluation.result;

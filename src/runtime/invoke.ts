@@ -51,13 +51,19 @@ export interface OutcomeAudit {
 }
 
 /** How many times a call with limits is authorized again because its figures moved before it is answered retryable. */
-export const maxLimitRounds = 64;
+export const maxLimitRounds = 256;
+
+/** A call with limits: `reauthorize` asks the policy again on moved figures; `claimed` ends the call's turn on its keys (limit-lock.ts). */
+export interface LimitedCall {
+  readonly reauthorize: LateAuthorizer;
+  readonly claimed: () => void;
+}
 
 /**
  * `authorizeLate` is needed only for a deferred authorization (`auth.deferred`). `held`: the call
  * leads its key's flight since authorize's claim-first, and may hold the fresh claim to run under.
- * `reauthorize`: asks the policy again when the limit figures moved before the claim (a call
- * with limits); without it such a claim is answered retryable.
+ * `limited`: for a call with limits, how to ask the policy again when the figures moved before
+ * the claim (without it such a claim is answered retryable), and the end of its turn.
  */
 export async function invoke(
   deps: RuntimeDeps,
@@ -66,7 +72,7 @@ export async function invoke(
   authorizeLate: LateAuthorizer | null,
   audit?: OutcomeAudit,
   held?: HeldClaim | null,
-  reauthorize: LateAuthorizer | null = null,
+  limited: LimitedCall | null = null,
 ): Promise<Envelope> {
   const opId = call.operation_id;
   if (opId === null) {
@@ -82,7 +88,7 @@ export async function invoke(
   // A claimed call's interrupt and approval checks are part of the claim (its guard), atomically.
   if (held !== undefined && held !== null) {
     try {
-      const env = await claimAndRun(deps, call, opId, auth, late, audit, await held.take(deps), reauthorize);
+      const env = await claimAndRun(deps, call, opId, auth, late, audit, await held.take(deps), limited);
       held.settle(deps, { env });
       return env;
     } catch (error) {
@@ -99,7 +105,7 @@ export async function invoke(
     if (led !== null) return asReplay(led);
     // The leader gave its fresh claim back without running: claim here (or join the next flight).
   }
-  const done = claimAndRun(deps, call, opId, auth, late, audit, null, reauthorize);
+  const done = claimAndRun(deps, call, opId, auth, late, audit, null, limited);
   const flight = { tool: call.tool.name, fingerprint: call.fingerprint, done };
   deps.flights.set(key, flight);
   try {
@@ -126,7 +132,7 @@ async function claimAndRun(
   authorizeLate: LateAuthorizer | null,
   audit: OutcomeAudit | undefined,
   fresh: OperationRecord | null,
-  reauthorize: LateAuthorizer | null,
+  limited: LimitedCall | null,
 ): Promise<Envelope> {
   // The fresh claim authorize made (claim-first) is this call's claim; without one, claim now.
   if (fresh !== null) return await runClaimed(deps, call, fresh, null, authorizeLate, audit);
@@ -153,15 +159,18 @@ async function claimAndRun(
       // The figures the policy decided on must still hold: the store re-reads them in the claim.
       ...(limits.length === 0 ? {} : { limits: limitClaims(limits, auth.deferred ? undefined : auth.limits) }),
     });
+    // Claimed or answered: the next call of the key in this process may read its figures.
+    if (claim.kind !== "refused" || claim.why !== "limits_moved") limited?.claimed();
     switch (claim.kind) {
       case "refused":
         if (claim.why === "limit_exceeded") return limitExceeded(call, limits, claim.detail, claim.figures);
         if (claim.why === "limits_moved") {
           // Another call of the key was claimed or settled since the policy decided: decide again on the new figures.
-          if (reauthorize === null || ++limitRounds > maxLimitRounds) {
+          if (limited === null || ++limitRounds > maxLimitRounds) {
+            limited?.claimed();
             return retryable("retryable_error", `the figures of limit ${claim.detail} kept changing while ${call.tool.name} was authorized; nothing ran`, 50, { operation_id: opId });
           }
-          const again = await reauthorize();
+          const again = await limited.reauthorize();
           if (again.kind === "answer") return again.envelope;
           auth = again.value;
           continue;

@@ -26,6 +26,8 @@ import type { Envelope } from "./envelope.js";
 import type { DecisionLogEntry } from "../store/store.js";
 import { abortRun } from "./handler-run.js";
 import { HeldClaim } from "./held-claim.js";
+import { callLimits } from "./limit-figures.js";
+import { takeTurns } from "./limit-lock.js";
 import { invoke } from "./invoke.js";
 import type { OutcomeAudit } from "./invoke.js";
 import { defaultLeaseMarginMs } from "./lease.js";
@@ -143,6 +145,7 @@ export function createRuntime<
     inProgressWaitMs: opts.inProgressWaitMs ?? 2_000,
     inFlight: new Map(),
     flights: new Map(),
+    limitTurns: new Map(),
     onError: opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate runtime: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)),
     telemetry: new Telemetry(opts.telemetry ?? {}),
     contextResolvers,
@@ -220,6 +223,9 @@ export function createRuntime<
         // A call likely to be allowed claims its operation in authorize's store round trip; the
         // claim goes to invoke, or back to the store if the call ends before its handler runs.
         const held = HeldClaim.open(deps, call);
+        const limits = callLimits(deps.manifest, call);
+        // The call's turn on its limit keys, from the figures the policy reads to its claim.
+        const turn = limits.length === 0 || deps.limitTurns === undefined ? null : await takeTurns(deps.limitTurns, call.ctx.tenant, limits);
         try {
           const a = trace.inert ? await authorize(deps, call, held) : await trace.phase("authorize", () => authorize(deps, call, held));
           if (a.kind === "answer") {
@@ -240,7 +246,7 @@ export function createRuntime<
             };
             const late = authorized.deferred ? decideNow : null;
             // A call with limits is decided again when its figures moved before its claim.
-            const again = (call.tool.limits ?? []).length === 0 ? null : decideNow;
+            const again = turn === null ? null : { reauthorize: decideNow, claimed: turn };
             // A deferred call has not decided yet: its handler, if it runs, sees facts resolved now.
             const facts = authorized.deferred && call.tool.context !== undefined ? await resolveContext(deps, call) : null;
             const context = authorized.context ?? (facts?.ok === true ? facts.context : undefined);
@@ -251,6 +257,7 @@ export function createRuntime<
             if (!committed && call.approval_id !== null) await consumeAfterInvoke(deps, call);
           }
         } finally {
+          turn?.();
           // An answer in authorize, or a throw before invoke took the claim: it goes back (nothing once invoke settled).
           if (held !== null) await held.release(deps);
         }

@@ -105,6 +105,22 @@ export interface LimitFiguresRequest {
   readonly keys: readonly LimitKey[];
 }
 
+export interface RunHistoryRequest {
+  readonly tenant: string;
+  readonly run_id: string;
+  /** At most this many entries: the run's latest. */
+  readonly limit: number;
+}
+
+/** One earlier call of a run, from its decision-log entry. */
+export interface RunHistoryEntry {
+  readonly tool: string;
+  readonly decision: PolicyDecisionKind;
+  readonly outcome: string;
+  readonly outcome_reason: string | null;
+  readonly at_ms: number;
+}
+
 export interface ClaimGuard {
   readonly run_id: string;
   readonly approval_id: string | null;
@@ -453,6 +469,11 @@ export interface Store {
   getOperation(tenant: string, operation_id: string, now_ms: number): Promise<OperationRecord | null>;
   /** The operation record, the run's interrupt flag and the presented approval, read at once. */
   readCallState(req: CallStateRequest): Promise<CallState>;
+  /**
+   * The run's latest decision-log entries, oldest first (input.run). Entries this store still
+   * queues for group commit are written first, so every call this process answered is in it.
+   */
+  readRunHistory(req: RunHistoryRequest): Promise<RunHistoryEntry[]>;
   /** Each limit key's figures now (LimitFigures), by limit name. */
   readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>>;
   /** Atomically creates, takes over (expired lease or non-final status) or reports the record. See ClaimResult. */

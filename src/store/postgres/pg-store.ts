@@ -5,6 +5,8 @@
  */
 import pg from "pg";
 import type {
+  RunHistoryEntry,
+  RunHistoryRequest,
   LimitFigures,
   LimitFiguresRequest,
   ApprovalEvent,
@@ -138,6 +140,16 @@ class PgStore implements Store {
   claimOperation(req: ClaimRequest): Promise<ClaimResult> {
     const limits = req.limits ?? [];
     return limits.length === 0 ? ops.claimOperation(this.#db, req) : claimLimited(this.#db, req, limits);
+  }
+
+  async readRunHistory(req: RunHistoryRequest): Promise<RunHistoryEntry[]> {
+    await this.#batch.flush();
+    const res = await this.#db.query<{ tool: string; decision: RunHistoryEntry["decision"]; outcome: string; outcome_reason: string | null; at_ms: string }>(
+      `SELECT tool, decision, outcome, outcome_reason, toolgate_ms(at) AS at_ms FROM decision_log
+        WHERE tenant = $1 AND run_id = $2 ORDER BY seq DESC LIMIT $3`,
+      [req.tenant, req.run_id, req.limit],
+    );
+    return res.rows.map((r) => ({ ...r, at_ms: Number(r.at_ms) })).reverse();
   }
 
   readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {

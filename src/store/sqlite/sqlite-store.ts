@@ -9,6 +9,8 @@ import type { Database as Db } from "better-sqlite3";
 import { recordedOperation, recordedOperationColumns } from "../rows.js";
 import { checkGuard, checkLimits, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
 import type {
+  RunHistoryEntry,
+  RunHistoryRequest,
   LimitFigures,
   LimitFiguresRequest,
   ApprovalEvent,
@@ -251,6 +253,16 @@ class SqliteStore implements Store {
   async getOperation(tenant: string, operationId: string, nowMs: number): Promise<OperationRecord | null> {
     const rec = this.#readOp(tenant, operationId);
     return rec !== null && !isExpired(rec, nowMs) ? rec : null;
+  }
+
+  async readRunHistory(req: RunHistoryRequest): Promise<RunHistoryEntry[]> {
+    await this.#batch.flush();
+    const rows = this.#db
+      .prepare<[string, string, number], RunHistoryEntry>(
+        "SELECT tool, decision, outcome, outcome_reason, at_ms FROM decision_log WHERE tenant = ? AND run_id = ? ORDER BY seq DESC LIMIT ?",
+      )
+      .all(req.tenant, req.run_id, req.limit);
+    return rows.reverse();
   }
 
   async readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {

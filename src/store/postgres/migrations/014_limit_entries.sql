@@ -12,3 +12,6 @@ CREATE TABLE limit_entries (
   PRIMARY KEY (tenant, limit_name, operation_id)
 );
 CREATE INDEX limit_entries_by_key ON limit_entries (tenant, limit_name, limit_key);
+
+-- Run history (input.run): a run's latest decision-log entries, newest first.
+CREATE INDEX decision_log_by_run ON decision_log (tenant, run_id, seq);
