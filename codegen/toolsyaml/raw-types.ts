@@ -29,6 +29,7 @@ export interface RawTool {
   readonly failures?: Readonly<Record<string, RawFailure>>;
   readonly idempotency?: { readonly fingerprint: readonly string[]; readonly retention?: string; readonly key?: readonly string[] };
   readonly limits?: Readonly<Record<string, RawLimit>>;
+  readonly run_history?: boolean;
   readonly approval?: {
     readonly preview?: readonly string[];
     readonly ttl?: string;

@@ -77,6 +77,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       ...(tool.context === undefined ? {} : { context: Object.keys(tool.context).sort() }),
       ...(tool.idempotency?.key === undefined ? {} : { idempotency_key: [...tool.idempotency.key] }),
       ...limitsOf(name, limits),
+      ...(tool.run_history === true ? { run_history: true } : {}),
     };
   }
   return {
