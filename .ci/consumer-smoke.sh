@@ -29,19 +29,29 @@ run npm install --no-audit --no-fund
 run npx toolgate codegen
 run npx toolgate build
 run npx toolgate test
-run npm start
+# src/main.ts picks its store from the environment: SQLite here, PostgreSQL below.
+run env -u TOOLGATE_PG_URL npm start
+# The same project on PostgreSQL: TOOLGATE_PG_URL (and a schema of its own) is all it takes.
+if [ -n "${TOOLGATE_PG_URL:-}" ]; then
+  pg_schema="toolgate_consumer_$$"
+  run env TOOLGATE_PG_SCHEMA="$pg_schema" npm start
+  node -e 'const pg = require("pg"); const c = new pg.Client({ connectionString: process.env.TOOLGATE_PG_URL }); c.connect().then(() => c.query(`DROP SCHEMA IF EXISTS ${process.argv[1]} CASCADE`)).finally(() => c.end());' "$pg_schema"
+fi
 run npx tsc
 cp "$root/.ci/consumer/gated-call.mjs" .
-run node dist/src/main.js
+run env -u TOOLGATE_PG_URL node dist/src/main.js
 run node gated-call.mjs
 run npx tsc --noEmit
 # Every public entry type-checks; the adapters' frameworks and vitest are optional peers.
-peers=$(cd "$root" && node -p 'const d = require("./package.json").devDependencies; ["ai", "@openai/agents", "@langchain/core", "vitest"].map((n) => `${n}@${d[n]}`).join(" ")')
+peers=$(cd "$root" && node -p 'const d = require("./package.json").devDependencies; ["ai", "@openai/agents", "@langchain/core", "@langchain/langgraph", "langchain", "vitest"].map((n) => `${n}@${d[n]}`).join(" ")')
 # shellcheck disable=SC2086
 run npm install --no-audit --no-fund --no-save $peers
 cp "$root/.ci/consumer/entries.ts" src/entries.ts
 run npx tsc --noEmit
+# The adapters with their frameworks type-check under the starter's tsconfig as written (skipLibCheck false).
 cp "$root/.ci/consumer/framework-entries.ts" src/framework-entries.ts
+run npx tsc --noEmit
+cp "$root/.ci/consumer/protocol-entries.ts" src/protocol-entries.ts
 run npx tsc --noEmit --skipLibCheck
 trap - ERR
 rm -rf "$work"

@@ -319,6 +319,12 @@ export const manifest: Manifest = {
           "class": "retryable",
           "retry_after_ms": 2000
         }
+      },
+      "errors": {
+        "ECONNRESET": {
+          "class": "retryable",
+          "retry_after_ms": 500
+        }
       }
     },
     "get_reservation": {
@@ -374,7 +380,7 @@ export const manifest: Manifest = {
       "postcondition": null,
       "timeout_ms": 10000,
       "retry": {
-        "max_attempts": 1,
+        "max_attempts": 3,
         "backoff": {
           "initial_ms": 200,
           "multiplier": 2,
@@ -458,7 +464,7 @@ export const manifest: Manifest = {
       "postcondition": null,
       "timeout_ms": 10000,
       "retry": {
-        "max_attempts": 1,
+        "max_attempts": 3,
         "backoff": {
           "initial_ms": 200,
           "multiplier": 2,

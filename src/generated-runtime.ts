@@ -14,6 +14,9 @@ export type {
 } from "./manifest.js";
 import type { JsonObject } from "./manifest.js";
 
+/** The typed calls generated/gate.ts builds over the runtime. */
+export { typedToolCall, type GateRuntime, type ToolCallOptions, type ToolEnvelope, type ToolSuccess, type TypedToolCall } from "./runtime/typed-call.js";
+
 /** tools.yaml `policy.builtins`: what generated/policy-builtins.ts builds and the policy engine takes. */
 export { NO_CUSTOM_BUILTINS, toCustomBuiltins, type CustomBuiltins } from "./policy/builtins/custom.js";
 

@@ -7,6 +7,7 @@ export * from "./runtime/index.js";
 export * from "./policy/index.js";
 export * from "./store/index.js";
 export * from "./approvals/index.js";
+export { isPermanentError, isTransientError, permanent, PermanentError, transient, TransientError, type TransientOptions } from "./runtime/handler-errors.js";
 export type {
   HandlerResult,
   InvokeContext,

@@ -92,6 +92,11 @@ export interface ToolManifestEntry {
   readonly max_args_bytes?: number;
   readonly retry: RetrySpec;
   readonly failures: Readonly<Record<string, FailureSpec>>;
+  /**
+   * Thrown errors by their `code` or `name` (tools.yaml `errors:` of the tool over the file's),
+   * checked along the `cause` chain, `code` first; absent when none is declared.
+   */
+  readonly errors?: Readonly<Record<string, FailureSpec>>;
   /** Argument fields erased from the decision log's copy of the policy input (secrets, personal data). */
   readonly sensitive?: readonly string[];
   /**

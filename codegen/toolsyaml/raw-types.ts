@@ -4,6 +4,8 @@ import type { Effect, JsonValue } from "../../src/manifest.js";
 export interface RawToolsFile {
   readonly version: 1;
   readonly policy?: { readonly entrypoint: string; readonly rego_version?: "v0" | "v1"; readonly builtins?: string; readonly strict_builtin_errors?: boolean };
+  /** Thrown errors of every tool, by `code` or `name`. */
+  readonly errors?: Readonly<Record<string, RawFailure>>;
   readonly tools: Readonly<Record<string, RawTool>>;
 }
 
@@ -27,6 +29,8 @@ export interface RawTool {
   readonly input: JsonSchemaObject;
   readonly output: JsonSchemaObject;
   readonly failures?: Readonly<Record<string, RawFailure>>;
+  /** Thrown errors of this tool, by `code` or `name` (over the file's `errors`). */
+  readonly errors?: Readonly<Record<string, RawFailure>>;
   readonly idempotency?: { readonly fingerprint: readonly string[]; readonly retention?: string; readonly key?: readonly string[] };
   readonly limits?: Readonly<Record<string, RawLimit>>;
   readonly run_history?: boolean;

@@ -1,6 +1,6 @@
 import type { CompensationArg, FailureSpec, JsonObject, JsonValue, LimitSpec, Manifest, PostconditionSpec, ToolManifestEntry } from "../../src/manifest.js";
 import type { Diagnostic } from "../diagnostics.js";
-import { retryableFailures } from "./check-retry.js";
+import { canFailRetryably, errorClassesOf } from "./check-retry.js";
 import { parseDuration } from "./duration.js";
 import type { RawFailure, RawLimit, RawTool, RawToolsFile } from "./raw-types.js";
 import type { YamlSource } from "./yaml-source.js";
@@ -10,7 +10,7 @@ export const defaults = {
   retention: "24h",
   approvalTtl: "15m",
   timeoutMs: 10_000,
-  /** retry.max_attempts: 1 (no retry), or this many when the tool declares a retryable failure. */
+  /** retry.max_attempts: 1 (no retry), or this many for a read or a tool with a retryable failure or thrown error. */
   maxAttempts: 1,
   retryableMaxAttempts: 3,
   retryAfterMs: 1_000,
@@ -60,7 +60,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       timeout_ms: tool.timeout_ms ?? defaults.timeoutMs,
       ...(tool.max_args_bytes === undefined ? {} : { max_args_bytes: tool.max_args_bytes }),
       retry: {
-        max_attempts: tool.retry?.max_attempts ?? (retryableFailures(tool).length > 0 ? defaults.retryableMaxAttempts : defaults.maxAttempts),
+        max_attempts: tool.retry?.max_attempts ?? (canFailRetryably(file, tool) ? defaults.retryableMaxAttempts : defaults.maxAttempts),
         backoff: {
           initial_ms: duration(backoff.initial ?? defaults.backoff.initial, p("retry", "backoff", "initial")),
           multiplier: backoff.multiplier ?? defaults.backoff.multiplier,
@@ -72,6 +72,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
           .sort()
           .map((f) => [f, toFailure((tool.failures ?? {})[f] as RawFailure)]),
       ),
+      ...errorsOf(errorClassesOf(file, tool)),
       // Only when declared, so manifests of catalogs without it stay as they were.
       ...(tool.sensitive === undefined ? {} : { sensitive: [...tool.sensitive] }),
       ...(tool.context === undefined ? {} : { context: Object.keys(tool.context).sort() }),
@@ -90,6 +91,12 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
     },
     errors,
   };
+}
+
+/** `{ errors }` with the classes sorted by key, or nothing when none is declared (manifests without it stay as they were). */
+function errorsOf(classes: Readonly<Record<string, RawFailure>>): { errors?: Record<string, FailureSpec> } {
+  const keys = Object.keys(classes).sort();
+  return keys.length === 0 ? {} : { errors: Object.fromEntries(keys.map((k) => [k, toFailure(classes[k]!)])) };
 }
 
 /** The tools a limit covers: the declaring tool and its `tools:`, sorted without duplicates. */

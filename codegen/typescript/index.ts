@@ -1,4 +1,5 @@
 import type { LoadedToolsFile } from "../toolsyaml/index.js";
+import { emitGate } from "./emit-gate.js";
 import { emitHandlers } from "./emit-handlers.js";
 import { emitIndex } from "./emit-index.js";
 import { emitManifest } from "./emit-manifest.js";
@@ -16,6 +17,7 @@ export async function generateTypeScript(loaded: LoadedToolsFile, source = "tool
   const files = [
     await emitTypes(loaded.raw, source),
     emitHandlers(loaded.raw, source),
+    emitGate(loaded.raw, source),
     ...emitValidators(loaded, source),
     emitManifest(loaded.manifest, source),
     emitPolicyBuiltins(loaded.policyBuiltins, outDir, source),

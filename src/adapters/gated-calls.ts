@@ -1,76 +1,147 @@
 /**
- * What every framework adapter shares: the tools offered to a principal, and calls of
- * one tool through the gate with the pending toolgate approval remembered per framework
- * tool-call id, so a framework's "needs approval" pause and its resumed execution refer
- * to the one toolgate approval a human decides through `runtime.approvals.decide`.
+ * What every framework adapter shares: the tools offered to a principal, whether a call
+ * needs a human, the call itself through the gate, and a human's decision recorded as the
+ * toolgate approval of that call. The call-to-approval link is derived from toolgate's
+ * store (`approval-link.ts`), never kept in memory, so a framework's serialized pause
+ * resumed by another process, with a new adapter over the same store, continues the same
+ * approval; a decision made in the inbox and one made through the framework are the same
+ * decision.
  */
 import type { TrustedContext } from "../generated-runtime.js";
-import type { ToolManifestEntry } from "../manifest.js";
+import type { JsonObject, ToolManifestEntry } from "../manifest.js";
+import type { ApproverContext } from "../runtime/approver.js";
+import type { DecideOutcome } from "../runtime/approvals.js";
+import { terminal } from "../runtime/envelope.js";
 import type { Envelope } from "../runtime/envelope.js";
 import type { Runtime } from "../runtime/runtime.js";
+import { withToolCallId } from "../runtime/telemetry.js";
 import type { CallRequest } from "../runtime/types.js";
-import type { ApprovalRecord } from "../store/store.js";
+import { findApprovalOf, linkedApproval } from "./approval-link.js";
+import type { LinkedApproval } from "./approval-link.js";
 import { advertisedInputSchema, toCallRequest } from "./gate-arguments.js";
 
 export interface GatedCallsOptions {
-  /** The trusted context of every call (from the host's authentication, never from the model). */
+  /**
+   * The trusted principal and run of every call (tenant, user, roles, run_id), from the
+   * host's authentication, never from the model. Approvals are requested for it and found
+   * only for it.
+   */
   readonly context: TrustedContext;
 }
 
-/** Where the toolgate approval of a paused framework tool call stands. */
-export type ApprovalStanding = "approved" | "rejected" | "pending" | "unknown";
+/** A human's decision on a paused call, as the framework's approval UI collects it. */
+export type HumanDecision =
+  | { readonly decision: "approve"; readonly reason?: string }
+  | { readonly decision: "reject"; readonly reason?: string }
+  /** `args`: the tool's own arguments the approver wants instead (checked against the tool's input schema). */
+  | { readonly decision: "edit"; readonly args: JsonObject; readonly reason?: string };
+
+export type RecordedDecision =
+  | DecideOutcome
+  | { readonly ok: false; readonly why: "no_approval"; readonly message: string };
 
 export interface GatedCalls {
   readonly runtime: Runtime;
   readonly context: TrustedContext;
   /** The tools this principal is offered (the policy's listing), in name order. */
   tools(): Promise<ToolManifestEntry[]>;
-  /** true when the gate answers approval_required for this call now; the pending approval is remembered under `callId`. */
-  needsApproval(tool: ToolManifestEntry, input: unknown, callId: string): Promise<boolean>;
-  /** Runs the call through `runtime.call`, presenting the approval remembered under `callId` unless the model sent one. */
-  call(tool: ToolManifestEntry, input: unknown, callId: string): Promise<Envelope>;
-  /** The toolgate approval id of a paused call, for the host to show and decide. */
-  approvalFor(callId: string): string | undefined;
-  /** The human's decision on that approval, read from toolgate's store. */
-  standing(callId: string): Promise<ApprovalStanding>;
+  /**
+   * Whether the framework must pause this call for a human: it has an approval that is not
+   * approved (pending, rejected, expired), or the gate answers approval_required now (which
+   * creates the toolgate approval). `keepDecided`: also true for an approved or edited one
+   * (a framework that re-asks on resume and matches the answers to its earlier pause).
+   */
+  needsApproval(tool: ToolManifestEntry, input: unknown, options?: { readonly keepDecided?: boolean }): Promise<boolean>;
+  /**
+   * Runs the call through `runtime.call`, presenting its approval (an edited one runs the
+   * edited call instead). `toolCallId`: the framework's id of the call, for telemetry.
+   */
+  call(tool: ToolManifestEntry, input: unknown, toolCallId?: string): Promise<Envelope>;
+  /** The toolgate approval of this call and how it stands, from the store. */
+  approvalOf(tool: ToolManifestEntry, input: unknown): Promise<LinkedApproval>;
+  /**
+   * Records a human's decision as the toolgate approval of this call, as `approver` (the
+   * host's authenticated identity): toolgate's rules apply (tenant, roles, four-eyes,
+   * self-approval per tool, expiry, an edit's schema). `no_approval`: this call has none.
+   */
+  decide(tool: ToolManifestEntry, input: unknown, decision: HumanDecision, approver: ApproverContext): Promise<RecordedDecision>;
+  /** The manifest entry of a tool this principal may be offered, or undefined. */
+  toolNamed(name: string): ToolManifestEntry | undefined;
 }
 
-const standingOf = (a: ApprovalRecord | null): ApprovalStanding => {
-  if (a === null) return "unknown";
-  if (a.status === "approved") return "approved";
-  if (a.status === "pending") return "pending";
-  return "rejected";
-};
-
-/** The model's own approval_id wins; otherwise the one remembered for this tool call. */
-const withRemembered = (request: CallRequest, remembered: string | undefined): CallRequest =>
-  request.approval_id === undefined && remembered !== undefined ? { ...request, approval_id: remembered } : request;
+/** The gate's own request for the call an edit put in place of the original. */
+const editedRequest = (link: Extract<LinkedApproval, { status: "edited" }>): CallRequest => ({
+  tool: link.edited.tool,
+  args: link.edited.args,
+  operation_id: link.edited.operation_id,
+  approval_id: link.edited.approval_id,
+});
 
 export function gatedCalls(runtime: Runtime, options: GatedCallsOptions): GatedCalls {
   const ctx = options.context;
-  const pending = new Map<string, string>();
   // A tool that declares a gate argument itself cannot be offered: fail when the adapter is built.
   for (const tool of Object.values(runtime.manifest.tools)) advertisedInputSchema(tool);
+
+  /** An approval id the model sent: refused unless it is this principal's and this run's own. */
+  const foreignApproval = async (request: CallRequest): Promise<Envelope | null> => {
+    if (request.approval_id === undefined || typeof request.approval_id !== "string") return null;
+    const approval = await runtime.approvals.get(request.approval_id);
+    if (approval === null || (approval.tenant === ctx.tenant && approval.requested_by === ctx.user && approval.run_id === ctx.run_id)) return null;
+    return terminal(
+      "policy_denied",
+      `approval_principal_mismatch: approval ${request.approval_id} was requested by another user or run; a run presents only approvals requested in it (ask again without approval_id)`,
+      request.operation_id === undefined ? {} : { operation_id: request.operation_id },
+    );
+  };
+
+  const requestFor = async (tool: ToolManifestEntry, input: unknown): Promise<CallRequest> => {
+    const request = toCallRequest(tool, input);
+    if (request.approval_id !== undefined) return request;
+    const link = await linkedApproval(runtime, ctx, tool, input);
+    if (link.status === "none") return request;
+    if (link.status === "edited") return editedRequest(link);
+    // Any other standing is presented as is: the gate answers for it (approved runs; rejected or expired is refused, logged).
+    return { ...request, approval_id: link.approval.id };
+  };
+
   return {
     runtime,
     context: ctx,
     tools: () => runtime.listTools(ctx),
-    async needsApproval(tool, input, callId) {
-      // Asked again for a call already paused (a framework re-checking on resume): it stays one
-      // that needed approval; the gate checks the remembered approval when it executes.
-      if (pending.has(callId)) return true;
-      const answer = await runtime.preflight(ctx, toCallRequest(tool, input));
-      if (answer?.outcome === "terminal_failure" && answer.reason === "approval_required" && answer.approval_id !== undefined) {
-        pending.set(callId, answer.approval_id);
-        return true;
-      }
-      return false;
+    toolNamed: (name) => (Object.prototype.hasOwnProperty.call(runtime.manifest.tools, name) ? runtime.manifest.tools[name] : undefined),
+    async needsApproval(tool, input, opts) {
+      const link = await linkedApproval(runtime, ctx, tool, input);
+      if (link.status === "approved" || link.status === "edited") return opts?.keepDecided === true;
+      if (link.status !== "none") return true;
+      const request = toCallRequest(tool, input);
+      // The model's own approval_id is checked by the gate when the call runs.
+      if (request.approval_id !== undefined) return false;
+      const answer = await runtime.preflight(ctx, request);
+      return answer?.outcome === "terminal_failure" && answer.reason === "approval_required" && answer.approval_id !== undefined;
     },
-    call: (tool, input, callId) => runtime.call(ctx, withRemembered(toCallRequest(tool, input), pending.get(callId))),
-    approvalFor: (callId) => pending.get(callId),
-    async standing(callId) {
-      const id = pending.get(callId);
-      return id === undefined ? "unknown" : standingOf(await runtime.approvals.get(id));
+    async call(tool, input, toolCallId) {
+      const run = async (): Promise<Envelope> => {
+        const request = await requestFor(tool, input);
+        return (await foreignApproval(request)) ?? runtime.call(ctx, request);
+      };
+      return toolCallId === undefined || toolCallId === "" ? run() : withToolCallId(toolCallId, run);
+    },
+    approvalOf: (tool, input) => linkedApproval(runtime, ctx, tool, input),
+    async decide(tool, input, decision, approver) {
+      const approval = await findApprovalOf(runtime, ctx, tool, input);
+      if (approval === null) {
+        return { ok: false, why: "no_approval", message: `no toolgate approval was requested for this call of ${tool.name} in run ${ctx.run_id}` };
+      }
+      const out = await runtime.approvals.decide(
+        approval.id,
+        {
+          decision: decision.decision,
+          ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+          ...(decision.decision === "edit" ? { edited_args: decision.args } : {}),
+        },
+        approver,
+      );
+      return out;
     },
   };
 }

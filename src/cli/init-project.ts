@@ -76,6 +76,10 @@ function starterPackageJson(): Record<string, unknown> {
       typecheck: "tsc --noEmit",
       compile: "tsc",
       start: "tsx src/main.ts",
+      // The suite against your handlers with the scripted agent: offline, no model (CI).
+      eval: "toolgate agent-eval evals/ --agent scripted --surface evals/surface.ts --min-intent 1 --min-failure 1",
+      // The same suite with a model (evals/agent.ts: a local OpenAI-compatible endpoint).
+      "eval:model": "toolgate agent-eval evals/ --agent evals/agent.ts --surface evals/surface.ts --min-intent 0.9 --min-failure 0.9",
     },
     dependencies: { toolgate: `^${toolgateVersion}` },
     devDependencies: devTools,
@@ -115,11 +119,13 @@ export function mergePackageJson(existing: JsonRecord, starter: JsonRecord): Jso
 const starterTsconfig = {
   compilerOptions: {
     target: "ES2022",
-    lib: ["ES2023"],
+    // DOM: the agent frameworks' declarations (ai, @openai/agents, langchain) name fetch types
+    // such as HeadersInit; without exactOptionalPropertyTypes, which their declarations are not
+    // written for, they type-check with skipLibCheck false.
+    lib: ["ES2023", "DOM"],
     module: "NodeNext",
     moduleResolution: "NodeNext",
     strict: true,
-    exactOptionalPropertyTypes: true,
     verbatimModuleSyntax: true,
     skipLibCheck: false,
     types: ["node"],

@@ -24,11 +24,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     const kind = name.startsWith("-") ? "option" : "command";
     const close = kind === "command" ? suggestCommand(name, commands) : null;
     console.error(`error: unknown ${kind} '${name}'${close === null ? "" : `\n(Did you mean ${close}?)`}\n`);
-    process.stderr.write(formatHelp(commands, description));
+    console.error(formatHelp(commands, description).trimEnd());
     return 2;
   }
 
   const program = new Command("toolgate").description(description).version(toolgateVersion).exitOverride().showHelpAfterError();
+  // commander's usage errors and help go through console, like every other line the CLI prints,
+  // so a host (or a test) that captures console captures them too. Set before any subcommand is
+  // added: subcommands copy it.
+  program.configureOutput({
+    writeOut: (text) => console.log(text.replace(/\n$/, "")),
+    writeErr: (text) => console.error(text.replace(/\n$/, "")),
+  });
   let exitCode = 0;
   const setExitCode = (code: number): void => {
     exitCode = Math.max(exitCode, code);

@@ -25,3 +25,4 @@ export type { Trajectory, TrajectoryCall } from "./trajectory.js";
 export * from "./suite-types.js";
 export { carefulAgent } from "./agents/careful.js";
 export { naiveAgent } from "./agents/naive.js";
+export { scriptedAgent } from "./agents/scripted.js";

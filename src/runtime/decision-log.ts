@@ -9,7 +9,7 @@
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, JsonValue, ToolManifestEntry } from "../manifest.js";
 import type { PolicyInput } from "../policy/engine.js";
-import type { DecisionLogEntry, DecisionLogRecord } from "../store/store.js";
+import type { DecisionLogEntry, DecisionLogRecord, HandlerErrorDetail } from "../store/store.js";
 import type { Envelope } from "./envelope.js";
 import { loggableToolName, quote } from "./limits.js";
 import type { LogNote } from "./phase.js";
@@ -52,13 +52,15 @@ export interface DecisionEntryParts {
   /** OPA's `path`: the policy entrypoint. */
   readonly path: string;
   readonly retention_ms: number;
+  /** The error the handler threw, when it threw (sensitive argument values already erased). */
+  readonly error?: HandlerErrorDetail | null;
 }
 
 export function decisionEntry(p: DecisionEntryParts): DecisionLogEntry {
   const { note, envelope, call } = p;
   const ev = note.evaluation;
   const masked = ev === undefined ? null : eraseSensitive(ev.input, p.tool);
-  return {
+  const entry: DecisionLogEntry = {
     decision_id: p.decision_id,
     at_ms: p.at_ms,
     tenant: p.ctx.tenant,
@@ -81,6 +83,7 @@ export function decisionEntry(p: DecisionEntryParts): DecisionLogEntry {
     shadow: ev?.shadow ?? null,
     expires_at_ms: p.at_ms + p.retention_ms,
   };
+  return p.error === undefined || p.error === null ? entry : { ...entry, error: p.error };
 }
 
 /** A logged record as an OPA decision-log event (plus toolgate's fields under their own names). */
@@ -105,5 +108,6 @@ export function opaDecisionEvent(r: DecisionLogRecord): JsonObject {
     outcome_reason: r.outcome_reason,
   };
   if (r.shadow !== null) event["shadow"] = r.shadow as unknown as JsonValue;
+  if (r.error !== null && r.error !== undefined) event["error"] = r.error as unknown as JsonValue;
   return event;
 }

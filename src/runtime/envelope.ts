@@ -12,6 +12,9 @@ import type { JsonObject, JsonValue } from "../manifest.js";
  * `policy_evaluation_error` (terminal): the policy's evaluation failed (with tools.yaml
  * `policy.strict_builtin_errors`, any builtin error; always: a conflict, a trap, a malformed
  * module); nothing ran.
+ * `outcome_unknown` (terminal): a write's handler threw an undeclared error, so its effect may or
+ * may not have happened, and the tool has no reconciler to find out; it is not run again under
+ * the operation id (an operator checks, using the error id in the message).
  * `limit_exceeded` (terminal): the call does not fit a cap of a tools.yaml limit (`max_sum`,
  * `max_count`) with the figures read when it was claimed; nothing ran (`limit` says which and how much).
  */
@@ -29,6 +32,7 @@ export const reasons = [
   "context_unavailable",
   "policy_budget_exceeded",
   "policy_evaluation_error",
+  "outcome_unknown",
   "limit_exceeded",
 ] as const;
 export type Reason = (typeof reasons)[number];

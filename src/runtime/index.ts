@@ -4,6 +4,8 @@ export type { Approvals, DecideOutcome, DecideRefusal, DecideRequest } from "./a
 export type { ApproverContext } from "./approver.js";
 export { isEnvelope, normalizeEnvelope, reasons, retryableReasons } from "./envelope.js";
 export type { Envelope, Reason, RetryableFailureEnvelope, SuccessEnvelope, TerminalFailureEnvelope } from "./envelope.js";
+export { typedToolCall } from "./typed-call.js";
+export type { GateRuntime, ToolCallOptions, ToolEnvelope, ToolSuccess, TypedToolCall } from "./typed-call.js";
 export { envelopeJsonSchema } from "./envelope-schema.js";
 export { argsHash, fingerprint } from "./fingerprint.js";
 export { isInterruptedError, InterruptedError } from "./handler-run.js";

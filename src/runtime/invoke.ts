@@ -12,18 +12,20 @@ import type { Classified } from "./classify.js";
 import type { JsonObject } from "../manifest.js";
 import { retryable, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
-import { runHandler } from "./handler-run.js";
+import { isInterruptedError, runHandler } from "./handler-run.js";
 import type { RunResult } from "./handler-run.js";
 import { flightKey, leaseOf } from "./held-claim.js";
 import type { HeldClaim } from "./held-claim.js";
 import { conflict, replay } from "./idempotency.js";
+import { answerThrown, safeFailureText } from "./thrown-outcome.js";
+import { errorIdOf, thrownDetail } from "./thrown-errors.js";
+import type { ThrownErrorSlot } from "./thrown-errors.js";
 import { callLimits, limitClaims, limitExceeded } from "./limit-figures.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
 const opIdOf = (call: PreparedCall): { operation_id?: string } => (call.operation_id === null ? {} : { operation_id: call.operation_id });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** A follower's copy of a leader's answer. */
 const asReplay = (e: Envelope): Envelope => (e.outcome === "retryable_failure" ? e : { ...e, replayed: true });
@@ -62,6 +64,7 @@ export interface LimitedCall {
 /**
  * `authorizeLate` is needed only for a deferred authorization (`auth.deferred`). `held`: the call
  * leads its key's flight since authorize's claim-first, and may hold the fresh claim to run under.
+ * `slot`: where a thrown error's logged detail is left, under the call's decision id (its error id).
  * `limited`: for a call with limits, how to ask the policy again when the figures moved before
  * the claim (without it such a claim is answered retryable), and the end of its turn.
  */
@@ -70,6 +73,7 @@ export async function invoke(
   call: PreparedCall,
   auth: Authorized,
   authorizeLate: LateAuthorizer | null,
+  slot: ThrownErrorSlot,
   audit?: OutcomeAudit,
   held?: HeldClaim | null,
   limited: LimitedCall | null = null,
@@ -81,14 +85,14 @@ export async function invoke(
     if (interrupt !== null) return terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${interrupt.reason}`);
     const revoked = auth.approval_id === null ? null : await approvalStillValid(deps, call, auth);
     if (revoked !== null) return revoked;
-    return await runUnrecorded(deps, call);
+    return await runUnrecorded(deps, call, slot);
   }
   if (auth.deferred && authorizeLate === null) throw new Error("invoke: a deferred authorization needs its late authorizer");
   const late = auth.deferred ? authorizeLate : null;
   // A claimed call's interrupt and approval checks are part of the claim (its guard), atomically.
   if (held !== undefined && held !== null) {
     try {
-      const env = await claimAndRun(deps, call, opId, auth, late, audit, await held.take(deps), limited);
+      const env = await claimAndRun(deps, call, opId, auth, late, slot, audit, await held.take(deps), limited);
       held.settle(deps, { env });
       return env;
     } catch (error) {
@@ -105,7 +109,7 @@ export async function invoke(
     if (led !== null) return asReplay(led);
     // The leader gave its fresh claim back without running: claim here (or join the next flight).
   }
-  const done = claimAndRun(deps, call, opId, auth, late, audit, null, limited);
+  const done = claimAndRun(deps, call, opId, auth, late, slot, audit, null, limited);
   const flight = { tool: call.tool.name, fingerprint: call.fingerprint, done };
   deps.flights.set(key, flight);
   try {
@@ -116,12 +120,12 @@ export async function invoke(
 }
 
 /** Reads called without an operation id: nothing to claim or record. */
-async function runUnrecorded(deps: RuntimeDeps, call: PreparedCall): Promise<Envelope> {
+async function runUnrecorded(deps: RuntimeDeps, call: PreparedCall, slot: ThrownErrorSlot): Promise<Envelope> {
   const r = await runHandler(deps, call.ctx, { tool: call.tool.name, operation_id: null, fence_token: null }, call.tool.timeout_ms, deps.handlers[call.tool.name]!, call.args);
   if (r.kind === "timeout") {
     return retryable("timeout", `${call.tool.name} did not answer within ${call.tool.timeout_ms} ms`, call.tool.retry.backoff.initial_ms);
   }
-  return settle(deps, call, r, 1).envelope;
+  return settle(deps, call, r, 1, slot).envelope;
 }
 
 async function claimAndRun(
@@ -130,12 +134,13 @@ async function claimAndRun(
   opId: string,
   authorized: Authorized,
   authorizeLate: LateAuthorizer | null,
+  slot: ThrownErrorSlot,
   audit: OutcomeAudit | undefined,
   fresh: OperationRecord | null,
   limited: LimitedCall | null,
 ): Promise<Envelope> {
   // The fresh claim authorize made (claim-first) is this call's claim; without one, claim now.
-  if (fresh !== null) return await runClaimed(deps, call, fresh, null, authorizeLate, audit);
+  if (fresh !== null) return await runClaimed(deps, call, fresh, null, authorizeLate, slot, audit);
   const leaseMs = leaseOf(deps, call);
   // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
   const giveUpAt = Date.now() + deps.inProgressWaitMs;
@@ -183,7 +188,7 @@ async function claimAndRun(
       case "final":
         return replay(claim.record);
       case "claimed":
-        return await runClaimed(deps, call, claim.record, claim.previous, authorizeLate, audit);
+        return await runClaimed(deps, call, claim.record, claim.previous, authorizeLate, slot, audit);
       case "busy": {
         // Another owner holds the lease: wait (bounded) for its outcome, then claim again.
         const waited = await waitWhileBusy(deps, call.ctx.tenant, opId, giveUpAt);
@@ -216,6 +221,7 @@ async function runClaimed(
   claimed: OperationRecord,
   previous: OperationStatus | null,
   authorizeLate: LateAuthorizer | null,
+  slot: ThrownErrorSlot,
   audit: OutcomeAudit | undefined,
 ): Promise<Envelope> {
   const { tool } = call;
@@ -235,9 +241,16 @@ async function runClaimed(
     const notApplied = r.kind === "returned" && typeof r.result === "object" && r.result !== null && (r.result as { ok?: unknown }).ok === "not_applied";
     if (!notApplied) {
       if (r.kind !== "returned") {
-        return record_(deps, record, "unknown", retryable("timeout", `could not reconcile operation ${opId}: ${r.kind === "threw" ? errorText(r.error) : "timeout"}`, tool.retry.backoff.initial_ms, { operation_id: opId }), false, with_);
+        // The reconciler's own error text stays in the log, like a handler's.
+        let why = "its reconciler did not answer in time";
+        if (r.kind === "threw") {
+          const errorId = errorIdOf(slot.decision_id);
+          slot.thrown = thrownDetail(r.error, errorId, "outcome_unknown", null, tool, call.args);
+          why = `its reconciler: ${safeFailureText(tool.name, errorId, null)}`;
+        }
+        return record_(deps, record, "unknown", retryable("timeout", `could not reconcile operation ${opId}, ${why}`, tool.retry.backoff.initial_ms, { operation_id: opId }), false, with_);
       }
-      const c = settle(deps, call, r, record.attempts);
+      const c = settle(deps, call, r, record.attempts, slot);
       return record_(deps, record, c.status, c.envelope, false, with_);
     }
     // The earlier attempt provably did not apply its effect: the handler's next run takes its
@@ -276,25 +289,38 @@ async function runClaimed(
         // A throw after the abort says nothing about the effect: release the claim as unknown so
         // a retry reconciles at once. A returned answer is the fact, and wins over the unknown.
         if (late.kind === "threw") return record_(deps, held, "unknown", unknown);
-        const c = settle(deps, call, { ...late, interrupted: false }, held.attempts);
+        const c = settle(deps, call, { ...late, interrupted: false }, held.attempts, slot);
         return record_(deps, held, c.status, c.envelope);
       })
       .catch(deps.onError);
     return unknown;
   }
-  const c = settle(deps, call, r, record.attempts);
+  const c = settle(deps, call, r, record.attempts, slot);
   return await record_(deps, record, c.status, c.envelope, false, with_);
 }
 
 /** Classifies a handler that returned or threw (not a timeout). */
-function settle(deps: RuntimeDeps, call: PreparedCall, r: Exclude<RunResult, { kind: "timeout" }>, attempt: number): { status: Exclude<OperationStatus, "in_progress">; envelope: Envelope } {
+function settle(
+  deps: RuntimeDeps,
+  call: PreparedCall,
+  r: Exclude<RunResult, { kind: "timeout" }>,
+  attempt: number,
+  slot: ThrownErrorSlot,
+): { status: Exclude<OperationStatus, "in_progress">; envelope: Envelope } {
   if (r.kind === "threw") {
-    const opId = opIdOf(call);
     if (r.interrupted) {
-      // The handler stopped on the interrupt; whether its effect happened is unknown.
-      return { status: "unknown", envelope: terminal("interrupted", `${call.tool.name} stopped: run interrupted (${errorText(r.error)})`, opId) };
+      // The handler stopped on the interrupt; whether its effect happened is unknown. The interrupt's
+      // own error carries the operator's reason; anything else the handler threw stays in the log.
+      let why: string;
+      if (isInterruptedError(r.error)) why = r.error.message;
+      else {
+        const errorId = errorIdOf(slot.decision_id);
+        slot.thrown = thrownDetail(r.error, errorId, "outcome_unknown", null, call.tool, call.args);
+        why = `error ${errorId}`;
+      }
+      return { status: "unknown", envelope: terminal("interrupted", `${call.tool.name} stopped: run interrupted (${why})`, opIdOf(call)) };
     }
-    return { status: "final", envelope: terminal("permanent_error", `${call.tool.name} failed: ${errorText(r.error)}`, opId) };
+    return answerThrown(deps, call, r.error, attempt, slot);
   }
   const validators = deps.validators[call.tool.name];
   if (validators === undefined) throw new Error(`no validators for ${call.tool.name}`);

@@ -23,7 +23,7 @@ import { PolicyPublisher } from "./current-policy.js";
 import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
 import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
-import type { DecisionLogEntry } from "../store/store.js";
+import type { DecisionLogEntry, HandlerErrorDetail } from "../store/store.js";
 import { abortRun } from "./handler-run.js";
 import { HeldClaim } from "./held-claim.js";
 import { callLimits } from "./limit-figures.js";
@@ -39,6 +39,7 @@ import { checkEngine, PolicyHolder } from "./policy-holder.js";
 import type { SharedDeps } from "./policy-holder.js";
 import { prepare } from "./prepare.js";
 import { Telemetry } from "./telemetry.js";
+import type { ThrownErrorSlot } from "./thrown-errors.js";
 import { systemClock } from "./types.js";
 import type { CallOptions, CallRequest, ContextResolverMap, HandlerMap, LooseHandler, LooseReconciler, PreparedCall, ReconcilerMap, RuntimeDeps, RuntimeOptions } from "./types.js";
 import { watchPolicyFile } from "./watch-policy.js";
@@ -87,7 +88,7 @@ function withContext(call: PreparedCall, context: JsonObject | undefined): Prepa
   return { ...call, ctx: { ...call.ctx, context } as PreparedCall["ctx"] };
 }
 
-type EntryOf = (decisionId: string, ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope) => DecisionLogEntry;
+type EntryOf = (decisionId: string, ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope, error: HandlerErrorDetail | null) => DecisionLogEntry;
 
 /** A recorded call's decision-log entry, built when its outcome is recorded, with its note as it is then. */
 class CallAudit implements OutcomeAudit {
@@ -99,10 +100,11 @@ class CallAudit implements OutcomeAudit {
     readonly req: CallRequest,
     readonly call: PreparedCall,
     public note: LogNote,
+    readonly slot: ThrownErrorSlot,
   ) {}
 
   entry(envelope: Envelope): DecisionLogEntry {
-    return this.entryOf(this.decisionId, this.ctx, this.req, this.call, this.note, envelope);
+    return this.entryOf(this.decisionId, this.ctx, this.req, this.call, this.note, envelope, this.slot.thrown);
   }
 }
 
@@ -163,7 +165,7 @@ export function createRuntime<
     const toolName = loggableToolName(req.tool);
     return prepared?.tool ?? (Object.prototype.hasOwnProperty.call(deps.manifest.tools, toolName) ? deps.manifest.tools[toolName] : undefined);
   };
-  const entryOf: EntryOf = (decisionId, ctx, req, prepared, note, env) => {
+  const entryOf: EntryOf = (decisionId, ctx, req, prepared, note, env, error) => {
     const deps = holder.snapshot;
     return decisionEntry({
       decision_id: decisionId,
@@ -176,6 +178,7 @@ export function createRuntime<
       envelope: env,
       path: deps.manifest.policy.entrypoint,
       retention_ms: retentionMs,
+      error,
     });
   };
 
@@ -183,12 +186,21 @@ export function createRuntime<
    * Writes the call's decision-log entry (unless it was committed with the call's outcome);
    * an answer given before the policy is logged too.
    */
-  const log = async (ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope, decisionId: string = newDecisionId(), committed = false) => {
+  const log = async (
+    ctx: TrustedContext,
+    req: CallRequest,
+    prepared: PreparedCall | null,
+    note: LogNote,
+    env: Envelope,
+    decisionId: string = newDecisionId(),
+    committed = false,
+    error: HandlerErrorDetail | null = null,
+  ) => {
     const deps = holder.snapshot;
     const tool = toolOf(deps, req, prepared);
     if (!committed) {
       try {
-        await deps.store.appendDecision(entryOf(decisionId, ctx, req, prepared, note, env));
+        await deps.store.appendDecision(entryOf(decisionId, ctx, req, prepared, note, env, error));
       } catch (err) {
         deps.onError(err); // the audit write failing must not turn a recorded effect into an error
       }
@@ -211,6 +223,8 @@ export function createRuntime<
     let note: LogNote = { decision: "not_evaluated", reason: null, policy_version: null };
     let env: Envelope;
     const decisionId = newDecisionId();
+    // A thrown handler error's detail, for this call's entry and span (the model gets its id only).
+    const slot: ThrownErrorSlot = { decision_id: decisionId, thrown: null };
     let committed = false;
     try {
       const p = trace.inert ? prepare(deps, ctx, req) : await trace.phase("prepare", async () => prepare(deps, ctx, req));
@@ -236,7 +250,7 @@ export function createRuntime<
             const authorized = a.value;
             // The entry is built when the outcome is recorded, with the note as it is then (a deferred call decides late).
             // A call without operation id records no outcome, so it has no entry to commit with one.
-            const audit = call.operation_id === null ? undefined : new CallAudit(entryOf, decisionId, ctx, req, call, note);
+            const audit = call.operation_id === null ? undefined : new CallAudit(entryOf, decisionId, ctx, req, call, note, slot);
             // Only a deferred call (reconcile first) asks the policy late.
             const decideNow = async () => {
               const step = await decide(deps, call, deps.clock.now());
@@ -251,7 +265,9 @@ export function createRuntime<
             const facts = authorized.deferred && call.tool.context !== undefined ? await resolveContext(deps, call) : null;
             const context = authorized.context ?? (facts?.ok === true ? facts.context : undefined);
             const target = withContext(call, context);
-            env = trace.inert ? await invoke(deps, target, authorized, late, audit, held, again) : await trace.phase("invoke", () => invoke(deps, target, authorized, late, audit, held, again));
+            env = trace.inert
+              ? await invoke(deps, target, authorized, late, slot, audit, held, again)
+              : await trace.phase("invoke", () => invoke(deps, target, authorized, late, slot, audit, held, again));
             committed = audit?.committed === true;
             // Committed with the outcome, the approval's consumption was decided there too.
             if (!committed && call.approval_id !== null) await consumeAfterInvoke(deps, call);
@@ -269,7 +285,7 @@ export function createRuntime<
       deps.onError(err);
       env = terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const { tool } = await log(ctx, req, prepared, note, env, decisionId, committed);
+    const { tool } = await log(ctx, req, prepared, note, env, decisionId, committed, slot.thrown);
     if (published !== null) await published;
     if (trace.inert) {
       trace.end(null);
@@ -287,6 +303,7 @@ export function createRuntime<
       policy_version: note.policy_version,
       eval_ns: note.evaluation?.eval_ns ?? null,
       shadow_disagrees: note.evaluation?.shadow?.disagrees ?? null,
+      error: slot.thrown,
     });
     return env;
   };

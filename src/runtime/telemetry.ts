@@ -7,8 +7,9 @@
  * decisions by outcome and reason, phase and policy-evaluation latency
  * histograms, pending approvals. Enters: call milestones. Leaves: spans and measurements.
  */
-import { context, createNoopMeter, metrics, SpanKind, SpanStatusCode, trace, TraceFlags } from "@opentelemetry/api";
+import { context, createContextKey, createNoopMeter, metrics, SpanKind, SpanStatusCode, trace, TraceFlags } from "@opentelemetry/api";
 import type { Attributes, Context, Counter, Histogram, Meter, Span, SpanContext, Tracer, UpDownCounter } from "@opentelemetry/api";
+import type { HandlerErrorDetail } from "../store/store.js";
 import { toolgateVersion } from "../version.js";
 
 export interface TelemetryOptions {
@@ -34,6 +35,8 @@ export interface CallSummary {
   readonly policy_version: string | null;
   readonly eval_ns: number | null;
   readonly shadow_disagrees: boolean | null;
+  /** The error the handler threw (sensitive argument values erased): recorded on the span as an exception. */
+  readonly error?: HandlerErrorDetail | null;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
@@ -52,6 +55,16 @@ export function parseTraceparent(header: unknown): SpanContext | null {
 
 /** The label value of every tool name the catalog does not declare, so the model cannot mint series. */
 export const UNKNOWN_TOOL = "_unknown";
+/** The framework's or protocol's id of the tool call being executed (GenAI `gen_ai.tool.call.id`). */
+const toolCallIdKey = createContextKey("toolgate.gen_ai.tool.call.id");
+
+/** Runs `fn` with `id` as the tool-call id the gated calls inside it report (an adapter's or a protocol's call id). */
+export function withToolCallId<T>(id: string, fn: () => Promise<T>): Promise<T> {
+  return context.with(context.active().setValue(toolCallIdKey, id), fn);
+}
+
+/** An approval pause is a normal answer, not an error. */
+const isError = (outcomeReason: string | null): boolean => outcomeReason !== null && outcomeReason !== "approval_required";
 
 const seconds = (startNs: bigint): number => Number(process.hrtime.bigint() - startNs) / 1e9;
 
@@ -126,20 +139,22 @@ export class CallTelemetry {
       "toolgate.outcome": s.outcome,
     };
     if (s.effect !== null) attrs["toolgate.tool.effect"] = s.effect;
-    if (s.operation_id !== null) {
-      attrs["gen_ai.tool.call.id"] = s.operation_id;
-      attrs["toolgate.operation_id"] = s.operation_id;
-    }
+    if (s.operation_id !== null) attrs["toolgate.operation_id"] = s.operation_id;
     if (s.reason !== null) attrs["toolgate.reason"] = s.reason;
     if (s.outcome_reason !== null) {
       attrs["toolgate.outcome_reason"] = s.outcome_reason;
-      attrs["error.type"] = s.outcome_reason;
+      if (isError(s.outcome_reason)) attrs["error.type"] = s.outcome_reason;
     }
     if (s.policy_version !== null) attrs["toolgate.policy.version"] = s.policy_version;
     if (s.eval_ns !== null) attrs["toolgate.policy.eval_ns"] = s.eval_ns;
     if (s.shadow_disagrees !== null) attrs["toolgate.shadow.disagrees"] = s.shadow_disagrees;
+    if (s.error !== undefined && s.error !== null) {
+      attrs["toolgate.error_id"] = s.error.error_id;
+      attrs["toolgate.error.treated_as"] = s.error.treated_as;
+      this.#span.recordException({ name: s.error.name, message: s.error.message, ...(s.error.code === null ? {} : { code: s.error.code }), ...(s.error.stack === null ? {} : { stack: s.error.stack }) });
+    }
     this.#span.setAttributes(attrs);
-    if (s.outcome !== "success") this.#span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+    if (s.outcome !== "success" && isError(s.outcome_reason)) this.#span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
     this.#span.end();
   }
 }
@@ -171,11 +186,17 @@ export class Telemetry {
   startCall(tool: string, traceparent: string | undefined): CallTelemetry {
     const remote = traceparent === undefined ? null : parseTraceparent(traceparent);
     const parent = remote === null ? context.active() : trace.setSpanContext(context.active(), remote);
+    const callId = context.active().getValue(toolCallIdKey);
     const span = this.tracer.startSpan(
       `execute_tool ${tool}`,
       {
         kind: SpanKind.INTERNAL,
-        attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool, "gen_ai.tool.type": "function" },
+        attributes: {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.tool.name": tool,
+          "gen_ai.tool.type": "function",
+          ...(typeof callId === "string" ? { "gen_ai.tool.call.id": callId } : {}),
+        },
       },
       parent,
     );

@@ -1,7 +1,8 @@
 /**
  * Chooses the store: explicit configuration first; otherwise TOOLGATE_PG_URL
  * selects the shared PostgreSQL store (schema from TOOLGATE_PG_SCHEMA, default
- * "public"), and without it the embedded SQLite file is the default.
+ * "public"), and without it the embedded SQLite file is the default
+ * (`openStoreFromEnv`, file from TOOLGATE_DB, default toolgate.db).
  */
 import { openPgStore } from "./postgres/pg-store.js";
 import { pgUrlEnvVar } from "./postgres/pool.js";
@@ -23,6 +24,7 @@ export type StoreConfig =
     };
 
 export const pgSchemaEnvVar = "TOOLGATE_PG_SCHEMA";
+export const sqlitePathEnvVar = "TOOLGATE_DB";
 
 /** The configuration `openStore` uses when none is given. */
 export function storeConfigFromEnv(sqlitePath: string, env: NodeJS.ProcessEnv = process.env): StoreConfig {
@@ -36,4 +38,28 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.kind === "sqlite") return openSqliteStore(config.path, config.decisionLog === undefined ? {} : { decisionLog: config.decisionLog });
   const { kind: _, ...pg } = config;
   return openPgStore(pg);
+}
+
+export interface StoreFromEnvOptions {
+  /** The SQLite file when TOOLGATE_PG_URL is not set. Default: $TOOLGATE_DB, else "toolgate.db". */
+  readonly sqlitePath?: string;
+  /**
+   * On PostgreSQL, apply pending migrations on open (advisory-locked, safe from many processes)
+   * instead of requiring `toolgate migrate` first. Default false.
+   */
+  readonly migrate?: boolean;
+  readonly decisionLog?: DecisionLogOptions;
+  /** Default: process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The store the environment names: PostgreSQL when TOOLGATE_PG_URL is set (schema
+ * TOOLGATE_PG_SCHEMA, default "public"), else the SQLite file. One call for applications.
+ */
+export function openStoreFromEnv(opts: StoreFromEnvOptions = {}): Promise<Store> {
+  const env = opts.env ?? process.env;
+  const config = storeConfigFromEnv(opts.sqlitePath ?? (env[sqlitePathEnvVar] || "toolgate.db"), env);
+  const extra = { ...(opts.decisionLog === undefined ? {} : { decisionLog: opts.decisionLog }) };
+  return openStore(config.kind === "postgres" ? { ...config, ...extra, ...(opts.migrate === undefined ? {} : { migrate: opts.migrate }) } : { ...config, ...extra });
 }

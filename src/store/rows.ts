@@ -13,6 +13,7 @@ import type {
   ApprovalStatus,
   DecisionLogEntry,
   DecisionLogRecord,
+  HandlerErrorDetail,
   OperationRecord,
   RecordOutcomeRequest,
   OperationStatus,
@@ -210,6 +211,7 @@ export interface DecisionColumns<J> {
   erased: J | null;
   eval_ns: Int8 | null;
   shadow: J | null;
+  error: J | null;
   expires_at_ms: Int8 | null;
 }
 
@@ -235,11 +237,12 @@ export function toDecisionRecord<J>(row: DecisionColumns<J>, id: string, json: J
     erased: row.erased === null ? [] : ((json(row.erased) as string[] | null) ?? []),
     eval_ns: row.eval_ns === null ? null : Number(row.eval_ns),
     shadow: row.shadow === null ? null : (json(row.shadow) as ShadowDecision),
+    error: row.error === null || row.error === undefined ? null : (json(row.error) as HandlerErrorDetail),
     expires_at_ms: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
   };
 }
 
-type EntryText = "decision_id" | "path" | "input" | "result" | "erased" | "eval_ns" | "shadow" | "expires_at_ms";
+type EntryText = "decision_id" | "path" | "input" | "result" | "erased" | "eval_ns" | "shadow" | "error" | "expires_at_ms";
 
 /** The column values of an entry to insert, JSON documents as text (so a JSON null result stays apart from none). */
 export type DecisionValues = Omit<DecisionLogEntry, EntryText> & {
@@ -251,6 +254,7 @@ export type DecisionValues = Omit<DecisionLogEntry, EntryText> & {
   readonly eval_ns: number | null;
   readonly shadow: string | null;
   readonly shadow_disagrees: boolean | null;
+  readonly error: string | null;
   readonly expires_at_ms: number | null;
 };
 
@@ -304,6 +308,7 @@ export function decisionValues(e: DecisionLogEntry): DecisionValues {
     eval_ns: e.eval_ns ?? null,
     shadow: jsonText(e.shadow),
     shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees,
+    error: jsonText(e.error),
     expires_at_ms: e.expires_at_ms ?? null,
   };
 }

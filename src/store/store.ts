@@ -399,8 +399,26 @@ export interface DecisionLogEntry {
   readonly eval_ns?: number | null;
   /** A shadow policy's answer for the same input, when one ran. */
   readonly shadow?: ShadowDecision | null;
+  /** The error the handler (or reconciler) threw, when it threw: the model saw only its `error_id`. */
+  readonly error?: HandlerErrorDetail | null;
   /** After this the entry is purged (the runtime's decision-log retention); null keeps it. */
   readonly expires_at_ms?: number | null;
+}
+
+/** A thrown handler error as logged: the values of the tool's sensitive arguments erased from its texts. */
+export interface HandlerErrorDetail {
+  /** The id the model was given (`e_` + the entry's decision id without dashes). */
+  readonly error_id: string;
+  /** How the runtime answered it: a retry, a permanent failure, or an effect whose outcome is unknown. */
+  readonly treated_as: "retryable" | "permanent" | "outcome_unknown";
+  /** The tools.yaml `errors:` key (a code or name) or mark (`transient`, `permanent`) that classified it; null when undeclared. */
+  readonly matched: string | null;
+  readonly name: string;
+  readonly code: string | null;
+  readonly message: string;
+  readonly stack: string | null;
+  /** Sensitive argument fields whose values were erased from the message or stack. */
+  readonly erased: readonly string[];
 }
 
 /** What a shadow (candidate) policy would have decided; it is logged, never enforced. */
@@ -423,6 +441,7 @@ export interface DecisionLogRecord extends DecisionLogEntry {
   readonly erased: readonly string[];
   readonly eval_ns: number | null;
   readonly shadow: ShadowDecision | null;
+  readonly error: HandlerErrorDetail | null;
   readonly expires_at_ms: number | null;
 }
 

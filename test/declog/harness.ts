@@ -18,6 +18,8 @@ import type { Store } from "../../src/store/store.js";
 import { manualClock } from "../../src/testing/index.js";
 import type { ManualClock } from "../../src/testing/index.js";
 import { createTestSchema, pgUrl } from "../workers/pg-env.js";
+import { vi } from "vitest";
+import { main } from "../../src/cli/main.js";
 
 export const ENTRYPOINT = "toolgate/authz/decision";
 export const POLICY_WASM = "generated/policy.wasm";
@@ -111,4 +113,19 @@ export async function approvedWrite(g: DeclogGate, ctx: TrustedContext, args: Js
   const d = await g.runtime.approvals.decide(ask.approval_id, { decision: "approve" }, bob);
   if (!d.ok) throw new Error(d.message);
   return g.runtime.call(ctx, { tool: "reserve_funds", args, operation_id, approval_id: ask.approval_id });
+}
+
+/** Runs the CLI in process; returns exit code and what it printed. */
+export async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
+  const error = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void err.push(a.join(" ")));
+  try {
+    const code = await main(args);
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
 }

@@ -8,29 +8,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleBytes } from "../../codegen/compiler/bundle.js";
 import { compilePolicy } from "../../codegen/compiler/index.js";
-import { main } from "../../src/cli/main.js";
 import type { ReplayReport } from "../../src/runtime/replay.js";
 import type { DecisionLogRecord } from "../../src/store/store.js";
-import { alice, approvedWrite, changedData, ENTRYPOINT, gate, loadGeneratedPolicy, reserve, storeKinds, victor } from "./harness.js";
+import { alice, approvedWrite, changedData, cli, ENTRYPOINT, gate, loadGeneratedPolicy, reserve, storeKinds, victor } from "./harness.js";
 import type { OpenedStore } from "./harness.js";
 
-/** Runs the CLI in process; returns exit code and what it printed. */
-async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
-  const error = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void err.push(a.join(" ")));
-  try {
-    const code = await main(args);
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 // The candidate: list_transactions is closed (a Rego change), viewers lose reads and
 // reserve_funds gets a 1000 limit (data changes).

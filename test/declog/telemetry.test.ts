@@ -15,6 +15,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { manifest, validators } from "../../generated/index.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../../src/demo/escrow.js";
 import { createRuntime, parseTraceparent } from "../../src/runtime/index.js";
+import { withToolCallId } from "../../src/runtime/telemetry.js";
+import { gatedCalls } from "../../src/adapters/gated-calls.js";
 import type { Runtime } from "../../src/runtime/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
@@ -53,10 +55,14 @@ beforeEach(async () => {
   const policy = await loadGeneratedPolicy();
   policyVersion = policy.version;
   runtime = createRuntime({
-    manifest,
+    // list_transactions' account_id is sensitive here, and its handler throws an error naming it.
+    manifest: { ...manifest, tools: { ...manifest.tools, list_transactions: { ...manifest.tools.list_transactions!, sensitive: ["account_id"] } } },
     validators,
     handlers: {
       ...base,
+      list_transactions: async ({ account_id }: Parameters<typeof base.list_transactions>[0]) => {
+        throw new Error(`no ledger shard holds ${account_id} (shard-7.internal)`);
+      },
       // A handler's own span must nest under the invoke span.
       get_account: (args: Parameters<typeof base.get_account>[0], ctx: Parameters<typeof base.get_account>[1]) => tracer.startActiveSpan("ledger.read", async (span) => {
         try {
@@ -121,10 +127,45 @@ describe("spans", () => {
       "toolgate.reason": "destructive_denied",
       "toolgate.decision": "deny",
       "toolgate.tool.effect": "destructive",
-      "gen_ai.tool.call.id": "op-close",
       "toolgate.operation_id": "op-close",
     });
+    // gen_ai.tool.call.id is the framework's or protocol's call id, never toolgate's operation id.
+    expect(root.attributes).not.toHaveProperty("gen_ai.tool.call.id");
     expect(spans().filter((s) => s.parentSpanContext?.spanId === root.spanContext().spanId).map((s) => s.name)).toEqual(["prepare", "authorize"]);
+  });
+
+  it("a thrown handler error is an exception event on the call span with the error id the model got, its text erased of sensitive values", async () => {
+    const env = await runtime.call(alice, { tool: "list_transactions", args: { account_id: "acc_alice" } });
+    expect(env).toMatchObject({ outcome: "retryable_failure", reason: "retryable_error" });
+    const errorId = /\(error (e_[0-9a-f]{32})\)/.exec(env.outcome === "success" ? "" : env.message)?.[1];
+    expect(errorId).toBeDefined();
+    const root = named("execute_tool list_transactions");
+    expect(root.attributes).toMatchObject({ "toolgate.error_id": errorId, "toolgate.error.treated_as": "retryable", "error.type": "retryable_error" });
+    const exception = root.events.find((e) => e.name === "exception");
+    expect(exception?.attributes).toMatchObject({ "exception.type": "Error", "exception.message": "no ledger shard holds [erased:account_id] (shard-7.internal)" });
+    expect(String(exception?.attributes?.["exception.stacktrace"])).toContain("no ledger shard holds [erased:account_id]");
+    expect(JSON.stringify(root.events)).not.toContain("acc_alice");
+  });
+
+  it("gen_ai.tool.call.id is the framework's tool-call id, and the operation id is toolgate.operation_id", async () => {
+    await withToolCallId("call_abc123", () => runtime.call(alice, { tool: "close_account", args: { account_id: "acc_alice" }, operation_id: "op-close-2" }));
+    const root = named("execute_tool close_account");
+    expect(root.attributes).toMatchObject({ "gen_ai.tool.call.id": "call_abc123", "toolgate.operation_id": "op-close-2" });
+  });
+
+  it("an adapter's execution carries the framework's tool-call id as gen_ai.tool.call.id", async () => {
+    const gate = gatedCalls(runtime, { context: alice });
+    await gate.call(manifest.tools["get_account"]!, { account_id: "acc_alice" }, "toolu_01framework");
+    expect(named("execute_tool get_account").attributes["gen_ai.tool.call.id"]).toBe("toolu_01framework");
+  });
+
+  it("an approval pause is not an error: no error status and no error.type", async () => {
+    const env = await runtime.call(alice, { tool: "reserve_funds", args: reserve(1_000), operation_id: "op-pause" });
+    expect(env).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
+    const root = named("execute_tool reserve_funds");
+    expect(root.status.code).not.toBe(SpanStatusCode.ERROR);
+    expect(root.attributes).not.toHaveProperty("error.type");
+    expect(root.attributes["toolgate.outcome_reason"]).toBe("approval_required");
   });
 
   it("without a traceparent the span joins the active context; a malformed one is ignored and flagged", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseModule } from "../../codegen/rego/index.js";
 import type { Module } from "../../codegen/rego/ast.js";
-import { buildCoverage, discoverTests, findRegoFiles, formatJson, formatPretty, formatRanges, loadDataFiles } from "../../codegen/policytest/index.js";
+import { buildCoverage, discoverTests, findRegoFiles, formatCoverageJson, formatJson, formatPretty, formatRanges, loadDataFiles } from "../../codegen/policytest/index.js";
 import type { RunReport } from "../../codegen/policytest/index.js";
 import { readFileSync } from "node:fs";
 
@@ -67,10 +67,29 @@ describe("reports", () => {
     expect(text).toMatch(/PASS: 1\/3\nFAIL: 1\/3\nERROR: 1\/3$/);
     expect(formatPretty(report, true)).toContain("data.p.test_b: PASS");
   });
-  it("json: one object with summary, results and locations", () => {
-    const j = JSON.parse(formatJson(report)) as { summary: { fail: number }; results: { location: { row: number }; status: string }[] };
-    expect(j.summary.fail).toBe(1);
-    expect(j.results.map((r) => [r.status, r.location.row])).toEqual([["fail", 4], ["pass", 8], ["error", 12]]);
+  it("json has the shape of opa test --format json: an array of {location, package, name, fail?, error?, skip?, duration in ns}", () => {
+    const j = JSON.parse(formatJson({ ...report, results: [...report.results, { test: { ...test, name: "data.p.todo_d", rule: "todo_d", row: 20, todo: true }, status: "skip", ms: 0 }] })) as unknown;
+    expect(j).toEqual([
+      { location: { file: "p_test.rego", row: 4, col: 1 }, package: "data.p", name: "test_a", fail: true, duration: 1_500_000 },
+      { location: { file: "p_test.rego", row: 8, col: 1 }, package: "data.p", name: "test_b", duration: 200_000 },
+      { location: { file: "p_test.rego", row: 12, col: 1 }, package: "data.p", name: "test_c", error: { code: "eval_conflict_error", message: "p.rego:3:1: eval_conflict_error: x" }, duration: 100_000 },
+      { location: { file: "p_test.rego", row: 20, col: 1 }, package: "data.p", name: "todo_d", skip: true, duration: 0 },
+    ]);
+  });
+  it("coverage json has the shape of opa test --coverage --format json: row ranges per file, line counts and percentages", () => {
+    const coverage = buildCoverage(
+      [3, 4, 5, 9, 10].map((row) => ({ file: "a.rego", row, kind: "expr" as const })).concat([{ file: "b.rego", row: 2, kind: "expr" as const }]),
+      Uint8Array.from([1, 1, 0, 1, 0, 0]),
+    );
+    expect(JSON.parse(formatCoverageJson(coverage))).toEqual({
+      files: {
+        "a.rego": { covered: [{ start: { row: 3 }, end: { row: 4 } }, { start: { row: 9 }, end: { row: 9 } }], not_covered: [{ start: { row: 5 }, end: { row: 5 } }, { start: { row: 10 }, end: { row: 10 } }], covered_lines: 3, not_covered_lines: 2, coverage: 60 },
+        "b.rego": { not_covered: [{ start: { row: 2 }, end: { row: 2 } }], not_covered_lines: 1 },
+      },
+      covered_lines: 3,
+      not_covered_lines: 3,
+      coverage: 50,
+    });
   });
 });
 

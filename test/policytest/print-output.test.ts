@@ -14,8 +14,9 @@ describe("print() in policy tests", () => {
     const report = await runPolicyTests({ files: [file] });
     expect(spy).not.toHaveBeenCalled();
     spy.mockRestore();
-    const doc = JSON.parse(formatJson(report)) as { results: { rule: string; output?: string[] }[] };
-    expect(doc.results.find((r) => r.rule === "test_x")?.output).toEqual(["hello 1", "second"]);
-    expect(doc.results.find((r) => r.rule === "test_quiet")).not.toHaveProperty("output");
+    // OPA's shape: the printed text, base64.
+    const doc = JSON.parse(formatJson(report)) as { name: string; output?: string }[];
+    expect(Buffer.from(doc.find((r) => r.name === "test_x")?.output ?? "", "base64").toString("utf8")).toBe("hello 1\nsecond\n");
+    expect(doc.find((r) => r.name === "test_quiet")).not.toHaveProperty("output");
   });
 });

@@ -51,8 +51,18 @@ describe("toolgate test", () => {
       expect(out.join("\n")).toContain("data.lib_test.test_small_fails: FAIL");
       out.length = 0;
       expect(await main(["test", dir, "--run", "test_double", "--format", "json"])).toBe(0);
-      const json = JSON.parse(out.join("\n")) as { summary: { pass: number; total: number } };
-      expect(json.summary).toMatchObject({ pass: 1, total: 1 });
+      const json = JSON.parse(out.join("\n")) as { name: string; fail?: boolean; error?: unknown }[];
+      expect(json).toHaveLength(1);
+      expect(json[0]).toMatchObject({ name: "test_double", package: "data.lib_test" });
+      expect(json[0]).not.toHaveProperty("fail");
+      // With --coverage the JSON is OPA's coverage report.
+      out.length = 0;
+      expect(await main(["test", dir, "--run", "test_double", "--coverage", "--format", "json"])).toBe(0);
+      const cov = JSON.parse(out.join("\n")) as { files: Record<string, { covered?: { start: { row: number }; end: { row: number } }[] }>; coverage: number; covered_lines: number };
+      expect(Object.keys(cov.files).length).toBeGreaterThan(0);
+      expect(cov.covered_lines).toBeGreaterThan(0);
+      expect(Object.values(cov.files).some((f) => (f.covered ?? []).every((r) => r.start.row <= r.end.row) && (f.covered ?? []).length > 0)).toBe(true);
+      expect(typeof cov.coverage).toBe("number");
     } finally {
       log.mockRestore();
       err.mockRestore();

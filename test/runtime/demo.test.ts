@@ -20,8 +20,12 @@ describe("toolgate demo scenarios", () => {
     expect(by("8a.")).toMatchObject({ outcome: "retryable_failure", reason: "timeout" });
     expect(by("8b.")).toMatchObject({ outcome: "success" });
     expect(steps.find((s) => s.title.startsWith("8b."))?.note).toBe("effects in the ledger for op-timeout: 1");
-    expect(by("9.")).toMatchObject({ outcome: "terminal_failure", reason: "limit_exceeded", limit: { name: "payouts_per_currency", sum: 0, max_sum: 10_000 } });
-    expect(steps.find((s) => s.title.startsWith("9."))?.note).toBe("effects in the ledger for op-payout: 0");
+    expect(by("9a.")).toMatchObject({ outcome: "retryable_failure", reason: "retryable_error", retry_after_ms: 500, message: expect.stringMatching(/^get_account failed with ECONNRESET \(error e_[0-9a-f]{32}\); the operator can look it up$/) });
+    expect(JSON.stringify(by("9a."))).not.toContain("ledger-db.internal");
+    expect(steps.find((s) => s.title.startsWith("9a."))?.note).toBe("decision log (toolgate log --error): ECONNRESET: read ECONNRESET ledger-db.internal:5432");
+    expect(by("9b.")).toMatchObject({ outcome: "success", value: { account_id: "acc_bob" } });
+    expect(by("10.")).toMatchObject({ outcome: "terminal_failure", reason: "limit_exceeded", limit: { name: "payouts_per_currency", sum: 0, max_sum: 10_000 } });
+    expect(steps.find((s) => s.title.startsWith("10."))?.note).toBe("effects in the ledger for op-payout: 0");
     await store.close();
   });
 });

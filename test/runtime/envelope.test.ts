@@ -42,6 +42,7 @@ describe("envelope", () => {
       "context_unavailable",
       "policy_budget_exceeded",
       "policy_evaluation_error",
+      "outcome_unknown",
       "limit_exceeded",
     ]);
   });

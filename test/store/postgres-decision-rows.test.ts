@@ -54,9 +54,13 @@ describe.skipIf(skip)("postgres decision-log rows", () => {
         ...(result === undefined ? {} : { result }),
         erased: k % 2 === 0 ? ["/input/args/card_number", "/input/args/a\"b"] : [],
         shadow: k % 3 === 0 ? null : { policy_version: "pv-2", decision: "allow", reason: "r", result: k % 2 === 0 ? null : awkward, eval_ns: k, disagrees: k % 2 === 0 },
+        error:
+          k % 2 === 0
+            ? null
+            : { error_id: `e_${k}`, treated_as: "outcome_unknown", matched: null, name: "Error", code: "E\"x\u00e9", message: `reset by ${JSON.stringify(awkward)}`, stack: null, erased: ["memo"] },
       };
     });
-  const expected = (e: DecisionLogEntry) => ({ ...e, result: e.result ?? null, input: e.input ?? null });
+  const expected = (e: DecisionLogEntry) => ({ ...e, result: e.result ?? null, input: e.input ?? null, error: e.error ?? null });
 
   it("round-trip through the group-committed batch", async () => {
     const batch = entries("batch", "op-batch");

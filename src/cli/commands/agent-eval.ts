@@ -2,8 +2,8 @@ import { existsSync, writeFileSync } from "node:fs";
 import { InvalidArgumentError } from "commander";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { loadToolsFile, schemaId } from "../../../codegen/toolsyaml/index.js";
-import { carefulAgent, checkSurfaceStates, defaultSurfaces, SuiteLoadError, formatSuiteProblem, isSuiteLoadError, loadSuites, naiveAgent, runSuites } from "../../evals/index.js";
-import type { Agent, SurfaceFactory } from "../../evals/index.js";
+import { carefulAgent, checkSurfaceStates, defaultSurfaces, SuiteLoadError, formatSuiteProblem, isSuiteLoadError, loadSuites, naiveAgent, runSuites, scriptedAgent } from "../../evals/index.js";
+import type { Agent, Suite, SurfaceFactory } from "../../evals/index.js";
 import { formatHtml } from "../../evals/report-html.js";
 import { formatTable } from "../../evals/report-table.js";
 import { thresholdFailures } from "../../evals/thresholds.js";
@@ -24,7 +24,12 @@ interface AgentEvalOptions {
   minFailure?: number;
 }
 
-const builtinAgents: Readonly<Record<string, () => Agent>> = { careful: carefulAgent, naive: naiveAgent };
+/** Built-in agents; `scripted` plays the loaded suites' own scenarios (offline, any tools). */
+const builtinAgents: Readonly<Record<string, (suites: readonly Suite[]) => Agent>> = {
+  careful: () => carefulAgent(),
+  naive: () => naiveAgent(),
+  scripted: (suites) => scriptedAgent(suites),
+};
 
 const rate = (flag: string) => (v: string): number => {
   const n = Number(v);
@@ -60,7 +65,7 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
     .command("agent-eval")
     .description("run agents through scenario suites against the gate and score intent to call, failure-class handling and safety")
     .argument("[suites...]", "suite files or directories of *.eval.yaml", ["evals"])
-    .option("-a, --agent <name|module>", "careful, naive, or a module exporting `agent` (repeatable)", collect, [])
+    .option("-a, --agent <name|module>", "careful, naive (scripted for the example escrow tools), scripted (plays each scenario's own expected calls and reactions: any suite, offline), or a module exporting `agent` (repeatable)", collect, [])
     .option("-c, --config <file>", "the tools file", "tools.yaml")
     .option("--policy <file>", "compiled policy (toolgate build)", "generated/policy.wasm")
     .option("--data <file>", "policy data", "policies/data.json")
@@ -91,7 +96,8 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
       }
 
       let surfaces: Record<string, SurfaceFactory> = { ...defaultSurfaces };
-      const agents: Agent[] = [];
+      // Built-ins are made once the suites are loaded (the scripted agent plays them).
+      const agentSpecs: (Agent | ((suites: readonly Suite[]) => Agent))[] = [];
       try {
         if (opts.surface !== undefined) surfaces = await loadSurfaceModule(opts.surface);
       } catch (err) {
@@ -102,7 +108,7 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
       for (const a of opts.agent.length === 0 ? ["careful"] : opts.agent) {
         const builtin = builtinAgents[a];
         if (builtin !== undefined) {
-          agents.push(builtin());
+          agentSpecs.push(builtin);
           continue;
         }
         if (!existsSync(a)) {
@@ -111,7 +117,7 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
           return;
         }
         try {
-          agents.push(await loadAgentModule(a));
+          agentSpecs.push(await loadAgentModule(a));
         } catch (err) {
           console.error(`${a}:1:1 agent_module_error: ${err instanceof Error ? err.message : String(err)}\n  hint: see src/evals/README.md for the agent interface`);
           setExitCode(1);
@@ -148,6 +154,7 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
         return;
       }
 
+      const agents = agentSpecs.map((a) => (typeof a === "function" ? a(suites) : a));
       const result = await runSuites(suites, agents, { manifest, validators, policy, surfaces });
       const thresholds = { ...(opts.minIntent === undefined ? {} : { min_intent: opts.minIntent }), ...(opts.minFailure === undefined ? {} : { min_failure: opts.minFailure }) };
       const below = thresholdFailures(result, thresholds);

@@ -6,28 +6,30 @@ import { parseDecision } from "../../approvals/decide-as.js";
 import type { DecisionKind } from "../../approvals/decide-as.js";
 import { decideAsApprover } from "../../approvals/decide-as.js";
 import { isApprovalsError } from "../../approvals/errors.js";
+import type { DecideOutcome } from "../../runtime/approvals.js";
 import { getApprovalDetail } from "../../approvals/get.js";
 import { listApprovals } from "../../approvals/list.js";
 import type { ApprovalStatus, Store } from "../../store/store.js";
+import { selectApprovals } from "../approvals-bulk.js";
+import type { BulkFilterFlags } from "../approvals-bulk.js";
 import { CliInputError, approverFromFlags, isCliInputError, openStoreFromFlags, projectApprovals } from "../approvals-env.js";
 import type { ApproverFlags, ProjectFlags, StoreFlags } from "../approvals-env.js";
 import { decisionText, detailText, listTable } from "../approvals-output.js";
+import { collectRepeated } from "../role-flags.js";
 import type { RegisterCommand } from "./index.js";
 
 interface CommonFlags extends StoreFlags, ApproverFlags, ProjectFlags {
   readonly format: string;
 }
 
-const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
-
 function common(cmd: Command, withProject: boolean): Command {
   cmd
     .option("--db <file>", "SQLite store file")
     .option("--url <url>", "PostgreSQL URL (default: $TOOLGATE_PG_URL)")
     .option("--schema <name>", "PostgreSQL schema (default: $TOOLGATE_PG_SCHEMA or public)")
-    .option("--as <user>", "your user id (recorded with the decision)")
-    .option("--tenant <tenant>", "your tenant")
-    .option("--role <role>", "one of your roles (repeatable)", collect)
+    .option("--as <user>", "required: your user id (recorded with the decision)")
+    .option("--tenant <tenant>", "required: your tenant")
+    .option("--role <role>", "one of your roles (repeatable)", collectRepeated)
     .option("--format <format>", "table or json", "table");
   if (withProject) {
     cmd
@@ -76,10 +78,13 @@ interface ListFlags extends CommonFlags {
   readonly cursor?: string;
 }
 
-interface DecideFlags extends CommonFlags {
+interface DecideFlags extends CommonFlags, BulkFilterFlags {
   readonly reason?: string;
   readonly args?: string;
 }
+
+/** One approval's result in a batch: the decision, or why it was refused. */
+type BulkResult = ({ readonly id: string } & DecideOutcome) | { readonly id: string; readonly ok: false; readonly why: string; readonly message: string };
 
 /** `--args '{"amount": 5}'` or `--args @file.json`. */
 function readArgs(text: string | undefined): unknown {
@@ -141,30 +146,58 @@ export const registerApprovals: RegisterCommand = (program, setExitCode) => {
   );
 
   const decider = (kind: DecisionKind, description: string): void => {
-    const cmd = common(approvals.command(kind).argument("<id>", "approval id").description(description), true).option("--reason <text>", "why (recorded with the decision)");
+    const bulk = kind === "approve" || kind === "reject";
+    const cmd = common(approvals.command(kind), true);
+    if (bulk) {
+      cmd
+        .argument("[ids...]", "approval ids (or a filter instead)")
+        .option("--tool <name>", "filter: the tenant's pending approvals of this tool")
+        .option("--requested-by <user>", "filter: ... requested for this user")
+        .option("--older-than <duration>", "filter: ... created longer ago than this (30s, 15m, 24h)")
+        .option("--all", "filter: every pending approval of the tenant")
+        .option("--yes", "decide what the filter selects (without it the selection is only listed)");
+    } else cmd.argument("<id>", "approval id");
+    cmd.description(description).option("--reason <text>", "why (recorded with the decision)");
     if (kind === "edit") cmd.option("--args <json>", "the full edited arguments as JSON, or @file.json");
-    cmd.action((id: string, f: DecideFlags) =>
+    cmd.action((idArg: string | string[], f: DecideFlags) =>
       run(setExitCode, f, async (store) => {
         const who = approverFromFlags(f);
         const req = parseDecision({ decision: kind, reason: f.reason, ...(kind === "edit" ? { edited_args: readArgs(f.args) } : {}) });
+        const selection = await selectApprovals(store, who.tenant, Array.isArray(idArg) ? idArg : [idArg], f, Date.now());
+        if (selection.kind === "filter") {
+          console.log(`${selection.matches.length} ${selection.description} approval(s) of tenant ${who.tenant} to ${kind}:`);
+          if (selection.matches.length > 0) console.log(listTable({ approvals: selection.matches, next_cursor: null }, Date.now()));
+          if (selection.matches.length === 0) return 0;
+          if (f.yes !== true) {
+            console.error(`toolgate approvals:1:1 confirmation_required: nothing was decided; run again with --yes to ${kind} these ${selection.matches.length} approval(s)`);
+            return 1;
+          }
+        }
+        const ids = selection.kind === "ids" ? selection.ids : selection.matches.map((a) => a.id);
+        // One store connection and one project load for the batch; the approver rules apply to each approval.
         const api = await projectApprovals(store, f);
-        const current = await api.get(id);
-        if (current === null || current.tenant !== who.tenant) {
-          console.error(`toolgate approvals:1:1 not_found: approval ${id} does not exist in tenant ${who.tenant}`);
-          return 1;
+        const results: BulkResult[] = [];
+        for (const id of ids) {
+          const current = await api.get(id);
+          if (current === null || current.tenant !== who.tenant) {
+            console.error(`toolgate approvals:1:1 not_found: approval ${id} does not exist in tenant ${who.tenant}`);
+            results.push({ id, ok: false, why: "not_found", message: `approval ${id} does not exist in tenant ${who.tenant}` });
+            continue;
+          }
+          const out = await decideAsApprover(api, id, req, who);
+          if (!out.ok) console.error(`toolgate approvals:1:1 ${decisionText(id, out)}`);
+          else if (f.format !== "json") console.log(decisionText(id, out));
+          results.push(out.ok ? { id, ...out } : { id, ok: false, why: out.why, message: out.message });
         }
-        const out = await decideAsApprover(api, id, req, who);
-        if (!out.ok) {
-          console.error(`toolgate approvals:1:1 ${decisionText(id, out)}`);
-          return 1;
-        }
-        print(f, out, decisionText(id, out));
-        return 0;
+        const refused = results.filter((r) => !r.ok).length;
+        if (f.format === "json") console.log(JSON.stringify(ids.length === 1 && selection.kind === "ids" ? results[0] : { results }, null, 2));
+        else if (results.length > 1) console.log(`${results.length - refused} ${kind === "approve" ? "approved" : "rejected"}, ${refused} refused`);
+        return refused === 0 ? 0 : 1;
       }),
     );
   };
-  decider("approve", "approve a pending call (the host then resumes it, or the caller retries)");
-  decider("reject", "reject a pending call");
+  decider("approve", "approve pending calls, by id or by filter with --yes (the host then resumes each, or the caller retries)");
+  decider("reject", "reject pending calls, by id or by filter with --yes");
   decider("edit", "approve the call with edited arguments (a new call, validated against the tool's schema)");
   decider("revoke", "withdraw a pending or given approval");
 };

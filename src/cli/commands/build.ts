@@ -1,17 +1,8 @@
-import { existsSync } from "node:fs";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
-import { loadPolicySection } from "../../../codegen/toolsyaml/policy-section.js";
+import { defaultEntrypoint } from "../default-entrypoint.js";
 import type { RegisterCommand } from "./index.js";
 import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
-
-const DEFAULT_ENTRYPOINT = "toolgate/authz/decision";
-
-/** tools.yaml's `policy.entrypoint` when the file exists and names one, else the default. */
-function defaultEntrypoint(): string {
-  if (!existsSync("tools.yaml")) return DEFAULT_ENTRYPOINT;
-  return loadPolicySection("tools.yaml").entrypoint ?? DEFAULT_ENTRYPOINT;
-}
 
 export const registerBuild: RegisterCommand = (program, setExitCode) => {
   program

@@ -9,6 +9,8 @@ import { isPolicyLoadError } from "../../policy/opa-wasm-engine.js";
 import { loadPolicyFile } from "../../policy/policy-file.js";
 import type { PolicyInput } from "../../policy/engine.js";
 import { opaDecisionEvent } from "../../runtime/decision-log.js";
+import { decisionIdOfError } from "../../runtime/thrown-errors.js";
+import { formatHandlerError } from "./log.js";
 import { addLogStoreOptions, openLogStore } from "../log-store.js";
 import type { LogStoreOptions } from "../log-store.js";
 import type { RegisterCommand } from "./index.js";
@@ -32,12 +34,14 @@ export const registerExplain: RegisterCommand = (program, setExitCode) => {
     program
       .command("explain")
       .description("re-evaluate a logged decision's input and show every rule's value (the `eval --explain` table)")
-      .argument("<decision_id>", "a decision id from `toolgate log`")
+      .argument("<decision_id>", "a decision id from `toolgate log`, or the error id (e_...) a model was given for a thrown handler error")
       .option("--policies <dir>", "the Rego sources of the policy", "policies")
       .option("--policy <file>", "the compiled policy in force (its version is compared with the logged one)", "generated/policy.wasm")
       .option("--data <file>", "the policy data", "policies/data.json")
       .option("--format <format>", "pretty or json", format, "pretty"),
-  ).action(async (decisionId: string, opts: ExplainOptions) => {
+  ).action(async (key: string, opts: ExplainOptions) => {
+    // An error id names the decision of the call whose handler threw it.
+    const decisionId = decisionIdOfError(key) ?? key;
     const opened = await openLogStore("explain", opts);
     if ("error" in opened) {
       console.error(opened.error);
@@ -50,7 +54,7 @@ export const registerExplain: RegisterCommand = (program, setExitCode) => {
       await opened.store.close();
     }
     if (record === null) {
-      console.error(`toolgate explain: no decision ${JSON.stringify(decisionId)} in the store\n  hint: list decision ids with \`toolgate log\``);
+      console.error(`toolgate explain: no decision ${JSON.stringify(key)} in the store\n  hint: list decision ids with \`toolgate log\``);
       return setExitCode(1);
     }
     if (record.input === null || record.path === null) {
@@ -113,6 +117,7 @@ export const registerExplain: RegisterCommand = (program, setExitCode) => {
       else if (sameVersion) console.log(`  on disk    ${opts.policy} + ${opts.data} is the version it was made under`);
       else console.log(`  on disk    ${current.version} differs from the logged version: the rules below are today's (${opts.policies}), decided ${JSON.stringify(current.decision)}`);
       if (record.erased.length > 0) console.log(`  erased     ${record.erased.join(", ")} (not in the logged input: rules reading them see undefined)`);
+      if (record.error !== null) console.log(`  handler    threw; the model saw only the error id\n${formatHandlerError(record.error).replace(/^/gm, "    ")}`);
       console.log(`  reproduced ${reproduced ? "yes" : `NO: the rules give ${queried === undefined ? "nothing" : formatOutcome(queried.outcome)}, the log says ${JSON.stringify(record.result)}`}`);
       console.log(`\n${formatExplanation(explanation)}`);
     }

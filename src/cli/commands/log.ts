@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from "commander";
 import { parseDuration } from "../../../codegen/toolsyaml/duration.js";
 import { opaDecisionEvent } from "../../runtime/decision-log.js";
-import type { DecisionLogRecord, DecisionQuery } from "../../store/store.js";
+import { decisionIdOfError } from "../../runtime/thrown-errors.js";
+import type { DecisionLogRecord, DecisionQuery, HandlerErrorDetail } from "../../store/store.js";
 import { addLogStoreOptions, openLogStore, parseSince } from "../log-store.js";
 import type { LogStoreOptions } from "../log-store.js";
 import type { RegisterCommand } from "./index.js";
@@ -13,6 +14,7 @@ interface LogOptions extends LogStoreOptions {
   readonly operation?: string;
   readonly since?: string;
   readonly shadowDisagrees?: boolean;
+  readonly error?: string;
   readonly limit: number;
   readonly format: "pretty" | "json";
 }
@@ -45,6 +47,17 @@ export function formatLogTable(rows: readonly DecisionLogRecord[]): string {
   return [line(head), ...cells.map(line)].join("\n");
 }
 
+/** A thrown handler error as logged, for a terminal: what the model was not told. */
+export function formatHandlerError(e: HandlerErrorDetail): string {
+  const lines = [
+    `error ${e.error_id}: ${e.name}${e.code === null ? "" : ` (code ${e.code})`}, answered as ${e.treated_as}${e.matched === null ? " (undeclared)" : ` (matched ${e.matched})`}`,
+    `  message  ${e.message}`,
+  ];
+  if (e.erased.length > 0) lines.push(`  erased   values of ${e.erased.join(", ")} (sensitive arguments)`);
+  if (e.stack !== null) lines.push(`  stack    ${e.stack.split("\n").join("\n           ")}`);
+  return lines.join("\n");
+}
+
 export const registerLog: RegisterCommand = (program, setExitCode) => {
   addLogStoreOptions(
     program
@@ -56,6 +69,7 @@ export const registerLog: RegisterCommand = (program, setExitCode) => {
       .option("--operation <id>", "only this operation id")
       .option("--since <when>", "only decisions since a duration ago (1h, 30m, 7d) or an ISO time")
       .option("--shadow-disagrees", "only decisions where the shadow policy disagreed")
+      .option("--error <error_id>", "the decision of the call whose handler threw this error (e_..., from the model's message), with the error's message and stack")
       .option("--limit <n>", "at most this many", positive, 100)
       .option("--format <format>", "pretty (a table) or json (an array of OPA decision-log events)", format, "pretty"),
   ).action(async (opts: LogOptions) => {
@@ -67,12 +81,27 @@ export const registerLog: RegisterCommand = (program, setExitCode) => {
         return setExitCode(2);
       }
     }
+    const errorDecision = opts.error === undefined ? null : decisionIdOfError(opts.error);
+    if (opts.error !== undefined && errorDecision === null) {
+      console.error(`toolgate log: --error ${JSON.stringify(opts.error)} is not an error id\n  hint: an error id is e_ and 32 hex digits, as in "reserve_funds failed (error e_…)"`);
+      return setExitCode(2);
+    }
     const opened = await openLogStore("log", opts);
     if ("error" in opened) {
       console.error(opened.error);
       return setExitCode(opened.exitCode);
     }
     try {
+      if (errorDecision !== null) {
+        const record = await opened.store.getDecision(errorDecision);
+        if (record === null) {
+          console.error(`toolgate log: no decision for error ${opts.error ?? ""} in the store (purged after its retention, or another store)`);
+          return setExitCode(1);
+        }
+        if (opts.format === "json") console.log(JSON.stringify([opaDecisionEvent(record)], null, 2));
+        else console.log(`${formatLogTable([record])}${record.error === null ? "" : `\n\n${formatHandlerError(record.error)}`}`);
+        return;
+      }
       const query: DecisionQuery = {
         limit: opts.limit,
         ...(opts.tenant === undefined ? {} : { tenant: opts.tenant }),

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { CustomBuiltins } from "../../policy/builtins/index.js";
 import { projectPolicyBuiltins } from "../policy-builtins.js";
 import { importUserModule, isUserModuleError } from "../user-module.js";
+import { collectRepeated, rolesFromFlags } from "../role-flags.js";
 import type { RegisterCommand } from "./index.js";
 import type { Manifest } from "../../manifest.js";
 import type { ToolValidators } from "../../runtime/types.js";
@@ -20,7 +21,8 @@ interface McpOptions {
   db?: string;
   tenant?: string;
   user?: string;
-  roles: string;
+  role?: string[];
+  roles?: string;
   runId?: string;
   host: string;
   tokenSecretEnv: string;
@@ -80,7 +82,7 @@ function checkUsage(opts: McpOptions): void {
   if ((opts.stdio === true) === (opts.http !== undefined)) throw new UsageError("give exactly one of --stdio or --http PORT");
   if ((opts.demo === true) === (opts.handlers !== undefined)) throw new UsageError("give exactly one of --handlers ./handlers.js or --demo");
   if (opts.stdio === true && (opts.tenant === undefined || opts.user === undefined)) {
-    throw new UsageError("--stdio needs the principal from the launching host: --tenant T --user U [--roles a,b]");
+    throw new UsageError("--stdio needs the principal from the launching host: --tenant T --user U [--role R ...]");
   }
   if (opts.http !== undefined && !/^\d{1,5}$/.test(opts.http)) throw new UsageError(`--http takes a port number, not ${JSON.stringify(opts.http)}`);
 }
@@ -125,7 +127,8 @@ async function run(opts: McpOptions): Promise<void> {
   try {
     if (opts.stdio === true) {
       // stdout carries the protocol: every human-readable line goes to stderr.
-      const roles = opts.roles.split(",").map((r) => r.trim()).filter((r) => r !== "");
+      const { roles, deprecatedRolesFlag } = rolesFromFlags(opts);
+      if (deprecatedRolesFlag) process.stderr.write("toolgate mcp: --roles a,b is deprecated; use --role a --role b (as approvals and token do)\n");
       const principal = { tenant: opts.tenant as string, user: opts.user as string, roles, run_id: opts.runId ?? `mcp_stdio_${process.pid}` };
       const server = createMcpServer(runtime, { principal, ...approvalLink });
       const transport = new StdioServerTransport();
@@ -173,9 +176,9 @@ export const registerMcp: RegisterCommand = (program, setExitCode) => {
   program
     .command("mcp")
     .description("serve the gated tools as an MCP server over stdio or Streamable HTTP")
-    .option("--stdio", "speak MCP on stdin/stdout (the principal comes from --tenant/--user/--roles)")
+    .option("--stdio", "speak MCP on stdin/stdout (the principal comes from --tenant/--user/--role)")
     .option("--http <port>", "serve MCP over Streamable HTTP at /mcp (bearer tokens: JWT HS256 with tenant, sub, roles, exp)")
-    .option("--handlers <module>", "module exporting `handlers` (and optionally `reconcilers`)")
+    .option("--handlers <module>", "module exporting `handlers` (and optionally `reconcilers`): a .js module, or a .ts module (loaded through the project's tsx)")
     .option("--demo", "serve the example escrow tools with in-memory handlers")
     .option("--generated <dir>", "generated code of the tools (toolgate codegen), with --handlers", "generated")
     .option("--policy <file>", "compiled policy (toolgate build)", "generated/policy.wasm")
@@ -184,7 +187,8 @@ export const registerMcp: RegisterCommand = (program, setExitCode) => {
     .option("--db <file>", "SQLite file (default: a fresh one in a temp dir; TOOLGATE_PG_URL selects PostgreSQL)")
     .option("--tenant <tenant>", "stdio: the tenant every call runs as")
     .option("--user <user>", "stdio: the user every call runs as")
-    .option("--roles <roles>", "stdio: comma-separated roles", "")
+    .option("--role <role>", "stdio: one of the principal's roles (repeatable)", collectRepeated)
+    .option("--roles <roles>", "stdio: deprecated, comma-separated roles (use --role, repeatable)")
     .option("--run-id <id>", "stdio: the agent run id (interrupts apply per run)")
     .option("--host <host>", "http: address to listen on", "127.0.0.1")
     .option("--allowed-host <name...>", "http: host names to answer besides localhost (against DNS rebinding)", [])

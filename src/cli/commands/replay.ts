@@ -7,6 +7,7 @@ import { loadPolicyFile, readBundleFiles } from "../../policy/policy-file.js";
 import { replayDecisions, replayFails } from "../../runtime/replay.js";
 import type { ReplayFailOn } from "../../runtime/replay.js";
 import type { DecisionQuery } from "../../store/store.js";
+import { defaultEntrypoint } from "../default-entrypoint.js";
 import { addLogStoreOptions, openLogStore, parseSince } from "../log-store.js";
 import type { LogStoreOptions } from "../log-store.js";
 import { formatReplay } from "../replay-format.js";
@@ -15,7 +16,7 @@ import type { RegisterCommand } from "./index.js";
 interface ReplayOptions extends LogStoreOptions {
   readonly policy: string;
   readonly data?: string;
-  readonly entrypoint: string;
+  readonly entrypoint?: string;
   readonly since?: string;
   readonly tenant?: string;
   readonly tool?: string;
@@ -52,7 +53,7 @@ export const registerReplay: RegisterCommand = (program, setExitCode) => {
       .description("re-evaluate logged decisions under a candidate policy and report what would change; exit 1 on flips (allow <-> deny)")
       .requiredOption("--policy <file>", "candidate policy.wasm or bundle.tar.gz (toolgate build)")
       .option("--data <file>", `data for a bare policy.wasm (default: ${DEFAULT_DATA} when it exists; a bundle carries its own)`)
-      .option("--entrypoint <path>", "decision entrypoint", "toolgate/authz/decision")
+      .option("--entrypoint <path>", "decision entrypoint (default: tools.yaml's policy.entrypoint, else toolgate/authz/decision)")
       .option("--since <when>", "only decisions since a duration ago (24h, 7d) or an ISO time")
       .option("--tenant <tenant>", "only this tenant")
       .option("--tool <tool>", "only this tool")
@@ -74,10 +75,11 @@ export const registerReplay: RegisterCommand = (program, setExitCode) => {
     }
     const bundle = isBundle(opts.policy);
     const dataFile = opts.data ?? (!bundle && existsSync(DEFAULT_DATA) ? DEFAULT_DATA : undefined);
+    const entrypoint = opts.entrypoint ?? defaultEntrypoint();
     let candidate;
     try {
       const data = dataFile === undefined ? undefined : (JSON.parse(readFileSync(dataFile, "utf8")) as JsonObject);
-      candidate = await loadPolicyFile(opts.policy, data === undefined ? { entrypoint: opts.entrypoint } : { entrypoint: opts.entrypoint, data });
+      candidate = await loadPolicyFile(opts.policy, data === undefined ? { entrypoint } : { entrypoint, data });
     } catch (err) {
       if (!isPolicyLoadError(err) && !(err instanceof SyntaxError)) throw err;
       console.error(`${err instanceof SyntaxError ? dataFile : opts.policy}:1:1 policy_load_error: ${err.message}`);

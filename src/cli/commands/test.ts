@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "commander";
-import { countResults, findRegoFiles, formatJson, formatPretty, isPathError, loadDataFiles, runPolicyTests } from "../../../codegen/policytest/index.js";
+import { countResults, findRegoFiles, formatCoverageJson, formatJson, formatPretty, isPathError, loadDataFiles, runPolicyTests } from "../../../codegen/policytest/index.js";
 import type { RegisterCommand } from "./index.js";
 import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
@@ -63,7 +63,11 @@ export const registerTest: RegisterCommand = (program, setExitCode) => {
       const custom = await policyBuiltinsForCommand();
       if (custom === null) return setExitCode(1);
       const report = await runPolicyTests({ files, coverage, data: data.data, explain: opts.verbose === true, regoVersion: regoVersionOf(opts), ...custom, ...(run === undefined ? {} : { run }) });
-      console.log(opts.format === "json" ? formatJson(report) : formatPretty(report, opts.verbose === true));
+      // As `opa test`: with --coverage the JSON output is the coverage report, else the array of results.
+      if (opts.format !== "json") console.log(formatPretty(report, opts.verbose === true));
+      else if (coverage && report.coverage !== undefined && report.errors.length === 0) console.log(formatCoverageJson(report.coverage));
+      else console.log(formatJson(report));
+      if (opts.format === "json" && report.coverageError !== undefined) console.error(`coverage: ${report.coverageError}`);
 
       const c = countResults(report.results);
       if (report.errors.length > 0 || c.fail > 0 || c.error > 0) setExitCode(1);

@@ -36,7 +36,7 @@ const statusAfter: Readonly<Record<ApprovalDecisionKind, ApprovalStatus>> = {
 const insertSql = `
 INSERT INTO approvals (id, tenant, run_id, requested_by, tool, args, preview, fingerprint, operation_id,
   created_at, expires_at, policy_version, status, args_hash, policy_code_version, policy_data_version)
-VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, toolgate_ts($10::bigint), toolgate_ts($11::bigint), $12, 'pending',
+VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::json, $8, $9, toolgate_ts($10::bigint), toolgate_ts($11::bigint), $12, 'pending',
   $13, $14, $15)`;
 
 const getSql = `SELECT ${approvalColumns} FROM approvals a ${latestEventJoin} WHERE a.id = $1`;

@@ -18,7 +18,7 @@ interface DecisionRow extends DecisionColumns<JsonObject | JsonValue | string[] 
 
 // "user" is a keyword in PostgreSQL: the column is user_id, read back under the record's name.
 const columns = `decision_id, toolgate_ms(at) AS at_ms, tenant, run_id, user_id AS "user", tool, operation_id, fingerprint,
-  decision, reason, policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow,
+  decision, reason, policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, error,
   toolgate_ms(expires_at) AS expires_at_ms`;
 
 const toRecord = (row: DecisionRow): DecisionLogRecord => toDecisionRecord(row, row.decision_id, pgJson);
@@ -56,20 +56,21 @@ export function decisionRows(entries: readonly DecisionLogEntry[], own = false):
     shadow: e.shadow ?? null,
     shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees,
     expires_at_ms: e.expires_at_ms ?? null,
+    error: e.error ?? null,
   }));
 }
 
 /** INSERT of the rows in the JSON array parameter `param`, in array order, filtered by `where`. */
 export function decisionInsertSql(param: string, where = "true"): string {
   return `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
-       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at)
+       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at, error)
      SELECT r.decision_id, toolgate_ts(r.at_ms), r.tenant, r.run_id, r.user_id, r.tool, r.operation_id, r.fingerprint,
        r.decision, r.reason, r.policy_version, r.outcome, r.outcome_reason, r.path, r.input, r.result::jsonb,
-       COALESCE(r.erased, '[]'::jsonb), r.eval_ns, r.shadow, r.shadow_disagrees, toolgate_ts(r.expires_at_ms)
+       COALESCE(r.erased, '[]'::jsonb), r.eval_ns, r.shadow, r.shadow_disagrees, toolgate_ts(r.expires_at_ms), r.error
      FROM jsonb_to_recordset(${param}::jsonb) AS r(decision_id text, at_ms bigint, tenant text, run_id text,
        user_id text, tool text, operation_id text, fingerprint text, decision text, reason text, policy_version text,
        outcome text, outcome_reason text, path text, input jsonb, result text, erased jsonb, eval_ns bigint, shadow jsonb,
-       shadow_disagrees boolean, expires_at_ms bigint, n bigint, own boolean)
+       shadow_disagrees boolean, expires_at_ms bigint, error jsonb, n bigint, own boolean)
      WHERE ${where}
      ORDER BY r.own, r.n`;
 }
@@ -77,7 +78,7 @@ export function decisionInsertSql(param: string, where = "true"): string {
 const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 
 /**
- * One entry as 21 statement parameters, in the column order of `decisionInsertOneSql`:
+ * One entry as 22 statement parameters, in the column order of `decisionInsertOneSql`:
  * a statement carrying a single entry skips building and unpacking the JSON array.
  */
 export function decisionParams(e: DecisionLogEntry): unknown[] {
@@ -85,18 +86,19 @@ export function decisionParams(e: DecisionLogEntry): unknown[] {
     e.decision_id ?? decisionId(e.at_ms), e.at_ms, e.tenant, e.run_id, e.user, e.tool, e.operation_id, e.fingerprint,
     e.decision, e.reason, e.policy_version, e.outcome, e.outcome_reason, e.path ?? null,
     jsonText(e.input), jsonText(e.result), JSON.stringify(e.erased ?? []), e.eval_ns ?? null, jsonText(e.shadow),
-    e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees, e.expires_at_ms ?? null,
+    e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees, e.expires_at_ms ?? null, jsonText(e.error),
   ];
 }
 
-/** INSERT of one entry from the 21 parameters starting at `$first` (see decisionParams), when `where` holds. */
+/** INSERT of one entry from the 22 parameters starting at `$first` (see decisionParams), when `where` holds. */
 export function decisionInsertOneSql(first: number, where = "true"): string {
   const p = (k: number) => `$${first + k}`;
   return `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
-       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at)
+       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at, error)
      SELECT ${p(0)}::text, toolgate_ts(${p(1)}::bigint), ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text,
        ${p(7)}::text, ${p(8)}::text, ${p(9)}::text, ${p(10)}::text, ${p(11)}::text, ${p(12)}::text, ${p(13)}::text,
-       ${p(14)}::jsonb, ${p(15)}::jsonb, ${p(16)}::jsonb, ${p(17)}::bigint, ${p(18)}::jsonb, ${p(19)}::boolean, toolgate_ts(${p(20)}::bigint)
+       ${p(14)}::jsonb, ${p(15)}::jsonb, ${p(16)}::jsonb, ${p(17)}::bigint, ${p(18)}::jsonb, ${p(19)}::boolean, toolgate_ts(${p(20)}::bigint),
+       ${p(21)}::jsonb
      WHERE ${where}`;
 }
 

@@ -21,7 +21,7 @@ SELECT COUNT(*)::bigint AS count, COALESCE(SUM(e.amount), 0)::double precision A
  WHERE e.tenant = $1 AND e.limit_name = $2 AND e.limit_key = $3 AND e.operation_id <> $4
    AND o.created_at > toolgate_ts($5::bigint)
    AND (CASE WHEN o.status = 'final'
-             THEN coalesce(o.envelope->>'outcome' = 'success' OR o.envelope->>'reason' = 'timeout', false)
+             THEN coalesce(o.envelope->>'outcome' = 'success' OR o.envelope->>'reason' IN ('timeout', 'outcome_unknown'), false)
              ELSE o.status IN ('in_progress', 'unknown') AND o.lease_expires_at > toolgate_ts($6::bigint) END)`;
 
 const upsertSql = `

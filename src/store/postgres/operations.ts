@@ -32,7 +32,7 @@ INSERT INTO idempotency_records AS r
   (tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner, lease_expires_at, attempts,
    claimed_from, envelope, created_at, updated_at, expires_at)
 SELECT $1::text, $2::text, $3::text, $4::text, 'in_progress', 1, $5::text, toolgate_ts($6::bigint + $7::bigint), 1,
-   NULL::text, NULL::jsonb, toolgate_ts($6::bigint), toolgate_ts($6::bigint), toolgate_ts($6::bigint + $8::bigint)
+   NULL::text, NULL::json, toolgate_ts($6::bigint), toolgate_ts($6::bigint), toolgate_ts($6::bigint + $8::bigint)
  WHERE ${guardOk}`;
 export const claimSql = `${insertClaimSql}
 ON CONFLICT (tenant, operation_id) DO UPDATE SET
@@ -67,7 +67,7 @@ RETURNING 'true'::json AS inserted`;
 // $1 tenant, $2 operation_id, $3 fence_token, $4 status, $5 envelope, $6 now_ms, $7 keep_lease.
 const recordSql = `
 UPDATE idempotency_records
-   SET status = $4::text, envelope = $5::jsonb,
+   SET status = $4::text, envelope = $5::json,
        lease_expires_at = CASE WHEN $7::boolean AND $4::text = 'unknown' THEN lease_expires_at
                                ELSE LEAST(lease_expires_at, toolgate_ts($6::bigint)) END,
        updated_at = toolgate_ts($6::bigint)
@@ -141,7 +141,7 @@ export async function readGuardState(db: pg.Pool | pg.PoolClient, tenant: string
 // The outcome, the approval's consumption and the decision-log rows in one statement (one
 // commit): $8 approval to consume (NULL: none), then the rows: either the JSON array $9
 // (queued entries, then the call's own entry marked `own`, inserted only when the outcome is
-// recorded), or, with nothing queued, the call's own entry alone as parameters $9..$29.
+// recorded), or, with nothing queued, the call's own entry alone as parameters $9..$30.
 const recordWith = (logged: string) => `
 WITH rec AS (${recordSql}),
 consumed AS (

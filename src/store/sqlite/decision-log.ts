@@ -37,8 +37,8 @@ export class SqliteDecisionLog {
     this.#db = db;
     this.#insert = db.prepare(
       `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
-         policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms, error)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#byId = db.prepare<[string], DecisionRow>("SELECT * FROM decision_log WHERE decision_id = ?");
     this.#purge = db.prepare<[number]>("DELETE FROM decision_log WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ?");
@@ -58,7 +58,7 @@ export class SqliteDecisionLog {
       this.#insert.run(
         v.decision_id, v.at_ms, v.tenant, v.run_id, v.user, v.tool, v.operation_id, v.fingerprint, v.decision, v.reason,
         v.policy_version, v.outcome, v.outcome_reason, v.path, v.input, v.result, v.erased, v.eval_ns, v.shadow,
-        v.shadow_disagrees === null ? null : v.shadow_disagrees ? 1 : 0, v.expires_at_ms,
+        v.shadow_disagrees === null ? null : v.shadow_disagrees ? 1 : 0, v.expires_at_ms, v.error,
       );
     }
   }

@@ -29,7 +29,7 @@ SELECT COUNT(*) AS count, COALESCE(SUM(e.amount), 0) AS sum
  WHERE e.tenant = @tenant AND e.limit_name = @name AND e.limit_key = @key AND e.operation_id <> @exclude
    AND o.created_at_ms > @since
    AND (CASE WHEN o.status = 'final'
-             THEN json_extract(o.envelope, '$.outcome') = 'success' OR json_extract(o.envelope, '$.reason') = 'timeout'
+             THEN json_extract(o.envelope, '$.outcome') = 'success' OR json_extract(o.envelope, '$.reason') IN ('timeout', 'outcome_unknown')
              ELSE o.status IN ('in_progress', 'unknown') AND o.lease_expires_at_ms > @now END)`;
 
 export class SqliteLimits {

@@ -148,6 +148,8 @@ export const sqliteAddedColumns: Readonly<Record<string, readonly (readonly [nam
     ["shadow_disagrees", "INTEGER"],
     // NULL (entries written before retention existed) is never purged.
     ["expires_at_ms", "INTEGER"],
+    // A thrown handler error (JSON text): message and stack, sensitive values erased.
+    ["error", "TEXT"],
   ],
 };
 

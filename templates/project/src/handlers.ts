@@ -3,7 +3,7 @@
  * validated, and each handler answers with its output or one of its declared failures.
  * Replace the in-memory orders with calls to your own systems.
  */
-import type { ToolHandlers } from "../generated/index.js";
+import type { ToolHandlers, ToolReconcilers } from "../generated/index.js";
 
 interface Order {
   status: "paid" | "refunded" | "cancelled";
@@ -34,5 +34,22 @@ export const handlers: ToolHandlers = {
   async delete_customer() {
     // Never reached: the shipped policy denies every destructive call.
     return { ok: true, value: { deleted: true } };
+  },
+};
+
+/**
+ * Reconcilers answer "did this effect happen?" for a call whose outcome is unknown (the
+ * process died or the answer was lost after the handler started). The refunds are keyed by
+ * the operation id, as a payment provider deduplicates on it, so a lookup by that id is the
+ * truth: found, the refund landed and is the outcome; not found, it never happened
+ * (`not_applied`) and the gate may run the call again under the same operation id, which the
+ * provider would deduplicate anyway. Without a reconciler, such a call ends terminal_failure
+ * `timeout` once its lease passes.
+ */
+export const reconcilers: ToolReconcilers = {
+  async refund_order(_args, ctx) {
+    const refund = ctx.operation_id === null ? undefined : refunds.get(ctx.operation_id);
+    if (refund === undefined) return { ok: "not_applied" };
+    return { ok: true, value: refund, resource_id: refund.refund_id };
   },
 };
