@@ -73,7 +73,7 @@ const rowOf = (storeName: string, f: { plain: number; limited: number }): BenchR
 export const limitsSource: RowSource = {
   name: "limits",
   async run(ctx: RowContext) {
-    const n = ctx.quick ? 100 : 300;
+    const n = Number(process.env["BENCH_LIMITS_CALLS"] ?? (ctx.quick ? 100 : 300));
     const rounds = ctx.quick ? 3 : 5;
     const rows: BenchRow[] = [];
     const dir = mkdtempSync(join(tmpdir(), "toolgate-bench-limits-"));
