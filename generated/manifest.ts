@@ -8,6 +8,12 @@ export const manifest: Manifest = {
     "entrypoint": "toolgate/authz/decision",
     "strict_builtin_errors": true
   },
+  "approvals": {
+    "default_approver_roles": [
+      "approver"
+    ],
+    "identity_case": "sensitive"
+  },
   "tools": {
     "close_account": {
       "name": "close_account",

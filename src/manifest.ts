@@ -32,8 +32,24 @@ export interface ApprovalSpec {
   readonly ttl_ms: number;
   /** May the user who requested the call approve it too? Default false (separation of duties). */
   readonly self_approve: boolean;
-  /** When non-empty, only approvers holding one of these roles may decide. */
+  /** When non-empty, only approvers holding one of these roles may decide (else the manifest's `approvals.default_approver_roles`). */
   readonly approver_roles: readonly string[];
+  /**
+   * Who may use the approval once approved: `principal` (absent: the default) only the call of the
+   * tenant, user and run that requested it; `tenant` any principal of the tenant (a team queue).
+   */
+  readonly binding?: ApprovalBinding;
+}
+
+/** tools.yaml `approval.binding`: to whom an approval is bound. */
+export type ApprovalBinding = "principal" | "tenant";
+
+/** Top-level tools.yaml `approvals:`, settings of every tool's approvals. */
+export interface ApprovalsSettings {
+  /** Roles an approver needs for a tool that declares no `approver_roles`; empty: such tools cannot be decided. */
+  readonly default_approver_roles: readonly string[];
+  /** Whether the identity provider treats user ids case-insensitively (self-approval then compares case-folded ids). */
+  readonly identity_case: "sensitive" | "insensitive";
 }
 
 /** What a successful handler result must satisfy, or the call is a silent failure. */
@@ -122,6 +138,8 @@ export interface Manifest {
    * call (`policy_evaluation_error`) instead of being undefined as in OPA; absent is off.
    */
   readonly policy: { readonly entrypoint: string; readonly strict_builtin_errors?: boolean };
+  /** Absent: no default approver roles, so tools without `approver_roles` cannot be decided. */
+  readonly approvals?: ApprovalsSettings;
   readonly tools: Readonly<Record<string, ToolManifestEntry>>;
   /** Spend and rate limits by name; absent when none is declared. */
   readonly limits?: Readonly<Record<string, LimitSpec>>;

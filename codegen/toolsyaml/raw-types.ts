@@ -6,6 +6,7 @@ export interface RawToolsFile {
   readonly policy?: { readonly entrypoint: string; readonly rego_version?: "v0" | "v1"; readonly builtins?: string; readonly strict_builtin_errors?: boolean };
   /** Thrown errors of every tool, by `code` or `name`. */
   readonly errors?: Readonly<Record<string, RawFailure>>;
+  readonly approvals?: { readonly default_approver_roles?: readonly string[]; readonly identity_case?: "sensitive" | "insensitive" };
   readonly tools: Readonly<Record<string, RawTool>>;
 }
 
@@ -39,6 +40,7 @@ export interface RawTool {
     readonly ttl?: string;
     readonly self_approve?: boolean;
     readonly approver_roles?: readonly string[];
+    readonly binding?: "principal" | "tenant";
   };
   readonly compensation?: string;
   /** Arguments of the compensating call: "$resource_id", "$args.<field>", "$observed.<field>" or a literal. */

@@ -53,6 +53,8 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
               ttl_ms: duration(tool.approval?.ttl ?? defaults.approvalTtl, p("approval", "ttl")),
               self_approve: tool.approval?.self_approve ?? false,
               approver_roles: [...(tool.approval?.approver_roles ?? [])],
+              // Only when declared, so manifests of catalogs without it stay as they were.
+              ...(tool.approval?.binding === undefined ? {} : { binding: tool.approval.binding }),
             },
       compensation: tool.compensation ?? null,
       ...(tool.compensation_args === undefined ? {} : { compensation_args: toCompensationArgs(tool.compensation_args) }),
@@ -86,6 +88,9 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       version: 1,
       // Only when on, so manifests of catalogs without it stay as they were.
       policy: { entrypoint: file.policy?.entrypoint ?? defaults.entrypoint, ...(file.policy?.strict_builtin_errors === true ? { strict_builtin_errors: true } : {}) },
+      ...(file.approvals === undefined
+        ? {}
+        : { approvals: { default_approver_roles: [...(file.approvals.default_approver_roles ?? [])], identity_case: file.approvals.identity_case ?? "sensitive" } }),
       tools,
       ...(Object.keys(limits).length === 0 ? {} : { limits }),
     },

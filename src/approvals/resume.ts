@@ -11,6 +11,7 @@ import type { Envelope } from "../runtime/envelope.js";
 import type { Clock } from "../runtime/types.js";
 import type { Store } from "../store/store.js";
 import type { ResumeOutcome } from "./types.js";
+import { isUnstorable } from "../runtime/unstorable-text.js";
 
 export interface ResumeDeps {
   readonly store: Store;
@@ -24,7 +25,7 @@ const MAX_EDIT_HOPS = 16;
 export async function resumeApproval(deps: ResumeDeps, approvalId: string): Promise<ResumeOutcome> {
   let id = approvalId;
   for (let hop = 0; hop <= MAX_EDIT_HOPS; hop++) {
-    const approval = typeof id === "string" && id.length > 0 && id.length <= 200 ? await deps.store.getApproval(id) : null;
+    const approval = typeof id === "string" && id.length > 0 && id.length <= 200 && !isUnstorable(id) ? await deps.store.getApproval(id) : null;
     if (approval === null) return { ok: false, why: "not_found", message: `approval ${JSON.stringify(id)} does not exist` };
     const pending = await deps.store.getPendingCall(id);
     if (pending === null) {

@@ -1,14 +1,16 @@
 /**
  * The binding of an approval to what executes, enforced by the runtime whatever the policy
- * says: an approval authorises only the call of the same tenant, tool, complete arguments
- * (argument hash) and operation id, decided `approve`, unexpired, not revoked, and not used
- * up by another commit. The policy can deny more, never allow more.
+ * says: an approval authorises only the call of the same tenant, principal (user and run,
+ * unless tools.yaml `approval.binding: tenant`), tool, complete arguments (argument hash) and
+ * operation id, decided `approve`, unexpired, not revoked, and not used up by another commit.
+ * The policy can deny more, never allow more.
  */
 import type { ApprovalRecord, OperationRecord } from "../store/store.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
 export type BindingProblem =
   | "approval_tenant_mismatch"
+  | "approval_principal_mismatch"
   | "approval_tool_mismatch"
   | "approval_args_mismatch"
   | "approval_operation_mismatch"
@@ -33,6 +35,10 @@ export async function bindingProblem(
   known?: { readonly args_hash: string; readonly used_up: boolean },
 ): Promise<BindingProblem | null> {
   if (approval.tenant !== call.ctx.tenant) return "approval_tenant_mismatch";
+  // Bound to the requesting principal unless the tool widens it to the tenant (tools.yaml approval.binding).
+  if ((call.tool.approval?.binding ?? "principal") === "principal" && (approval.requested_by !== call.ctx.user || approval.run_id !== call.ctx.run_id)) {
+    return "approval_principal_mismatch";
+  }
   if (approval.tool !== call.tool.name) return "approval_tool_mismatch";
   if (approval.args_hash !== (known?.args_hash ?? callArgsHash(call))) return "approval_args_mismatch";
   if (approval.operation_id === null || approval.operation_id !== call.operation_id) return "approval_operation_mismatch";

@@ -16,6 +16,7 @@ import type { ApproverRefusal } from "./approver-checks.js";
 import { argsHash, fingerprint, pickFields } from "./fingerprint.js";
 import { formatProblems } from "./problems.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
+import { isUnstorable, unstorablePath } from "./unstorable-text.js";
 
 /** Used when a custom policy asks approval for a tool that declares none. */
 const DEFAULT_TTL_MS = 15 * 60_000;
@@ -31,6 +32,8 @@ export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now
     existing.operation_id === call.operation_id &&
     existing.args_hash === hash &&
     existing.requested_by === call.ctx.user &&
+    // A principal-bound approval serves only its own run: another run's would never authorise this call.
+    ((call.tool.approval?.binding ?? "principal") === "tenant" || existing.run_id === call.ctx.run_id) &&
     existing.policy_version === versions.version
   ) {
     return existing;
@@ -85,7 +88,9 @@ export type DecideOutcome =
        */
       readonly warnings: readonly string[];
     }
-  | { readonly ok: false; readonly why: DecideRefusal; readonly message: string };
+  | { readonly ok: false; readonly why: DecideRefusal; readonly message: string }
+  /** A revoke too late: the call under the approval claimed its operation first; the approval stays approved. */
+  | { readonly ok: false; readonly why: "already_executed"; readonly message: string; readonly outcome: JsonObject | null };
 
 export interface Approvals {
   /** Decides as `approver` (the host's trusted identity of the human deciding). */
@@ -111,6 +116,8 @@ function versionWarnings(deps: RuntimeDeps, approval: ApprovalRecord): string[] 
   return out;
 }
 
+const storableId = (id: unknown): id is string => typeof id === "string" && !isUnstorable(id);
+
 export function createApprovals(deps: RuntimeDeps): Approvals {
   const decide = async (approvalId: string, req: DecideRequest, approver: ApproverContext): Promise<DecideOutcome> => {
     const decision: unknown = (req as { decision?: unknown } | null)?.decision;
@@ -118,21 +125,27 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       return { ok: false, why: "invalid_decision", message: `decision must be one of ${decisionKinds.join(", ")}; got ${JSON.stringify(decision)?.slice(0, 40) ?? "nothing"}` };
     }
     const reason: unknown = req.reason;
-    if (reason !== undefined && typeof reason !== "string") {
-      return { ok: false, why: "invalid_decision", message: "reason must be a string when given" };
+    if (reason !== undefined && (typeof reason !== "string" || isUnstorable(reason))) {
+      return { ok: false, why: "invalid_decision", message: "reason must be a string when given, without NUL characters or unpaired surrogates" };
     }
     const now = deps.clock.now();
-    const current = await deps.store.getApproval(approvalId);
+    const current = storableId(approvalId) ? await deps.store.getApproval(approvalId) : null;
     if (current === null) return { ok: false, why: "not_found", message: `approval ${approvalId} does not exist` };
     const tool = deps.manifest.tools[current.tool];
-    const refused = checkApprover(current, tool?.approval ?? null, approver, decision);
+    const refused = checkApprover(current, tool?.approval ?? null, approver, decision, deps.manifest.approvals);
     if (refused !== null) return { ok: false, ...refused };
     let edited: { args: JsonObject; fingerprint: string } | null = null;
     if (decision === "edit") {
       const validate = deps.validators[current.tool]?.input;
       const args = req.edited_args === undefined ? undefined : (JSON.parse(JSON.stringify(req.edited_args)) as JsonObject);
-      if (args === undefined || validate === undefined || !validate(args)) {
-        const problems = args === undefined ? ["edited_args: required for edit"] : formatProblems(validate?.errors);
+      const unstorable = args === undefined ? null : unstorablePath(args);
+      if (args === undefined || validate === undefined || unstorable !== null || !validate(args)) {
+        const problems =
+          args === undefined
+            ? ["edited_args: required for edit"]
+            : unstorable !== null
+              ? [`${unstorable}: contains a NUL character or an unpaired surrogate`]
+              : formatProblems(validate?.errors);
         return { ok: false, why: "invalid_edit", message: `edited arguments are invalid: ${problems.join("; ")}` };
       }
       edited = { args, fingerprint: fingerprint(current.tenant, current.tool, args, tool?.fingerprint ?? []) };
@@ -151,6 +164,15 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       policy_data_version: versions.data_version,
     };
     const result = await deps.store.decideApproval(event);
+    if (!result.ok && result.why === "already_executed") {
+      const state = result.outcome === null ? "is running or its outcome is not known yet" : `answered ${JSON.stringify(result.outcome["outcome"] ?? null)}`;
+      return {
+        ok: false,
+        why: "already_executed",
+        message: `approval ${approvalId} was not revoked: the call it approved already executed (operation ${current.operation_id ?? "(none)"} ${state})`,
+        outcome: result.outcome,
+      };
+    }
     if (!result.ok) return { ok: false, why: result.why, message: `approval ${approvalId} cannot be decided: ${result.why}` };
     const warnings =
       decision === "approve" || decision === "edit"
@@ -183,13 +205,14 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       edited_args: null,
       reason: `edit of ${approvalId}${reason === undefined ? "" : `: ${reason}`}`,
     });
-    if (!approved.ok) return { ok: false, why: approved.why, message: `edited approval cannot be recorded: ${approved.why}` };
+    if (!approved.ok) return { ok: false, why: approved.why === "already_executed" ? "already_decided" : approved.why, message: `edited approval cannot be recorded: ${approved.why}` };
     const operationId = approved.approval.operation_id ?? "";
     return { ok: true, approval: result.approval, edited: { approval: approved.approval, tool: current.tool, args: edited.args, operation_id: operationId }, warnings };
   };
   return {
     decide,
-    get: (id) => deps.store.getApproval(id),
-    events: (id) => deps.store.listApprovalEvents(id),
+    // An id no store could hold (a NUL from a URL) is answered as absent, alike on every store.
+    get: async (id) => (storableId(id) ? deps.store.getApproval(id) : null),
+    events: async (id) => (storableId(id) ? deps.store.listApprovalEvents(id) : []),
   };
 }

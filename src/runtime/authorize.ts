@@ -16,6 +16,7 @@ import { resolveContext } from "./context.js";
 import type { HeldClaim } from "./held-claim.js";
 import { terminal } from "./envelope.js";
 import { evaluatePolicy } from "./evaluation.js";
+import type { Evaluation } from "./evaluation.js";
 import { answerFromRecord } from "./idempotency.js";
 import { callLimits, readFigures } from "./limit-figures.js";
 import { readRun } from "./run-history.js";
@@ -63,7 +64,7 @@ export async function authorize(deps: RuntimeDeps, call: PreparedCall, held: Hel
         : await deps.store.readCallState({ tenant: ctx.tenant, run_id: ctx.run_id, operation_id: call.operation_id, approval_id: call.approval_id, interrupt, now_ms: now });
   const record = state.operation;
   if (call.operation_id !== null) {
-    const known = answerFromRecord(record, { tool: tool.name, fingerprint: call.fingerprint, operation_id: call.operation_id });
+    const known = answerFromRecord(record, { tool: tool.name, fingerprint: call.operation_fingerprint, operation_id: call.operation_id });
     if (known !== null) return answer(known, { reason: known.outcome === "terminal_failure" ? known.reason : "replayed" });
   }
   if (state.interrupt !== null) {
@@ -87,6 +88,39 @@ export interface ReadState {
 const denied = (version: string, reason: string, message: string): Step<Authorized> =>
   answer(terminal("policy_denied", message), { decision: "deny", reason, policy_version: version });
 
+/** The runtime's rule after the policy answered (logged with its evaluation): a destructive tool never runs. */
+function destructiveDenied(call: PreparedCall, version: string, evaluation: Evaluation): Step<Authorized> {
+  const policy = `${evaluation.result.allow ? "allow" : evaluation.result.requires_approval ? "approval required" : "deny"}, ${evaluation.result.reason}`;
+  const message = `${call.tool.name} is a destructive tool (tools.yaml effect: destructive): the gate never runs it, whatever the policy answers (here: ${policy}) or an approval says; nothing ran`;
+  return answer(terminal("destructive_denied", message, call.operation_id === null ? {} : { operation_id: call.operation_id }), {
+    decision: "deny",
+    reason: "destructive_denied",
+    policy_version: version,
+    evaluation,
+  });
+}
+
+/**
+ * Why a presented approval of this tenant is not this principal's to use, or null. `principal`
+ * binding (the default): requested in this call's run by its user. `tenant`: by anyone in the
+ * tenant, except while the requesting run is interrupted.
+ */
+async function principalProblem(deps: RuntimeDeps, approval: ApprovalRecord, call: PreparedCall): Promise<{ reason: string; message: string } | null> {
+  const { ctx } = call;
+  if ((call.tool.approval?.binding ?? "principal") === "principal") {
+    if (approval.requested_by === ctx.user && approval.run_id === ctx.run_id) return null;
+    return {
+      reason: "approval_principal_mismatch",
+      message: `approval ${approval.id} was requested by another user or run and authorises only that principal's call (tools.yaml approval.binding: principal); request your own approval`,
+    };
+  }
+  // Same run: the claim's guard checks this run's interrupt atomically.
+  if (approval.run_id === ctx.run_id) return null;
+  const interrupt = await deps.store.getInterrupt(approval.tenant, approval.run_id);
+  if (interrupt === null) return null;
+  return { reason: "approval_run_interrupted", message: `approval ${approval.id} belongs to an interrupted run and cannot be used by another run; nothing ran` };
+}
+
 /** Asks the policy about the call (with the approval it presents); approval_required creates a pending approval. */
 export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number, read?: ReadState): Promise<Step<Authorized>> {
   const { ctx, tool } = call;
@@ -95,12 +129,14 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
   let approval: ApprovalRecord | null = null;
   if (call.approval_id !== null) {
     approval = read !== undefined ? read.approval : await deps.store.getApproval(call.approval_id);
-    // Another tenant's approval is treated as absent: the policy never sees it.
+    // Another tenant's approval is answered exactly as one that does not exist: the policy never
+    // sees it, and the answer does not tell whether the id exists elsewhere.
     if (approval === null || approval.tenant !== ctx.tenant) {
-      return approval === null
-        ? denied(version, "approval_not_found", `approval ${call.approval_id} does not exist`)
-        : denied(version, "approval_tenant_mismatch", `approval ${call.approval_id} does not belong to tenant ${ctx.tenant} (approval_tenant_mismatch)`);
+      return denied(version, "approval_not_found", `approval ${call.approval_id} does not exist in tenant ${ctx.tenant}`);
     }
+    // Another principal's approval never reaches the policy either.
+    const notTheirs = await principalProblem(deps, approval, call);
+    if (notTheirs !== null) return denied(version, notTheirs.reason, notTheirs.message);
   }
   // Facts from the host, fresh right before this decision; without them nothing is authorised.
   const facts = call.tool.context === undefined || call.tool.context.length === 0 ? { ok: true as const, context: {} } : await resolveContext(deps, call);
@@ -128,6 +164,8 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
     ...(run === undefined ? {} : { run }),
   };
   const evaluation = await evaluatePolicy(deps, input);
+  // Whatever the policy answered (allow, or asking for an approval that could never be used).
+  if (tool.effect === "destructive") return destructiveDenied(call, version, evaluation);
   const decision = evaluation.result;
   if (decision.allow && approval !== null) {
     // The runtime's own check, whatever the policy said: it can deny more, never allow more.

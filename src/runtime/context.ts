@@ -49,10 +49,14 @@ const jsonCopy = (v: unknown): JsonValue | undefined => {
   }
 };
 
+class ContextTimeout extends Error {
+  override name = "ContextTimeout";
+}
+
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]);
+    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new ContextTimeout(`no answer within ${ms} ms`)), ms)))]);
   } finally {
     clearTimeout(timer);
   }
@@ -87,7 +91,9 @@ export async function resolveContext(deps: RuntimeDeps, call: PreparedCall): Pro
       try {
         return { fact, value: await withTimeout(Promise.resolve().then(() => resolve(req)), contextTimeoutMs) };
       } catch (err) {
-        return { fact, error: `resolver failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 200) };
+        // The resolver's error may be a database driver's: it goes to the host, not into the model's answer.
+        deps.onError(err);
+        return { fact, error: err instanceof ContextTimeout ? err.message : "its resolver failed; the error was reported to the host" };
       }
     }),
   );

@@ -15,6 +15,7 @@ import { loggableToolName, quote } from "./limits.js";
 import type { LogNote } from "./phase.js";
 import { maxIdLength } from "./prepare.js";
 import type { CallRequest, PreparedCall } from "./types.js";
+import { storableText } from "./unstorable-text.js";
 
 /** Default decision-log retention: 30 days. */
 export const defaultDecisionLogRetentionMs = 30 * 24 * 60 * 60_000;
@@ -63,12 +64,13 @@ export function decisionEntry(p: DecisionEntryParts): DecisionLogEntry {
   const entry: DecisionLogEntry = {
     decision_id: p.decision_id,
     at_ms: p.at_ms,
-    tenant: p.ctx.tenant,
-    run_id: p.ctx.run_id,
-    user: p.ctx.user,
+    // Text a store would refuse (a NUL) must not fail the log's batch, which holds other calls' entries.
+    tenant: storableText(p.ctx.tenant),
+    run_id: storableText(p.ctx.run_id),
+    user: storableText(p.ctx.user),
     // Model-sent names and ids are logged bounded: an unknown tool name of any length never is.
-    tool: call?.tool.name ?? loggableToolName(p.request.tool),
-    operation_id: call?.operation_id ?? (typeof p.request.operation_id === "string" ? quote(p.request.operation_id, maxIdLength) : null),
+    tool: call?.tool.name ?? storableText(loggableToolName(p.request.tool)),
+    operation_id: call?.operation_id ?? (typeof p.request.operation_id === "string" ? storableText(quote(p.request.operation_id, maxIdLength)) : null),
     fingerprint: call?.fingerprint ?? null,
     decision: note.decision,
     reason: note.reason,

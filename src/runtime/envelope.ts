@@ -15,6 +15,8 @@ import type { JsonObject, JsonValue } from "../manifest.js";
  * `outcome_unknown` (terminal): a write's handler threw an undeclared error, so its effect may or
  * may not have happened, and the tool has no reconciler to find out; it is not run again under
  * the operation id (an operator checks, using the error id in the message).
+ * `destructive_denied` (terminal): the tool's effect is `destructive`, which the gate never runs,
+ * whatever the policy or an approval says.
  * `limit_exceeded` (terminal): the call does not fit a cap of a tools.yaml limit (`max_sum`,
  * `max_count`) with the figures read when it was claimed; nothing ran (`limit` says which and how much).
  */
@@ -33,6 +35,7 @@ export const reasons = [
   "policy_budget_exceeded",
   "policy_evaluation_error",
   "outcome_unknown",
+  "destructive_denied",
   "limit_exceeded",
 ] as const;
 export type Reason = (typeof reasons)[number];

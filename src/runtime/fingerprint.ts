@@ -60,3 +60,13 @@ export function callHashes(tenant: string, tool: string, args: JsonObject, field
   const argsHash = hashText(tenant, tool, all + "}");
   return { fingerprint: every ? argsHash : hashText(tenant, tool, picked + "}"), args_hash: argsHash };
 }
+
+/**
+ * What an operation record carries as its fingerprint: the call's fingerprint bound to the user
+ * who made it (the fingerprint already binds the tenant). The same operation id sent by another
+ * user of the tenant is an idempotency conflict, so a stored outcome is replayed only to the
+ * principal whose call recorded it.
+ */
+export function operationFingerprint(callFingerprint: string, user: string): string {
+  return hash("sha256", `["${callFingerprint}",${canonicalJson(user)}]`, "hex");
+}

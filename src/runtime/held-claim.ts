@@ -10,13 +10,23 @@
  * when the call is answered before its handler runs, so the key is left as if never claimed.
  * Enters: a prepared call. Leaves: the call state for authorize, the fresh claim for invoke.
  */
-import type { CallState, OperationRecord } from "../store/store.js";
+import type { CallState, ClaimGuard, OperationRecord } from "../store/store.js";
 import type { Envelope } from "./envelope.js";
 import { runKey } from "./handler-run.js";
 import type { Abortable, PreparedCall, RuntimeDeps } from "./types.js";
 
 /** The key of a call's in-process flight (`RuntimeDeps.flights`). */
 export const flightKey = (tenant: string, operationId: string): string => `${tenant}\u0000${operationId}`;
+
+/**
+ * What the store checks atomically with a claim: the run's interrupt flag and the approval relied
+ * on; an approval bound to its principal (tools.yaml approval.binding, default) must also be this
+ * user's in this run, so another principal's call never holds a claim under it, even briefly.
+ */
+export function claimGuard(call: PreparedCall, approvalId: string | null): ClaimGuard {
+  const bound = approvalId !== null && (call.tool.approval?.binding ?? "principal") === "principal";
+  return bound ? { run_id: call.ctx.run_id, approval_id: approvalId, requested_by: call.ctx.user } : { run_id: call.ctx.run_id, approval_id: approvalId };
+}
 
 /** The lease of a claim: the tool's timeout plus the runtime's margin (see lease.ts). */
 export const leaseOf = (deps: RuntimeDeps, call: PreparedCall): number => call.tool.timeout_ms + deps.leaseMarginMs;
@@ -66,7 +76,7 @@ export class HeldClaim implements Abortable {
     done.catch(() => undefined);
     this.#resolve = resolve;
     this.#reject = reject;
-    this.#flight = { tool: call.tool.name, fingerprint: call.fingerprint, done };
+    this.#flight = { tool: call.tool.name, fingerprint: call.operation_fingerprint, done };
     deps.flights.set(this.#key, this.#flight);
   }
 
@@ -83,12 +93,12 @@ export class HeldClaim implements Abortable {
       tenant: call.ctx.tenant,
       operation_id: operationId,
       tool: call.tool.name,
-      fingerprint: call.fingerprint,
+      fingerprint: call.operation_fingerprint,
       owner: deps.ownerId,
       now_ms: now,
       lease_ms: leaseOf(deps, call),
       retention_ms: call.tool.retention_ms,
-      guard: { run_id: call.ctx.run_id, approval_id: call.approval_id },
+      guard: claimGuard(call, call.approval_id),
       interrupt,
     });
     this.#record = r.claimed?.record ?? null;

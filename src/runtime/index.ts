@@ -7,7 +7,7 @@ export type { Envelope, Reason, RetryableFailureEnvelope, SuccessEnvelope, Termi
 export { typedToolCall } from "./typed-call.js";
 export type { GateRuntime, ToolCallOptions, ToolEnvelope, ToolSuccess, TypedToolCall } from "./typed-call.js";
 export { envelopeJsonSchema } from "./envelope-schema.js";
-export { argsHash, fingerprint } from "./fingerprint.js";
+export { argsHash, fingerprint, operationFingerprint } from "./fingerprint.js";
 export { isInterruptedError, InterruptedError } from "./handler-run.js";
 export { systemClock } from "./types.js";
 export type { CallOptions, CallRequest, Clock, HandlerMap, ReconcilerMap, RuntimeOptions, ToolValidators } from "./types.js";

@@ -14,7 +14,7 @@ import { retryable, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import { isInterruptedError, runHandler } from "./handler-run.js";
 import type { RunResult } from "./handler-run.js";
-import { flightKey, leaseOf } from "./held-claim.js";
+import { claimGuard, flightKey, leaseOf } from "./held-claim.js";
 import type { HeldClaim } from "./held-claim.js";
 import { conflict, replay } from "./idempotency.js";
 import { answerThrown, safeFailureText } from "./thrown-outcome.js";
@@ -23,6 +23,7 @@ import type { ThrownErrorSlot } from "./thrown-errors.js";
 import { callLimits, limitClaims, limitExceeded } from "./limit-figures.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
+import { storableEnvelope } from "./unstorable-text.js";
 
 const opIdOf = (call: PreparedCall): { operation_id?: string } => (call.operation_id === null ? {} : { operation_id: call.operation_id });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,7 +103,7 @@ export async function invoke(
   }
   const key = flightKey(call.ctx.tenant, opId);
   for (let flight = deps.flights.get(key); flight !== undefined; flight = deps.flights.get(key)) {
-    if (flight.fingerprint !== call.fingerprint || flight.tool !== call.tool.name) {
+    if (flight.fingerprint !== call.operation_fingerprint || flight.tool !== call.tool.name) {
       return terminal("idempotency_conflict", `operation_id ${opId} is in use by a different call`, { operation_id: opId });
     }
     const led = await flight.done;
@@ -110,7 +111,7 @@ export async function invoke(
     // The leader gave its fresh claim back without running: claim here (or join the next flight).
   }
   const done = claimAndRun(deps, call, opId, auth, late, slot, audit, null, limited);
-  const flight = { tool: call.tool.name, fingerprint: call.fingerprint, done };
+  const flight = { tool: call.tool.name, fingerprint: call.operation_fingerprint, done };
   deps.flights.set(key, flight);
   try {
     return await done;
@@ -153,14 +154,14 @@ async function claimAndRun(
       tenant: call.ctx.tenant,
       operation_id: opId,
       tool: call.tool.name,
-      fingerprint: call.fingerprint,
+      fingerprint: call.operation_fingerprint,
       owner: deps.ownerId,
       now_ms: deps.clock.now(),
       lease_ms: leaseMs,
       retention_ms: call.tool.retention_ms,
       // The store checks these in the claim itself: a revoke or interrupt committed at any
       // time before the claim stops the effect.
-      guard: { run_id: call.ctx.run_id, approval_id: approvalId },
+      guard: claimGuard(call, approvalId),
       // The figures the policy decided on must still hold: the store re-reads them in the claim.
       ...(limits.length === 0 ? {} : { limits: limitClaims(limits, auth.deferred ? undefined : auth.limits) }),
     });
@@ -340,6 +341,8 @@ async function record_(
   keepLease = false,
   with_?: { readonly audit: OutcomeAudit; readonly approval_id: string | null },
 ): Promise<Envelope> {
+  // Text a store cannot hold (a NUL in a handler's message) must not leave the answer unrecorded.
+  envelope = storableEnvelope(envelope);
   const res = await deps.store.recordOutcome({
     tenant: claimed.tenant,
     operation_id: claimed.operation_id,

@@ -7,13 +7,14 @@
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, ToolManifestEntry } from "../manifest.js";
 import { terminal } from "./envelope.js";
-import { callHashes } from "./fingerprint.js";
+import { callHashes, operationFingerprint } from "./fingerprint.js";
 import { answer, proceed } from "./phase.js";
 import type { Step } from "./phase.js";
 import { defaultMaxArgsBytes, jsonBytes, maxToolNameLength } from "./limits.js";
 import { isReservedOperationId, naturalKeyPrefix, naturalOperationId } from "./natural-key.js";
 import { formatProblems } from "./problems.js";
 import type { CallRequest, PreparedCall, RuntimeDeps } from "./types.js";
+import { isCleanIdentity, isUnstorable, unstorablePath } from "./unstorable-text.js";
 
 /** operation_id and approval_id: longer ones are refused (and never stored). */
 export const maxIdLength = 200;
@@ -34,7 +35,18 @@ function invalidArguments(tool: ToolManifestEntry, problems: string[]): Step<Pre
   });
 }
 
-const validId = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH;
+const validId = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && !isUnstorable(v);
+
+const idRule = `must be a non-empty string of at most ${MAX_ID_LENGTH} characters, without NUL or unpaired surrogates`;
+const unstorableRule = "contains a NUL character or an unpaired UTF-16 surrogate (U+D800-U+DFFF), which the gate does not accept; send the text without it";
+
+/** The host's trusted context: its identities must be text a store keeps as given. */
+function contextProblem(ctx: TrustedContext): string | null {
+  for (const field of ["tenant", "user", "run_id"] as const) {
+    if (!isCleanIdentity(ctx[field])) return field;
+  }
+  return Array.isArray(ctx.roles) && ctx.roles.every(isCleanIdentity) ? null : "roles";
+}
 
 export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest): Step<PreparedCall> {
   const name = typeof req.tool === "string" ? req.tool : "";
@@ -46,11 +58,18 @@ export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest
       reason: "unknown_tool",
     });
   }
+  const badContext = contextProblem(ctx);
+  if (badContext !== null) {
+    // The host's error, not the model's: nothing is stored under an identity a store would change or refuse.
+    return answer(terminal("permanent_error", `the host's trusted context has an invalid ${badContext} (a control character or an unpaired surrogate); the host must fix its authentication`), {
+      reason: "invalid_context",
+    });
+  }
   if (req.operation_id !== undefined && !validId(req.operation_id)) {
-    return invalidArguments(tool, [`operation_id: must be a non-empty string of at most ${MAX_ID_LENGTH} characters`]);
+    return invalidArguments(tool, [`operation_id: ${idRule}`]);
   }
   if (req.approval_id !== undefined && !validId(req.approval_id)) {
-    return invalidArguments(tool, [`approval_id: must be a non-empty string of at most ${MAX_ID_LENGTH} characters`]);
+    return invalidArguments(tool, [`approval_id: ${idRule}`]);
   }
   if (req.operation_id !== undefined && isReservedOperationId(req.operation_id)) {
     return invalidArguments(tool, [`operation_id: ids starting with "${naturalKeyPrefix}" are reserved for natural idempotency keys`]);
@@ -70,6 +89,8 @@ export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest
     return invalidArguments(tool, [`/: the arguments are ${size} bytes of JSON; ${tool.name} accepts at most ${cap} (max_args_bytes)`]);
   }
   const args = text === undefined ? undefined : (JSON.parse(text) as unknown);
+  const unstorable = text === undefined ? null : unstorablePath(args, text);
+  if (unstorable !== null) return invalidArguments(tool, [`${unstorable}: ${unstorableRule}`]);
   const validate = deps.validators[tool.name]?.input;
   if (validate === undefined) throw new Error(`no input validator for ${tool.name}`);
   if (typeof args !== "object" || args === null || Array.isArray(args)) return invalidArguments(tool, ["/: must be object"]);
@@ -83,6 +104,7 @@ export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest
     args: args as JsonObject,
     fingerprint: hashes.fingerprint,
     args_hash: hashes.args_hash,
+    operation_fingerprint: operationId === null ? hashes.fingerprint : operationFingerprint(hashes.fingerprint, ctx.user),
     operation_id: operationId,
     approval_id: req.approval_id ?? null,
   };

@@ -108,6 +108,14 @@ class CallAudit implements OutcomeAudit {
   }
 }
 
+/**
+ * The answer to an exception inside the gate: the envelope's own text, never the exception's
+ * (a driver's message may quote the model's input or the store's internals); the host gets the
+ * error through onError.
+ */
+const internalError = (): Envelope =>
+  terminal("permanent_error", "internal error in the gate; the error was reported to the host. Whether the call had an effect is unknown: retry with the same operation_id to learn its outcome");
+
 export class RuntimeConfigError extends Error {
   override name = "RuntimeConfigError";
 }
@@ -283,7 +291,7 @@ export function createRuntime<
       }
     } catch (err) {
       deps.onError(err);
-      env = terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
+      env = internalError();
     }
     const { tool } = await log(ctx, req, prepared, note, env, decisionId, committed, slot.thrown);
     if (published !== null) await published;
@@ -357,7 +365,7 @@ export function createRuntime<
         return r.envelope;
       } catch (err) {
         deps.onError(err);
-        return terminal("permanent_error", `internal error: ${err instanceof Error ? err.message : String(err)}`);
+        return internalError();
       }
     },
   };

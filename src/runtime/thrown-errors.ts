@@ -11,6 +11,7 @@ import type { FailureSpec, JsonObject, JsonValue, ToolManifestEntry } from "../m
 import type { HandlerErrorDetail } from "../store/store.js";
 import { isPermanentError, isTransientError } from "./handler-errors.js";
 import { quote } from "./limits.js";
+import { storableText } from "./unstorable-text.js";
 
 /** How far along `cause` a declaration or a mark is looked for. */
 const maxCauseDepth = 8;
@@ -100,8 +101,8 @@ export function thrownDetail(error: unknown, errorId: string, treated: HandlerEr
   const rawStack = e !== null && typeof e.stack === "string" ? e.stack : null;
   const message = erase(rawMessage, secrets);
   const stack = rawStack === null ? null : erase(rawStack, secrets);
-  const code = e !== null && (typeof e.code === "string" || typeof e.code === "number") ? erase(quote(String(e.code), 64), secrets) : null;
-  const name = e !== null && typeof e.name === "string" ? erase(quote(e.name, 64), secrets) : typeof error;
+  const code = e !== null && (typeof e.code === "string" || typeof e.code === "number") ? storableText(erase(quote(String(e.code), 64), secrets)) : null;
+  const name = e !== null && typeof e.name === "string" ? storableText(erase(quote(e.name, 64), secrets)) : typeof error;
   const erased = secrets.filter(([, v]) => rawMessage.includes(v) || (rawStack?.includes(v) ?? false)).map(([f]) => f);
   return {
     error_id: errorId,
@@ -109,8 +110,10 @@ export function thrownDetail(error: unknown, errorId: string, treated: HandlerEr
     matched,
     name,
     code,
-    message: quote(message, maxMessageChars),
-    stack: stack === null ? null : quote(stack, maxStackChars),
+    // Stored in the decision log: no NUL or unpaired surrogate (cutting can split a pair), so
+    // the outcome that carries it is recorded on every store.
+    message: storableText(quote(message, maxMessageChars)),
+    stack: stack === null ? null : storableText(quote(stack, maxStackChars)),
     erased: [...new Set(erased)],
   };
 }

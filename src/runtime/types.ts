@@ -151,6 +151,11 @@ export interface PreparedCall {
   readonly fingerprint: string;
   /** What an approval binds: the hash of tenant, tool and the complete arguments (`argsHash`). */
   readonly args_hash: string;
+  /**
+   * The fingerprint the operation record carries (`operationFingerprint`): the call's bound to
+   * the user, so another principal's call of the same operation id is a conflict, never a replay.
+   */
+  readonly operation_fingerprint: string;
   readonly operation_id: string | null;
   readonly approval_id: string | null;
 }

@@ -108,7 +108,7 @@ export function planRefund(current: OperationRecord | null, req: RefundAttemptRe
 /** What the claim guard sees, read in the claim's atomic section. */
 export interface GuardState {
   readonly interrupt: Pick<InterruptRecord, "reason"> | null;
-  readonly approval: Pick<ApprovalRecord, "tenant" | "status" | "expires_at_ms"> | null;
+  readonly approval: Pick<ApprovalRecord, "tenant" | "status" | "expires_at_ms" | "requested_by" | "run_id"> | null;
 }
 
 /** The refusal for a failed guard, or null when the claim may proceed. */
@@ -121,6 +121,7 @@ export function checkGuard(req: ClaimRequest, state: GuardState): Extract<ClaimR
   if (a === null || a.tenant !== req.tenant) return refuse("approval_invalid", "missing");
   if (a.status !== "approved") return refuse("approval_invalid", a.status);
   if (a.expires_at_ms <= req.now_ms) return refuse("approval_invalid", "expired");
+  if (req.guard.requested_by !== undefined && (a.requested_by !== req.guard.requested_by || a.run_id !== req.guard.run_id)) return refuse("approval_invalid", "another principal's");
   return null;
 }
 

@@ -124,6 +124,11 @@ export interface RunHistoryEntry {
 export interface ClaimGuard {
   readonly run_id: string;
   readonly approval_id: string | null;
+  /**
+   * When set (an approval bound to its principal), the approval must also have been requested by
+   * this user in `run_id`: another principal's call never claims under it, even for a moment.
+   */
+  readonly requested_by?: string;
 }
 
 /**
@@ -314,7 +319,13 @@ export interface ApprovalEvent {
 
 export type DecideResult =
   | { readonly ok: true; readonly approval: ApprovalRecord }
-  | { readonly ok: false; readonly why: "not_found" | "already_decided" | "expired"; readonly approval: ApprovalRecord | null };
+  | { readonly ok: false; readonly why: "not_found" | "already_decided" | "expired"; readonly approval: ApprovalRecord | null }
+  /**
+   * A revoke that came after the call under the approval claimed its operation: nothing was
+   * written (the approval stays approved). `outcome`: the recorded envelope, or null while the
+   * call runs or its outcome is unknown.
+   */
+  | { readonly ok: false; readonly why: "already_executed"; readonly approval: ApprovalRecord; readonly outcome: JsonObject | null };
 
 // ---------------------------------------------------------------- the approvals inbox
 
@@ -532,7 +543,10 @@ export interface Store {
   findPendingApproval(tenant: string, fingerprint: string, now_ms: number, args_hash?: string): Promise<ApprovalRecord | null>;
   /**
    * Appends the decision event and sets the status, atomically: approve/edit/reject only
-   * while pending and unexpired; revoke while pending or approved.
+   * while pending and unexpired; revoke while pending or approved, and only while no call
+   * under the approval has claimed its operation (a record of the approval's tenant, operation
+   * and tool that is not `retryable`) nor consumed it, else `already_executed`. The check is
+   * atomic with the guarded claim (ClaimRequest.guard): of a revoke and a claim, exactly one wins.
    */
   decideApproval(event: ApprovalEvent): Promise<DecideResult>;
   /** Single use: records the operation that committed under an approved approval (see ConsumeApprovalResult). */

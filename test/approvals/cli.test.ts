@@ -90,7 +90,7 @@ describe("toolgate approvals", () => {
     const resumed = await gate.runtime.approvals.resume(id);
     expect(resumed).toMatchObject({ ok: true, envelope: { outcome: "success" } });
     expect(gate.ledger.effectsOf("op-cli-approve")).toHaveLength(1);
-    const again = await cli("approvals", "reject", id, "--db", db, "--as", "carol", "--tenant", "t_acme");
+    const again = await cli("approvals", "reject", id, "--db", db, "--as", "carol", "--tenant", "t_acme", "--role", "approver");
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/already_decided/);
   });

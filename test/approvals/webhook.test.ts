@@ -124,7 +124,7 @@ describe("announcing new pending approvals", () => {
       const env = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(10 + i), operation_id: `op-ann-${i}` });
       if (env.outcome === "terminal_failure" && env.approval_id !== undefined) ids.push(env.approval_id);
     }
-    await g.runtime.approvals.decide(ids[1]!, { decision: "reject" }, { tenant: alice.tenant, user: "bob", roles: [] });
+    expect(await g.runtime.approvals.decide(ids[1]!, { decision: "reject" }, { tenant: alice.tenant, user: "bob", roles: ["approver"] })).toMatchObject({ ok: true });
     const errors: unknown[] = [];
     const announcer = startAnnouncer({ store, url, secret: SECRET, baseUrl: "http://inbox", intervalMs: 60_000, onError: (e) => errors.push(e) });
     try {

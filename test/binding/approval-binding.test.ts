@@ -84,7 +84,7 @@ describeOnStores("approval binding", (makeStore) => {
       ["approval_args_mismatch", () => g.runtime.call(alice, { tool: "send_notification", args: { ...sms, account_id: "acc_alice" }, operation_id: id, approval_id: a })],
       ["approval_args_mismatch", () => g.runtime.call(alice, { tool: "send_notification", args: { ...sms, message: "wire money now" }, operation_id: id, approval_id: a })],
       ["approval_operation_mismatch", () => g.runtime.call(alice, { tool: "send_notification", args: sms, operation_id: op("op-other"), approval_id: a })],
-      ["approval_tenant_mismatch", () => g.runtime.call(mallory, { tool: "send_notification", args: sms, operation_id: id, approval_id: a })],
+      ["does not exist in tenant", () => g.runtime.call(mallory, { tool: "send_notification", args: sms, operation_id: id, approval_id: a })],
     ];
     for (const [reason, attempt] of attempts) expect(denial(await attempt())).toContain(reason);
     // Each denied call gave its claim back.

@@ -62,7 +62,7 @@ for (const kind of storeKinds) {
       await g.runtime.call(alice, { tool: "close_account", args: { account_id: "acc_alice" }, operation_id: "op-c" });
       await g.runtime.call(alice, { tool: "nope", args: {} });
       const [unknown, denied] = await store.listDecisions();
-      expect(denied).toMatchObject({ decision: "deny", reason: "destructive_denied", outcome_reason: "policy_denied", result: { allow: false, reason: "destructive_denied" } });
+      expect(denied).toMatchObject({ decision: "deny", reason: "destructive_denied", outcome_reason: "destructive_denied", result: { allow: false, reason: "destructive_denied" } });
       expect(denied!.input).toMatchObject({ tool: "close_account", effect: "destructive" });
       expect(unknown).toMatchObject({ decision: "not_evaluated", reason: "unknown_tool", input: null, result: null, path: null, eval_ns: null });
     });

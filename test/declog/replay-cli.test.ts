@@ -160,7 +160,7 @@ for (const kind of storeKinds) {
       expect(table.code).toBe(0);
       expect(table.out.split("\n")[0]).toMatch(/^TIME\s+DECISION_ID\s+TENANT\s+TOOL\s+DECISION\s+REASON\s+OUTCOME\s+POLICY$/);
       expect(table.out.split("\n")).toHaveLength(14);
-      const denied = JSON.parse((await cli(["log", ...opened.args, "--reason", "policy_denied", "--format", "json"])).out) as { decision_id: string; path: string; input: unknown }[];
+      const denied = JSON.parse((await cli(["log", ...opened.args, "--reason", "destructive_denied", "--format", "json"])).out) as { decision_id: string; path: string; input: unknown }[];
       expect(denied.map((e) => e.decision_id)).toEqual(ids["destroy"]);
       expect(denied[0]).toMatchObject({ path: ENTRYPOINT, input: { tool: "close_account" }, bundles: { toolgate: { revision: expect.stringMatching(/^sha256:/) } } });
       const viewer = JSON.parse((await cli(["log", ...opened.args, "--tool", "get_account", "--tenant", "t_acme", "--since", "1h", "--format", "json"])).out) as unknown[];

@@ -122,8 +122,8 @@ describe("spans", () => {
     const root = named("execute_tool close_account");
     expect(root.status.code).toBe(SpanStatusCode.ERROR);
     expect(root.attributes).toMatchObject({
-      "error.type": "policy_denied",
-      "toolgate.outcome_reason": "policy_denied",
+      "error.type": "destructive_denied",
+      "toolgate.outcome_reason": "destructive_denied",
       "toolgate.reason": "destructive_denied",
       "toolgate.decision": "deny",
       "toolgate.tool.effect": "destructive",
@@ -227,7 +227,7 @@ describe("metrics", () => {
     expect(decisions).toEqual(
       expect.arrayContaining([
         [{ "gen_ai.tool.name": "get_account", "toolgate.decision": "allow", "toolgate.outcome": "success", "toolgate.reason": "read_allowed" }, 2],
-        [{ "gen_ai.tool.name": "close_account", "toolgate.decision": "deny", "toolgate.outcome": "terminal_failure", "toolgate.reason": "policy_denied" }, 1],
+        [{ "gen_ai.tool.name": "close_account", "toolgate.decision": "deny", "toolgate.outcome": "terminal_failure", "toolgate.reason": "destructive_denied" }, 1],
         [{ "gen_ai.tool.name": "get_account", "toolgate.decision": "not_evaluated", "toolgate.outcome": "terminal_failure", "toolgate.reason": "invalid_arguments" }, 1],
       ]),
     );

@@ -99,7 +99,7 @@ export async function deniedCallsAreErrors(c: Conversation): Promise<void> {
   // Not listed, still gated: calling it anyway is denied by the policy.
   const destructive = await call(c.client, "close_account", { account_id: "acc_bob", operation_id: "op-close" });
   expect(destructive.result.isError).toBe(true);
-  expect(destructive.env).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
+  expect(destructive.env).toMatchObject({ outcome: "terminal_failure", reason: "destructive_denied" });
   expect(String(destructive.env["message"])).toContain("destructive_denied");
 
   const byViewer = await call(c.viewerClient, "reserve_funds", { ...reserveArgs, operation_id: "op-viewer" });

@@ -15,8 +15,8 @@ describe("toolgate demo scenarios", () => {
     expect(by("4.")).toMatchObject({ outcome: "success", replayed: true });
     expect(by("5.")).toMatchObject({ reason: "idempotency_conflict" });
     expect(by("6.")).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("approval_fingerprint_mismatch") });
-    expect(by("7a.")).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("destructive_denied") });
-    expect(by("7b.")).toMatchObject({ reason: "policy_denied", message: expect.stringContaining("destructive_denied") });
+    expect(by("7a.")).toMatchObject({ outcome: "terminal_failure", reason: "destructive_denied" });
+    expect(by("7b.")).toMatchObject({ outcome: "terminal_failure", reason: "destructive_denied" });
     expect(by("8a.")).toMatchObject({ outcome: "retryable_failure", reason: "timeout" });
     expect(by("8b.")).toMatchObject({ outcome: "success" });
     expect(steps.find((s) => s.title.startsWith("8b."))?.note).toBe("effects in the ledger for op-timeout: 1");

@@ -43,6 +43,7 @@ describe("envelope", () => {
       "policy_budget_exceeded",
       "policy_evaluation_error",
       "outcome_unknown",
+      "destructive_denied",
       "limit_exceeded",
     ]);
   });

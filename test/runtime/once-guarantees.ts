@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { manifest as shipped } from "../../generated/index.js";
-import { fingerprint } from "../../src/runtime/index.js";
+import { fingerprint, operationFingerprint } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Manifest } from "../../src/manifest.js";
 import type { ClaimFirstRequest, ClaimRequest, Store } from "../../src/store/store.js";
@@ -134,7 +134,7 @@ export function describeOnceGuarantees(gate: (over?: Partial<GateOptions>) => Ga
         approvals.push(await approved(g, alice, "reserve_funds", reserveArgs(i), `op-cr-${i}`));
         // What a worker SIGKILLed right after its claim leaves behind: in_progress, fence 1, no effect.
         const claim = await g.store.claimOperation({
-          tenant: alice.tenant, operation_id: `op-cr-${i}`, tool: "reserve_funds", fingerprint: fingerprint(alice.tenant, "reserve_funds", reserveArgs(i), tool.fingerprint),
+          tenant: alice.tenant, operation_id: `op-cr-${i}`, tool: "reserve_funds", fingerprint: operationFingerprint(fingerprint(alice.tenant, "reserve_funds", reserveArgs(i), tool.fingerprint), alice.user),
           owner: "killed-worker", now_ms: g.clock.now(), lease_ms: tool.timeout_ms + 1_000, retention_ms: tool.retention_ms,
         });
         expect(claim.kind).toBe("claimed");

@@ -1,6 +1,6 @@
 /** Before/after trials of the idempotency, fencing, approval-binding and demo guarantees (run from a tree's root: node --import tsx test/runtime/once-trials.ts). */
 import { manifest as shipped } from "../../generated/index.js";
-import { fingerprint } from "../../src/runtime/index.js";
+import { fingerprint, operationFingerprint } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Manifest } from "../../src/manifest.js";
 import type { ClaimRequest } from "../../src/store/store.js";
@@ -86,7 +86,7 @@ for (const stores of guaranteeStores("trials")) {
     const apr: string[] = [];
     for (let i = 0; i < 20; i++) {
       apr.push(await approved(g, alice, "reserve_funds", args(i), `op-c-${i}`));
-      await g.store.claimOperation({ tenant: alice.tenant, operation_id: `op-c-${i}`, tool: "reserve_funds", fingerprint: fingerprint(alice.tenant, "reserve_funds", args(i), tool.fingerprint), owner: "dead", now_ms: g.clock.now(), lease_ms: tool.timeout_ms + 1_000, retention_ms: tool.retention_ms });
+      await g.store.claimOperation({ tenant: alice.tenant, operation_id: `op-c-${i}`, tool: "reserve_funds", fingerprint: operationFingerprint(fingerprint(alice.tenant, "reserve_funds", args(i), tool.fingerprint), alice.user), owner: "dead", now_ms: g.clock.now(), lease_ms: tool.timeout_ms + 1_000, retention_ms: tool.retention_ms });
     }
     g.clock.advance(tool.timeout_ms + 1_000);
     const t: Record<string, number> = {};

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyEngine } from "../../src/policy/engine.js";
-import { fingerprint } from "../../src/runtime/fingerprint.js";
+import { fingerprint, operationFingerprint } from "../../src/runtime/fingerprint.js";
 import { alice, approved, loadShippedPolicy, makeGate, reserveArgs, withTool } from "./harness.js";
 import { postgresStores, sqliteStores } from "./stores.js";
 import { manifest } from "../../generated/index.js";
@@ -35,7 +35,7 @@ for (const stores of [sqliteStores(), postgresStores("retry budget after a crash
           tenant: alice.tenant,
           operation_id: op,
           tool: "reserve_funds",
-          fingerprint: fingerprint(alice.tenant, "reserve_funds", args, reserve.fingerprint),
+          fingerprint: operationFingerprint(fingerprint(alice.tenant, "reserve_funds", args, reserve.fingerprint), alice.user),
           owner,
           now_ms: g.clock.now(),
           lease_ms: 1_000,
@@ -58,7 +58,7 @@ for (const stores of [sqliteStores(), postgresStores("retry budget after a crash
       const g = makeGate({ policy, store, manifest: onceManifest });
       const op = "op-retryable";
       const args = reserveArgs();
-      const fp = fingerprint(alice.tenant, "reserve_funds", args, reserve.fingerprint);
+      const fp = operationFingerprint(fingerprint(alice.tenant, "reserve_funds", args, reserve.fingerprint), alice.user);
       const first = await store.claimOperation({ tenant: alice.tenant, operation_id: op, tool: "reserve_funds", fingerprint: fp, owner: "first", now_ms: g.clock.now(), lease_ms: 1_000, retention_ms: reserve.retention_ms });
       expect(first).toMatchObject({ kind: "claimed", record: { attempts: 1, fence_token: 1 } });
       await store.recordOutcome({ tenant: alice.tenant, operation_id: op, fence_token: 1, status: "retryable", envelope: { outcome: "retryable_failure", reason: "retryable_error", message: "try later" }, now_ms: g.clock.now() });

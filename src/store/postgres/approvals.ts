@@ -4,6 +4,7 @@
  * from its RETURNING), so two approvers racing settle it exactly once.
  */
 import type pg from "pg";
+import type { JsonObject } from "../../manifest.js";
 import type {
   ApprovalDecisionKind,
   ApprovalEvent,
@@ -106,29 +107,86 @@ export async function findPendingApproval(
   return row === undefined ? null : toApproval(row);
 }
 
+const decideParams = (ev: ApprovalEvent, status: ApprovalStatus): unknown[] => [
+  ev.approval_id,
+  ev.decision,
+  status,
+  ev.approver,
+  ev.reason,
+  ev.edited_args === null ? null : JSON.stringify(ev.edited_args),
+  ev.decided_at_ms,
+  ev.policy_version,
+  JSON.stringify(ev.approver_roles),
+  ev.policy_code_version,
+  ev.policy_data_version,
+];
+
+// The approval, locked FOR UPDATE: every guarded claim that key-share-locked it has committed,
+// and none can pass its guard until this transaction ends.
+const lockSql = `SELECT id FROM approvals WHERE id = $1 FOR UPDATE`;
+
+// What a call under the approval did, read after the lock (a new snapshot, so every claim that
+// held the lock is visible): the operation's status and envelope, and who consumed it.
+const executedSql = `
+SELECT a.consumed_by, o.status AS op_status, o.envelope AS op_envelope
+  FROM approvals a
+  LEFT JOIN idempotency_records o ON o.tenant = a.tenant AND o.operation_id = a.operation_id AND o.tool = a.tool
+ WHERE a.id = $1`;
+
+/**
+ * A revoke, in a transaction: the approval's row is locked first, then the claim a call made
+ * under it is looked for. A guarded claim key-share-locks the same row (operations.ts), so of a
+ * revoke and a claim exactly one wins: the revoke stops the claim, or answers already_executed.
+ */
+async function revoke(db: pg.Pool, ev: ApprovalEvent): Promise<DecideResult | null> {
+  const client = await db.connect();
+  let done = false;
+  try {
+    await client.query("BEGIN");
+    const locked = await client.query(lockSql, [ev.approval_id]);
+    if (locked.rowCount === 1) {
+      const row = (await client.query<{ consumed_by: string | null; op_status: string | null; op_envelope: JsonObject | null }>(executedSql, [ev.approval_id])).rows[0];
+      const claimed = row !== undefined && row.op_status !== null && row.op_status !== "retryable";
+      if (row !== undefined && (claimed || row.consumed_by !== null)) {
+        await client.query("ROLLBACK");
+        done = true;
+        const approval = await getApproval(db, ev.approval_id);
+        if (approval === null) return { ok: false, why: "not_found", approval: null };
+        return { ok: false, why: "already_executed", approval, outcome: claimed && row.op_status === "final" ? row.op_envelope : null };
+      }
+    }
+    const res = await client.query(decideSql, decideParams(ev, "revoked"));
+    await client.query("COMMIT");
+    done = true;
+    return res.rowCount === 1 ? null : await refusal(db, ev.approval_id);
+  } finally {
+    if (!done) await client.query("ROLLBACK").catch(() => undefined);
+    client.release();
+  }
+}
+
+/** Explains a decision that wrote nothing from the current row; the decision itself was the UPDATE. */
+async function refusal(db: pg.Pool, approvalId: string): Promise<DecideResult> {
+  const approval = await getApproval(db, approvalId);
+  if (approval === null) return { ok: false, why: "not_found", approval: null };
+  return { ok: false, why: approval.status === "pending" ? "expired" : "already_decided", approval };
+}
+
 export async function decideApproval(db: pg.Pool, ev: ApprovalEvent): Promise<DecideResult> {
   const status = statusAfter[ev.decision];
   if (status === undefined) throw new Error(`unknown approval decision ${JSON.stringify(ev.decision)}`);
-  const res = await runPrepared(db, "apr_decide", decideSql, [
-    ev.approval_id,
-    ev.decision,
-    status,
-    ev.approver,
-    ev.reason,
-    ev.edited_args === null ? null : JSON.stringify(ev.edited_args),
-    ev.decided_at_ms,
-    ev.policy_version,
-    JSON.stringify(ev.approver_roles),
-    ev.policy_code_version,
-    ev.policy_data_version,
-  ]);
+  if (ev.decision === "revoke") {
+    const refused = await revoke(db, ev);
+    if (refused !== null) return refused;
+    const approval = await getApproval(db, ev.approval_id);
+    if (approval === null) return { ok: false, why: "not_found", approval: null };
+    return { ok: true, approval: { ...approval, status, decision: ev } };
+  }
+  const res = await runPrepared(db, "apr_decide", decideSql, decideParams(ev, status));
   const approval = await getApproval(db, ev.approval_id);
   // Answer with the approval as this decision settled it, even if a later one already followed.
   if (res.rowCount === 1 && approval !== null) return { ok: true, approval: { ...approval, status, decision: ev } };
-  if (approval === null) return { ok: false, why: "not_found", approval: null };
-  // Explains the refusal from the current row; the decision itself was the UPDATE.
-  const why = approval.status === "pending" ? "expired" : "already_decided";
-  return { ok: false, why, approval };
+  return refusal(db, ev.approval_id);
 }
 
 export async function consumeApproval(db: pg.Pool, req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {

@@ -14,7 +14,7 @@ import { runPrepared, runPreparedValue } from "./pool.js";
 import { approvalColumns, latestEventJoin, operationArray, operationFromArray, toApproval, toOperation } from "./rows.js";
 import type { ApprovalRow } from "./rows.js";
 
-// $1..$10 as insertClaimSql (the guard's run_id $9 and approval_id $10), $11 read the interrupt.
+// $1..$11 as insertClaimSql (the guard's run_id $9, approval_id $10, requester $11), $12 read the interrupt.
 // When the insert happened no record existed and the guard saw no interrupt, so neither is read.
 const claimFirstSql = `
 WITH claimed AS (${insertClaimSql}
@@ -24,7 +24,7 @@ SELECT json_build_array(
   EXISTS (SELECT 1 FROM claimed),
   (SELECT ${operationArray} FROM idempotency_records WHERE tenant = $1::text AND operation_id = $2::text AND NOT EXISTS (SELECT 1 FROM claimed)),
   (SELECT row_to_json(i) FROM (SELECT interrupt_reason AS reason, toolgate_ms(interrupted_at) AS at_ms FROM run_state
-     WHERE $11::boolean AND tenant = $1::text AND run_id = $9::text AND interrupted_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claimed)) i),
+     WHERE $12::boolean AND tenant = $1::text AND run_id = $9::text AND interrupted_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claimed)) i),
   (SELECT row_to_json(ap) FROM (SELECT ${approvalColumns} FROM approvals a ${latestEventJoin} WHERE a.id = $10::text) ap))`;
 
 /** [inserted, operation, interrupt, approval], each part null when absent. */

@@ -17,12 +17,18 @@ import { recordedOperation } from "../rows.js";
 import { operationArray, operationFromArray, recordedArray, toOperation } from "./rows.js";
 
 // $1 tenant, $2 operation_id, $3 tool, $4 fingerprint, $5 owner, $6 now_ms, $7 lease_ms, $8 retention_ms,
-// $9 guard run_id (NULL: no guard), $10 guard approval_id (NULL: none to check).
+// $9 guard run_id (NULL: no guard), $10 guard approval_id (NULL: none to check), $11 the user the
+// approval must have been requested by in run $9 (NULL: any principal of the tenant).
 // The guard is part of the one statement: an interrupt or revoke committed before it stops the claim.
+// The approval's row is key-share-locked until the claim commits, so a revoke (which locks it
+// FOR UPDATE, then looks for the claim) either comes first and stops the claim, or sees it. A key
+// share lock does not conflict with the UPDATE that consumes the approval (a no-key update), so an
+// outcome being recorded and a claim waiting for its operation row never wait for each other.
 const guardOk = `($9::text IS NULL OR (
     NOT EXISTS (SELECT 1 FROM run_state s WHERE s.tenant = $1::text AND s.run_id = $9::text AND s.interrupted_at IS NOT NULL)
     AND ($10::text IS NULL OR EXISTS (SELECT 1 FROM approvals a WHERE a.id = $10::text AND a.tenant = $1::text
-         AND a.status = 'approved' AND a.expires_at > toolgate_ts($6::bigint)))))`;
+         AND a.status = 'approved' AND a.expires_at > toolgate_ts($6::bigint)
+         AND ($11::text IS NULL OR (a.requested_by = $11::text AND a.run_id = $9::text)) FOR KEY SHARE))))`;
 // `gone` = the existing row is past its retention and counts as absent.
 const gone = "(r.expires_at <= excluded.created_at AND r.lease_expires_at <= excluded.created_at)";
 // The new record, inserted when the guard holds: both claim statements (and claim-first's,
@@ -85,7 +91,7 @@ export async function readOperation(db: pg.Pool, tenant: string, operationId: st
   return row === undefined ? null : toOperation(operationFromArray(row));
 }
 
-/** $1..$10 of the claim statements (claim-first's too, which adds its own after them). */
+/** $1..$11 of the claim statements (claim-first's too, which adds its own after them). */
 export const claimParams = (req: ClaimRequest): unknown[] => [
   req.tenant,
   req.operation_id,
@@ -97,6 +103,7 @@ export const claimParams = (req: ClaimRequest): unknown[] => [
   req.retention_ms,
   req.guard?.run_id ?? null,
   req.guard?.approval_id ?? null,
+  req.guard?.requested_by ?? null,
 ];
 
 export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<ClaimResult> {
@@ -121,9 +128,17 @@ export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<Cl
 
 /** Explains a guarded claim that wrote nothing (never decides on its own: the statement did). */
 export async function readGuardState(db: pg.Pool | pg.PoolClient, tenant: string, guard: ClaimGuard): Promise<GuardState> {
-  const res = await db.query<{ interrupt_reason: string | null; approval_tenant: string | null; approval_status: string | null; approval_expires_ms: string | null }>(
+  const res = await db.query<{
+    interrupt_reason: string | null;
+    approval_tenant: string | null;
+    approval_status: string | null;
+    approval_expires_ms: string | null;
+    approval_requested_by: string;
+    approval_run_id: string;
+  }>(
     `SELECT (SELECT interrupt_reason FROM run_state WHERE tenant = $1 AND run_id = $2 AND interrupted_at IS NOT NULL) AS interrupt_reason,
-            a.tenant AS approval_tenant, a.status AS approval_status, toolgate_ms(a.expires_at) AS approval_expires_ms
+            a.tenant AS approval_tenant, a.status AS approval_status, toolgate_ms(a.expires_at) AS approval_expires_ms,
+            a.requested_by AS approval_requested_by, a.run_id AS approval_run_id
        FROM (SELECT 1) one LEFT JOIN approvals a ON a.id = $3`,
     [tenant, guard.run_id, guard.approval_id],
   );
@@ -134,7 +149,13 @@ export async function readGuardState(db: pg.Pool | pg.PoolClient, tenant: string
     approval:
       row?.approval_tenant === null || row?.approval_tenant === undefined
         ? null
-        : { tenant: row.approval_tenant, status: row.approval_status as ApprovalStatus, expires_at_ms: Number(row.approval_expires_ms) },
+        : {
+            tenant: row.approval_tenant,
+            status: row.approval_status as ApprovalStatus,
+            expires_at_ms: Number(row.approval_expires_ms),
+            requested_by: row.approval_requested_by,
+            run_id: row.approval_run_id,
+          },
   };
 }
 

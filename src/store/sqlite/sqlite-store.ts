@@ -5,6 +5,7 @@
  * BEGIN IMMEDIATE transactions so several processes sharing the file stay atomic.
  */
 import Database from "better-sqlite3";
+import type { JsonObject } from "../../manifest.js";
 import type { Database as Db } from "better-sqlite3";
 import { recordedOperation, recordedOperationColumns } from "../rows.js";
 import { checkGuard, checkLimits, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
@@ -137,7 +138,7 @@ class SqliteStore implements Store {
       // The operation's columns (all null when there is none), then the guard's: interrupt reason, approval tenant, status, expiry.
       // Parameters: operation_id, tenant; guarded, tenant, run_id; guarded, approval_id.
       claimState: db.prepare<unknown[], unknown[]>(
-        `SELECT ${operationColumns.map((c) => `o.${c}`).join(", ")}, i.reason, a.tenant, a.status, a.expires_at_ms
+        `SELECT ${operationColumns.map((c) => `o.${c}`).join(", ")}, i.reason, a.tenant, a.status, a.expires_at_ms, a.requested_by, a.run_id
          FROM (SELECT 1) AS one
          LEFT JOIN operations o ON o.operation_id = ? AND o.tenant = ?
          LEFT JOIN interrupts i ON ? = 1 AND i.tenant = ? AND i.run_id = ?
@@ -151,7 +152,8 @@ class SqliteStore implements Store {
       insFresh: db.prepare<unknown[]>(
         `INSERT INTO operations (${operationColumns.join(", ")}) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
          WHERE NOT EXISTS (SELECT 1 FROM interrupts WHERE ? = 1 AND tenant = ? AND run_id = ?)
-           AND (? = 0 OR EXISTS (SELECT 1 FROM approvals WHERE id = ? AND tenant = ? AND status = 'approved' AND expires_at_ms > ?))
+           AND (? = 0 OR EXISTS (SELECT 1 FROM approvals WHERE id = ? AND tenant = ? AND status = 'approved' AND expires_at_ms > ?
+             AND (? IS NULL OR (requested_by = ? AND run_id = ?))))
          ON CONFLICT DO NOTHING`,
       ),
       // An outcome and a refund set only the columns they change (claim.ts `recordChangedColumns`,
@@ -286,7 +288,10 @@ class SqliteStore implements Store {
         const approvalTenant = v[g + 1] as string | null;
         const refused = checkGuard(req, {
           interrupt: interrupt === null ? null : { reason: interrupt },
-          approval: approvalTenant === null ? null : { tenant: approvalTenant, status: v[g + 2] as ApprovalStatus, expires_at_ms: Number(v[g + 3]) },
+          approval:
+            approvalTenant === null
+              ? null
+              : { tenant: approvalTenant, status: v[g + 2] as ApprovalStatus, expires_at_ms: Number(v[g + 3]), requested_by: v[g + 4] as string, run_id: v[g + 5] as string },
         });
         if (refused !== null) return refused;
       }
@@ -312,6 +317,7 @@ class SqliteStore implements Store {
       rec.tenant, rec.operation_id, rec.tool, rec.fingerprint, rec.status, rec.fence_token, rec.lease_owner, rec.lease_expires_at_ms,
       rec.attempts, rec.envelope === null ? null : JSON.stringify(rec.envelope), rec.created_at_ms, rec.updated_at_ms, rec.expires_at_ms,
       guarded, req.tenant, req.guard?.run_id ?? null, approvalId === null ? 0 : 1, approvalId, req.tenant, req.now_ms,
+      req.guard?.requested_by ?? null, req.guard?.requested_by ?? null, req.guard?.run_id ?? null,
     ).changes;
     return inserted === 1 ? result : null;
   }
@@ -394,6 +400,9 @@ class SqliteStore implements Store {
       if (current === null) return { ok: false, why: "not_found", approval: null };
       if (event.decision === "revoke") {
         if (current.status !== "pending" && current.status !== "approved") return { ok: false, why: "already_decided", approval: current };
+        // The claim runs in an IMMEDIATE transaction too: a call that claimed first has executed (or is executing).
+        const executed = this.#executedUnder(current);
+        if (executed !== null) return { ok: false, why: "already_executed", approval: current, outcome: executed.outcome };
       } else {
         if (current.status !== "pending") return { ok: false, why: "already_decided", approval: current };
         if (current.expires_at_ms <= event.decided_at_ms) return { ok: false, why: "expired", approval: current };
@@ -406,6 +415,14 @@ class SqliteStore implements Store {
       this.#q.setApprovalStatus.run(decisionStatus[event.decision], event.approval_id);
       return { ok: true, approval: { ...current, status: decisionStatus[event.decision], decision: event } };
     });
+  }
+
+  /** The call that claimed the approval's operation (not released as retryable), or consumed it; null when none did. */
+  #executedUnder(approval: ApprovalRecord): { outcome: JsonObject | null } | null {
+    const op = approval.operation_id === null ? null : this.#readOp(approval.tenant, approval.operation_id);
+    const claimed = op !== null && op.tool === approval.tool && op.status !== "retryable";
+    if (!claimed && approval.consumed_by === null) return null;
+    return { outcome: claimed && op.status === "final" ? op.envelope : null };
   }
 
   async consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
