@@ -5,7 +5,7 @@
  * refused when they moved since the policy saw them (the call is then authorized again with the
  * new figures) or when the call does not fit a cap (`limit_exceeded`).
  */
-import type { LimitSpec, Manifest } from "../manifest.js";
+import type { JsonObject, LimitSpec, Manifest, ToolManifestEntry } from "../manifest.js";
 import type { LimitClaim, LimitFigures, LimitKey } from "../store/store.js";
 import { canonicalJson } from "./canonical-json.js";
 import { terminal } from "./envelope.js";
@@ -20,13 +20,16 @@ export interface CallLimit extends LimitKey {
 }
 
 /** The limits covering the call, in name order (empty for a tool without limits). */
-export function callLimits(manifest: Manifest, call: PreparedCall): CallLimit[] {
+export const callLimits = (manifest: Manifest, call: PreparedCall): CallLimit[] => limitsOfCall(manifest, call.tool, call.args);
+
+/** The limits covering a call of `tool` with `args` (also what the inbox shows beside a pending approval). */
+export function limitsOfCall(manifest: Pick<Manifest, "limits">, tool: Pick<ToolManifestEntry, "limits">, args: JsonObject): CallLimit[] {
   const out: CallLimit[] = [];
-  for (const name of call.tool.limits ?? []) {
+  for (const name of tool.limits ?? []) {
     const spec = manifest.limits?.[name];
     if (spec === undefined) continue;
-    const values = spec.per.map((f) => (Object.prototype.hasOwnProperty.call(call.args, f) ? call.args[f]! : null));
-    const raw = spec.sum === null ? 0 : call.args[spec.sum];
+    const values = spec.per.map((f) => (Object.prototype.hasOwnProperty.call(args, f) ? args[f]! : null));
+    const raw = spec.sum === null ? 0 : args[spec.sum];
     out.push({ name, key: canonicalJson(values), window_ms: spec.window_ms, spec, amount: typeof raw === "number" && Number.isFinite(raw) ? raw : 0 });
   }
   return out;
@@ -64,7 +67,7 @@ export function limitExceeded(call: PreparedCall, limits: readonly CallLimit[], 
   });
 }
 
-function formatWindow(ms: number): string {
+export function formatWindow(ms: number): string {
   // Days only from two on: "24h" reads better than "1d".
   for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["m", 60_000], ["s", 1_000]] as const) {
     if (ms % size === 0 && (unit !== "d" || ms >= 2 * size)) return `${ms / size}${unit}`;

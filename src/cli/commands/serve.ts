@@ -108,6 +108,7 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
           csrfSecret,
           operations: store,
           tools: project.manifest.tools,
+          limits: { manifest: project.manifest, store },
         });
         const running = await listenInbox(app, { port: Number(f.port), host: f.host });
         const baseUrl = f.baseUrl ?? running.url;
