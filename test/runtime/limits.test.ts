@@ -181,6 +181,14 @@ for (const stores of guaranteeStores("limits")) {
       expect(gate.ledger.effects).toHaveLength(1);
     });
 
+    it("the same natural key from another user of the tenant is a conflict, never a replay of the first user's outcome", async () => {
+      const gate = gateWith(limitedManifest(null, ["account_id", "recipient"]), allowing([]));
+      expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(100), operation_id: "a" }))).toBe("success");
+      const other = await gate.runtime.call({ ...alice, user: "carol" }, { tool: "reserve_funds", args: reserveArgs(100), operation_id: "b" });
+      expect(reasonOf(other)).toBe("idempotency_conflict");
+      expect(gate.ledger.effects).toHaveLength(1);
+    });
+
     it("a natural key holds only inside retention", async () => {
       const gate = gateWith(limitedManifest(null, ["account_id", "recipient"]), allowing([]));
       await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(100), operation_id: "a" });
