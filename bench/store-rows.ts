@@ -4,6 +4,7 @@
  */
 import type { BenchRow as StoreRow } from "./store-anchors.js";
 import type { BenchRow, RowSource } from "./rows.js";
+import { chainBenchRows } from "./chain.bench.js";
 import { runtimeBenchRows } from "./runtime.bench.js";
 import { sqliteCeilingRows } from "./sqlite-ceiling.js";
 import { storeAloneRows, storeBenchRows } from "./store.bench.js";
@@ -36,6 +37,7 @@ export const storeSource: RowSource = {
       ...(await storeBenchRows(ctx.quick ? { calls: 300, workers: [1, 2, 4], rounds: 1 } : {})),
       ...(await storeAloneRows(ctx.quick ? { reads: 2_000, writes: 300, rounds: 3 } : {})),
       ...sqliteCeilingRows(ctx.quick ? { writes: 1_000, rounds: 3 } : {}),
+      ...(await chainBenchRows(ctx.quick ? { entries: 1_000, rounds: 3 } : {})),
     ];
     const missing = ctx.pgUrl === undefined ? ["approved writes on PostgreSQL with 1, 2, 4, 8 workers (and the raw pg anchors): TOOLGATE_PG_URL is not set"] : [];
     return { rows: rows.map(toRow), missing };

@@ -29,7 +29,7 @@ const refund = await runtime.call(ctx, { tool: "refund_order", args: { order_id:
 assert.equal(refund.outcome === "terminal_failure" && refund.reason, "approval_required", JSON.stringify(refund));
 
 const erase = await runtime.call(ctx, { tool: "delete_customer", args: { customer_id: "cus_7" }, operation_id: "op-delete" });
-assert.equal(erase.outcome === "terminal_failure" && erase.reason, "policy_denied", JSON.stringify(erase));
+assert.equal(erase.outcome === "terminal_failure" && erase.reason, "destructive_denied", JSON.stringify(erase));
 assert.equal(deleted, 0, "the destructive handler must never run");
 
 const hostile = await runtime.call(ctx, { tool: "get_order", args: { order_id: "ord_1; DROP TABLE orders" } });

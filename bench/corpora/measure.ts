@@ -209,6 +209,7 @@ async function main(): Promise<void> {
   console.log(`files: ${counts.files}, parse ${counts.parse}, parse and check ${counts.check}`);
   console.log(`${layout === "cases" ? "cases" : "policies"}: ${counts.units}, compiled and loaded ${counts.unitsBuilt}`);
   console.log(`${layout === "cases" ? "cases" : "tests"}: pass ${counts.pass}, fail ${counts.fail}, error ${counts.error} (of ${total}), skipped ${counts.skip}`);
+  console.log(`pass rate: ${total === 0 ? "n/a" : `${((100 * counts.pass) / total).toFixed(1)}%`}`);
   console.log("causes (count, first seen):");
   for (const [cause, n] of causes.sorted()) console.log(`  ${String(n).padStart(5)}  ${cause}`);
 }

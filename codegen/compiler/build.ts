@@ -83,7 +83,7 @@ export function buildPolicy(opts: BuildOptions): BuildResult {
   }
   const outputs: [string, Uint8Array][] = [
     [join(opts.out, "policy.wasm"), r.wasm],
-    [join(opts.out, "bundle.tar.gz"), bundleBytes({ wasm: r.wasm, data, entrypoints: opts.entrypoints })],
+    [join(opts.out, "bundle.tar.gz"), bundleBytes({ wasm: r.wasm, data, entrypoints: opts.entrypoints, ...(opts.regoVersion === undefined ? {} : { regoVersion: opts.regoVersion }) })],
   ];
   step("bundle");
   if (opts.check) {

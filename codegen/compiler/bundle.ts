@@ -10,6 +10,8 @@ export interface BundleInput {
   readonly wasm: Uint8Array;
   readonly data: unknown;
   readonly entrypoints: readonly string[];
+  /** The Rego version the policy was compiled as; the manifest's `rego_version` (OPA: 0, 1 or 2). */
+  readonly regoVersion?: "v0" | "v1" | "v2";
 }
 
 export function bundleBytes(b: BundleInput): Uint8Array {
@@ -17,7 +19,7 @@ export function bundleBytes(b: BundleInput): Uint8Array {
     revision: "",
     roots: [""],
     wasm: b.entrypoints.map((entrypoint) => ({ entrypoint, module: "/policy.wasm" })),
-    rego_version: 1,
+    rego_version: b.regoVersion === "v0" ? 0 : b.regoVersion === "v2" ? 2 : 1,
   };
   const files: [string, Uint8Array][] = [
     ["/.manifest", utf8(`${JSON.stringify(manifest, null, 2)}\n`)],

@@ -132,6 +132,7 @@ function planStage(st: State, opts: CompileOptions): void {
     queries: st.queries,
     builtins: builtinArities(opts.builtins),
     coverage: opts.coverage === true,
+    ruleIndex: opts.ruleIndex !== false,
   });
   st.plan = r.policy;
   if (r.coverage !== undefined) st.coverage = r.coverage;

@@ -41,6 +41,8 @@ export interface CompileOptions {
   readonly stopAfter?: StageName;
   /** Record coverage points (see README): result `coverage`, export `toolgate_coverage_ptr`. */
   readonly coverage?: boolean;
+  /** Index rules that test an input path against constants, evaluating only those that can match (default true). */
+  readonly ruleIndex?: boolean;
   /** Custom builtins (tools.yaml `policy.builtins`): declared for the checks, called through the host. */
   readonly builtins?: CustomBuiltins;
 }

@@ -47,9 +47,11 @@ export interface Shared {
   /** Builtins known to the backend: name -> arity. */
   readonly builtins: ReadonlyMap<string, number>;
   /** Rule functions named but not planned yet (planned one after another, not nested). */
-  readonly pending: { readonly name: string; readonly node: RuleNode; readonly mocks: ReadonlyMap<string, Mock> }[];
+  readonly pending: { readonly name: string; readonly node: RuleNode; readonly mocks: ReadonlyMap<string, Mock>; readonly unindexed?: boolean }[];
   /** Coverage points when coverage is on. */
   readonly coverage: CoverageMap | null;
+  /** Index rules that test an input path against constants (rule-dispatch.ts). */
+  readonly ruleIndex: boolean;
   /** The rule being planned last: where an internal failure (stack exhaustion) is reported. */
   at: SourceLocation | null;
   /** Captured mock values so far (their ids). */

@@ -6,9 +6,10 @@
 import type { Body, ElseClause, Term } from "../rego/ast.js";
 import type { CompiledRule } from "../rego/program.js";
 import { BlockWriter } from "./builder.js";
-import { capturedIds, type Ctx, type Mock } from "./context.js";
+import { capturedArgs, capturedIds, type Ctx, type Mock } from "./context.js";
 import type { Block, Local } from "./ir.js";
 import { DATA, INPUT, local } from "./ir.js";
+import { planDispatch, ruleDispatch } from "./rule-dispatch.js";
 import type { RuleEntry, RuleNode } from "./rule-index.js";
 import { readParams, valueOf } from "./rule-index.js";
 import { locOf, nested, withVar } from "./scope.js";
@@ -35,10 +36,30 @@ export function ruleFunc(c: Ctx, node: RuleNode): string {
 
 /** Plans every function named so far, and those they name in turn. */
 export function planPending(c: Ctx): void {
-  for (let job = c.s.pending.shift(); job !== undefined; job = c.s.pending.shift()) planRuleFunc(c, job.name, job.node, job.mocks);
+  for (let job = c.s.pending.shift(); job !== undefined; job = c.s.pending.shift()) planRuleFunc(c, job.name, job.node, job.mocks, job.unindexed === true);
 }
 
-function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<string, Mock>): void {
+/**
+ * Adds the contribution of the group function that ran (its value in `result`, unset when
+ * none ran) to `ret`: once, after the dispatch, so each group's code is one call.
+ */
+function mergeGroup(c: Ctx, node: RuleNode, result: Local, ret: Local): void {
+  const w = c.w;
+  w.emit({ type: "IsDefinedStmt", source: result });
+  if (node.kind === "complete") {
+    w.emit({ type: "AssignVarOnceStmt", source: local(result), target: ret, message: COMPLETE_CONFLICT });
+    return;
+  }
+  const key = w.newLocal();
+  const value = w.newLocal();
+  const block = nested(c, () => {
+    if (node.kind === "set") w.emit({ type: "SetAddStmt", set: ret, value: local(value) });
+    else w.emit({ type: "ObjectInsertOnceStmt", object: ret, key: local(key), value: local(value), message: KEY_CONFLICT });
+  });
+  w.emit({ type: "ScanStmt", source: result, key, value, block });
+}
+
+function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<string, Mock>, unindexed = false): void {
   const w = new BlockWriter();
   const arity = node.kind === "function" ? node.arity : 0;
   const params: Local[] = [INPUT, DATA];
@@ -62,21 +83,46 @@ function planRuleFunc(c: Ctx, name: string, node: RuleNode, mocks: ReadonlyMap<s
   };
   if (node.kind === "set") top(() => w.emit({ type: "MakeSetStmt", target: ret }));
   if (node.kind === "object" || node.kind === "nested") top(() => w.emit({ type: "MakeObjectStmt", target: ret }));
-  for (const entry of node.rules) {
+  const jobs: { depth: number; plan: () => void }[] = [];
+  const indexable = !unindexed && c.s.ruleIndex && c.s.coverage === null && (node.kind === "complete" || node.kind === "set" || node.kind === "object");
+  const dispatch = indexable ? ruleDispatch(node.rules) : null;
+  for (const entry of dispatch?.rest ?? node.rules) {
     if (entry.rule.default) continue;
-    start(entry.rule);
-    top(() => planDefinition(fc, node, entry, params.slice(2, 2 + arity), ret));
+    jobs.push({ depth: entry.rest.length, plan: () => {
+      start(entry.rule);
+      top(() => planDefinition(fc, node, entry, params.slice(2, 2 + arity), ret));
+    } });
+  }
+  if (dispatch !== null) {
+    // Rules testing one input path against constants: only the group of the input's value
+    // runs, each group in a function of its own (a function's locals are bounded).
+    const groupFuncs = dispatch.groups.map((entries, i) => {
+      const groupName = `${name}#${i}`;
+      c.s.pending.push({ name: groupName, node: { ...node, children: new Map(), rules: [...entries] }, mocks, unindexed: true });
+      return groupName;
+    });
+    jobs.push({ depth: 1, plan: () => {
+      const result = w.newLocal();
+      top(() => planDispatch(fc, dispatch, (i) => w.emit({ type: "CallStmt", func: groupFuncs[i]!, args: [local(fc.input), local(fc.data), ...capturedArgs(fc, fc.mocks)], result })));
+      top(() => mergeGroup(fc, node, result, ret));
+    } });
   }
   if (node.kind === "object" || node.kind === "nested") {
     // Rules below this node (`p.a.r := 42` next to `p[q].r := ...`) add into its object.
     for (const [rel, entry] of descendantRules(node)) {
       if (entry.rule.default) continue;
-      start(entry.rule);
       const at = entry.rule.location;
       const keys: Term[] = [...rel.map((value): Term => ({ type: "string", value, location: at })), ...entry.rest];
-      top(() => fc.s.ops.body(fc, entry.rule.body, () => produceNested(fc, { ...entry, rest: keys }, ret, entry.rule.key !== null)));
+      jobs.push({ depth: keys.length, plan: () => {
+        start(entry.rule);
+        top(() => fc.s.ops.body(fc, entry.rule.body, () => produceNested(fc, { ...entry, rest: keys }, ret, entry.rule.key !== null)));
+      } });
     }
+    // Deeper heads first: a shorter head's value then lands on the objects they built and
+    // conflicts with them (OPA: a rule's value is not merged with values injected below it).
+    jobs.sort((a, b) => b.depth - a.depth);
   }
+  for (const job of jobs) job.plan();
   for (const entry of node.rules) {
     if (!entry.rule.default) continue;
     start(entry.rule);

@@ -162,12 +162,16 @@ export function unify(c: Ctx, a: Term, b: Term, k: () => void): void {
     return unifyPairs(c, a.items.map((x, i) => [x, b.items[i]!] as const), k);
   }
   if (a.type === "object" && b.type === "object" && (isPattern(c, a) || isPattern(c, b))) {
-    const keyOf = (x: Term): string | null => (x.type === "string" ? `s${x.value}` : x.type === "number" ? `n${x.text}` : null);
+    // Keys pair up at compile time when they are literals or the same bound variable.
+    const keyOf = (x: Term): string | null =>
+      x.type === "string" ? `s${x.value}` : x.type === "number" ? `n${x.text}` : x.type === "var" && isBound(c, x.name) ? `v${x.name}` : null;
     const bByKey = new Map(b.items.map(([key, v]) => [keyOf(key), v] as const));
-    if (a.items.length !== b.items.length || a.items.some(([key]) => keyOf(key) === null || !bByKey.has(keyOf(key)))) {
-      return fail(c, k);
-    }
-    return unifyPairs(c, a.items.map(([key, v]) => [v, bByKey.get(keyOf(key))!] as const), k);
+    const paired = a.items.length === b.items.length && a.items.every(([key]) => keyOf(key) !== null && bByKey.has(keyOf(key)));
+    if (paired) return unifyPairs(c, a.items.map(([key, v]) => [v, bByKey.get(keyOf(key))!] as const), k);
+    const literalKeys = [...a.items, ...b.items].every(([key]) => key.type === "string" || key.type === "number");
+    if (literalKeys || a.items.length !== b.items.length) return fail(c, k);
+    // Variable keys whose values are only known at run time: the side without unbound
+    // variables is evaluated and the other matched against it (below).
   }
   if (isPattern(c, a)) return planTerm(c, b, (o) => unifyOperand(c, a, o, k));
   if (isPattern(c, b)) return planTerm(c, a, (o) => unifyOperand(c, b, o, k));

@@ -37,6 +37,8 @@ export interface PlanOptions {
   readonly builtins: ReadonlyMap<string, number>;
   /** Emit coverage points (CoverStmt) for the program's expressions and heads. */
   readonly coverage?: boolean;
+  /** Index rules that test an input path against constants (default true; rule-dispatch.ts). */
+  readonly ruleIndex?: boolean;
 }
 
 export interface PlanResult {
@@ -76,6 +78,7 @@ function planPolicyUnsafe(opts: PlanOptions, at: { s: Shared | null }): PlanResu
     ops,
     builtins: opts.builtins,
     coverage: opts.coverage === true ? coverageMap(opts.program, opts.files) : null,
+    ruleIndex: opts.ruleIndex !== false,
     at: null,
     captures: 0,
   };

@@ -140,6 +140,11 @@ export interface NotExpr extends ExprBase {
   readonly body: Body;
   /** Outer variables the body reads. */
   readonly captures?: readonly string[];
+  /**
+   * A plain `not e` (not a `not { }` block, not under `future.keywords.not`): the
+   * refs among `e`'s operands are evaluated before the negation (negation-dynamics.ts).
+   */
+  readonly plain?: true;
 }
 
 export type Expr = TermExpr | CallExpr | SomeDecl | SomeIn | Every | NotExpr;

@@ -154,7 +154,8 @@ export class Flattener {
       const inner: Expr[] = [];
       const core = e.composite === true ? e : this.liftOperands(e, out, withs);
       this.exprCore({ ...core, negated: false }, withs, inner);
-      out.push({ type: "not", body: inner, negated: false, with: [], location: e.location });
+      const not = { type: "not", body: inner, negated: false, with: [], location: e.location } as const;
+      out.push(e.composite === true ? not : { ...not, plain: true });
       return;
     }
     this.exprCore(e, withs, out);

@@ -9,8 +9,11 @@ import { parseAnnotations } from "./annotations.js";
 import { ExprParser } from "./parse-expr.js";
 import { isParseAbort, KEYWORDS } from "./parse-state.js";
 
-/** Rego language version of a file: v1 (OPA 1.x, the default) or pre-1.0 syntax. */
-export type RegoVersion = "v0" | "v1";
+/**
+ * Rego language version of a file: v1 (OPA 1.x, the default), pre-1.0 syntax, or v2
+ * (OPA 1.22's bundle `rego_version: 2`: v1 read as if the file imported rego.v2).
+ */
+export type RegoVersion = "v0" | "v1" | "v2";
 
 export interface ParseOptions {
   readonly regoVersion?: RegoVersion;
@@ -56,10 +59,13 @@ class ModuleParser extends ExprParser {
       const start = this.pos;
       try {
         if (this.isKeyword("import")) {
-          if (rules.length > 0) this.error("unexpected import keyword: imports must come before rules");
+          // An import may follow rules (OPA); it applies to the whole module.
           const pathAt = this.peek();
           const imp = this.parseImport();
-          const isRegoV1 = imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v1";
+          const isRegoV2 = imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v2";
+          // `import rego.v2` (OPA 1.22): `and`, `or` and the composite `not` in one import, and Rego v1.
+          const isRegoV1 = (imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v1") || isRegoV2;
+          if (isRegoV2) for (const k of ["and", "or", "not"]) this.future.add(k);
           const isFuture = imp.path[0] === "future";
           if (readAsV0 && ((isFuture && sawRegoV1) || (isRegoV1 && sawFuture))) {
             this.hintNext = "remove the `future.keywords` imports: `import rego.v1` brings every keyword";
@@ -69,7 +75,7 @@ class ModuleParser extends ExprParser {
           sawRegoV1 ||= isRegoV1;
           imports.push(imp);
           // `import rego.v1` makes this file Rego v1 whatever the compiler's default.
-          if (imp.path.length === 2 && imp.path[0] === "rego" && imp.path[1] === "v1") this.v0 = false;
+          if (isRegoV1) this.v0 = false;
         }
         else if (this.isKeyword("package")) this.fail("unexpected package keyword: a file holds one package");
         else rules.push(...this.parseRule());
@@ -113,6 +119,9 @@ class ModuleParser extends ExprParser {
       this.fail(`invalid import path ${path.join(".")}: must begin with input, data, future or rego`, kw);
     }
     if (root === "future") this.checkFutureImport(path, kw);
+    if (root === "rego" && !(path.length === 2 && (path[1] === "v1" || path[1] === "v2"))) {
+      this.fail(`invalid import ${path.join(".")}: must be rego.v1 or rego.v2`, kw);
+    }
     let alias: string | null = null;
     if (this.isKeyword("as")) {
       this.next();
@@ -351,6 +360,7 @@ function capped(errors: Diagnostic[]): Diagnostic[] {
 export function parseModule(source: string, file: string, options: ParseOptions = {}): ParseModuleResult {
   const p = new ModuleParser(source, file);
   p.v0 = options.regoVersion === "v0";
+  if (options.regoVersion === "v2") for (const k of ["and", "or", "not"]) p.future.add(k);
   let module = p.parseModule();
   const v0Error = p.errors.find((e) => e.message === V0_SYNTAX_MESSAGE);
   if (v0Error !== undefined) return { module, errors: [v0Error] };

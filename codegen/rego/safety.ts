@@ -8,6 +8,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { Body, Expr, Location, Term } from "./ast.js";
 import type { ArityOf } from "./flatten.js";
 import type { LocalVarGenerator } from "./locals.js";
+import { liftNegationDynamics } from "./negation-dynamics.js";
 import { refOutputs, unify } from "./unify.js";
 import { forEachVar, forEachVarInExpr } from "./walk.js";
 
@@ -49,7 +50,15 @@ export class SafetyChecker {
         }
         const binds: string[] = [];
         for (const v of gives) if (!bound.has(v)) binds.push(v);
-        const nested = this.orderNested(e, bound);
+        let nested = this.orderNested(e, bound);
+        if (nested.type === "not" && nested.plain === true) {
+          const lifted = liftNegationDynamics(nested, bound, this.gen);
+          for (const pre of lifted.before) {
+            out.push(pre);
+            for (const v of pre.binds ?? []) bound.add(v);
+          }
+          nested = lifted.before.length === 0 ? nested : { ...lifted.not, captures: [...this.vars(lifted.not, bound)] };
+        }
         for (const v of binds) bound.add(v);
         out.push({ ...nested, binds });
         progress = true;

@@ -63,10 +63,15 @@ export function unify(a: Term, b: Term, bound: Bound, out: Set<string>, sc: Term
       return;
     }
     if (x.type === "object" && y.type === "object" && x.items.length === y.items.length) {
+      let unpaired = false;
       for (const [k, v] of x.items) {
         const match = y.items.find(([k2]) => sameGround(k, k2));
         if (match !== undefined) step(v, match[1]);
+        else unpaired = true;
       }
+      // Keys known only at run time (`{k: v} = {"a": 1}`): a fully bound side binds the other's values.
+      if (unpaired && allBound(y)) bindAll(x);
+      if (unpaired && allBound(x)) bindAll(y);
       return;
     }
     // A composite pattern against a bound value binds all of its vars.

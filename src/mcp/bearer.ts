@@ -5,7 +5,7 @@
  * most `maxLifetimeSeconds` (default 24h): one whose `exp` lies further ahead, or further
  * after its `iat`, is refused.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import { jwtVerify } from "jose";
 import type { TrustedContext } from "../generated-runtime.js";
 import { checkMaxLifetime, DEFAULT_MAX_TOKEN_LIFETIME_SECONDS, tokenLifetimeProblem } from "../server/token-lifetime.js";

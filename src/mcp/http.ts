@@ -1,12 +1,16 @@
 /**
- * The MCP Streamable HTTP endpoint, stateless: every POST is authenticated by its own
- * bearer token and served by a fresh server and transport, so no session can carry one
- * principal's identity into another's request.
+ * The MCP Streamable HTTP endpoint, stateless: every request is authenticated by its own
+ * bearer token and served by a fresh server instance (the SDK's `createMcpHandler`), so no
+ * session can carry one principal's identity into another's request. One endpoint serves
+ * 2026-07-28 clients (per-request envelope, `server/discover`) and 2025-11-25 / 2025-06-18
+ * clients (the SDK's stateless legacy serving).
  */
+import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Runtime } from "../runtime/runtime.js";
 import { principalFromAuth, verifyBearerToken } from "./bearer.js";
 import { hostProblem, localHosts } from "./host-check.js";
@@ -14,7 +18,7 @@ import { createMcpServer } from "./server.js";
 import type { ApprovalLink } from "./tool-result.js";
 
 export interface McpHttpOptions {
-  /** The HS256 secret bearer tokens are verified with (`hs256Secret`). */
+  /** The HS256 secret bearer tokens are verified with (`hs256Secret`); approval round states are sealed with a key derived from it. */
   readonly secret: Uint8Array;
   readonly approvalLink?: ApprovalLink;
   /** Endpoint path. Default "/mcp". */
@@ -26,6 +30,8 @@ export interface McpHttpOptions {
   readonly allowedHosts?: readonly string[];
   /** Largest request body accepted. Default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** Clock for request-state expiry. Default Date.now. */
+  readonly now?: () => number;
 }
 
 const jsonError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void => {
@@ -33,29 +39,33 @@ const jsonError = (res: ServerResponse, status: number, code: number, message: s
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 };
 
-async function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > limit) return null;
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
+/** The request-state key: derived from the token secret, so no key is reused across purposes. */
+export const requestStateKeyFrom = (secret: Uint8Array): Uint8Array => createHmac("sha256", secret).update("toolgate mcp requestState v1").digest();
 
 export function createMcpHttpHandler(runtime: Runtime, options: McpHttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const path = options.path ?? "/mcp";
   const limit = options.maxBodyBytes ?? 1024 * 1024;
   const allowedHosts = options.allowedHosts ?? localHosts;
+  const requestStateKey = requestStateKeyFrom(options.secret);
+  const mcp = createMcpHandler(
+    ({ era, authInfo }) =>
+      createMcpServer(runtime, {
+        era,
+        requestStateKey,
+        // The factory's authInfo is what this handler verified below; no token, no principal.
+        principal: () => principalFromAuth(authInfo),
+        ...(options.approvalLink === undefined ? {} : { approvalLink: options.approvalLink }),
+        ...(options.now === undefined ? {} : { now: options.now }),
+      }),
+    { legacy: "stateless", maxRequestBodySize: limit },
+  );
+  const serve = toNodeHandler(mcp, { maxRequestBodySize: limit });
   return async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", "http://localhost");
       const badHost = hostProblem(req, allowedHosts);
       if (badHost !== null) return jsonError(res, 403, -32000, `forbidden: ${badHost}`);
       if (url.pathname !== path) return jsonError(res, 404, -32601, `not found: the MCP endpoint is ${path}`);
-      if (req.method !== "POST") return jsonError(res, 405, -32000, "method not allowed: this stateless endpoint takes POST only", { allow: "POST" });
       const header = req.headers.authorization ?? "";
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       let auth: AuthInfo;
@@ -67,25 +77,10 @@ export function createMcpHttpHandler(runtime: Runtime, options: McpHttpOptions):
           "www-authenticate": 'Bearer realm="toolgate", error="invalid_token"',
         });
       }
-      const text = await readBody(req, limit);
-      if (text === null) return jsonError(res, 413, -32600, `request body larger than ${limit} bytes`);
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return jsonError(res, 400, -32700, "parse error: the body is not JSON");
-      }
-      const server = createMcpServer(runtime, {
-        principal: (c) => principalFromAuth(c.authInfo),
-        ...(options.approvalLink === undefined ? {} : { approvalLink: options.approvalLink }),
-      });
-      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true }) // no sessionIdGenerator: stateless;
-      res.on("close", () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(Object.assign(req, { auth }), res, body);
+      const declared = Number(req.headers["content-length"] ?? "0");
+      if (Number.isFinite(declared) && declared > limit) return jsonError(res, 413, -32600, `request body larger than ${limit} bytes`);
+      // The adapter reads `auth` as verified identity (pass-through); its request type is a structural subset of IncomingMessage.
+      await serve(Object.assign(req, { auth }) as Parameters<typeof serve>[0], res);
     } catch (err) {
       if (!res.headersSent) jsonError(res, 500, -32603, `internal error: ${err instanceof Error ? err.message : String(err)}`);
       else res.end();

@@ -3,7 +3,7 @@
  * operation_id / approval_id), the envelope as output schema, and annotations that
  * are true because the gate enforces them.
  */
-import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { ToolManifestEntry } from "../manifest.js";
 import { advertisedInputSchema } from "../adapters/gate-arguments.js";
 import { resultJsonSchema } from "../adapters/result-schema.js";

@@ -3,7 +3,7 @@
  * `approval_url` when an inbox link is configured) and its JSON the text; failures set
  * isError so a model branches on `outcome`, `reason` and `retry_after_ms`.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { approvalPageUrl } from "../approvals/link.js";
 import type { Envelope } from "../runtime/envelope.js";
 

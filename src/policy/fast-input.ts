@@ -351,10 +351,11 @@ export class ValueWriter {
   private string(s: string, key = false): number {
     const cache = this.cache;
     // Only ASCII text is kept, so a cached cell is also a valid object key.
-    if (cache !== null && s.length <= CACHED_STRING_MAX) {
+    // Once the region is full for this input, its remaining strings skip the map lookup.
+    if (cache !== null && !cache.full && s.length <= CACHED_STRING_MAX) {
       const known = cache.cells.get(s);
       if (known !== undefined) return known;
-      if (cache.full || cache.next + 16 + 3 * CACHED_STRING_MAX + 8 > cache.end) {
+      if (cache.next + 16 + 3 * CACHED_STRING_MAX + 8 > cache.end) {
         cache.full = true;
         return this.uncachedString(s, key);
       }

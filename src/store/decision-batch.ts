@@ -19,6 +19,12 @@ export interface DecisionLogOptions {
   readonly maxBatchRows?: number;
   /** Batched: longest an entry waits in the queue, in ms. Default 5. */
   readonly maxDelayMs?: number;
+  /**
+   * Link every entry into its tenant's audit chain (default true; see src/store/README.md).
+   * `false` writes entries unchained, which `toolgate log verify` reports as a break once a
+   * tenant's chain has begun: it exists to measure the chain's cost against the plain log.
+   */
+  readonly chain?: boolean;
   /** Receives failed batch writes (the entries are dropped after reporting). Default: stderr. */
   readonly onError?: (err: unknown) => void;
 }

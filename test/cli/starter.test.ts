@@ -74,7 +74,7 @@ function checkLoop(out: string): void {
   expect(resumed).toMatchObject({ outcome: "success", replayed: false, value: { amount_cents: 1500 } });
   const replayed = after("5. the model retries");
   expect(replayed).toMatchObject({ outcome: "success", replayed: true, operation_id: resumed["operation_id"], value: resumed["value"] });
-  expect(after("6. delete_customer")).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
+  expect(after("6. delete_customer")).toMatchObject({ outcome: "terminal_failure", reason: "destructive_denied" });
   expect(after("7. a second refund")).toMatchObject({ outcome: "terminal_failure", reason: "limit_exceeded", limit: { name: "refunds_per_order", max_sum: 4200 } });
 }
 

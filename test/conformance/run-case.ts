@@ -26,7 +26,7 @@ export interface CaseOutcome {
 /** The entrypoint name the case's query is compiled under. */
 export const queryEntrypoint = "conformance/query";
 
-type Got = { kind: "result"; bindings: Record<string, unknown>[] } | { kind: "error"; message: string };
+export type Got = { kind: "result"; bindings: Record<string, unknown>[] } | { kind: "error"; message: string };
 
 export interface RunCaseOptions {
   /**

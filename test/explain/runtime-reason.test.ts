@@ -9,17 +9,19 @@ import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 import { alice, loadShippedPolicy, makeGate, reserveArgs } from "../runtime/harness.js";
 
 describe("the runtime returns the policy's reason in its envelopes", () => {
-  it("policy_denied carries the shipped policy's reason (destructive, limit, role)", async () => {
+  it("policy_denied carries the shipped policy's reason (limit, role), destructive_denied the policy's answer too", async () => {
     const g = makeGate({ policy: await loadShippedPolicy() });
+    const destructive = await g.runtime.call(alice, { tool: "close_account", args: { account_id: "acc_bob" }, operation_id: "op-d" });
+    expect(destructive).toMatchObject({ outcome: "terminal_failure", reason: "destructive_denied" });
+    expect(destructive.outcome === "success" ? "" : destructive.message).toContain("here: deny, destructive_denied");
     const cases = [
-      { ctx: alice, call: { tool: "close_account", args: { account_id: "acc_bob" }, operation_id: "op-d" }, reason: "destructive_denied" },
       { ctx: alice, call: { tool: "reserve_funds", args: reserveArgs(1_000_001), operation_id: "op-big" }, reason: "limit_exceeded" },
       { ctx: { ...alice, roles: ["viewer"] }, call: { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-v" }, reason: "role_not_permitted" },
     ];
     for (const c of cases) {
       expect(await g.runtime.call(c.ctx, c.call)).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied", message: `policy denied ${c.call.tool}: ${c.reason}` });
     }
-    expect((await g.store.listDecisions()).map((d) => d.reason).sort()).toEqual(cases.map((c) => c.reason).sort());
+    expect((await g.store.listDecisions()).map((d) => d.reason).sort()).toEqual(["destructive_denied", ...cases.map((c) => c.reason)].sort());
   }, 120_000);
 
   it("approval_required carries the shipped policy's reason", async () => {

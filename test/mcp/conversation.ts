@@ -1,6 +1,6 @@
 /** The MCP conversation every transport must get right, through the SDK's own client. */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { expect } from "vitest";
 import { manifest } from "../../generated/index.js";
 import { reserveArgs } from "./fixture.js";

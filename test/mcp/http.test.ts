@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from "node:http";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveMcpHttp } from "../../src/mcp/index.js";
@@ -26,14 +26,18 @@ async function token(claims: Record<string, unknown>, opts: { expiresIn?: string
     .sign(opts.key ?? secret);
 }
 
-async function connect(url: URL, bearer: string): Promise<Client> {
-  const client = new Client({ name: "toolgate-test", version: "1.0.0" });
+/** The protocol eras one endpoint serves: 2025-11-25 (the client's default handshake) and 2026-07-28. */
+const eras = ["2025-11-25", "2026-07-28"] as const;
+type Era = (typeof eras)[number];
+
+async function connect(url: URL, bearer: string, era: Era = "2025-11-25"): Promise<Client> {
+  const client = new Client({ name: "toolgate-test", version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: { pin: era } } } : {});
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
   return client;
 }
 
-for (const kind of storeKinds) {
-  describe.skipIf(kind === "postgres" && !hasPg)(`MCP over Streamable HTTP, SDK client (${kind} store)`, () => {
+for (const [kind, era] of storeKinds.flatMap((k) => eras.map((e) => [k, e] as const))) {
+  describe.skipIf(kind === "postgres" && !hasPg)(`MCP over Streamable HTTP, SDK client, spec ${era} (${kind} store)`, () => {
     let site: StoreSite;
     let store: Store;
     let gate: TestGate;
@@ -49,8 +53,8 @@ for (const kind of storeKinds) {
       const address = http.address();
       url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
       c = {
-        client: await connect(url, await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] })),
-        viewerClient: await connect(url, await token({ tenant: "t_acme", sub: "vera", roles: ["viewer"] })),
+        client: await connect(url, await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] }), era),
+        viewerClient: await connect(url, await token({ tenant: "t_acme", sub: "vera", roles: ["viewer"] }), era),
         approve: (id) => approveAsBob(gate.runtime, id),
         effectsOf: (op) => gate.ledger.effectsOf(op).length,
         approvalLinkBase: INBOX,
@@ -69,7 +73,7 @@ for (const kind of storeKinds) {
     it("answers a read with the success envelope as structured content and text", () => readCallSucceeds(c));
     it("never mints an operation id: a write without one is invalid_arguments", () => writeNeedsOperationId(c));
     it("approval_required carries the approval id and inbox link; after approval the retry commits once; replay; conflict", () =>
-      approvalThenRetryCommitsOnce(c, `op-http-${kind}`));
+      approvalThenRetryCommitsOnce(c, `op-http-${kind}-${era}`));
     it("denials are isError results with the envelope", () => deniedCallsAreErrors(c));
 
     it("rejects requests without a valid bearer token with 401 and touches no tool", async () => {
@@ -117,18 +121,18 @@ for (const kind of storeKinds) {
     });
 
     it("a token of another tenant cannot use this tenant's approval", async () => {
-      const first = await c.client.callTool({ name: "reserve_funds", arguments: { account_id: "acc_alice", amount: 7, currency: "EUR", recipient: "acc_bob", operation_id: `op-x-${kind}` } });
+      const first = await c.client.callTool({ name: "reserve_funds", arguments: { account_id: "acc_alice", amount: 7, currency: "EUR", recipient: "acc_bob", operation_id: `op-x-${kind}-${era}` } });
       const approvalId = (first.structuredContent as { approval_id: string }).approval_id;
       await approveAsBob(gate.runtime, approvalId);
-      const other = await connect(url, await token({ tenant: "t_evil", sub: "mallory", roles: ["agent"] }));
+      const other = await connect(url, await token({ tenant: "t_evil", sub: "mallory", roles: ["agent"] }), era);
       try {
         const stolen = await other.callTool({
           name: "reserve_funds",
-          arguments: { account_id: "acc_alice", amount: 7, currency: "EUR", recipient: "acc_bob", operation_id: `op-x-${kind}`, approval_id: approvalId },
+          arguments: { account_id: "acc_alice", amount: 7, currency: "EUR", recipient: "acc_bob", operation_id: `op-x-${kind}-${era}`, approval_id: approvalId },
         });
         expect(stolen.isError).toBe(true);
         expect(stolen.structuredContent).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
-        expect(gate.ledger.effectsOf(`op-x-${kind}`)).toHaveLength(0);
+        expect(gate.ledger.effectsOf(`op-x-${kind}-${era}`)).toHaveLength(0);
       } finally {
         await other.close();
       }

@@ -1,5 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Store } from "../../src/store/store.js";
 import {
@@ -16,20 +16,23 @@ import type { StoreSite, TestGate } from "./fixture.js";
 const INBOX = "http://127.0.0.1:7070";
 
 /** `toolgate mcp --stdio --demo` as a host launches it, with the principal on its command line. */
-async function launch(site: StoreSite, principal: { user: string; roles: string }): Promise<Client> {
+const eras = ["2025-11-25", "2026-07-28"] as const;
+type Era = (typeof eras)[number];
+
+async function launch(site: StoreSite, principal: { user: string; roles: string }, era: Era): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ["bin/toolgate.js", "mcp", "--stdio", "--demo", "--db", site.db, "--tenant", "t_acme", "--user", principal.user, "--roles", principal.roles, "--approval-link", INBOX],
     env: { PATH: process.env["PATH"] ?? "", ...site.env },
     stderr: "pipe",
   });
-  const client = new Client({ name: "toolgate-test", version: "1.0.0" });
+  const client = new Client({ name: "toolgate-test", version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: { pin: era } } } : {});
   await client.connect(transport);
   return client;
 }
 
-for (const kind of storeKinds) {
-  describe.skipIf(kind === "postgres" && !hasPg)(`MCP over stdio, SDK client launching toolgate mcp (${kind} store)`, () => {
+for (const [kind, era] of storeKinds.flatMap((k) => eras.map((e) => [k, e] as const))) {
+  describe.skipIf(kind === "postgres" && !hasPg)(`MCP over stdio, SDK client launching toolgate mcp, spec ${era} (${kind} store)`, () => {
     let site: StoreSite;
     let store: Store;
     let approver: TestGate;
@@ -38,8 +41,8 @@ for (const kind of storeKinds) {
     beforeAll(async () => {
       site = await storeSite(kind);
       // One after the other: two processes creating a fresh SQLite file at the same moment can meet SQLITE_BUSY.
-      const client = await launch(site, { user: "alice", roles: "agent" });
-      const viewerClient = await launch(site, { user: "vera", roles: "viewer" });
+      const client = await launch(site, { user: "alice", roles: "agent" }, era);
+      const viewerClient = await launch(site, { user: "vera", roles: "viewer" }, era);
       // The approver works in another process over the same store, as the inbox would.
       store = await site.open();
       approver = await makeTestGate(store);
@@ -56,7 +59,7 @@ for (const kind of storeKinds) {
       listsToolsForThePrincipal(c));
     it("answers a read with the success envelope as structured content and text", () => readCallSucceeds(c));
     it("never mints an operation id: a write without one is invalid_arguments", () => writeNeedsOperationId(c));
-    it("approval_required -> approve elsewhere -> the retry commits once; replay; conflict", () => approvalThenRetryCommitsOnce(c, `op-stdio-${kind}`));
+    it("approval_required -> approve elsewhere -> the retry commits once; replay; conflict", () => approvalThenRetryCommitsOnce(c, `op-stdio-${kind}-${era}`));
     it("denials are isError results with the envelope", () => deniedCallsAreErrors(c));
   });
 }

@@ -23,7 +23,8 @@ describe("arguments of unread parameters", () => {
 
   it("a parameter read by one definition only: an undefined argument fails that definition alone", async () => {
     const modules = ['package c\nf("any", _) := true\nf("pos", u) := u > 0\np if f("any", input.missing)\nq if f("pos", input.missing)\nr if not f("pos", input.missing)'];
-    expect(await evaluate({ modules, query: "x = data.c", input: {} })).toEqual([{ x: { p: true, r: true } }]);
+    // A negated call's ref operands are evaluated before the negation (OPA's rewriteDynamics): r is never true.
+    expect(await evaluate({ modules, query: "x = data.c", input: {} })).toEqual([{ x: { p: true } }]);
     expect(await evaluate({ modules, query: "x = data.c", input: { missing: 3 } })).toEqual([{ x: { p: true, q: true } }]);
   });
 

@@ -11,7 +11,7 @@ describe("toolgate check", () => {
     const r = await run(["check"]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^\d+ files? checked, no problems$/);
+    expect(r.out.split("\n")[0]).toMatch(/^\d+ files? checked, no problems$/);
   });
 
   it("prints file:line:col code: message for every problem and exits 1", async () => {
@@ -53,7 +53,8 @@ describe("toolgate check", () => {
     writeFileSync(join(dir, "lib.rego"), "package lib\nlimit := 10\n");
     writeFileSync(join(dir, "main.rego"), "package main\nimport data.lib\nok if input.n < lib.limit\n");
     const r = await run(["check", join(dir, "main.rego"), join(dir, "lib.rego")]);
-    expect(r).toMatchObject({ code: 0, out: "2 files checked, no problems" });
+    expect(r).toMatchObject({ code: 0 });
+    expect(r.out.split("\n")[0]).toBe("2 files checked, no problems");
   });
 
   it("reports a missing path", async () => {

@@ -125,7 +125,6 @@ describe("parser: errors", () => {
     ["package t\ndefault p := x", "illegal default rule (value cannot contain var)", 2, 1],
     ["p := 1", "unexpected ident token: expected package", 1, 1],
     ["package t\np := 1 q := 2", "unexpected ident token: expected end of statement", 2, 8],
-    ["package t\np := 1\nimport data.x", "unexpected import keyword: imports must come before rules", 3, 1],
   ];
   for (const [src, msg, row, col] of table) {
     it(msg, () => {

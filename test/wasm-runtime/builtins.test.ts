@@ -196,7 +196,7 @@ describe("strict builtin errors", () => {
     ["opa_array_concat", ["{}", "[]"], "eval_type_error: array.concat: operand 1 must be array but got object"],
     ["opa_numbers_range", ["3.14", "4"], "eval_type_error: numbers.range: operand 1 must be integer number but got floating-point number"],
     ["opa_strings_format_int", ["1", "3"], "eval_type_error: format_int: operand 2 must be one of {2, 8, 10, 16}"],
-    ["opa_to_number", ['"abc"'], "eval_builtin_error: to_number: invalid syntax"],
+    ["opa_to_number", ['"abc"'], 'eval_builtin_error: to_number: strconv.ParseFloat: parsing "abc": invalid syntax'],
   ] as const)("%s(%j) aborts with %s", (name, args, want) => {
     expect(strictError(name, ...args)).toContain(want);
   });
@@ -223,22 +223,6 @@ describe("more native builtins", () => {
     ["tg_strings_any_prefix_match", ['["x"]', '["y"]'], "false"],
     ["tg_strings_any_suffix_match", ['"a/b/c"', '["/c"]'], "true"],
     ["tg_strings_any_suffix_match", ['[1]', '"x"'], undefined],
-    ["tg_units_parse", ['"500m"'], "0.5"],
-    ["tg_units_parse", ['"0.0000005M"'], "0.5"],
-    ["tg_units_parse", ['"1.1Ki"'], "1126.4"],
-    ["tg_units_parse", ['"\\"100TI\\""'], "109951162777600"],
-    ["tg_units_parse", ['"1G"'], "1000000000"],
-    ["tg_units_parse", ['".5K"'], "500"],
-    ["tg_units_parse", ['"12345"'], "12345"],
-    ["tg_units_parse", ['"10 K"'], undefined],
-    ["tg_units_parse", ['"K"'], undefined],
-    ["tg_units_parse", ['"5Q"'], undefined],
-    ["tg_units_parse_bytes", ['"1.1KiB"'], "1126"],
-    ["tg_units_parse_bytes", ['"10KIB"'], "10240"],
-    ["tg_units_parse_bytes", ['"200mb"'], "200000000"],
-    ["tg_units_parse_bytes", ['"128Gi"'], "137438953472"],
-    ["tg_units_parse_bytes", ['".0"'], "0"],
-    ["tg_units_parse_bytes", ['"8EiB"'], "9223372036854775808"],
   ] as [string, string[], string | undefined][])("%s(%j) = %s", (name, args, want) => {
     expect(call(name, ...args)).toBe(want);
   });

@@ -142,6 +142,21 @@ export function typeErrorMsg(name: string, msg: string): usize {
   return 0;
 }
 
+/** Builtin failure naming a value, as Go's errors do: `eval_builtin_error: <name>: <prefix><bytes><suffix>`. */
+export function builtinErrorWith(name: string, prefix: string, p: usize, n: usize, suffix: string): usize {
+  if (tg_strict_builtin_errors == 0) return 0;
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit("eval_builtin_error: ");
+  bLit(name);
+  bLit(": ");
+  bLit(prefix);
+  bBytes(p, n);
+  bLit(suffix);
+  raise();
+  return 0;
+}
+
 /** Builtin failure: undefined unless strict, then `eval_builtin_error: <name>: <msg>`. */
 export function builtinError(name: string, msg: string): usize {
   if (tg_strict_builtin_errors == 0) return 0;

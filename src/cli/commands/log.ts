@@ -3,6 +3,7 @@ import { parseDuration } from "../../../codegen/toolsyaml/duration.js";
 import { opaDecisionEvent } from "../../runtime/decision-log.js";
 import { decisionIdOfError } from "../../runtime/thrown-errors.js";
 import type { DecisionLogRecord, DecisionQuery, HandlerErrorDetail } from "../../store/store.js";
+import { registerLogChain } from "../log-chain.js";
 import { addLogStoreOptions, openLogStore, parseSince } from "../log-store.js";
 import type { LogStoreOptions } from "../log-store.js";
 import type { RegisterCommand } from "./index.js";
@@ -59,9 +60,10 @@ export function formatHandlerError(e: HandlerErrorDetail): string {
 }
 
 export const registerLog: RegisterCommand = (program, setExitCode) => {
+  const log = program.command("log");
+  registerLogChain(log, setExitCode);
   addLogStoreOptions(
-    program
-      .command("log")
+    log
       .description("list logged decisions, newest first (OPA decision-log events with --format json)")
       .option("--tenant <tenant>", "only this tenant")
       .option("--tool <tool>", "only this tool")

@@ -94,14 +94,13 @@ async function run(opts: McpOptions): Promise<void> {
   }
   const { generated, handlers, reconcilers } = await handlerModule(opts);
   // Loaded after the usage and input checks, so those errors answer without loading the runtime.
-  const [{ StdioServerTransport }, { createRuntime }, { isPolicyLoadError, loadPolicyEngineFromFiles }, { openStore, storeConfigFromEnv }, mcp] = await Promise.all([
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
+  const [{ createRuntime }, { isPolicyLoadError, loadPolicyEngineFromFiles }, { openStore, storeConfigFromEnv }, mcp] = await Promise.all([
     import("../../runtime/index.js"),
     import("../../policy/index.js"),
     import("../../store/index.js"),
     import("../../mcp/index.js"),
   ]);
-  const { createMcpServer, hs256Secret, localHosts, serveMcpHttp } = mcp;
+  const { hs256Secret, localHosts, serveMcpHttp, serveMcpStdio } = mcp;
   const entrypoint = opts.entrypoint ?? generated.manifest.policy.entrypoint;
   for (const [file, hint] of [[opts.policy, "run `toolgate build` first"], [opts.data, "pass --data with your policy data file"]] as const) {
     if (!existsSync(file)) throw new InputError(`${file}:1:1 file_not_found: ${file} does not exist\n  hint: ${hint}`);
@@ -130,16 +129,10 @@ async function run(opts: McpOptions): Promise<void> {
       const { roles, deprecatedRolesFlag } = rolesFromFlags(opts);
       if (deprecatedRolesFlag) process.stderr.write("toolgate mcp: --roles a,b is deprecated; use --role a --role b (as approvals and token do)\n");
       const principal = { tenant: opts.tenant as string, user: opts.user as string, roles, run_id: opts.runId ?? `mcp_stdio_${process.pid}` };
-      const server = createMcpServer(runtime, { principal, ...approvalLink });
-      const transport = new StdioServerTransport();
-      const closed = new Promise<void>((done) => {
-        transport.onclose = () => done();
-        process.stdin.once("end", () => done());
-      });
-      await server.connect(transport);
+      const served = serveMcpStdio(runtime, { principal, ...approvalLink });
       process.stderr.write(`toolgate mcp: serving ${Object.keys(generated.manifest.tools).length} tools on stdio as ${principal.user}@${principal.tenant}\n`);
-      await closed;
-      await server.close();
+      await served.closed;
+      await served.close();
     } else {
       const secretText = process.env[opts.tokenSecretEnv];
       if (secretText === undefined || secretText === "") {

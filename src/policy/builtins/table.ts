@@ -27,6 +27,7 @@ import { textBuiltins as text } from "../host-builtins/text.js";
 import { timeBuiltins as time } from "../host-builtins/time.js";
 import { unitsBuiltins as units } from "../host-builtins/units.js";
 import { uuidBuiltins as uuid } from "../host-builtins/uuid.js";
+import { yamlBuiltins as yaml } from "../host-builtins/yaml.js";
 import { sig } from "./declare.js";
 import type { BuiltinEntry } from "./types.js";
 
@@ -157,19 +158,20 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("hex.encode", "string", "string"),
   sig("hex.decode", "string", "string"),
   sig("yaml.marshal", "any", "string", { sdk: true }),
-  sig("yaml.unmarshal", "string", "any", { sdk: true }),
-  sig("yaml.is_valid", "string", "boolean", { sdk: true }),
+  sig("yaml.unmarshal", "string", "any", { host: yaml }),
+  sig("yaml.is_valid", "string", "boolean", { host: yaml }),
   // time
   sig("time.now_ns", "", "number", { nondeterministic: true, host: time }),
   sig("time.parse_rfc3339_ns", "string", "number", { host: time }),
   sig("time.parse_ns", "string string", "number", { host: time }),
   sig("time.parse_duration_ns", "string", "number", { host: time }),
-  sig("time.format", "number|array", "string", { host: time }),
-  sig("time.add_date", "number number number number", "number", { host: time }),
-  sig("time.date", "number|array", "array", { host: time }),
-  sig("time.clock", "number|array", "array", { host: time }),
-  sig("time.weekday", "number|array", "string", { host: time }),
-  sig("time.diff", "number|array number|array", "array", { host: time }),
+  sig("time.format", "number|array", "string", { host: time, exact: true }),
+  sig("time.add_date", "number number number number", "number", { host: time, exact: true }),
+  sig("time.date", "number|array", "array", { host: time, exact: true }),
+  sig("time.clock", "number|array", "array", { host: time, exact: true }),
+  sig("time.weekday", "number|array", "string", { host: time, exact: true }),
+  sig("time.diff", "number|array number|array", "array", { host: time, exact: true }),
+  sig("test.sleep", "string", "null", { nondeterministic: true, host: time }),
   // matching
   sig("glob.match", "string null|array string", "boolean", { host: glob }),
   sig("glob.quote_meta", "string", "string", { host: glob }),
@@ -188,8 +190,8 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   sig("net.cidr_expand", "string", "set"),
   sig("net.cidr_merge", "array|set", "set"),
   sig("net.cidr_contains_matches", "string|array|set|object string|array|set|object", "set"),
-  sig("units.parse_bytes", "string", "number", { native: "tg_units_parse_bytes", host: units }),
-  sig("units.parse", "string", "number", { native: "tg_units_parse", host: units }),
+  sig("units.parse_bytes", "string", "number", { host: units }),
+  sig("units.parse", "string", "number", { host: units }),
   sig("walk", "any", "array", { native: "tg_walk" }),
   sig("http.send", "object", "object", { nondeterministic: true }),
   sig("print", "", null, { variadic: true, native: "tg_print_format" }),

@@ -1,12 +1,15 @@
 /**
  * OPA's time builtins. Instants are int64 nanoseconds (bigint here); results beyond
- * 2^53 go back to the module as exact JSON text (exact.ts). Operands arrive
- * through the SDK's JSON.parse, so a nanosecond operand beyond 2^53 is already
- * rounded to the nearest double (about 256 ns at today's dates): see README.md.
+ * 2^53 go back to the module as exact JSON text (exact.ts). The builtins that read an
+ * instant (format, date, clock, weekday, add_date, diff) are on the exact protocol:
+ * their operands arrive as tagged JSON text with every digit (exact-value.ts), so
+ * nanoseconds beyond 2^53 are kept; called with plain JSON values (a module built
+ * before) they read numbers as doubles.
  * Zones: "" and "UTC" are UTC, "Local" is the process zone, others IANA names via Intl.
  */
 import { builtinError, operandTypeError } from "./errors.js";
-import { exactInt, type HostNumber } from "./exact.js";
+import { exactInt, jsonText, type HostNumber } from "./exact.js";
+import { parseExact, RegoNumber, RegoObject, RegoSet, type Value } from "./exact-value.js";
 import { NAMED_LAYOUTS } from "./go-layout.js";
 import { civilToNs, daysIn, goFormat, goParse, TimeParseError, utcSeconds, type Civil } from "./go-time.js";
 import { goIntOperand, stringOperand } from "./operands.js";
@@ -78,6 +81,14 @@ export function parseDurationNs(value: unknown): HostNumber {
   return exactInt(neg ? -total : total);
 }
 
+/** OPA's test.sleep: blocks the evaluation for a Go duration (`"10ms"`). */
+export function testSleep(value: unknown): null {
+  const ns = parseDurationNs(value);
+  const ms = Number(typeof ns === "number" ? ns : BigInt(new TextDecoder().decode(ns))) / 1e6;
+  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  return null;
+}
+
 interface Zoned { readonly ns: bigint; readonly tz: string; readonly layout: string }
 
 /** OPA's tzTime: a number, or [ns, tz?, layout?]. */
@@ -88,10 +99,14 @@ function zoned(a: unknown): Zoned {
   if (Array.isArray(a)) {
     if (a.length === 0) throw operandTypeError(1, a, TS_TYPE);
     n = a[0];
-    if (typeof n !== "number") throw operandTypeError(1, n, "number");
+    if (typeof n !== "number" && typeof n !== "bigint") throw operandTypeError(1, n, "number");
     if (a.length > 1) tz = stringOperand(a[1], 1) || "UTC";
     if (a.length > 2) layout = stringOperand(a[2], 1);
-  } else if (typeof a !== "number") throw operandTypeError(1, a, TS_TYPE);
+  } else if (typeof a !== "number" && typeof a !== "bigint") throw operandTypeError(1, a, TS_TYPE);
+  if (typeof n === "bigint") {
+    if (n < MIN_NS || n > MAX_NS) throw builtinError("timestamp too big");
+    return { ns: n, tz, layout };
+  }
   const num = n as number;
   if (!Number.isFinite(num) || Math.abs(num) > 2 ** 63) throw builtinError("timestamp too big");
   return { ns: BigInt(Math.trunc(num)), tz, layout };
@@ -169,9 +184,10 @@ export function timeFormat(x: unknown): string {
 /** Go's Time.AddDate in the instant's zone (fields overflow and normalise). */
 export function timeAddDate(x: unknown, years: unknown, months: unknown, days: unknown): HostNumber {
   const z = zoned(x);
-  const y = goIntOperand(years, 2);
-  const mo = goIntOperand(months, 3);
-  const d = goIntOperand(days, 4);
+  const num = (v: unknown): unknown => (typeof v === "bigint" ? Number(v) : v);
+  const y = goIntOperand(num(years), 2);
+  const mo = goIntOperand(num(months), 3);
+  const d = goIntOperand(num(days), 4);
   const { civil: c } = civilAt(z.ns, z.tz);
   const secs = utcSeconds(c.year + y, c.month + mo, c.day + d, c.hour, c.minute, c.second) - BigInt(c.offset);
   return safe(secs * NS + BigInt(c.nsec));
@@ -199,15 +215,52 @@ export function timeDiff(a: unknown, b: unknown): number[] {
   return [year, month, day, hour, min, sec];
 }
 
+/** An exact operand as the plain form the builtins read: integers as bigint, other numbers as doubles. */
+function plain(v: Value): unknown {
+  if (v instanceof RegoNumber) return v.isInt ? BigInt(v.text) : Number(v.text);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v instanceof RegoSet) return new Set(v.items.map(plain));
+  if (v instanceof RegoObject) return Object.fromEntries(v.entries.map(([k, x]) => [typeof k === "string" ? k : JSON.stringify(k), plain(x)]));
+  return v;
+}
+
+/** A result as exact text: strings, numbers (an ArrayBuffer is exact integer text already) and arrays of them. */
+function exactText(r: unknown): string {
+  if (r instanceof ArrayBuffer) return new TextDecoder().decode(r);
+  if (Array.isArray(r)) return `[${r.map(exactText).join(",")}]`;
+  return JSON.stringify(r);
+}
+
+/**
+ * A builtin reading an instant, on either protocol: a module on the exact protocol
+ * sends every operand as tagged JSON text (an instant operand is never a string
+ * otherwise) and reads the result back as text.
+ */
+function instantBuiltin<A extends unknown[]>(fn: (...args: A) => unknown): (...args: unknown[]) => unknown {
+  const call = (...args: unknown[]): unknown => {
+    if (typeof args[0] !== "string") return fn(...(args as A));
+    let operands: unknown[];
+    try {
+      operands = args.map((a) => plain(parseExact(a as string)));
+    } catch {
+      return fn(...(args as A));
+    }
+    return jsonText(exactText(fn(...(operands as A))));
+  };
+  // The host set tells the load-time probe (no arguments) from a call by the arity.
+  return Object.defineProperty(call, "length", { value: fn.length });
+}
+
 export const timeBuiltins = {
   "time.now_ns": nowNs,
   "time.parse_rfc3339_ns": parseRfc3339Ns,
   "time.parse_ns": parseNs,
   "time.parse_duration_ns": parseDurationNs,
-  "time.format": timeFormat,
-  "time.date": timeDate,
-  "time.clock": timeClock,
-  "time.weekday": timeWeekday,
-  "time.add_date": timeAddDate,
-  "time.diff": timeDiff,
+  "time.format": instantBuiltin(timeFormat),
+  "time.date": instantBuiltin(timeDate),
+  "time.clock": instantBuiltin(timeClock),
+  "time.weekday": instantBuiltin(timeWeekday),
+  "time.add_date": instantBuiltin(timeAddDate),
+  "time.diff": instantBuiltin(timeDiff),
+  "test.sleep": testSleep,
 };

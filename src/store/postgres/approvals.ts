@@ -15,6 +15,8 @@ import type {
   DecideResult,
   NewApproval,
 } from "../store.js";
+import { approvalDecisionContent } from "../chain/content.js";
+import { contentHash } from "../chain/link.js";
 import { runPrepared } from "./pool.js";
 import {
   approvalColumns,
@@ -49,7 +51,7 @@ SELECT ${approvalColumns} FROM approvals a ${latestEventJoin}
  ORDER BY a.created_at DESC LIMIT 1`;
 
 // $1 id, $2 decision, $3 new status, $4 approver, $5 reason, $6 edited_args, $7 decided_at_ms, $8 policy_version,
-// $9 approver_roles, $10 policy_code_version, $11 policy_data_version.
+// $9 approver_roles, $10 policy_code_version, $11 policy_data_version, $12 the content hash the audit chain links.
 // Approve/edit/reject need a pending, unexpired approval; revoke is allowed while pending or approved.
 const decideSql = `
 WITH settled AS (
@@ -60,8 +62,8 @@ WITH settled AS (
   RETURNING id
 )
 INSERT INTO approval_events (approval_id, decision, approver, reason, edited_args, decided_at, policy_version,
-  approver_roles, policy_code_version, policy_data_version)
-SELECT id, $2, $4, $5, $6::jsonb, toolgate_ts($7::bigint), $8, $9::jsonb, $10, $11 FROM settled
+  approver_roles, policy_code_version, policy_data_version, content_hash)
+SELECT id, $2, $4, $5, $6::jsonb, toolgate_ts($7::bigint), $8, $9::jsonb, $10, $11, $12 FROM settled
 RETURNING approval_id`;
 
 // Single use: only an approved approval of this tenant and operation that nobody consumed yet.
@@ -119,6 +121,7 @@ const decideParams = (ev: ApprovalEvent, status: ApprovalStatus): unknown[] => [
   JSON.stringify(ev.approver_roles),
   ev.policy_code_version,
   ev.policy_data_version,
+  contentHash(approvalDecisionContent(ev)),
 ];
 
 // The approval, locked FOR UPDATE: every guarded claim that key-share-locked it has committed,

@@ -6,9 +6,12 @@
 import type pg from "pg";
 import type { JsonObject, JsonValue } from "../../manifest.js";
 import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery, ShadowDecision } from "../store.js";
+import { decisionContent } from "../chain/content.js";
+import { contentHash } from "../chain/link.js";
 import { decisionId } from "../decision-id.js";
 import { toDecisionRecord } from "../rows.js";
 import type { DecisionColumns } from "../rows.js";
+import { purgeDecisionsSql } from "./audit-chain.js";
 import { runPrepared } from "./pool.js";
 import { pgJson } from "./rows.js";
 
@@ -29,13 +32,21 @@ const toRecord = (row: DecisionRow): DecisionLogRecord => toDecisionRecord(row, 
  * `::jsonb` of the array): for them a JSON null and SQL NULL mean the same (none). The
  * result is passed as text inside the array, so a JSON `null` result stays distinguishable
  * from none. `own` marks entries that a statement inserts only under a condition of its own
- * (see operations.ts).
+ * (see operations.ts). `chained`: each row carries its content hash, which the audit chain's
+ * trigger links (migration 012); without it the row is written unchained.
  */
-export function decisionRows(entries: readonly DecisionLogEntry[], own = false): object[] {
-  return entries.map((e, n) => ({
+export function decisionRows(entries: readonly DecisionLogEntry[], own = false, chained = true): object[] {
+  return entries.map((e, n) => {
+    const id = e.decision_id ?? decisionId(e.at_ms);
+    return decisionRow(e, n, own, id, chained ? contentHash(decisionContent(e, id)) : null);
+  });
+}
+
+function decisionRow(e: DecisionLogEntry, n: number, own: boolean, id: string, hash: string | null): object {
+  return {
     n,
     own,
-    decision_id: e.decision_id ?? decisionId(e.at_ms),
+    decision_id: id,
     at_ms: e.at_ms,
     tenant: e.tenant,
     run_id: e.run_id,
@@ -57,48 +68,58 @@ export function decisionRows(entries: readonly DecisionLogEntry[], own = false):
     shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees,
     expires_at_ms: e.expires_at_ms ?? null,
     error: e.error ?? null,
-  }));
+    content_hash: hash,
+  };
 }
 
-/** INSERT of the rows in the JSON array parameter `param`, in array order, filtered by `where`. */
+/**
+ * INSERT of the rows in the JSON array parameter `param`, in array order, filtered by `where`.
+ * The chain locks of all the rows' tenants are taken first, in one order (an InitPlan, run
+ * once), so two statements writing several tenants cannot deadlock in the per-row trigger.
+ */
 export function decisionInsertSql(param: string, where = "true"): string {
   return `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
-       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at, error)
+       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at, error,
+       content_hash)
      SELECT r.decision_id, toolgate_ts(r.at_ms), r.tenant, r.run_id, r.user_id, r.tool, r.operation_id, r.fingerprint,
        r.decision, r.reason, r.policy_version, r.outcome, r.outcome_reason, r.path, r.input, r.result::jsonb,
-       COALESCE(r.erased, '[]'::jsonb), r.eval_ns, r.shadow, r.shadow_disagrees, toolgate_ts(r.expires_at_ms), r.error
+       COALESCE(r.erased, '[]'::jsonb), r.eval_ns, r.shadow, r.shadow_disagrees, toolgate_ts(r.expires_at_ms), r.error, r.content_hash
      FROM jsonb_to_recordset(${param}::jsonb) AS r(decision_id text, at_ms bigint, tenant text, run_id text,
        user_id text, tool text, operation_id text, fingerprint text, decision text, reason text, policy_version text,
        outcome text, outcome_reason text, path text, input jsonb, result text, erased jsonb, eval_ns bigint, shadow jsonb,
-       shadow_disagrees boolean, expires_at_ms bigint, error jsonb, n bigint, own boolean)
-     WHERE ${where}
+       shadow_disagrees boolean, expires_at_ms bigint, error jsonb, n bigint, own boolean, content_hash text)
+     WHERE (${where}) AND (SELECT toolgate_chain_lock_rows(${param}::jsonb))
      ORDER BY r.own, r.n`;
 }
 
 const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 
 /**
- * One entry as 22 statement parameters, in the column order of `decisionInsertOneSql`:
+ * One entry as 23 statement parameters, in the column order of `decisionInsertOneSql`:
  * a statement carrying a single entry skips building and unpacking the JSON array.
+ * The last is the content hash the audit chain links (null: written unchained).
  */
-export function decisionParams(e: DecisionLogEntry): unknown[] {
+export function decisionParams(e: DecisionLogEntry, chained = true): unknown[] {
+  const id = e.decision_id ?? decisionId(e.at_ms);
   return [
-    e.decision_id ?? decisionId(e.at_ms), e.at_ms, e.tenant, e.run_id, e.user, e.tool, e.operation_id, e.fingerprint,
+    id, e.at_ms, e.tenant, e.run_id, e.user, e.tool, e.operation_id, e.fingerprint,
     e.decision, e.reason, e.policy_version, e.outcome, e.outcome_reason, e.path ?? null,
     jsonText(e.input), jsonText(e.result), JSON.stringify(e.erased ?? []), e.eval_ns ?? null, jsonText(e.shadow),
     e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees, e.expires_at_ms ?? null, jsonText(e.error),
+    chained ? contentHash(decisionContent(e, id)) : null,
   ];
 }
 
-/** INSERT of one entry from the 22 parameters starting at `$first` (see decisionParams), when `where` holds. */
+/** INSERT of one entry from the 23 parameters starting at `$first` (see decisionParams), when `where` holds. */
 export function decisionInsertOneSql(first: number, where = "true"): string {
   const p = (k: number) => `$${first + k}`;
   return `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
-       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at, error)
+       policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at, error,
+       content_hash)
      SELECT ${p(0)}::text, toolgate_ts(${p(1)}::bigint), ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text,
        ${p(7)}::text, ${p(8)}::text, ${p(9)}::text, ${p(10)}::text, ${p(11)}::text, ${p(12)}::text, ${p(13)}::text,
        ${p(14)}::jsonb, ${p(15)}::jsonb, ${p(16)}::jsonb, ${p(17)}::bigint, ${p(18)}::jsonb, ${p(19)}::boolean, toolgate_ts(${p(20)}::bigint),
-       ${p(21)}::jsonb
+       ${p(21)}::jsonb, ${p(22)}::text
      WHERE ${where}`;
 }
 
@@ -110,12 +131,12 @@ export function decisionInsertOneSql(first: number, where = "true"): string {
  * between loses them, as a process killed before a flush loses its queued entries. Any
  * later synchronous commit (an outcome) flushes them too, since the WAL is written in order.
  */
-export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLogEntry[], synchronous: boolean): Promise<string> {
+export async function insertDecisions(db: pg.Pool, entries: readonly DecisionLogEntry[], synchronous: boolean, chained = true): Promise<string> {
   const res = await runPrepared<{ synchronous_commit: string }>(
     db,
     synchronous ? "log_append_batch" : "log_append_batch_async",
     synchronous ? batchSql : asyncBatchSql,
-    [JSON.stringify(decisionRows(entries))],
+    [JSON.stringify(decisionRows(entries, false, chained))],
   );
   return res.rows[0]?.synchronous_commit ?? "";
 }
@@ -155,6 +176,6 @@ export async function listDecisions(db: pg.Pool, query: DecisionQuery): Promise<
 }
 
 export async function purgeDecisions(db: pg.Pool, nowMs: number): Promise<number> {
-  const res = await db.query("DELETE FROM decision_log WHERE expires_at IS NOT NULL AND expires_at <= toolgate_ts($1::bigint)", [nowMs]);
-  return res.rowCount ?? 0;
+  const res = await db.query<{ n: number }>(purgeDecisionsSql, [nowMs]);
+  return res.rows[0]?.n ?? 0;
 }

@@ -162,7 +162,7 @@ export async function readGuardState(db: pg.Pool | pg.PoolClient, tenant: string
 // The outcome, the approval's consumption and the decision-log rows in one statement (one
 // commit): $8 approval to consume (NULL: none), then the rows: either the JSON array $9
 // (queued entries, then the call's own entry marked `own`, inserted only when the outcome is
-// recorded), or, with nothing queued, the call's own entry alone as parameters $9..$30.
+// recorded), or, with nothing queued, the call's own entry alone as parameters $9..$31.
 const recordWith = (logged: string) => `
 WITH rec AS (${recordSql}),
 consumed AS (
@@ -180,6 +180,8 @@ const recordOwnSql = recordWith(decisionInsertOneSql(9, "EXISTS (SELECT 1 FROM r
 export interface OutcomeLog {
   readonly queued: readonly DecisionLogEntry[];
   readonly own: DecisionLogEntry;
+  /** The entries carry content hashes for the audit chain (see DecisionLogOptions.chain). */
+  readonly chained: boolean;
 }
 
 export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest, log: OutcomeLog | null = null): Promise<RecordOutcomeResult> {
@@ -189,11 +191,11 @@ export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest, log:
     log === null && consume === null
       ? await runPreparedValue<unknown[]>(db, "op_record", recordSql, params)
       : log !== null && log.queued.length === 0
-        ? await runPreparedValue<unknown[]>(db, "op_record_own", recordOwnSql, [...params, consume, ...decisionParams(log.own)])
+        ? await runPreparedValue<unknown[]>(db, "op_record_own", recordOwnSql, [...params, consume, ...decisionParams(log.own, log.chained)])
         : await runPreparedValue<unknown[]>(db, "op_record_all", recordAllSql, [
             ...params,
             consume,
-            JSON.stringify(log === null ? [] : [...decisionRows(log.queued), ...decisionRows([log.own], true)]),
+            JSON.stringify(log === null ? [] : [...decisionRows(log.queued, false, log.chained), ...decisionRows([log.own], true, log.chained)]),
           ]);
   if (recorded !== undefined) return { recorded: true, record: recordedOperation(req, recorded) };
   const current = await readOperation(db, req.tenant, req.operation_id);

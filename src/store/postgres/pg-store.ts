@@ -41,6 +41,8 @@ import type { DecisionLogOptions } from "../decision-batch.js";
 import * as approvals from "./approvals.js";
 import { readCallState } from "./call-state.js";
 import { claimFirst, releaseClaim } from "./claim-first.js";
+import type { ChainSnapshot } from "../chain/records.js";
+import { readChain } from "./audit-chain.js";
 import * as decisionLog from "./decision-log.js";
 import { PgStoreError } from "./errors.js";
 import * as inbox from "./inbox.js";
@@ -113,15 +115,18 @@ class PgStore implements Store {
   #logTail: Promise<void> = Promise.resolve();
   /** Log writes (batch inserts and carrying outcomes) started and not yet settled. */
   #logWrites = 0;
+  /** Decision-log entries carry content hashes for the audit chain (DecisionLogOptions.chain). */
+  readonly #chained: boolean;
 
   constructor(pool: pg.Pool, ownsPool: boolean, logOptions: DecisionLogOptions) {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
     // Batched entries are group-committed without waiting for their WAL flush; `sync` audit waits.
     const synchronous = logOptions.durability === "sync";
+    this.#chained = logOptions.chain !== false;
     this.#batch = new DecisionBatch((entries) => {
       this.#logWrites++;
-      const written = this.#logTail.then(async () => void (await decisionLog.insertDecisions(this.#pool, entries, synchronous)));
+      const written = this.#logTail.then(async () => void (await decisionLog.insertDecisions(this.#pool, entries, synchronous, this.#chained)));
       this.#logTail = written.catch(() => undefined);
       return written.finally(() => this.#logWrites--);
     }, logOptions);
@@ -174,14 +179,14 @@ class PgStore implements Store {
     // With no entry queued and no log write in flight, nothing appended earlier can commit after
     // this outcome: it goes at once, concurrently with other outcomes (concurrent calls are
     // ordered by their commits).
-    if (this.#batch.pending === 0 && this.#logWrites === 0) return ops.recordOutcome(db, req, { queued: [], own: req.decision });
+    if (this.#batch.pending === 0 && this.#logWrites === 0) return ops.recordOutcome(db, req, { queued: [], own: req.decision, chained: this.#chained });
     // Log writes in flight: what is queued is flushed as a batch chained after them, and the
     // outcome is sent once every log write started so far has settled. It does not join the log's
     // tail itself, so concurrent outcomes wait for the batches only, not for each other.
     if (this.#logWrites > 0) {
       if (this.#batch.pending > 0) void this.#batch.flush();
       await this.#logTail;
-      return ops.recordOutcome(db, req, { queued: [], own: req.decision });
+      return ops.recordOutcome(db, req, { queued: [], own: req.decision, chained: this.#chained });
     }
     // Entries queued and nothing in flight: the outcome carries them in its statement, before its
     // own entry, and is the log's tail until it settles (batches flushed meanwhile hold only later
@@ -192,7 +197,7 @@ class PgStore implements Store {
     this.#logWrites++;
     const queued = this.#batch.take();
     try {
-      return await ops.recordOutcome(db, req, { queued, own: req.decision });
+      return await ops.recordOutcome(db, req, { queued, own: req.decision, chained: this.#chained });
     } catch (err) {
       this.#batch.putBack(queued);
       throw err;
@@ -298,6 +303,12 @@ class PgStore implements Store {
     const purged = await ops.purgeExpired(this.#db, nowMs);
     await purgeLimitEntries(this.#db);
     return purged + (await decisionLog.purgeDecisions(this.#db, nowMs));
+  }
+
+  /** The audit chain of one tenant, or of all (see ../chain). */
+  async readChain(tenant?: string): Promise<ChainSnapshot> {
+    await this.#batch.flush();
+    return readChain(this.#db, tenant ?? null);
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,10 @@ import type { Database as Db, Statement } from "better-sqlite3";
 import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery } from "../store.js";
 import { decisionValues, toDecisionRecord } from "../rows.js";
 import type { DecisionColumns } from "../rows.js";
+import { decisionContent } from "../chain/content.js";
+import { contentHash } from "../chain/link.js";
+import { genesisLink } from "../chain/link.js";
+import { keepPrunedDecisionsSql, registerChainLink } from "./audit-chain.js";
 import { parseJson } from "./rows.js";
 import { sqliteAddedColumns, sqliteIndexesAfterColumns } from "./schema.js";
 
@@ -30,18 +34,44 @@ export class SqliteDecisionLog {
   readonly #db: Db;
   readonly #insert: Statement;
   readonly #byId: Statement<[string], DecisionRow>;
-  readonly #purge: Statement<[number]>;
+  readonly #purge: (nowMs: number) => number;
   readonly #insertMany: (entries: readonly DecisionLogEntry[]) => void;
+  /** Entries carry content hashes and are linked into their tenant's audit chain (DecisionLogOptions.chain). */
+  readonly #chained: boolean;
 
-  constructor(db: Db) {
+  constructor(db: Db, chained: boolean) {
     this.#db = db;
+    this.#chained = chained;
+    registerChainLink(db);
+    // The row's chain position and links come from the tenant's head in the same statement (the
+    // head is advanced by the decision_log_chain_head trigger), so linking adds no statement.
+    // Unchained (`chain: false`, the bench's baseline) the plain INSERT runs, with a NULL content hash.
     this.#insert = db.prepare(
-      `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
-         policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms, error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      chained
+        ? `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
+         policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms, error,
+         content_hash, chain_seq, prev_link, link)
+       SELECT v.*,
+         CASE WHEN v.h IS NULL THEN NULL ELSE coalesce(hd.seq, 0) + 1 END,
+         CASE WHEN v.h IS NULL THEN NULL ELSE coalesce(hd.link, '${genesisLink}') END,
+         CASE WHEN v.h IS NULL THEN NULL ELSE toolgate_chain_link(coalesce(hd.link, '${genesisLink}'), v.h) END
+       FROM (SELECT ? AS decision_id, ? AS at_ms, ? AS tenant, ? AS run_id, ? AS user, ? AS tool, ? AS operation_id,
+               ? AS fingerprint, ? AS decision, ? AS reason, ? AS policy_version, ? AS outcome, ? AS outcome_reason, ? AS path,
+               ? AS input, ? AS result, ? AS erased, ? AS eval_ns, ? AS shadow, ? AS shadow_disagrees, ? AS expires_at_ms,
+               ? AS error, ? AS h) AS v
+       LEFT JOIN audit_chain_heads hd ON hd.tenant = v.tenant`
+        : `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
+         policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms, error,
+         content_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#byId = db.prepare<[string], DecisionRow>("SELECT * FROM decision_log WHERE decision_id = ?");
-    this.#purge = db.prepare<[number]>("DELETE FROM decision_log WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ?");
+    const keepPruned = db.prepare<[number]>(keepPrunedDecisionsSql);
+    const purge = db.prepare<[number]>("DELETE FROM decision_log WHERE expires_at_ms IS NOT NULL AND expires_at_ms <= ?");
+    this.#purge = db.transaction((nowMs: number): number => {
+      keepPruned.run(nowMs);
+      return purge.run(nowMs).changes;
+    }).immediate;
     this.#insertMany = db.transaction((entries: readonly DecisionLogEntry[]) => this.insertRows(entries)).immediate;
   }
 
@@ -54,11 +84,12 @@ export class SqliteDecisionLog {
   insertRows(entries: readonly DecisionLogEntry[]): void {
     for (const e of entries) {
       const v = decisionValues(e);
+      const hash = this.#chained ? contentHash(decisionContent(e, v.decision_id)) : null;
       // Positional, in the column order of the INSERT (binding by name costs more per row).
       this.#insert.run(
         v.decision_id, v.at_ms, v.tenant, v.run_id, v.user, v.tool, v.operation_id, v.fingerprint, v.decision, v.reason,
         v.policy_version, v.outcome, v.outcome_reason, v.path, v.input, v.result, v.erased, v.eval_ns, v.shadow,
-        v.shadow_disagrees === null ? null : v.shadow_disagrees ? 1 : 0, v.expires_at_ms, v.error,
+        v.shadow_disagrees === null ? null : v.shadow_disagrees ? 1 : 0, v.expires_at_ms, v.error, hash,
       );
     }
   }
@@ -87,6 +118,6 @@ export class SqliteDecisionLog {
   }
 
   purge(nowMs: number): number {
-    return this.#purge.run(nowMs).changes;
+    return this.#purge(nowMs);
   }
 }

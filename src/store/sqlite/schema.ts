@@ -119,6 +119,13 @@ CREATE TABLE IF NOT EXISTS current_policy (
 );
 `;
 
+const chainColumns = [
+  ["content_hash", "TEXT"],
+  ["chain_seq", "INTEGER"],
+  ["prev_link", "TEXT"],
+  ["link", "TEXT"],
+] as const;
+
 /**
  * Columns added to tables of existing files (SQLite has no ADD COLUMN IF NOT EXISTS):
  * `ensureSqliteColumns` adds the missing ones, then the indexes over them are created.
@@ -135,6 +142,7 @@ export const sqliteAddedColumns: Readonly<Record<string, readonly (readonly [nam
     ["approver_roles", "TEXT NOT NULL DEFAULT '[]'"],
     ["policy_code_version", "TEXT NOT NULL DEFAULT ''"],
     ["policy_data_version", "TEXT NOT NULL DEFAULT ''"],
+    ...chainColumns,
   ],
   decision_log: [
     // OPA decision-log event fields; input/result/erased/shadow are JSON text.
@@ -150,6 +158,8 @@ export const sqliteAddedColumns: Readonly<Record<string, readonly (readonly [nam
     ["expires_at_ms", "INTEGER"],
     // A thrown handler error (JSON text): message and stack, sensitive values erased.
     ["error", "TEXT"],
+    // The audit chain (./audit-chain.ts); NULL on entries written before it existed.
+    ...chainColumns,
   ],
 };
 

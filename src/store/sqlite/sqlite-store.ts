@@ -48,6 +48,8 @@ import { SqliteInbox } from "./inbox.js";
 import { limitEntriesSchema, SqliteLimits } from "./limits.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
+import type { ChainSnapshot } from "../chain/records.js";
+import { ChainLinker, readSqliteChain, sqliteChainSchema, sqliteChainTriggers } from "./audit-chain.js";
 import { ensureSqliteColumns, SqliteDecisionLog } from "./decision-log.js";
 import { migrateSqliteFile } from "./migrate.js";
 import { sqliteSchema, sqliteSchemaVersion } from "./schema.js";
@@ -89,8 +91,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   db.pragma("foreign_keys = ON");
   db.exec(sqliteSchema);
+  db.exec(sqliteChainSchema);
   db.exec(limitEntriesSchema);
   ensureSqliteColumns(db);
+  db.exec(sqliteChainTriggers);
   migrateSqliteFile(db);
   db.pragma(`user_version = ${sqliteSchemaVersion}`);
   let checkpointer: CheckpointHandle | null = null;
@@ -110,6 +114,7 @@ class SqliteStore implements Store {
   readonly #q;
   readonly #inbox: SqliteInbox;
   readonly #log: SqliteDecisionLog;
+  readonly #chain: ChainLinker;
   readonly #callState: SqliteCallState;
   readonly #limits: SqliteLimits;
   readonly #batch: DecisionBatch;
@@ -124,7 +129,8 @@ class SqliteStore implements Store {
     const immediate = db.transaction((fn: () => unknown) => fn()).immediate;
     this.#atomic = <R>(fn: () => R): R => immediate(fn) as R;
     this.#inbox = new SqliteInbox(db);
-    this.#log = new SqliteDecisionLog(db);
+    this.#chain = new ChainLinker(db);
+    this.#log = new SqliteDecisionLog(db, logOptions.chain !== false);
     this.#callState = new SqliteCallState(db);
     this.#limits = new SqliteLimits(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
@@ -407,11 +413,12 @@ class SqliteStore implements Store {
         if (current.status !== "pending") return { ok: false, why: "already_decided", approval: current };
         if (current.expires_at_ms <= event.decided_at_ms) return { ok: false, why: "expired", approval: current };
       }
-      this.#q.insEvent.run({
+      const inserted = this.#q.insEvent.run({
         ...event,
         approver_roles: JSON.stringify(event.approver_roles),
         edited_args: event.edited_args === null ? null : JSON.stringify(event.edited_args),
       });
+      this.#chain.linkApprovalDecision(Number(inserted.lastInsertRowid), current.tenant, event);
       this.#q.setApprovalStatus.run(decisionStatus[event.decision], event.approval_id);
       return { ok: true, approval: { ...current, status: decisionStatus[event.decision], decision: event } };
     });
@@ -492,6 +499,12 @@ class SqliteStore implements Store {
 
   flushDecisions(): Promise<void> {
     return this.#batch.flush();
+  }
+
+  /** The audit chain of one tenant, or of all (see ../chain). */
+  async readChain(tenant?: string): Promise<ChainSnapshot> {
+    await this.#batch.flush();
+    return readSqliteChain(this.#db, tenant ?? null);
   }
 
   async listDecisions(query: DecisionQuery = {}): Promise<DecisionLogRecord[]> {

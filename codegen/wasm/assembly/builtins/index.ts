@@ -6,7 +6,6 @@ export * from "./strings";
 export * from "./collections";
 export * from "./types";
 export * from "./encoding";
-export * from "./units";
 export * from "./sprintf";
 export * from "./net";
 export * from "./relations";

@@ -1,6 +1,6 @@
 // net.cidr_contains: IPv4 and IPv6 addresses and CIDRs as Go's net package parses them.
 import { mkBool, strLen, strPtr } from "../value";
-import { typeError, builtinError } from "../errors";
+import { typeError, builtinErrorWith } from "../errors";
 import { isStr } from "./util";
 
 // Parsed address: 16 bytes, family 4 or 6, prefix length (-1 for a plain IP).
@@ -138,11 +138,11 @@ function samePrefix(a: usize, b: usize, bits: i32): bool {
 export function tg_net_cidr_contains(cidr: usize, x: usize): usize {
   if (!isStr(cidr)) return typeError("net.cidr_contains", 1, "string", cidr);
   if (!isStr(x)) return typeError("net.cidr_contains", 2, "string", x);
-  if (!parseAddr(cidr, ADDR_A, true)) return builtinError("net.cidr_contains", "invalid CIDR address");
+  if (!parseAddr(cidr, ADDR_A, true)) return builtinErrorWith("net.cidr_contains", "invalid CIDR address: ", strPtr(cidr), strLen(cidr), "");
   const famA = family;
   let lenA = prefixLen;
   if (!parseAddr(x, ADDR_B, false) && !parseAddr(x, ADDR_B, true)) {
-    return builtinError("net.cidr_contains", "invalid CIDR address or IP");
+    return builtinErrorWith("net.cidr_contains", "not a valid textual representation of an IP address or CIDR: ", strPtr(x), strLen(x), "");
   }
   const famB = family;
   let lenB = prefixLen;

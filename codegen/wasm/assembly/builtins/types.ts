@@ -5,7 +5,7 @@ import {
   T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET, N_FLOAT,
 } from "../value";
 import { parseNumber, toI64, okInt, isIntegral, numCompare, numAdd } from "../number";
-import { typeError, typeErrorMsg, builtinError, typeName } from "../errors";
+import { typeError, typeErrorMsg, builtinError, builtinErrorWith, typeName } from "../errors";
 import { isNum, litString } from "./util";
 
 function isType(v: usize, t: u8): usize {
@@ -56,18 +56,18 @@ export function opa_to_number(v: usize): usize {
     fracDigits = i - fs;
     if (fracDigits > 0) { store<u8>(o++, 46); memory.copy(o, p + fs, fracDigits); o += fracDigits; }
   }
-  if (intDigits == 0 && fracDigits == 0) return builtinError("to_number", "invalid syntax");
+  if (intDigits == 0 && fracDigits == 0) return builtinErrorWith("to_number", "strconv.ParseFloat: parsing \"", p, n, "\": invalid syntax");
   if (i < n && (load<u8>(p + i) | 32) == 101) {
     store<u8>(o++, 101);
     i++;
     if (i < n && (load<u8>(p + i) == 43 || load<u8>(p + i) == 45)) { store<u8>(o++, load<u8>(p + i)); i++; }
     const es = i;
     while (i < n && isDigit(load<u8>(p + i))) { store<u8>(o++, load<u8>(p + i)); i++; }
-    if (i == es) return builtinError("to_number", "invalid syntax");
+    if (i == es) return builtinErrorWith("to_number", "strconv.ParseFloat: parsing \"", p, n, "\": invalid syntax");
   }
-  if (i != n) return builtinError("to_number", "invalid syntax");
+  if (i != n) return builtinErrorWith("to_number", "strconv.ParseFloat: parsing \"", p, n, "\": invalid syntax");
   const r = parseNumber(out, o - out);
-  return r != 0 ? r : builtinError("to_number", "invalid syntax");
+  return r != 0 ? r : builtinErrorWith("to_number", "strconv.ParseFloat: parsing \"", p, n, "\": invalid syntax");
 }
 
 export function opa_numbers_range(a: usize, b: usize): usize {
