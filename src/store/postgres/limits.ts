@@ -1,12 +1,13 @@
 /**
  * Limit accounting on PostgreSQL. A claim with limits runs in one transaction: it takes a
- * transaction-scoped advisory lock on each limit key (hash of tenant, limit and key, in a fixed
+ * transaction-scoped advisory lock on each limit key (SHA-256 of tenant, limit and key, in a fixed
  * order, so two claims never wait on each other in a cycle), reads the figures, refuses when
  * they moved or the call does not fit (claim.ts `checkLimits`), and otherwise claims with the
  * usual claim statements and writes its `limit_entries` rows before COMMIT. Every claim of a key
  * holds its lock until its entry is committed, so the figures a claim read hold until it commits;
  * claims of other keys never wait (no global lock).
  */
+import { createHash } from "node:crypto";
 import type pg from "pg";
 import { checkGuard, checkLimits, planClaim } from "../claim.js";
 import type { ClaimRequest, ClaimResult, LimitClaim, LimitFigures, LimitFiguresRequest, LimitKey, OperationRecord } from "../store.js";
@@ -29,7 +30,6 @@ INSERT INTO limit_entries (tenant, limit_name, limit_key, operation_id, amount, 
 ON CONFLICT (tenant, limit_name, operation_id) DO UPDATE
   SET limit_key = excluded.limit_key, amount = excluded.amount, claimed_at_ms = excluded.claimed_at_ms`;
 
-const lockSql = "SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))";
 
 async function figuresOf(db: pg.Pool | pg.PoolClient, req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {
   const out: Record<string, LimitFigures> = {};
@@ -42,16 +42,31 @@ async function figuresOf(db: pg.Pool | pg.PoolClient, req: LimitFiguresRequest):
 
 export const readLimitFigures = (db: pg.Pool, req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> => figuresOf(db, req);
 
-const lockName = (tenant: string, k: LimitKey): string => JSON.stringify([tenant, k.name, k.key]);
+/** The advisory lock of a limit key: the first 8 bytes of SHA-256 of [tenant, limit, key], as a signed int8 literal. */
+const lockId = (tenant: string, k: LimitKey): string =>
+  BigInt.asIntN(64, BigInt(`0x${createHash("sha256").update(JSON.stringify([tenant, k.name, k.key])).digest("hex").slice(0, 16)}`)).toString();
+
+/**
+ * BEGIN, the key locks (in one order for every claim, so none waits in a cycle) and the record
+ * locked FOR UPDATE, in one round trip: a simple-protocol query, so the text carries the values
+ * (the lock ids are integers; tenant and operation id are quoted with escapeLiteral).
+ */
+const openSql = (client: pg.PoolClient, req: ClaimRequest, limits: readonly LimitClaim[]): string =>
+  [
+    "BEGIN",
+    ...[...new Set(limits.map((k) => lockId(req.tenant, k)))].sort().map((id) => `SELECT pg_advisory_xact_lock(${id}::bigint)`),
+    `SELECT ${operationArray} AS op FROM idempotency_records WHERE tenant = ${client.escapeLiteral(req.tenant)} AND operation_id = ${client.escapeLiteral(req.operation_id)} FOR UPDATE`,
+  ].join(";\n");
 
 /** The claim with its limits, in one transaction (see the file comment). */
 export async function claimLimited(db: pg.Pool, req: ClaimRequest, limits: readonly LimitClaim[]): Promise<ClaimResult> {
   for (;;) {
     const client = await db.connect();
     try {
-      await client.query("BEGIN");
-      for (const name of [...new Set(limits.map((k) => lockName(req.tenant, k)))].sort()) await client.query(lockSql, [name]);
-      const result = await claimInTransaction(client, req, limits);
+      const opened = (await client.query(openSql(client, req, limits))) as unknown as pg.QueryResult<{ op: unknown[] }>[];
+      const row = opened.at(-1)?.rows[0];
+      const current = row === undefined ? null : toOperation(operationFromArray(row.op));
+      const result = await claimInTransaction(client, req, limits, current);
       await client.query(result.kind === "claimed" ? "COMMIT" : "ROLLBACK");
       return result;
     } catch (err) {
@@ -65,9 +80,8 @@ export async function claimLimited(db: pg.Pool, req: ClaimRequest, limits: reado
   }
 }
 
-async function claimInTransaction(client: pg.PoolClient, req: ClaimRequest, limits: readonly LimitClaim[]): Promise<ClaimResult> {
-  const row = await client.query<{ op: unknown[] }>(`SELECT ${operationArray} AS op FROM idempotency_records WHERE tenant = $1 AND operation_id = $2 FOR UPDATE`, [req.tenant, req.operation_id]);
-  const current = row.rows[0] === undefined ? null : toOperation(operationFromArray(row.rows[0].op));
+/** The claim's decision under the key locks, with the record as read FOR UPDATE. */
+async function claimInTransaction(client: pg.PoolClient, req: ClaimRequest, limits: readonly LimitClaim[], current: OperationRecord | null): Promise<ClaimResult> {
   if (req.guard !== undefined) {
     const refused = checkGuard(req, await readGuardState(client, req.tenant, req.guard));
     if (refused !== null) return refused;
