@@ -34,6 +34,12 @@ export interface ApprovalSpec {
   readonly self_approve: boolean;
   /** When non-empty, only approvers holding one of these roles may decide (else the manifest's `approvals.default_approver_roles`). */
   readonly approver_roles: readonly string[];
+  /** Approve, edit and reject must carry the approver's passkey signature over the decision record. */
+  readonly signed?: boolean;
+  /** Distinct approvers needed before the call runs (default 1). */
+  readonly quorum?: number;
+  /** Roles the quorum must cover: each held by a different approver in it. */
+  readonly quorum_roles?: readonly string[];
   /**
    * Who may use the approval once approved: `principal` (absent: the default) only the call of the
    * tenant, user and run that requested it; `tenant` any principal of the tenant (a team queue).

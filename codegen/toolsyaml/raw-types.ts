@@ -41,6 +41,9 @@ export interface RawTool {
     readonly self_approve?: boolean;
     readonly approver_roles?: readonly string[];
     readonly binding?: "principal" | "tenant";
+    readonly signed?: boolean;
+    readonly quorum?: number;
+    readonly quorum_roles?: readonly string[];
   };
   readonly compensation?: string;
   /** Arguments of the compensating call: "$resource_id", "$args.<field>", "$observed.<field>" or a literal. */

@@ -55,6 +55,9 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
               approver_roles: [...(tool.approval?.approver_roles ?? [])],
               // Only when declared, so manifests of catalogs without it stay as they were.
               ...(tool.approval?.binding === undefined ? {} : { binding: tool.approval.binding }),
+              ...(tool.approval?.signed === true ? { signed: true } : {}),
+              ...(tool.approval?.quorum === undefined || tool.approval.quorum === 1 ? {} : { quorum: tool.approval.quorum }),
+              ...(tool.approval?.quorum_roles === undefined ? {} : { quorum_roles: [...tool.approval.quorum_roles] }),
             },
       compensation: tool.compensation ?? null,
       ...(tool.compensation_args === undefined ? {} : { compensation_args: toCompensationArgs(tool.compensation_args) }),

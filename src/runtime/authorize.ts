@@ -179,7 +179,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
     return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied, deferred: false, evaluation, context: facts.context, ...(figures === undefined ? {} : { limits: figures }) });
   }
   if (decision.requires_approval) {
-    const pending = await requestApproval(deps, call, now);
+    const pending = await requestApproval(deps, call, now, decision.approval_demand);
     return answer(
       terminal(
         "approval_required",

@@ -327,6 +327,66 @@ export type DecideResult =
    */
   | { readonly ok: false; readonly why: "already_executed"; readonly approval: ApprovalRecord; readonly outcome: JsonObject | null };
 
+// ---------------------------------------------------------------- quorum
+
+/**
+ * One approver's approval of a call that needs several (a quorum): bound to the approval's
+ * argument hash and policy version. One per approver and approval.
+ */
+export interface ApprovalVote {
+  readonly approval_id: string;
+  readonly tenant: string;
+  readonly approver: string;
+  readonly approver_roles: readonly string[];
+  readonly args_hash: string;
+  readonly policy_version: string;
+  readonly decided_at_ms: number;
+}
+
+/** What the policy demanded of one approval beyond its tool's approval spec (the stricter applies). */
+export interface ApprovalRequirement {
+  readonly approval_id: string;
+  readonly quorum: number;
+  readonly quorum_roles: readonly string[];
+  readonly signed: boolean;
+}
+
+// ---------------------------------------------------------------- passkeys and signed decisions
+
+/** An approver's registered passkey (WebAuthn credential), used to sign decisions. */
+export interface ApproverCredential {
+  /** The credential id, base64url (unique across tenants). */
+  readonly credential_id: string;
+  readonly tenant: string;
+  readonly approver: string;
+  /** COSE public key, base64url. */
+  readonly public_key: string;
+  /** The authenticator's signature counter at the last verified use. */
+  readonly counter: number;
+  readonly transports: readonly string[];
+  /** The relying party id and origin it was registered for. */
+  readonly rp_id: string;
+  readonly origin: string;
+  readonly created_at_ms: number;
+}
+
+/**
+ * A WebAuthn assertion over a decision: `record` is the signed decision record (its SHA-256 of
+ * canonical JSON is the challenge), `assertion` the authenticator's response as sent by the
+ * browser. `approval_id` is the approval whose execution it governs (for an edit: also the
+ * edited call's approval, with the same assertion).
+ */
+export interface DecisionSignature {
+  readonly approval_id: string;
+  readonly tenant: string;
+  readonly decision: ApprovalDecisionKind;
+  readonly approver: string;
+  readonly credential_id: string;
+  readonly record: JsonObject;
+  readonly assertion: JsonObject;
+  readonly signed_at_ms: number;
+}
+
 // ---------------------------------------------------------------- the approvals inbox
 
 /**
@@ -553,6 +613,24 @@ export interface Store {
   consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult>;
   /** Every recorded decision event of an approval, oldest first. */
   listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;
+
+  /** Records an approver's vote towards a quorum; false (and nothing changes) when this approver already voted. */
+  addApprovalVote(vote: ApprovalVote): Promise<boolean>;
+  /** The votes of an approval, oldest first. */
+  listApprovalVotes(approval_id: string): Promise<ApprovalVote[]>;
+  /** Stores the policy's demand for an approval (before the approval itself, so it is never missing); the first one stays. */
+  setApprovalRequirement(req: ApprovalRequirement): Promise<void>;
+  getApprovalRequirement(approval_id: string): Promise<ApprovalRequirement | null>;
+  /** Registers a passkey; false (and nothing changes) when the credential id is already registered. */
+  saveApproverCredential(cred: ApproverCredential): Promise<boolean>;
+  getApproverCredential(credential_id: string): Promise<ApproverCredential | null>;
+  listApproverCredentials(tenant: string, approver: string): Promise<ApproverCredential[]>;
+  /** Raises the stored counter (never lowers it); returns whether it changed. */
+  raiseCredentialCounter(credential_id: string, counter: number): Promise<boolean>;
+  /** Stores a decision's assertion (append-only). */
+  saveDecisionSignature(sig: DecisionSignature): Promise<void>;
+  /** Every stored assertion governing an approval, oldest first. */
+  listDecisionSignatures(approval_id: string): Promise<DecisionSignature[]>;
 
   /** One page of a tenant's approvals with their latest decision, in the order of ApprovalListQuery. */
   listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]>;

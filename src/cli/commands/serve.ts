@@ -107,6 +107,7 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
           verifyApprover: createTokenVerifier({ secret, maxLifetimeSeconds }),
           csrfSecret,
           operations: store,
+          passkeys: store,
           tools: project.manifest.tools,
           limits: { manifest: project.manifest, store },
         });

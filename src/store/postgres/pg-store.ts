@@ -9,6 +9,10 @@ import type {
   RunHistoryRequest,
   LimitFigures,
   LimitFiguresRequest,
+  ApprovalRequirement,
+  ApprovalVote,
+  ApproverCredential,
+  DecisionSignature,
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
@@ -49,6 +53,7 @@ import * as inbox from "./inbox.js";
 import { claimLimited, purgeLimitEntries, readLimitFigures } from "./limits.js";
 import { loadMigrations, migrate } from "./migrations.js";
 import * as ops from "./operations.js";
+import * as passkeys from "./passkeys.js";
 import { createPgPool, type PgConnectionOptions } from "./pool.js";
 import * as runLog from "./run-log.js";
 
@@ -233,6 +238,46 @@ class PgStore implements Store {
 
   listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return approvals.listApprovalEvents(this.#db, approvalId);
+  }
+
+  setApprovalRequirement(req: ApprovalRequirement): Promise<void> {
+    return passkeys.setRequirement(this.#db, req);
+  }
+
+  getApprovalRequirement(approvalId: string): Promise<ApprovalRequirement | null> {
+    return passkeys.getRequirement(this.#db, approvalId);
+  }
+
+  addApprovalVote(vote: ApprovalVote): Promise<boolean> {
+    return passkeys.addVote(this.#db, vote);
+  }
+
+  listApprovalVotes(approvalId: string): Promise<ApprovalVote[]> {
+    return passkeys.listVotes(this.#db, approvalId);
+  }
+
+  saveApproverCredential(cred: ApproverCredential): Promise<boolean> {
+    return passkeys.saveCredential(this.#db, cred);
+  }
+
+  getApproverCredential(credentialId: string): Promise<ApproverCredential | null> {
+    return passkeys.getCredential(this.#db, credentialId);
+  }
+
+  listApproverCredentials(tenant: string, approver: string): Promise<ApproverCredential[]> {
+    return passkeys.listCredentials(this.#db, tenant, approver);
+  }
+
+  raiseCredentialCounter(credentialId: string, counter: number): Promise<boolean> {
+    return passkeys.raiseCounter(this.#db, credentialId, counter);
+  }
+
+  saveDecisionSignature(sig: DecisionSignature): Promise<void> {
+    return passkeys.saveSignature(this.#db, sig);
+  }
+
+  listDecisionSignatures(approvalId: string): Promise<DecisionSignature[]> {
+    return passkeys.listSignatures(this.#db, approvalId);
   }
 
   listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {

@@ -14,6 +14,10 @@ import type {
   RunHistoryRequest,
   LimitFigures,
   LimitFiguresRequest,
+  ApprovalRequirement,
+  ApprovalVote,
+  ApproverCredential,
+  DecisionSignature,
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
@@ -46,6 +50,7 @@ import type { CheckpointHandle } from "./checkpointer.js";
 import { SqliteCallState } from "./call-state.js";
 import { SqliteInbox } from "./inbox.js";
 import { limitEntriesSchema, SqliteLimits } from "./limits.js";
+import { SqlitePasskeys } from "./passkeys.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import type { ChainSnapshot } from "../chain/records.js";
@@ -113,6 +118,7 @@ class SqliteStore implements Store {
   readonly #db: Db;
   readonly #q;
   readonly #inbox: SqliteInbox;
+  readonly #passkeys: SqlitePasskeys;
   readonly #log: SqliteDecisionLog;
   readonly #chain: ChainLinker;
   readonly #callState: SqliteCallState;
@@ -129,6 +135,7 @@ class SqliteStore implements Store {
     const immediate = db.transaction((fn: () => unknown) => fn()).immediate;
     this.#atomic = <R>(fn: () => R): R => immediate(fn) as R;
     this.#inbox = new SqliteInbox(db);
+    this.#passkeys = new SqlitePasskeys(db);
     this.#chain = new ChainLinker(db);
     this.#log = new SqliteDecisionLog(db, logOptions.chain !== false);
     this.#callState = new SqliteCallState(db);
@@ -445,6 +452,46 @@ class SqliteStore implements Store {
 
   async listApprovalEvents(approvalId: string): Promise<ApprovalEvent[]> {
     return this.#q.events.all(approvalId).map(toApprovalEvent);
+  }
+
+  async setApprovalRequirement(req: ApprovalRequirement): Promise<void> {
+    this.#passkeys.setRequirement(req);
+  }
+
+  async getApprovalRequirement(approvalId: string): Promise<ApprovalRequirement | null> {
+    return this.#passkeys.requirement(approvalId);
+  }
+
+  async addApprovalVote(vote: ApprovalVote): Promise<boolean> {
+    return this.#passkeys.addVote(vote);
+  }
+
+  async listApprovalVotes(approvalId: string): Promise<ApprovalVote[]> {
+    return this.#passkeys.votes(approvalId);
+  }
+
+  async saveApproverCredential(cred: ApproverCredential): Promise<boolean> {
+    return this.#passkeys.save(cred);
+  }
+
+  async getApproverCredential(credentialId: string): Promise<ApproverCredential | null> {
+    return this.#passkeys.get(credentialId);
+  }
+
+  async listApproverCredentials(tenant: string, approver: string): Promise<ApproverCredential[]> {
+    return this.#passkeys.list(tenant, approver);
+  }
+
+  async raiseCredentialCounter(credentialId: string, counter: number): Promise<boolean> {
+    return this.#passkeys.raise(credentialId, counter);
+  }
+
+  async saveDecisionSignature(sig: DecisionSignature): Promise<void> {
+    this.#passkeys.saveSignature(sig);
+  }
+
+  async listDecisionSignatures(approvalId: string): Promise<DecisionSignature[]> {
+    return this.#passkeys.signatures(approvalId);
   }
 
   async listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
