@@ -3,7 +3,7 @@
  * server-rendered inbox: /approvals (a tenant's list), /approvals/<id> (detail with the
  * exact preview, all arguments, the policy's reason, requester and expiry; approve,
  * reject, edit with a diff, revoke). Every route needs an approver (`verifyApprover`);
- * an approval of another tenant is 403; every state-changing browser request carries a
+ * an approval of another tenant is 404, as one that does not exist; every state-changing browser request carries a
  * CSRF token.
  */
 import { Hono } from "hono";
@@ -162,9 +162,10 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
 
   /** The approval, if the approver may see it. */
   const visible = async (c: Context, who: ApproverContext): Promise<ApprovalDetail> => {
-    const a = await opts.approvals.get(c.req.param("id") ?? "");
-    if (a === null) throw new ApprovalsError("not_found", `approval ${c.req.param("id") ?? ""} does not exist`);
-    if (a.tenant !== who.tenant) throw new ApprovalsError("forbidden", `approval ${a.id} belongs to another tenant; you are signed in for ${who.tenant}`);
+    const id = c.req.param("id") ?? "";
+    const a = await opts.approvals.get(id);
+    // Another tenant's approval is answered exactly as an id that does not exist, so its existence does not leak.
+    if (a === null || a.tenant !== who.tenant) throw new ApprovalsError("not_found", `approval ${id} does not exist in tenant ${who.tenant}`);
     return a;
   };
 
