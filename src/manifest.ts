@@ -73,6 +73,24 @@ export type CompensationArg =
   | { readonly observed: string }
   | { readonly equals: JsonValue };
 
+/**
+ * A spend or rate limit (tools.yaml `limits:`): per key (tenant + `per` fields), the count and the
+ * sum of `sum` over the sliding window of calls that succeeded or are claimed and in flight.
+ */
+export interface LimitSpec {
+  readonly name: string;
+  /** Argument fields forming the key, with the tenant; empty: one key per tenant. */
+  readonly per: readonly string[];
+  readonly window_ms: number;
+  /** The numeric argument summed, or null (count only). */
+  readonly sum: string | null;
+  /** Caps the runtime enforces when the call is claimed (null: none; the policy may still decide on the figures). */
+  readonly max_sum: number | null;
+  readonly max_count: number | null;
+  /** The tools whose calls share the limit, sorted. */
+  readonly tools: readonly string[];
+}
+
 export interface ToolManifestEntry {
   readonly name: string;
   readonly description: string;
@@ -108,6 +126,15 @@ export interface ToolManifestEntry {
    * host's resolvers right before every authorization; each is validated against its schema.
    */
   readonly context?: readonly string[];
+  /**
+   * Natural idempotency key (tools.yaml `idempotency.key`): calls with the same values of these
+   * arguments (with tenant and tool) inside retention are one operation, whatever operation_id they send.
+   */
+  readonly idempotency_key?: readonly string[];
+  /** Names of the limits (Manifest.limits) this tool's calls count against, sorted. */
+  readonly limits?: readonly string[];
+  /** The policy sees input.run, the run's earlier calls (tools.yaml `run_history: true`). */
+  readonly run_history?: true;
 }
 
 export interface Manifest {
@@ -120,4 +147,6 @@ export interface Manifest {
   /** Absent: no default approver roles, so tools without `approver_roles` cannot be decided. */
   readonly approvals?: ApprovalsSettings;
   readonly tools: Readonly<Record<string, ToolManifestEntry>>;
+  /** Spend and rate limits by name; absent when none is declared. */
+  readonly limits?: Readonly<Record<string, LimitSpec>>;
 }

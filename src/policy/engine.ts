@@ -50,6 +50,27 @@ export interface PolicyInput {
   readonly policy_version: string;
   readonly policy_code_version: string;
   readonly policy_data_version: string;
+  /**
+   * With tools.yaml `limits:`: each limit covering the tool, {count, sum} for this call's key over
+   * the window before this call (calls that succeeded or are claimed and in flight).
+   */
+  readonly limits?: Readonly<Record<string, { readonly count: number; readonly sum: number }>>;
+  /** With tools.yaml `run_history: true`: the earlier calls of the same run, oldest first (at most 50). */
+  readonly run?: readonly PolicyRunEntry[];
+}
+
+/** One earlier call of the run, as `input.run` shows it. */
+export interface PolicyRunEntry {
+  readonly tool: string;
+  readonly effect: Effect | null;
+  /** The gate's decision: "allow", "deny", "approval_required" or "not_evaluated". */
+  readonly decision: string;
+  /** "success", "retryable_failure" or "terminal_failure". */
+  readonly outcome: string;
+  readonly reason: string | null;
+  /** The tool declares sensitive fields (tools.yaml `sensitive:`). */
+  readonly sensitive: boolean;
+  readonly at_ms: number;
 }
 
 export interface PolicyDecision {

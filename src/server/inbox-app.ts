@@ -33,6 +33,9 @@ import type { PasskeyStore, WebAuthnOptions } from "./passkeys.js";
 import type { NextStep } from "./next-step.js";
 import { detailPage, editReviewPage, errorPage, listPage, loginPage, passkeysPage, toolInfo } from "./pages.js";
 import type { ToolCatalog } from "./pages.js";
+import { limitLine } from "./limit-line.js";
+import { limitsOfCall } from "../runtime/limit-figures.js";
+import type { Manifest } from "../manifest.js";
 
 export interface InboxAppOptions {
   /** `runtime.approvals` (can resume) or a standalone `createApprovals(...)` (decides only). */
@@ -54,6 +57,8 @@ export interface InboxAppOptions {
   readonly operations?: Pick<Store, "getOperation">;
   /** Each tool's description and effect class, shown beside its name (e.g. the generated `manifest.tools`). */
   readonly tools?: ToolCatalog;
+  /** The manifest's limits and the store: a pending approval shows its limits' figures now ("1500 of 10000 used in the last 24h"). */
+  readonly limits?: { readonly manifest: Pick<Manifest, "limits" | "tools">; readonly store: Pick<Store, "readLimitFigures"> };
   /**
    * Approvers' passkeys and decision signatures (`store`): enables /passkeys and the signed
    * decisions a tool with `approval.signed` needs. Without it such tools cannot be decided here.
@@ -297,11 +302,28 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     revoke: "Revoked.",
   };
 
+  /** The figures of the pending call's limits now; a store error shows none (the page still renders). */
+  const limitLinesOf = async (a: ApprovalDetail): Promise<string[]> => {
+    const l = opts.limits;
+    const tool = l === undefined || !Object.hasOwn(l.manifest.tools, a.tool) ? undefined : l.manifest.tools[a.tool];
+    if (l === undefined || tool === undefined) return [];
+    const limits = limitsOfCall(l.manifest, tool, a.args);
+    if (limits.length === 0) return [];
+    try {
+      const figures = await l.store.readLimitFigures({ tenant: a.tenant, operation_id: a.operation_id, now_ms: now(), keys: limits });
+      return limits.map((x) => limitLine(x, figures[x.name] ?? { count: 0, sum: 0 }));
+    } catch (err) {
+      onError(err);
+      return [];
+    }
+  };
+
   const renderDetail = async (c: Context, who: ApproverContext, a: ApprovalDetail, flash: string | null, error: string | null, code: ContentfulStatusCode = 200, warnings: readonly string[] = []) => {
     const editEvent = a.events.find((ev) => ev.decision === "edit" && ev.edited_args !== null);
     const editDiff = editEvent?.edited_args == null ? null : diffArgs(a.args, editEvent.edited_args);
     const next = await stepOf(a);
-    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: toolInfo(tools, a.tool), signOut, signed: signedFor(a), quorum: quorumFor(a) }), code);
+    const limitLines = a.status === "pending" ? await limitLinesOf(a) : [];
+    return c.html(detailPage({ limitLines, who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: toolInfo(tools, a.tool), signOut, signed: signedFor(a), quorum: quorumFor(a) }), code);
   };
 
   // A decision's warnings ride the redirect to the approval's page in a signed, page-scoped cookie read once.

@@ -132,6 +132,8 @@ export interface DetailView {
   readonly tool: ToolInfo | undefined;
   /** Show the sign-out button. */
   readonly signOut: boolean;
+  /** The figures of the call's limits now (pending approvals only). */
+  readonly limitLines?: readonly string[];
   /** Approve, edit and reject are signed with the approver's passkey. */
   readonly signed?: boolean;
   /** The quorum the call needs and who approved so far; null: one approval is enough. */
@@ -184,6 +186,7 @@ ${v.tool === undefined ? "" : `<p id="tool-description">${e(v.tool.description)}
 <dt>run</dt><dd><code>${e(a.run_id)}</code></dd><dt>operation</dt><dd><code>${e(a.operation_id ?? "")}</code></dd>
 <dt>created</dt><dd>${time(a.created_at_ms)}</dd><dt>expires</dt><dd id="expires">${time(a.expires_at_ms)}${expired ? " (expired)" : ""}${expiringSoon(a, v.nowMs) ? ` <span class="expiring" id="expiring">expires in ${e(remaining(a.expires_at_ms - v.nowMs))}: decide now</span>` : ""}</dd></dl>
 <h2>Preview: what you approve</h2><table id="preview"><tbody>${preview}</tbody></table>
+${(v.limitLines ?? []).length === 0 ? "" : `<h2>Limits</h2><ul id="limits">${(v.limitLines ?? []).map((l) => `<li>${e(l)}</li>`).join("")}</ul>`}
 <h2>All arguments</h2><pre id="args">${jsonHtml(a.args)}</pre>
 ${v.editDiff === null ? "" : `<h2>Edit</h2>${diffTable(v.editDiff)}`}
 ${controls}

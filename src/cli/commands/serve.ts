@@ -109,6 +109,7 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
           operations: store,
           passkeys: store,
           tools: project.manifest.tools,
+          limits: { manifest: project.manifest, store },
         });
         const running = await listenInbox(app, { port: Number(f.port), host: f.host });
         const baseUrl = f.baseUrl ?? running.url;

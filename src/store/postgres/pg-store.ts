@@ -5,6 +5,10 @@
  */
 import pg from "pg";
 import type {
+  RunHistoryEntry,
+  RunHistoryRequest,
+  LimitFigures,
+  LimitFiguresRequest,
   ApprovalRequirement,
   ApprovalVote,
   ApproverCredential,
@@ -46,6 +50,7 @@ import { readChain } from "./audit-chain.js";
 import * as decisionLog from "./decision-log.js";
 import { PgStoreError } from "./errors.js";
 import * as inbox from "./inbox.js";
+import { claimLimited, purgeLimitEntries, readLimitFigures } from "./limits.js";
 import { loadMigrations, migrate } from "./migrations.js";
 import * as ops from "./operations.js";
 import * as passkeys from "./passkeys.js";
@@ -143,7 +148,22 @@ class PgStore implements Store {
   }
 
   claimOperation(req: ClaimRequest): Promise<ClaimResult> {
-    return ops.claimOperation(this.#db, req);
+    const limits = req.limits ?? [];
+    return limits.length === 0 ? ops.claimOperation(this.#db, req) : claimLimited(this.#db, req, limits);
+  }
+
+  async readRunHistory(req: RunHistoryRequest): Promise<RunHistoryEntry[]> {
+    await this.#batch.flush();
+    const res = await this.#db.query<{ tool: string; decision: RunHistoryEntry["decision"]; outcome: string; outcome_reason: string | null; at_ms: string }>(
+      `SELECT tool, decision, outcome, outcome_reason, toolgate_ms(at) AS at_ms FROM decision_log
+        WHERE tenant = $1 AND run_id = $2 ORDER BY seq DESC LIMIT $3`,
+      [req.tenant, req.run_id, req.limit],
+    );
+    return res.rows.map((r) => ({ ...r, at_ms: Number(r.at_ms) })).reverse();
+  }
+
+  readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {
+    return readLimitFigures(this.#db, req);
   }
 
   readCallState(req: CallStateRequest): Promise<CallState> {
@@ -325,7 +345,9 @@ class PgStore implements Store {
 
   async purgeExpired(nowMs: number): Promise<number> {
     await this.#batch.flush();
-    return (await ops.purgeExpired(this.#db, nowMs)) + (await decisionLog.purgeDecisions(this.#db, nowMs));
+    const purged = await ops.purgeExpired(this.#db, nowMs);
+    await purgeLimitEntries(this.#db);
+    return purged + (await decisionLog.purgeDecisions(this.#db, nowMs));
   }
 
   /** The audit chain of one tenant, or of all (see ../chain). */
