@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --only policy,fuel,gate,runtime,store,large,public,build]
+// npm run bench [-- --quick] [-- --only policy,fuel,gate,runtime,store,limits,large,public,build]
 // Every row of the speed table in one process: toolgate's figure next to its anchors measured
 // in the same run (hand-written JS, cedar-wasm, the SDK floor, raw better-sqlite3 WAL inserts
 // with synchronous FULL and NORMAL, raw `pg` inserts on 1 and 4 connections, a native binaryen
@@ -11,6 +11,7 @@ import { buildRows } from "./build-rows.js";
 import { fuelRows } from "./fuel.bench.js";
 import { gateRows } from "./gate-rows.js";
 import { largeSource } from "./large.bench.js";
+import { limitsSource } from "./limits.bench.js";
 import { policyRows } from "./policy-rows.js";
 import { publicSource } from "./public/source.js";
 import { printReport } from "./report.js";
@@ -18,7 +19,7 @@ import type { SourceReport } from "./report.js";
 import type { RowSource } from "./rows.js";
 import { runtimeSource, storeSource } from "./store-rows.js";
 
-const SOURCES: readonly RowSource[] = [policyRows, fuelRows, gateRows, runtimeSource, storeSource, largeSource, publicSource, buildRows];
+const SOURCES: readonly RowSource[] = [policyRows, fuelRows, gateRows, runtimeSource, storeSource, limitsSource, largeSource, publicSource, buildRows];
 
 const { values } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
 const only = values.only === undefined ? null : new Set(values.only.split(","));

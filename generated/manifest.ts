@@ -170,7 +170,10 @@ export const manifest: Manifest = {
         "reservation_not_found": {
           "class": "permanent"
         }
-      }
+      },
+      "limits": [
+        "payouts_per_currency"
+      ]
     },
     "freeze_account": {
       "name": "freeze_account",
@@ -751,6 +754,21 @@ export const manifest: Manifest = {
           "retry_after_ms": 30000
         }
       }
+    }
+  },
+  "limits": {
+    "payouts_per_currency": {
+      "name": "payouts_per_currency",
+      "per": [
+        "currency"
+      ],
+      "window_ms": 86400000,
+      "sum": "amount",
+      "max_sum": 10000,
+      "max_count": null,
+      "tools": [
+        "confirm_transfer"
+      ]
     }
   }
 };

@@ -43,6 +43,11 @@ export interface ConfirmTransferOutput {
   state: "settled" | "pending_settlement";
 }
 
+/** input.limits of confirm_transfer: {count, sum} of each limit covering it, over its window before the call. @generated from tool: confirm_transfer (limits) */
+export interface ConfirmTransferLimits {
+  readonly payouts_per_currency: { readonly count: number; readonly sum: number };
+}
+
 /** Declared failures of confirm_transfer. @generated from tool: confirm_transfer (failures) */
 export type ConfirmTransferFailure = "amount_mismatch" | "payment_network_unavailable" | "reservation_not_found";
 

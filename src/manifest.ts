@@ -34,6 +34,12 @@ export interface ApprovalSpec {
   readonly self_approve: boolean;
   /** When non-empty, only approvers holding one of these roles may decide (else the manifest's `approvals.default_approver_roles`). */
   readonly approver_roles: readonly string[];
+  /** Approve, edit and reject must carry the approver's passkey signature over the decision record. */
+  readonly signed?: boolean;
+  /** Distinct approvers needed before the call runs (default 1). */
+  readonly quorum?: number;
+  /** Roles the quorum must cover: each held by a different approver in it. */
+  readonly quorum_roles?: readonly string[];
   /**
    * Who may use the approval once approved: `principal` (absent: the default) only the call of the
    * tenant, user and run that requested it; `tenant` any principal of the tenant (a team queue).
@@ -66,6 +72,24 @@ export type CompensationArg =
   | { readonly arg: string }
   | { readonly observed: string }
   | { readonly equals: JsonValue };
+
+/**
+ * A spend or rate limit (tools.yaml `limits:`): per key (tenant + `per` fields), the count and the
+ * sum of `sum` over the sliding window of calls that succeeded or are claimed and in flight.
+ */
+export interface LimitSpec {
+  readonly name: string;
+  /** Argument fields forming the key, with the tenant; empty: one key per tenant. */
+  readonly per: readonly string[];
+  readonly window_ms: number;
+  /** The numeric argument summed, or null (count only). */
+  readonly sum: string | null;
+  /** Caps the runtime enforces when the call is claimed (null: none; the policy may still decide on the figures). */
+  readonly max_sum: number | null;
+  readonly max_count: number | null;
+  /** The tools whose calls share the limit, sorted. */
+  readonly tools: readonly string[];
+}
 
 export interface ToolManifestEntry {
   readonly name: string;
@@ -102,6 +126,15 @@ export interface ToolManifestEntry {
    * host's resolvers right before every authorization; each is validated against its schema.
    */
   readonly context?: readonly string[];
+  /**
+   * Natural idempotency key (tools.yaml `idempotency.key`): calls with the same values of these
+   * arguments (with tenant and tool) inside retention are one operation, whatever operation_id they send.
+   */
+  readonly idempotency_key?: readonly string[];
+  /** Names of the limits (Manifest.limits) this tool's calls count against, sorted. */
+  readonly limits?: readonly string[];
+  /** The policy sees input.run, the run's earlier calls (tools.yaml `run_history: true`). */
+  readonly run_history?: true;
 }
 
 export interface Manifest {
@@ -114,4 +147,6 @@ export interface Manifest {
   /** Absent: no default approver roles, so tools without `approver_roles` cannot be decided. */
   readonly approvals?: ApprovalsSettings;
   readonly tools: Readonly<Record<string, ToolManifestEntry>>;
+  /** Spend and rate limits by name; absent when none is declared. */
+  readonly limits?: Readonly<Record<string, LimitSpec>>;
 }

@@ -3,6 +3,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import { checkClosedInputs } from "./check-closed-inputs.js";
 import { checkCompensationArgs } from "./check-compensation-args.js";
 import { checkContext } from "./check-context.js";
+import { checkLimits } from "./check-limits.js";
 import { checkRetention } from "./check-retention.js";
 import { checkSensitive } from "./check-sensitive.js";
 import { isIdentityField } from "./identity-fields.js";
@@ -83,6 +84,7 @@ export function checkSemantics(file: RawToolsFile, source: YamlSource, schemas: 
     }
   }
   out.push(...checkRetention(file, source));
+  out.push(...checkLimits(file, source));
   return out;
 }
 

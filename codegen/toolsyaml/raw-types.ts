@@ -10,6 +10,16 @@ export interface RawToolsFile {
   readonly tools: Readonly<Record<string, RawTool>>;
 }
 
+/** A spend or rate limit as written under a tool's `limits:`. */
+export interface RawLimit {
+  readonly per?: readonly string[];
+  readonly window: string;
+  readonly sum?: string;
+  readonly max_sum?: number;
+  readonly max_count?: number;
+  readonly tools?: readonly string[];
+}
+
 export type RawFailure = "permanent" | "retryable" | { readonly class: "permanent" | "retryable"; readonly retry_after_ms?: number };
 
 export type JsonSchemaObject = { readonly [key: string]: JsonValue };
@@ -22,13 +32,18 @@ export interface RawTool {
   readonly failures?: Readonly<Record<string, RawFailure>>;
   /** Thrown errors of this tool, by `code` or `name` (over the file's `errors`). */
   readonly errors?: Readonly<Record<string, RawFailure>>;
-  readonly idempotency?: { readonly fingerprint: readonly string[]; readonly retention?: string };
+  readonly idempotency?: { readonly fingerprint: readonly string[]; readonly retention?: string; readonly key?: readonly string[] };
+  readonly limits?: Readonly<Record<string, RawLimit>>;
+  readonly run_history?: boolean;
   readonly approval?: {
     readonly preview?: readonly string[];
     readonly ttl?: string;
     readonly self_approve?: boolean;
     readonly approver_roles?: readonly string[];
     readonly binding?: "principal" | "tenant";
+    readonly signed?: boolean;
+    readonly quorum?: number;
+    readonly quorum_roles?: readonly string[];
   };
   readonly compensation?: string;
   /** Arguments of the compensating call: "$resource_id", "$args.<field>", "$observed.<field>" or a literal. */

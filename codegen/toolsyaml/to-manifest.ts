@@ -1,8 +1,8 @@
-import type { CompensationArg, FailureSpec, JsonObject, JsonValue, Manifest, PostconditionSpec, ToolManifestEntry } from "../../src/manifest.js";
+import type { CompensationArg, FailureSpec, JsonObject, JsonValue, LimitSpec, Manifest, PostconditionSpec, ToolManifestEntry } from "../../src/manifest.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { canFailRetryably, errorClassesOf } from "./check-retry.js";
 import { parseDuration } from "./duration.js";
-import type { RawFailure, RawTool, RawToolsFile } from "./raw-types.js";
+import type { RawFailure, RawLimit, RawTool, RawToolsFile } from "./raw-types.js";
 import type { YamlSource } from "./yaml-source.js";
 
 export const defaults = {
@@ -28,6 +28,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
     }
     return ms;
   };
+  const limits = toLimits(file, duration);
   const tools: Record<string, ToolManifestEntry> = {};
   // Sorted so the manifest does not depend on YAML key order.
   for (const name of Object.keys(file.tools).sort()) {
@@ -54,6 +55,9 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
               approver_roles: [...(tool.approval?.approver_roles ?? [])],
               // Only when declared, so manifests of catalogs without it stay as they were.
               ...(tool.approval?.binding === undefined ? {} : { binding: tool.approval.binding }),
+              ...(tool.approval?.signed === true ? { signed: true } : {}),
+              ...(tool.approval?.quorum === undefined || tool.approval.quorum === 1 ? {} : { quorum: tool.approval.quorum }),
+              ...(tool.approval?.quorum_roles === undefined ? {} : { quorum_roles: [...tool.approval.quorum_roles] }),
             },
       compensation: tool.compensation ?? null,
       ...(tool.compensation_args === undefined ? {} : { compensation_args: toCompensationArgs(tool.compensation_args) }),
@@ -77,6 +81,9 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
       // Only when declared, so manifests of catalogs without it stay as they were.
       ...(tool.sensitive === undefined ? {} : { sensitive: [...tool.sensitive] }),
       ...(tool.context === undefined ? {} : { context: Object.keys(tool.context).sort() }),
+      ...(tool.idempotency?.key === undefined ? {} : { idempotency_key: [...tool.idempotency.key] }),
+      ...limitsOf(name, limits),
+      ...(tool.run_history === true ? { run_history: true } : {}),
     };
   }
   return {
@@ -88,6 +95,7 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
         ? {}
         : { approvals: { default_approver_roles: [...(file.approvals.default_approver_roles ?? [])], identity_case: file.approvals.identity_case ?? "sensitive" } }),
       tools,
+      ...(Object.keys(limits).length === 0 ? {} : { limits }),
     },
     errors,
   };
@@ -97,6 +105,38 @@ export function toManifest(file: RawToolsFile, source: YamlSource): { manifest: 
 function errorsOf(classes: Readonly<Record<string, RawFailure>>): { errors?: Record<string, FailureSpec> } {
   const keys = Object.keys(classes).sort();
   return keys.length === 0 ? {} : { errors: Object.fromEntries(keys.map((k) => [k, toFailure(classes[k]!)])) };
+}
+
+/** The tools a limit covers: the declaring tool and its `tools:`, sorted without duplicates. */
+export const limitTools = (declaring: string, limit: RawLimit): string[] => [...new Set([declaring, ...(limit.tools ?? [])])].sort();
+
+/** Every declared limit by name (sorted), with the tools it covers. */
+function toLimits(file: RawToolsFile, duration: (text: string, path: (string | number)[]) => number): Record<string, LimitSpec> {
+  const out: Record<string, LimitSpec> = {};
+  const found: [string, string][] = [];
+  for (const name of Object.keys(file.tools).sort()) {
+    for (const limitName of Object.keys(file.tools[name]?.limits ?? {})) if (!found.some(([l]) => l === limitName)) found.push([limitName, name]);
+  }
+  for (const [limitName, declaring] of found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const raw = (file.tools[declaring]?.limits ?? {})[limitName];
+    if (raw === undefined) continue;
+    out[limitName] = {
+      name: limitName,
+      per: [...(raw.per ?? [])],
+      window_ms: duration(raw.window, ["tools", declaring, "limits", limitName, "window"]),
+      sum: raw.sum ?? null,
+      max_sum: raw.max_sum ?? null,
+      max_count: raw.max_count ?? null,
+      tools: limitTools(declaring, raw),
+    };
+  }
+  return out;
+}
+
+/** The tool's `limits` entry: the names of the limits covering it, only when there are some. */
+function limitsOf(tool: string, limits: Readonly<Record<string, LimitSpec>>): { limits?: string[] } {
+  const names = Object.keys(limits).filter((l) => limits[l]?.tools.includes(tool) === true);
+  return names.length === 0 ? {} : { limits: names };
 }
 
 function toFailure(raw: RawFailure): FailureSpec {

@@ -16,7 +16,7 @@ const COMPILE_OPTIONS: NonNullable<Parameters<typeof compile>[2]> = {
 
 export const typeNames = (tool: string) => {
   const base = pascalCase(tool);
-  return { input: `${base}Input`, output: `${base}Output`, failure: `${base}Failure`, context: `${base}Context` };
+  return { input: `${base}Input`, output: `${base}Output`, failure: `${base}Failure`, context: `${base}Context`, limits: `${base}Limits` };
 };
 
 /** generated/types.ts: input/output interfaces and the failure union of every tool. */
@@ -49,6 +49,17 @@ export async function emitTypes(file: RawToolsFile, source: string): Promise<Gen
       const ts = await compile(schema as Parameters<typeof compile>[0], names.context, COMPILE_OPTIONS);
       body.push(ts.trim(), "");
     }
+    const limits = limitNames(file, name);
+    if (limits.length > 0) {
+      // What input.limits is for the policy: {count, sum} of each limit covering the tool.
+      body.push(
+        `/** input.limits of ${name}: {count, sum} of each limit covering it, over its window before the call. @generated from tool: ${name} (limits) */`,
+        `export interface ${names.limits} {`,
+        ...limits.map((l) => `  readonly ${l}: { readonly count: number; readonly sum: number };`),
+        "}",
+        "",
+      );
+    }
     const failures = Object.keys(tool.failures ?? {}).sort();
     body.push(
       `/** Declared failures of ${name}. @generated from tool: ${name} (failures) */`,
@@ -59,6 +70,15 @@ export async function emitTypes(file: RawToolsFile, source: string): Promise<Gen
   const out = new GeneratedFile("types.ts", source);
   out.print((await format(body.join("\n"), { parser: "typescript", printWidth: 120 })).trimEnd());
   return out;
+}
+
+/** The limits covering `tool`: declared under it, or under another tool that names it in `tools:`. */
+function limitNames(file: RawToolsFile, tool: string): string[] {
+  const out = new Set<string>();
+  for (const [declaring, t] of Object.entries(file.tools)) {
+    for (const [name, limit] of Object.entries(t.limits ?? {})) if (declaring === tool || (limit.tools ?? []).includes(tool)) out.add(name);
+  }
+  return [...out].sort();
 }
 
 /** Nested titles would become separately named (and possibly colliding) declarations. */

@@ -11,7 +11,7 @@ import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, ToolManifestEntry } from "../manifest.js";
 import type { ApproverContext } from "../runtime/approver.js";
 import type { DecideOutcome } from "../runtime/approvals.js";
-import { terminal } from "../runtime/envelope.js";
+import { retryable, terminal } from "../runtime/envelope.js";
 import type { Envelope } from "../runtime/envelope.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { withToolCallId } from "../runtime/telemetry.js";
@@ -27,6 +27,11 @@ export interface GatedCallsOptions {
    * only for it.
    */
   readonly context: TrustedContext;
+  /**
+   * Where an error thrown by the adapter's own store lookups goes (the model gets a fixed
+   * retryable answer, never the error's text). Default: stderr.
+   */
+  readonly onError?: (err: unknown) => void;
 }
 
 /** A human's decision on a paused call, as the framework's approval UI collects it. */
@@ -65,6 +70,11 @@ export interface GatedCalls {
    * self-approval per tool, expiry, an edit's schema). `no_approval`: this call has none.
    */
   decide(tool: ToolManifestEntry, input: unknown, decision: HumanDecision, approver: ApproverContext): Promise<RecordedDecision>;
+  /**
+   * For an error thrown by the adapter's own store lookups: reports it to onError and returns
+   * the model's answer, a fixed retryable envelope (frameworks hand a tool's thrown text to the model).
+   */
+  lookupFailed(err: unknown): Envelope;
   /** The manifest entry of a tool this principal may be offered, or undefined. */
   toolNamed(name: string): ToolManifestEntry | undefined;
 }
@@ -79,14 +89,22 @@ const editedRequest = (link: Extract<LinkedApproval, { status: "edited" }>): Cal
 
 export function gatedCalls(runtime: Runtime, options: GatedCallsOptions): GatedCalls {
   const ctx = options.context;
+  const onError = options.onError ?? ((err: unknown) => void process.stderr.write(`toolgate adapter: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
   // A tool that declares a gate argument itself cannot be offered: fail when the adapter is built.
   for (const tool of Object.values(runtime.manifest.tools)) advertisedInputSchema(tool);
+
+  const lookupFailed = (err: unknown): Envelope => {
+    // A framework hands a tool's thrown text to the model: a driver's message must not get there.
+    onError(err);
+    return retryable("retryable_error", "the gate could not look up this call's approval (the error was reported to the host); nothing ran: retry the call unchanged", 1_000);
+  };
 
   /** An approval id the model sent: refused unless it is this principal's and this run's own. */
   const foreignApproval = async (request: CallRequest): Promise<Envelope | null> => {
     if (request.approval_id === undefined || typeof request.approval_id !== "string") return null;
     const approval = await runtime.approvals.get(request.approval_id);
-    if (approval === null || (approval.tenant === ctx.tenant && approval.requested_by === ctx.user && approval.run_id === ctx.run_id)) return null;
+    // Another tenant's approval goes to the gate, which answers it as an id that does not exist.
+    if (approval === null || approval.tenant !== ctx.tenant || (approval.requested_by === ctx.user && approval.run_id === ctx.run_id)) return null;
     return terminal(
       "policy_denied",
       `approval_principal_mismatch: approval ${request.approval_id} was requested by another user or run; a run presents only approvals requested in it (ask again without approval_id)`,
@@ -121,12 +139,20 @@ export function gatedCalls(runtime: Runtime, options: GatedCallsOptions): GatedC
     },
     async call(tool, input, toolCallId) {
       const run = async (): Promise<Envelope> => {
-        const request = await requestFor(tool, input);
-        return (await foreignApproval(request)) ?? runtime.call(ctx, request);
+        let request: CallRequest;
+        let foreign: Envelope | null;
+        try {
+          request = await requestFor(tool, input);
+          foreign = await foreignApproval(request);
+        } catch (err) {
+          return lookupFailed(err);
+        }
+        return foreign ?? runtime.call(ctx, request);
       };
       return toolCallId === undefined || toolCallId === "" ? run() : withToolCallId(toolCallId, run);
     },
     approvalOf: (tool, input) => linkedApproval(runtime, ctx, tool, input),
+    lookupFailed,
     async decide(tool, input, decision, approver) {
       const approval = await findApprovalOf(runtime, ctx, tool, input);
       if (approval === null) {

@@ -119,12 +119,26 @@ export async function createLangChainTools(runtime: Runtime, options: LangChainT
 
   /** In "interrupt" mode: pause until toolgate decides, then run what the decision says. */
   const runPausing = async (entry: ToolManifestEntry, input: unknown, toolCallId: string | undefined): Promise<string | ToolMessage> => {
-    if (await gate.needsApproval(entry, input, { keepDecided: true })) {
-      const request = await requestOf(entry, input);
+    // The lookups' errors are answered, never thrown (ToolNode would show the model their text); interrupt() must throw.
+    const failed = (err: unknown): string => JSON.stringify(gate.lookupFailed(err));
+    let needs: boolean;
+    let request: HITLRequest;
+    try {
+      needs = await gate.needsApproval(entry, input, { keepDecided: true });
+      request = needs ? await requestOf(entry, input) : { actionRequests: [], reviewConfigs: [] };
+    } catch (err) {
+      return failed(err);
+    }
+    if (needs) {
       // The resume value only wakes the tool; toolgate's record is the decision. Each pause is its own interrupt.
       for (let pauses = 0; pauses < 100; pauses += 1) {
         interrupt(request);
-        const link = await gate.approvalOf(entry, input);
+        let link: LinkedApproval;
+        try {
+          link = await gate.approvalOf(entry, input);
+        } catch (err) {
+          return failed(err);
+        }
         // As humanInTheLoopMiddleware answers a rejection: an error tool message the model reads.
         if (link.status === "rejected" || link.status === "expired") return toolCallId === undefined ? link.message : new ToolMessage({ content: link.message, tool_call_id: toolCallId, status: "error" });
         if (link.status !== "pending") break;

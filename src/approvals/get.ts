@@ -8,12 +8,14 @@ export async function getApprovalDetail(store: Store, id: string, nowMs: number)
   if (typeof id !== "string" || id.length === 0 || id.length > 200 || isUnstorable(id)) return null;
   const approval = await store.getApproval(id);
   if (approval === null) return null;
-  const [events, pending] = await Promise.all([store.listApprovalEvents(id), store.getPendingCall(id)]);
+  const [events, pending, votes, requirement] = await Promise.all([store.listApprovalEvents(id), store.getPendingCall(id), store.listApprovalVotes(id), store.getApprovalRequirement(id)]);
   return {
     ...approval,
     events,
     policy_reason: pending?.policy_reason ?? null,
     pending_call: pending,
     expired: approval.status === "pending" && approval.expires_at_ms <= nowMs,
+    votes,
+    requirement,
   };
 }

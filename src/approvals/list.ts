@@ -1,6 +1,7 @@
 /** list: one page of a tenant's approvals, newest first, with filters and a cursor. */
 import type { ApprovalStatus, Store } from "../store/store.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
+import { isUnstorable } from "../runtime/unstorable-text.js";
 import { ApprovalsError } from "./errors.js";
 import type { ApprovalPage, ListApprovalsRequest } from "./types.js";
 
@@ -9,8 +10,9 @@ export const MAX_PAGE = 200;
 const DEFAULT_PAGE = 50;
 
 const text = (field: string, v: unknown): string => {
-  if (typeof v !== "string" || v.length === 0 || v.length > 200) {
-    throw new ApprovalsError("invalid_request", `${field}: must be a non-empty string of at most 200 characters`);
+  // A NUL or an unpaired surrogate matches nothing on SQLite and is a driver error on PostgreSQL: refused alike.
+  if (typeof v !== "string" || v.length === 0 || v.length > 200 || isUnstorable(v)) {
+    throw new ApprovalsError("invalid_request", `${field}: must be a non-empty string of at most 200 characters, without NUL characters or unpaired surrogates`);
   }
   return v;
 };

@@ -1,6 +1,6 @@
 /** The approvals API's request and answer types (list, get, resume). */
 import type { Envelope } from "../runtime/envelope.js";
-import type { ApprovalEvent, ApprovalRecord, ApprovalStatus, PendingCall } from "../store/store.js";
+import type { ApprovalEvent, ApprovalRecord, ApprovalRequirement, ApprovalStatus, ApprovalVote, PendingCall } from "../store/store.js";
 
 export interface ListApprovalsRequest {
   readonly tenant: string;
@@ -31,6 +31,10 @@ export interface ApprovalDetail extends ApprovalRecord {
   readonly pending_call: PendingCall | null;
   /** True when pending and past its expiry (it can no longer be approved). */
   readonly expired: boolean;
+  /** Approvals towards a quorum (tools.yaml `approval.quorum`), oldest first; empty otherwise. */
+  readonly votes: readonly ApprovalVote[];
+  /** What the policy demanded of this approval beyond the tool's spec (quorum, roles, signed); null: nothing. */
+  readonly requirement: ApprovalRequirement | null;
 }
 
 export type ResumeOutcome =

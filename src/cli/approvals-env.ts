@@ -80,7 +80,7 @@ interface GeneratedModule {
   readonly validators: { readonly [tool: string]: ToolValidators };
 }
 
-async function loadGenerated(dir: string): Promise<GeneratedModule> {
+export async function loadGenerated(dir: string): Promise<GeneratedModule> {
   const candidates = ["index.ts", "index.js"].map((f) => resolve(dir, f));
   const file = candidates.find((c) => existsSync(c));
   if (file === undefined) throw new CliInputError("file_not_found", `${dir}/index.ts does not exist`, "run `toolgate codegen` or pass --generated DIR");

@@ -1,4 +1,5 @@
 /** Table and JSON renderings of approvals for the CLI. */
+import { quorumText } from "../approvals/quorum.js";
 import type { ApprovalDetail, ApprovalPage } from "../approvals/types.js";
 import type { DecideOutcome } from "../runtime/approvals.js";
 import type { ApprovalRecord } from "../store/store.js";
@@ -60,6 +61,9 @@ export function detailText(a: ApprovalDetail, nowMs: number): string {
 
 export function decisionText(id: string, out: DecideOutcome): string {
   if (!out.ok) return `${id}: ${out.why}: ${out.message}`;
+  if (out.quorum !== undefined && !out.quorum.complete && out.edited === undefined) {
+    return [`${id}: approval recorded, ${quorumText(out.quorum)}; the call runs once the quorum is complete`, ...out.warnings.map((w) => `warning: ${w}`)].join("\n");
+  }
   const lines = [`${id}: ${out.approval.status} by ${out.approval.decision?.approver ?? "?"}`];
   if (out.edited !== undefined) lines.push(`edited call approved as ${out.edited.approval.id} (operation ${out.edited.operation_id}); the host resumes it with runtime.approvals.resume("${id}")`);
   for (const w of out.warnings) lines.push(`warning: ${w}`);

@@ -110,6 +110,15 @@ export async function runDemo(policy: PolicyEngine, store: Store, print: (step: 
   show("9a. read: get_account acc_bob, the ledger connection resets", reset, `decision log (toolgate log --error): ${logged === null ? "no entry" : `${logged.code ?? logged.name}: ${logged.message}`}`);
   if (reset !== null && reset.outcome === "retryable_failure") await new Promise((r) => setTimeout(r, reset.retry_after_ms));
   show("9b. the same read after retry_after_ms: recovered", await tools.get_account(ctx, { account_id: "acc_bob" }));
+  // A payout larger than what is left of the day's limit: refused when claimed, before its handler (nothing is paid).
+  const payout = { reservation_id: "res_demo", amount: 12_000, currency: "EUR" } as const;
+  const aPay = approvalOf(await tools.confirm_transfer(ctx, payout, { operation_id: "op-payout" }));
+  await approve(aPay, "confirm_transfer 12000, op-payout");
+  show(
+    "10. approved, but over the limit payouts_per_currency (10000 a day): refused when claimed",
+    await tools.confirm_transfer(ctx, payout, { operation_id: "op-payout", approval_id: aPay }),
+    `effects in the ledger for op-payout: ${ledger.effectsOf("op-payout").length}`,
+  );
   show("summary", null, `${ledger.effects.length} effects in the ledger; ${(await store.listDecisions({ tenant: ctx.tenant })).length} decision-log entries`);
   return steps;
 }

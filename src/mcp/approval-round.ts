@@ -15,6 +15,7 @@ import type { Envelope } from "../runtime/envelope.js";
 import { checkApprover } from "../runtime/approver-checks.js";
 import type { Runtime } from "../runtime/runtime.js";
 import type { CallRequest } from "../runtime/types.js";
+import { storableText } from "../runtime/unstorable-text.js";
 import type { ApprovalRoundState, RequestStateSeal } from "./request-state.js";
 import { checkBinding, RequestStateError } from "./request-state.js";
 import type { ApprovalLink } from "./tool-result.js";
@@ -136,7 +137,8 @@ export async function retryWithState(deps: ApprovalRoundDeps, retry: ApprovalRet
       const content = acceptedContent(retry.inputResponses, INLINE_KEY) ?? {};
       const decision = content["decision"];
       if (decision === "approve" || decision === "reject") {
-        const reason = typeof content["reason"] === "string" ? { reason: content["reason"].slice(0, 500) } : {};
+        // 500 code points, as the form's maxLength counts (a UTF-16 cut could split an emoji, which decide refuses); NUL and lone surrogates made storable.
+        const reason = typeof content["reason"] === "string" ? { reason: storableText(Array.from(content["reason"]).slice(0, 500).join("")) } : {};
         // A refused inline decision (not permitted, decided meanwhile) leaves the approval as the store has it.
         const out = await deps.runtime.approvals.decide(approval.id, { decision, ...reason }, { tenant: retry.ctx.tenant, user: retry.ctx.user, roles: retry.ctx.roles });
         if (out.ok) return { kind: "envelope", envelope: await deps.runtime.call(retry.ctx, withApproval, traceparent) };

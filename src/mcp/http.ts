@@ -14,7 +14,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Runtime } from "../runtime/runtime.js";
 import { principalFromAuth, verifyBearerToken } from "./bearer.js";
 import { hostProblem, localHosts } from "./host-check.js";
-import { createMcpServer } from "./server.js";
+import { createMcpServer, INTERNAL_ERROR_TEXT, logToStderr } from "./server.js";
 import type { ApprovalLink } from "./tool-result.js";
 
 export interface McpHttpOptions {
@@ -32,6 +32,8 @@ export interface McpHttpOptions {
   readonly maxBodyBytes?: number;
   /** Clock for request-state expiry. Default Date.now. */
   readonly now?: () => number;
+  /** Where an unexpected error goes (a store driver's, say); the client gets a fixed text. Default: stderr. */
+  readonly onError?: (err: unknown) => void;
 }
 
 const jsonError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void => {
@@ -47,6 +49,7 @@ export function createMcpHttpHandler(runtime: Runtime, options: McpHttpOptions):
   const limit = options.maxBodyBytes ?? 1024 * 1024;
   const allowedHosts = options.allowedHosts ?? localHosts;
   const requestStateKey = requestStateKeyFrom(options.secret);
+  const onError = options.onError ?? logToStderr;
   const mcp = createMcpHandler(
     ({ era, authInfo }) =>
       createMcpServer(runtime, {
@@ -54,6 +57,7 @@ export function createMcpHttpHandler(runtime: Runtime, options: McpHttpOptions):
         requestStateKey,
         // The factory's authInfo is what this handler verified below; no token, no principal.
         principal: () => principalFromAuth(authInfo),
+        onError,
         ...(options.approvalLink === undefined ? {} : { approvalLink: options.approvalLink }),
         ...(options.now === undefined ? {} : { now: options.now }),
       }),
@@ -82,7 +86,8 @@ export function createMcpHttpHandler(runtime: Runtime, options: McpHttpOptions):
       // The adapter reads `auth` as verified identity (pass-through); its request type is a structural subset of IncomingMessage.
       await serve(Object.assign(req, { auth }) as Parameters<typeof serve>[0], res);
     } catch (err) {
-      if (!res.headersSent) jsonError(res, 500, -32603, `internal error: ${err instanceof Error ? err.message : String(err)}`);
+      onError(err);
+      if (!res.headersSent) jsonError(res, 500, -32603, INTERNAL_ERROR_TEXT);
       else res.end();
     }
   };

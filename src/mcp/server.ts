@@ -49,6 +49,27 @@ export interface McpServerOptions {
   readonly era?: McpEra;
   /** Clock for request-state expiry. Default Date.now. */
   readonly now?: () => number;
+  /** Where an error thrown under a request goes (a store driver's, say); the client gets a fixed text. Default: stderr. */
+  readonly onError?: (err: unknown) => void;
+}
+
+/** The text a client gets for an error the server did not expect: never the error's own text. */
+export const INTERNAL_ERROR_TEXT = "internal error (logged by the server)";
+
+export const logToStderr = (err: unknown): void =>
+  void process.stderr.write(`toolgate mcp: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+
+/** A handler whose unexpected errors go to onError and reach the client as a fixed -32603. */
+function guarded<A extends unknown[], R>(onError: (err: unknown) => void, handler: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (err) {
+      if (err instanceof ProtocolError) throw err;
+      onError(err);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, INTERNAL_ERROR_TEXT);
+    }
+  };
 }
 
 const instructions =
@@ -97,13 +118,14 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
 
   const server = new Server({ name: options.name ?? "toolgate", version: toolgateVersion }, { capabilities: { tools: { listChanged: false } }, instructions });
 
-  server.setRequestHandler("tools/list", async (_request, ctx) => {
+  const onError = options.onError ?? logToStderr;
+  server.setRequestHandler("tools/list", guarded(onError, async (_request, ctx) => {
     const principal = await resolvePrincipal(options.principal, connectionOf(ctx));
     const tools = await runtime.listTools(principal);
     return { tools: tools.map(toMcpTool) };
-  });
+  }));
 
-  server.setRequestHandler("tools/call", async (request, ctx): Promise<ToolCallAnswer> => {
+  server.setRequestHandler("tools/call", guarded(onError, async (request, ctx): Promise<ToolCallAnswer> => {
     const principal = await resolvePrincipal(options.principal, connectionOf(ctx));
     const { name } = request.params;
     const raw: unknown = request.params.arguments ?? {};
@@ -144,7 +166,7 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
       if (asked !== null) return asked;
     }
     return toToolResult(envelope, options.approvalLink);
-  });
+  }));
 
   return server;
 }

@@ -50,6 +50,27 @@ export interface PolicyInput {
   readonly policy_version: string;
   readonly policy_code_version: string;
   readonly policy_data_version: string;
+  /**
+   * With tools.yaml `limits:`: each limit covering the tool, {count, sum} for this call's key over
+   * the window before this call (calls that succeeded or are claimed and in flight).
+   */
+  readonly limits?: Readonly<Record<string, { readonly count: number; readonly sum: number }>>;
+  /** With tools.yaml `run_history: true`: the earlier calls of the same run, oldest first (at most 50). */
+  readonly run?: readonly PolicyRunEntry[];
+}
+
+/** One earlier call of the run, as `input.run` shows it. */
+export interface PolicyRunEntry {
+  readonly tool: string;
+  readonly effect: Effect | null;
+  /** The gate's decision: "allow", "deny", "approval_required" or "not_evaluated". */
+  readonly decision: string;
+  /** "success", "retryable_failure" or "terminal_failure". */
+  readonly outcome: string;
+  readonly reason: string | null;
+  /** The tool declares sensitive fields (tools.yaml `sensitive:`). */
+  readonly sensitive: boolean;
+  readonly at_ms: number;
 }
 
 export interface PolicyDecision {
@@ -58,10 +79,36 @@ export interface PolicyDecision {
   readonly reason: string;
   readonly requires_approval: boolean;
   /**
+   * With requires_approval: what this call's approval needs beyond the tool's own
+   * (`approvals_required`, `approval_roles`, `signed_approval` in the decision object); the
+   * stricter of the two applies.
+   */
+  readonly approval_demand?: ApprovalDemand;
+  /**
    * With reason `policy_evaluation_error`: what failed (`eval_builtin_error: to_number`,
    * see strict-errors.ts), for the decision log. Absent on every other decision.
    */
   readonly error?: string;
+}
+
+export interface ApprovalDemand {
+  readonly quorum?: number;
+  readonly quorum_roles?: readonly string[];
+  readonly signed?: boolean;
+}
+
+/** The decision's approval demand; undefined when it has none, null when a field is malformed. */
+function approvalDemand(r: Record<string, unknown>): ApprovalDemand | undefined | null {
+  const { approvals_required: n, approval_roles: roles, signed_approval: signed } = r;
+  if (n === undefined && roles === undefined && signed === undefined) return undefined;
+  if (n !== undefined && !(typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= 20)) return null;
+  if (roles !== undefined && !(Array.isArray(roles) && roles.length <= 20 && roles.every((x) => typeof x === "string" && x !== ""))) return null;
+  if (signed !== undefined && typeof signed !== "boolean") return null;
+  return {
+    ...(n === undefined ? {} : { quorum: n as number }),
+    ...(roles === undefined ? {} : { quorum_roles: [...new Set(roles as string[])] }),
+    ...(signed === undefined ? {} : { signed: signed as boolean }),
+  };
 }
 
 export interface PolicyEngine {
@@ -107,7 +154,9 @@ export function toDecision(result: unknown): PolicyDecision {
   }
   // An allow that also asks for approval is contradictory: do not guess, deny.
   if (r.allow && r.requires_approval) return deny("policy_malformed_decision");
-  return { allow: r.allow, reason: r.reason, requires_approval: r.requires_approval };
+  const demand = r.requires_approval ? approvalDemand(r) : undefined;
+  if (demand === null) return deny("policy_malformed_decision");
+  return demand === undefined ? { allow: r.allow, reason: r.reason, requires_approval: r.requires_approval } : { allow: r.allow, reason: r.reason, requires_approval: true, approval_demand: demand };
 }
 
 /** The reason of a decision whose evaluation failed (fail closed). */

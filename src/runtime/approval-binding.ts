@@ -2,10 +2,16 @@
  * The binding of an approval to what executes, enforced by the runtime whatever the policy
  * says: an approval authorises only the call of the same tenant, principal (user and run,
  * unless tools.yaml `approval.binding: tenant`), tool, complete arguments (argument hash) and
- * operation id, decided `approve`, unexpired, not revoked, and not used up by another commit.
- * The policy can deny more, never allow more.
+ * operation id, decided `approve`, unexpired, not revoked, and not used up by another commit;
+ * for a tool that needs a quorum, approved by enough distinct approvers (votes bound to the
+ * same argument hash and policy version); for a tool whose approvals are signed, every
+ * approval it relies on carries a valid passkey signature by its approver. The policy can deny
+ * more, never allow more.
  */
+import { approvalSignature } from "../approvals/decision-signature.js";
+import { effectiveApproval, quorumState } from "../approvals/quorum.js";
 import type { ApprovalRecord, OperationRecord } from "../store/store.js";
+import { demandOf } from "./approval-demand.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
 export type BindingProblem =
@@ -16,7 +22,10 @@ export type BindingProblem =
   | "approval_operation_mismatch"
   | "approval_not_approved"
   | "approval_expired"
-  | "approval_consumed";
+  | "approval_consumed"
+  | "approval_quorum_incomplete"
+  | "approval_signature_missing"
+  | "approval_signature_invalid";
 
 /** The call's argument hash (`argsHash` of tenant, tool and its complete arguments), computed in prepare. */
 export function callArgsHash(call: PreparedCall): string {
@@ -45,6 +54,16 @@ export async function bindingProblem(
   if (approval.status !== "approved" || approval.decision?.decision !== "approve") return "approval_not_approved";
   if (now >= approval.expires_at_ms) return "approval_expired";
   if (known?.used_up ?? (await usedUp(deps, approval, call, now))) return "approval_consumed";
+  const needs = effectiveApproval(call.tool.approval, await demandOf(deps.store, approval.id));
+  const state = needs.quorum === null ? null : quorumState(needs.quorum, approval, await deps.store.listApprovalVotes(approval.id));
+  if (state !== null && !state.complete) return "approval_quorum_incomplete";
+  if (needs.signed) {
+    // Every approver the call relies on signed: the one who released it, or each of the quorum.
+    for (const approver of state === null ? [approval.decision?.approver ?? ""] : state.approvers.map((a) => a.approver)) {
+      const signed = await approvalSignature(deps.store, approval, approver);
+      if (signed.state !== "valid") return signed.state === "unsigned" ? "approval_signature_missing" : "approval_signature_invalid";
+    }
+  }
   return null;
 }
 

@@ -7,22 +7,36 @@
  */
 import { randomUUID } from "node:crypto";
 import type { JsonObject } from "../manifest.js";
+import { effectiveApproval, quorumState } from "../approvals/quorum.js";
+import type { QuorumSpec, QuorumState } from "../approvals/quorum.js";
 import { versionsOf } from "../policy/version.js";
-import type { ApprovalEvent, ApprovalRecord } from "../store/store.js";
+import type { ApprovalDemand } from "../policy/engine.js";
+import type { ApprovalEvent, ApprovalRecord, ApprovalRequirement } from "../store/store.js";
 import type { ApproverContext } from "./approver.js";
-import { checkApprover, decisionKinds, isDecisionKind } from "./approver-checks.js";
+import { checkApprover, decisionKinds, isDecisionKind, normalIdentity } from "./approver-checks.js";
 import { currentPolicyWarnings } from "./current-policy.js";
 import type { ApproverRefusal } from "./approver-checks.js";
 import { argsHash, fingerprint, pickFields } from "./fingerprint.js";
 import { formatProblems } from "./problems.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 import { isUnstorable, unstorablePath } from "./unstorable-text.js";
+import { demandOf, rememberDemand } from "./approval-demand.js";
 
 /** Used when a custom policy asks approval for a tool that declares none. */
 const DEFAULT_TTL_MS = 15 * 60_000;
 
-/** A pending approval is reused only for the identical call: same tool, operation, policy and every argument. */
-export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now: number): Promise<ApprovalRecord> {
+const sameDemand = (a: ApprovalRequirement | null, b: ApprovalRequirement | null): boolean =>
+  (a === null && b === null) || (a !== null && b !== null && a.quorum === b.quorum && a.signed === b.signed && a.quorum_roles.join("\u0000") === b.quorum_roles.join("\u0000"));
+
+/**
+ * A pending approval is reused only for the identical call: same tool, operation, policy, every
+ * argument and the same demand of the policy. The policy's demand (`demand`: quorum, roles,
+ * signed) is stored before the approval, so an approval never exists without it.
+ */
+export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now: number, demand?: ApprovalDemand): Promise<ApprovalRecord> {
+  const id = `apr_${randomUUID()}`;
+  const requirement: ApprovalRequirement | null =
+    demand === undefined ? null : { approval_id: id, quorum: demand.quorum ?? 1, quorum_roles: [...(demand.quorum_roles ?? [])], signed: demand.signed === true };
   const hash = call.args_hash;
   const versions = versionsOf(deps.policy);
   const existing = await deps.store.findPendingApproval(call.ctx.tenant, call.fingerprint, now, hash);
@@ -34,13 +48,16 @@ export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now
     existing.requested_by === call.ctx.user &&
     // A principal-bound approval serves only its own run: another run's would never authorise this call.
     ((call.tool.approval?.binding ?? "principal") === "tenant" || existing.run_id === call.ctx.run_id) &&
-    existing.policy_version === versions.version
+    existing.policy_version === versions.version &&
+    sameDemand(await demandOf(deps.store, existing.id), requirement === null ? null : { ...requirement, approval_id: existing.id })
   ) {
     return existing;
   }
+  if (requirement !== null) await deps.store.setApprovalRequirement(requirement);
+  rememberDemand(deps.store, id, requirement);
   const spec = call.tool.approval;
   return deps.store.createApproval({
-    id: `apr_${randomUUID()}`,
+    id,
     tenant: call.ctx.tenant,
     run_id: call.ctx.run_id,
     requested_by: call.ctx.user,
@@ -73,6 +90,8 @@ export type DecideRefusal =
   | "expired"
   | "invalid_edit"
   | "invalid_decision"
+  /** This approver already approved a call that needs a quorum: another approver must. */
+  | "already_voted"
   | ApproverRefusal;
 
 export type DecideOutcome =
@@ -87,6 +106,11 @@ export type DecideOutcome =
        * (`policy_code_not_current`, `policy_data_not_current`).
        */
       readonly warnings: readonly string[];
+      /**
+       * For a tool that needs several approvers: the quorum after this decision (of the edited
+       * call's approval after an edit). While incomplete the approval stays pending.
+       */
+      readonly quorum?: QuorumState;
     }
   | { readonly ok: false; readonly why: DecideRefusal; readonly message: string }
   /** A revoke too late: the call under the approval claimed its operation first; the approval stays approved. */
@@ -114,6 +138,36 @@ function versionWarnings(deps: RuntimeDeps, approval: ApprovalRecord): string[] 
     );
   }
   return out;
+}
+
+/**
+ * An approve towards a quorum: the approver's vote (one per approver), bound to the approval's
+ * argument hash and policy version; the approval turns approved only with the vote that
+ * completes the quorum. Concurrent completing votes both try; the store decides one, and the
+ * other finds it approved.
+ */
+async function vote(deps: RuntimeDeps, approval: ApprovalRecord, quorum: QuorumSpec, event: ApprovalEvent): Promise<{ ok: true; approval: ApprovalRecord; quorum: QuorumState } | { ok: false; why: DecideRefusal; message: string }> {
+  if (approval.status !== "pending") return { ok: false, why: "already_decided", message: `approval ${approval.id} cannot be decided: already_decided` };
+  if (event.decided_at_ms >= approval.expires_at_ms) return { ok: false, why: "expired", message: `approval ${approval.id} cannot be decided: expired` };
+  const added = await deps.store.addApprovalVote({
+    approval_id: approval.id,
+    tenant: approval.tenant,
+    // Distinct approvers are distinct identities as the provider sees them ("Bob" is bob when case is ignored).
+    approver: normalIdentity(event.approver, deps.manifest.approvals?.identity_case),
+    approver_roles: event.approver_roles,
+    args_hash: approval.args_hash,
+    policy_version: approval.policy_version,
+    decided_at_ms: event.decided_at_ms,
+  });
+  if (!added) return { ok: false, why: "already_voted", message: `${event.approver} already approved ${approval.id}; the quorum needs approvals from distinct approvers` };
+  const state = quorumState(quorum, approval, await deps.store.listApprovalVotes(approval.id));
+  if (!state.complete) return { ok: true, approval: (await deps.store.getApproval(approval.id)) ?? approval, quorum: state };
+  const result = await deps.store.decideApproval({ ...event, approval_id: approval.id, decision: "approve" });
+  if (result.ok) return { ok: true, approval: result.approval, quorum: state };
+  const now = await deps.store.getApproval(approval.id);
+  if (result.why === "already_decided" && now?.status === "approved") return { ok: true, approval: now, quorum: state };
+  const why = result.why === "already_executed" ? "already_decided" : result.why;
+  return { ok: false, why, message: `approval ${approval.id} cannot be decided: ${why}` };
 }
 
 const storableId = (id: unknown): id is string => typeof id === "string" && !isUnstorable(id);
@@ -151,6 +205,8 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       edited = { args, fingerprint: fingerprint(current.tenant, current.tool, args, tool?.fingerprint ?? []) };
     }
     const versions = versionsOf(deps.policy);
+    const demand = await demandOf(deps.store, approvalId);
+    const quorum = effectiveApproval(tool?.approval, demand).quorum;
     const event: ApprovalEvent = {
       approval_id: approvalId,
       decision,
@@ -163,6 +219,14 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       policy_code_version: versions.code_version,
       policy_data_version: versions.data_version,
     };
+    const warningsOf = async (): Promise<string[]> =>
+      decision === "approve" || decision === "edit"
+        ? [...versionWarnings(deps, current), ...currentPolicyWarnings(deps.policy, await deps.store.getCurrentPolicy(deps.manifest.policy.entrypoint))]
+        : [];
+    if (quorum !== null && decision === "approve") {
+      const voted = await vote(deps, current, quorum, event);
+      return voted.ok ? { ok: true, approval: voted.approval, warnings: await warningsOf(), quorum: voted.quorum } : voted;
+    }
     const result = await deps.store.decideApproval(event);
     if (!result.ok && result.why === "already_executed") {
       const state = result.outcome === null ? "is running or its outcome is not known yet" : `answered ${JSON.stringify(result.outcome["outcome"] ?? null)}`;
@@ -174,14 +238,14 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       };
     }
     if (!result.ok) return { ok: false, why: result.why, message: `approval ${approvalId} cannot be decided: ${result.why}` };
-    const warnings =
-      decision === "approve" || decision === "edit"
-        ? [...versionWarnings(deps, current), ...currentPolicyWarnings(deps.policy, await deps.store.getCurrentPolicy(deps.manifest.policy.entrypoint))]
-        : [];
+    const warnings = await warningsOf();
     if (edited === null) return { ok: true, approval: result.approval, warnings };
-    // The edit's own approval: same scope and expiry, new arguments, approved by the editor.
+    // The edit's own approval: same scope, expiry and demand, new arguments, approved by the editor.
+    const nextId = `apr_${randomUUID()}`;
+    if (demand !== null) await deps.store.setApprovalRequirement({ ...demand, approval_id: nextId });
+    rememberDemand(deps.store, nextId, demand === null ? null : { ...demand, approval_id: nextId });
     const next = await deps.store.createApproval({
-      id: `apr_${randomUUID()}`,
+      id: nextId,
       tenant: current.tenant,
       run_id: current.run_id,
       requested_by: current.requested_by,
@@ -198,13 +262,14 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
       policy_code_version: versions.code_version,
       policy_data_version: versions.data_version,
     });
-    const approved = await deps.store.decideApproval({
-      ...event,
-      approval_id: next.id,
-      decision: "approve",
-      edited_args: null,
-      reason: `edit of ${approvalId}${reason === undefined ? "" : `: ${reason}`}`,
-    });
+    const editorsApproval: ApprovalEvent = { ...event, approval_id: next.id, decision: "approve", edited_args: null, reason: `edit of ${approvalId}${reason === undefined ? "" : `: ${reason}`}` };
+    if (quorum !== null) {
+      // An edit starts a new quorum for the edited arguments: the editor's vote is its first.
+      const voted = await vote(deps, next, quorum, editorsApproval);
+      if (!voted.ok) return voted;
+      return { ok: true, approval: result.approval, edited: { approval: voted.approval, tool: current.tool, args: edited.args, operation_id: next.operation_id ?? "" }, warnings, quorum: voted.quorum };
+    }
+    const approved = await deps.store.decideApproval(editorsApproval);
     if (!approved.ok) return { ok: false, why: approved.why === "already_executed" ? "already_decided" : approved.why, message: `edited approval cannot be recorded: ${approved.why}` };
     const operationId = approved.approval.operation_id ?? "";
     return { ok: true, approval: result.approval, edited: { approval: approved.approval, tool: current.tool, args: edited.args, operation_id: operationId }, warnings };

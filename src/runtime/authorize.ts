@@ -18,6 +18,8 @@ import { terminal } from "./envelope.js";
 import { evaluatePolicy } from "./evaluation.js";
 import type { Evaluation } from "./evaluation.js";
 import { answerFromRecord } from "./idempotency.js";
+import { callLimits, readFigures } from "./limit-figures.js";
+import { readRun } from "./run-history.js";
 import { quoteJson } from "./limits.js";
 import { answer, proceed } from "./phase.js";
 import type { Authorized, Step } from "./phase.js";
@@ -140,6 +142,9 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
   const facts = call.tool.context === undefined || call.tool.context.length === 0 ? { ok: true as const, context: {} } : await resolveContext(deps, call);
   if (!facts.ok) return answer(facts.envelope, { decision: "not_evaluated", reason: "context_unavailable", policy_version: version });
   const hash = callArgsHash(call);
+  const limits = callLimits(deps.manifest, call);
+  const figures = limits.length === 0 ? undefined : await readFigures(deps, call, limits, now);
+  const run = await readRun(deps, call);
   const usedUpNow = approval === null ? false : await usedUp(deps, approval, call, now, read?.record);
   const input: PolicyInput = {
     tool: tool.name,
@@ -155,6 +160,8 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
     policy_version: version,
     policy_code_version: versions.code_version,
     policy_data_version: versions.data_version,
+    ...(figures === undefined ? {} : { limits: figures }),
+    ...(run === undefined ? {} : { run }),
   };
   const evaluation = await evaluatePolicy(deps, input);
   // Whatever the policy answered (allow, or asking for an approval that could never be used).
@@ -169,10 +176,10 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
   }
   if (decision.allow) {
     const relied = approval !== null && approval.status === "approved" ? approval.id : null;
-    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied, deferred: false, evaluation, context: facts.context });
+    return proceed({ decision: "allow", reason: decision.reason, policy_version: version, approval_id: relied, deferred: false, evaluation, context: facts.context, ...(figures === undefined ? {} : { limits: figures }) });
   }
   if (decision.requires_approval) {
-    const pending = await requestApproval(deps, call, now);
+    const pending = await requestApproval(deps, call, now, decision.approval_demand);
     return answer(
       terminal(
         "approval_required",

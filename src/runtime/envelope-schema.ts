@@ -48,6 +48,11 @@ export const envelopeJsonSchema = {
         operation_id: { type: "string" },
         replayed: { type: "boolean" },
         resource_id: { type: "string" },
+        limit: {
+          type: "object",
+          required: ["name", "count", "sum", "max_count", "max_sum"],
+          properties: { name: { type: "string" }, count: { type: "number" }, sum: { type: "number" }, max_count: { type: ["number", "null"] }, max_sum: { type: ["number", "null"] } },
+        },
         compensation: {
           type: "object",
           required: ["tool", "args", "operation_id"],

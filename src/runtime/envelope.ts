@@ -17,6 +17,8 @@ import type { JsonObject, JsonValue } from "../manifest.js";
  * the operation id (an operator checks, using the error id in the message).
  * `destructive_denied` (terminal): the tool's effect is `destructive`, which the gate never runs,
  * whatever the policy or an approval says.
+ * `limit_exceeded` (terminal): the call does not fit a cap of a tools.yaml limit (`max_sum`,
+ * `max_count`) with the figures read when it was claimed; nothing ran (`limit` says which and how much).
  */
 export const reasons = [
   "unknown_tool",
@@ -34,6 +36,7 @@ export const reasons = [
   "policy_evaluation_error",
   "outcome_unknown",
   "destructive_denied",
+  "limit_exceeded",
 ] as const;
 export type Reason = (typeof reasons)[number];
 
@@ -81,6 +84,8 @@ export interface TerminalFailureEnvelope {
   readonly replayed?: boolean;
   /** The resource an effect landed on although the call failed (a stale or contradicted success). */
   readonly resource_id?: string;
+  /** With `limit_exceeded`: the limit and its figures when the call was refused. */
+  readonly limit?: { readonly name: string; readonly count: number; readonly sum: number; readonly max_count: number | null; readonly max_sum: number | null };
   /** How to undo that effect: call this tool with these arguments and operation id (or runtime.compensate). */
   readonly compensation?: { readonly tool: string; readonly args: JsonObject; readonly operation_id: string };
 }

@@ -38,8 +38,12 @@ export const leaseOf = (deps: RuntimeDeps, call: PreparedCall): number => call.t
  */
 export const claimFirstSlackMs = (deps: RuntimeDeps): number => Math.min(100, deps.leaseMarginMs / 10);
 
-/** Worth claiming first: the call is likely allowed, so the claim is rarely given back (a write without approval usually gets approval_required). */
-export const worthClaimingFirst = (call: PreparedCall): boolean => call.operation_id !== null && (call.approval_id !== null || call.tool.effect === "read");
+/**
+ * Worth claiming first: the call is likely allowed, so the claim is rarely given back (a write without
+ * approval usually gets approval_required). A call with limits claims after the policy saw its figures.
+ */
+export const worthClaimingFirst = (call: PreparedCall): boolean =>
+  call.operation_id !== null && (call.approval_id !== null || call.tool.effect === "read") && (call.tool.limits ?? []).length === 0;
 
 type Flight = RuntimeDeps["flights"] extends Map<string, infer F> ? F : never;
 

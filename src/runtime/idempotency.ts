@@ -2,6 +2,7 @@
 import type { OperationRecord } from "../store/store.js";
 import { normalizeEnvelope, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
+import { isReservedOperationId } from "./natural-key.js";
 
 /** The recorded envelope, marked as a replay. Anything malformed in the store is terminal. */
 export function replay(record: OperationRecord): Envelope {
@@ -11,6 +12,13 @@ export function replay(record: OperationRecord): Envelope {
 }
 
 export function conflict(operationId: string, record: OperationRecord): Envelope {
+  if (isReservedOperationId(operationId)) {
+    return terminal(
+      "idempotency_conflict",
+      `the idempotency key of this ${record.tool} call already names a different call within retention; the same key is the same operation`,
+      { operation_id: operationId },
+    );
+  }
   return terminal(
     "idempotency_conflict",
     `operation_id ${operationId} was already used for a different ${record.tool} call; use a new operation_id for new arguments`,

@@ -20,6 +20,7 @@ import { conflict, replay } from "./idempotency.js";
 import { answerThrown, safeFailureText } from "./thrown-outcome.js";
 import { errorIdOf, thrownDetail } from "./thrown-errors.js";
 import type { ThrownErrorSlot } from "./thrown-errors.js";
+import { callLimits, limitClaims, limitExceeded } from "./limit-figures.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 import { storableEnvelope } from "./unstorable-text.js";
@@ -52,10 +53,21 @@ export interface OutcomeAudit {
   committed: boolean;
 }
 
+/** How many times a call with limits is authorized again because its figures moved before it is answered retryable. */
+export const maxLimitRounds = 256;
+
+/** A call with limits: `reauthorize` asks the policy again on moved figures; `claimed` ends the call's turn on its keys (limit-lock.ts). */
+export interface LimitedCall {
+  readonly reauthorize: LateAuthorizer;
+  readonly claimed: () => void;
+}
+
 /**
  * `authorizeLate` is needed only for a deferred authorization (`auth.deferred`). `held`: the call
  * leads its key's flight since authorize's claim-first, and may hold the fresh claim to run under.
  * `slot`: where a thrown error's logged detail is left, under the call's decision id (its error id).
+ * `limited`: for a call with limits, how to ask the policy again when the figures moved before
+ * the claim (without it such a claim is answered retryable), and the end of its turn.
  */
 export async function invoke(
   deps: RuntimeDeps,
@@ -65,6 +77,7 @@ export async function invoke(
   slot: ThrownErrorSlot,
   audit?: OutcomeAudit,
   held?: HeldClaim | null,
+  limited: LimitedCall | null = null,
 ): Promise<Envelope> {
   const opId = call.operation_id;
   if (opId === null) {
@@ -80,7 +93,7 @@ export async function invoke(
   // A claimed call's interrupt and approval checks are part of the claim (its guard), atomically.
   if (held !== undefined && held !== null) {
     try {
-      const env = await claimAndRun(deps, call, opId, auth.approval_id, late, slot, audit, await held.take(deps));
+      const env = await claimAndRun(deps, call, opId, auth, late, slot, audit, await held.take(deps), limited);
       held.settle(deps, { env });
       return env;
     } catch (error) {
@@ -97,7 +110,7 @@ export async function invoke(
     if (led !== null) return asReplay(led);
     // The leader gave its fresh claim back without running: claim here (or join the next flight).
   }
-  const done = claimAndRun(deps, call, opId, auth.approval_id, late, slot, audit, null);
+  const done = claimAndRun(deps, call, opId, auth, late, slot, audit, null, limited);
   const flight = { tool: call.tool.name, fingerprint: call.operation_fingerprint, done };
   deps.flights.set(key, flight);
   try {
@@ -120,18 +133,23 @@ async function claimAndRun(
   deps: RuntimeDeps,
   call: PreparedCall,
   opId: string,
-  approvalId: string | null,
+  authorized: Authorized,
   authorizeLate: LateAuthorizer | null,
   slot: ThrownErrorSlot,
   audit: OutcomeAudit | undefined,
   fresh: OperationRecord | null,
+  limited: LimitedCall | null,
 ): Promise<Envelope> {
   // The fresh claim authorize made (claim-first) is this call's claim; without one, claim now.
   if (fresh !== null) return await runClaimed(deps, call, fresh, null, authorizeLate, slot, audit);
   const leaseMs = leaseOf(deps, call);
   // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
   const giveUpAt = Date.now() + deps.inProgressWaitMs;
+  const limits = callLimits(deps.manifest, call);
+  let auth = authorized;
+  let limitRounds = 0;
   for (;;) {
+    const approvalId = auth.approval_id;
     const claim = await deps.store.claimOperation({
       tenant: call.ctx.tenant,
       operation_id: opId,
@@ -144,9 +162,25 @@ async function claimAndRun(
       // The store checks these in the claim itself: a revoke or interrupt committed at any
       // time before the claim stops the effect.
       guard: claimGuard(call, approvalId),
+      // The figures the policy decided on must still hold: the store re-reads them in the claim.
+      ...(limits.length === 0 ? {} : { limits: limitClaims(limits, auth.deferred ? undefined : auth.limits) }),
     });
+    // Claimed or answered: the next call of the key in this process may read its figures.
+    if (claim.kind !== "refused" || claim.why !== "limits_moved") limited?.claimed();
     switch (claim.kind) {
       case "refused":
+        if (claim.why === "limit_exceeded") return limitExceeded(call, limits, claim.detail, claim.figures);
+        if (claim.why === "limits_moved") {
+          // Another call of the key was claimed or settled since the policy decided: decide again on the new figures.
+          if (limited === null || ++limitRounds > maxLimitRounds) {
+            limited?.claimed();
+            return retryable("retryable_error", `the figures of limit ${claim.detail} kept changing while ${call.tool.name} was authorized; nothing ran`, 50, { operation_id: opId });
+          }
+          const again = await limited.reauthorize();
+          if (again.kind === "answer") return again.envelope;
+          auth = again.value;
+          continue;
+        }
         return claim.why === "interrupted"
           ? terminal("interrupted", `run ${call.ctx.run_id} was interrupted before the effect: ${claim.detail}`, { operation_id: opId })
           : terminal("policy_denied", `approval ${approvalId ?? ""} is no longer valid (${claim.detail}); not invoking ${call.tool.name}`, { operation_id: opId });

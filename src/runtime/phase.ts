@@ -1,6 +1,6 @@
 /** What a phase hands back: go on with a value, or answer now (with what the decision log should say). */
 import type { JsonObject } from "../manifest.js";
-import type { PolicyDecisionKind } from "../store/store.js";
+import type { LimitFigures, PolicyDecisionKind } from "../store/store.js";
 import type { Envelope } from "./envelope.js";
 import type { Evaluation } from "./evaluation.js";
 
@@ -23,6 +23,8 @@ export interface Authorized extends LogNote {
   readonly deferred: boolean;
   /** The host facts the policy decided with (tools.yaml `context:`); the handler sees the same values. */
   readonly context?: JsonObject;
+  /** The limit figures the policy decided on (input.limits); the claim holds the call to them. */
+  readonly limits?: Readonly<Record<string, LimitFigures>>;
 }
 
 export type Step<T> =

@@ -11,6 +11,7 @@ import { callHashes, operationFingerprint } from "./fingerprint.js";
 import { answer, proceed } from "./phase.js";
 import type { Step } from "./phase.js";
 import { defaultMaxArgsBytes, jsonBytes, maxToolNameLength } from "./limits.js";
+import { isReservedOperationId, naturalKeyPrefix, naturalOperationId } from "./natural-key.js";
 import { formatProblems } from "./problems.js";
 import type { CallRequest, PreparedCall, RuntimeDeps } from "./types.js";
 import { isCleanIdentity, isUnstorable, unstorablePath } from "./unstorable-text.js";
@@ -70,8 +71,12 @@ export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest
   if (req.approval_id !== undefined && !validId(req.approval_id)) {
     return invalidArguments(tool, [`approval_id: ${idRule}`]);
   }
-  const operationId = req.operation_id ?? null;
-  if (tool.effect !== "read" && operationId === null) {
+  if (req.operation_id !== undefined && isReservedOperationId(req.operation_id)) {
+    return invalidArguments(tool, [`operation_id: ids starting with "${naturalKeyPrefix}" are reserved for natural idempotency keys`]);
+  }
+  const sentId = req.operation_id ?? null;
+  // With a natural key the key names the operation: the id is derived after validation.
+  if (tool.effect !== "read" && sentId === null && tool.idempotency_key === undefined) {
     return invalidArguments(tool, [`operation_id: required for ${tool.effect} tools (the same id makes a retry safe)`]);
   }
 
@@ -92,6 +97,7 @@ export function prepare(deps: RuntimeDeps, ctx: TrustedContext, req: CallRequest
   if (!validate(args)) return invalidArguments(tool, formatProblems(validate.errors));
 
   const hashes = callHashes(ctx.tenant, tool.name, args as JsonObject, tool.fingerprint);
+  const operationId = naturalOperationId(ctx.tenant, tool, args as JsonObject) ?? sentId;
   const call: PreparedCall = {
     ctx,
     tool,

@@ -26,6 +26,8 @@ import type { Envelope } from "./envelope.js";
 import type { DecisionLogEntry, HandlerErrorDetail } from "../store/store.js";
 import { abortRun } from "./handler-run.js";
 import { HeldClaim } from "./held-claim.js";
+import { callLimits } from "./limit-figures.js";
+import { takeTurns } from "./limit-lock.js";
 import { invoke } from "./invoke.js";
 import type { OutcomeAudit } from "./invoke.js";
 import { defaultLeaseMarginMs } from "./lease.js";
@@ -153,6 +155,7 @@ export function createRuntime<
     inProgressWaitMs: opts.inProgressWaitMs ?? 2_000,
     inFlight: new Map(),
     flights: new Map(),
+    limitTurns: new Map(),
     onError: opts.onError ?? ((err: unknown) => void process.stderr.write(`toolgate runtime: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)),
     telemetry: new Telemetry(opts.telemetry ?? {}),
     contextResolvers,
@@ -242,6 +245,9 @@ export function createRuntime<
         // A call likely to be allowed claims its operation in authorize's store round trip; the
         // claim goes to invoke, or back to the store if the call ends before its handler runs.
         const held = HeldClaim.open(deps, call);
+        const limits = callLimits(deps.manifest, call);
+        // The call's turn on its limit keys, from the figures the policy reads to its claim.
+        const turn = limits.length === 0 || deps.limitTurns === undefined ? null : await takeTurns(deps.limitTurns, call.ctx.tenant, limits);
         try {
           const a = trace.inert ? await authorize(deps, call, held) : await trace.phase("authorize", () => authorize(deps, call, held));
           if (a.kind === "answer") {
@@ -254,26 +260,28 @@ export function createRuntime<
             // A call without operation id records no outcome, so it has no entry to commit with one.
             const audit = call.operation_id === null ? undefined : new CallAudit(entryOf, decisionId, ctx, req, call, note, slot);
             // Only a deferred call (reconcile first) asks the policy late.
-            const late = !authorized.deferred
-              ? null
-              : async () => {
-                  const step = await decide(deps, call, deps.clock.now());
-                  note = step.kind === "answer" ? step.note : step.value;
-                  if (audit !== undefined) audit.note = note;
-                  return step;
-                };
+            const decideNow = async () => {
+              const step = await decide(deps, call, deps.clock.now());
+              note = step.kind === "answer" ? step.note : step.value;
+              if (audit !== undefined) audit.note = note;
+              return step;
+            };
+            const late = authorized.deferred ? decideNow : null;
+            // A call with limits is decided again when its figures moved before its claim.
+            const again = turn === null ? null : { reauthorize: decideNow, claimed: turn };
             // A deferred call has not decided yet: its handler, if it runs, sees facts resolved now.
             const facts = authorized.deferred && call.tool.context !== undefined ? await resolveContext(deps, call) : null;
             const context = authorized.context ?? (facts?.ok === true ? facts.context : undefined);
             const target = withContext(call, context);
             env = trace.inert
-              ? await invoke(deps, target, authorized, late, slot, audit, held)
-              : await trace.phase("invoke", () => invoke(deps, target, authorized, late, slot, audit, held));
+              ? await invoke(deps, target, authorized, late, slot, audit, held, again)
+              : await trace.phase("invoke", () => invoke(deps, target, authorized, late, slot, audit, held, again));
             committed = audit?.committed === true;
             // Committed with the outcome, the approval's consumption was decided there too.
             if (!committed && call.approval_id !== null) await consumeAfterInvoke(deps, call);
           }
         } finally {
+          turn?.();
           // An answer in authorize, or a throw before invoke took the claim: it goes back (nothing once invoke settled).
           if (held !== null) await held.release(deps);
         }

@@ -55,6 +55,13 @@ export function parseTraceparent(header: unknown): SpanContext | null {
 
 /** The label value of every tool name the catalog does not declare, so the model cannot mint series. */
 export const UNKNOWN_TOOL = "_unknown";
+/**
+ * Distinct policy reasons one process gives as metric label values; later new ones are
+ * `_other`. A policy may build its reason from the call's arguments (`sprintf`), and each
+ * label value is a series. Spans and the decision log keep the exact reason.
+ */
+export const MAX_REASON_LABELS = 100;
+export const OTHER_REASON = "_other";
 /** The framework's or protocol's id of the tool call being executed (GenAI `gen_ai.tool.call.id`). */
 const toolCallIdKey = createContextKey("toolgate.gen_ai.tool.call.id");
 
@@ -120,6 +127,8 @@ export class CallTelemetry {
       return void this.#span.end();
     }
     const reason = s.outcome_reason ?? s.reason ?? "none";
+    // A failure's reason is the runtime's own code; a success's is whatever the policy said.
+    const reasonLabel = s.outcome_reason !== null ? reason : this.#t.reasonLabel(reason);
     // The model names the tool: only catalog tools (those with an effect) may become label values.
     const tool = s.effect === null ? UNKNOWN_TOOL : s.tool;
     if (this.#start !== null) {
@@ -127,7 +136,7 @@ export class CallTelemetry {
         "gen_ai.tool.name": tool,
         "toolgate.decision": s.decision,
         "toolgate.outcome": s.outcome,
-        "toolgate.reason": reason,
+        "toolgate.reason": reasonLabel,
       });
       this.#t.callDuration.record(seconds(this.#start), { "gen_ai.tool.name": tool, "toolgate.outcome": s.outcome });
     }
@@ -168,6 +177,7 @@ export class Telemetry {
   readonly #pending: UpDownCounter;
   /** False for the API's no-op meter (no meter provider when the runtime was created): nothing to measure per call. */
   readonly metered: boolean;
+  readonly #reasonLabels = new Set<string>();
 
   constructor(opts: TelemetryOptions = {}) {
     this.tracer = opts.tracer ?? trace.getTracer("toolgate", toolgateVersion);
@@ -202,6 +212,14 @@ export class Telemetry {
     );
     if (traceparent !== undefined && remote === null && span.isRecording()) span.setAttribute("toolgate.traceparent_invalid", true);
     return new CallTelemetry(this, span, parent);
+  }
+
+  /** The policy's reason as a metric label value: itself while fewer than MAX_REASON_LABELS were seen, else OTHER_REASON. */
+  reasonLabel(reason: string): string {
+    if (this.#reasonLabels.has(reason)) return reason;
+    if (this.#reasonLabels.size >= MAX_REASON_LABELS) return OTHER_REASON;
+    this.#reasonLabels.add(reason);
+    return reason;
   }
 
   policyEvaluated(ns: number): void {

@@ -130,6 +130,8 @@ export interface RuntimeDeps {
    * back without running (held-claim.ts): then a joined caller claims on its own.
    */
   readonly flights: Map<string, { readonly tool: string; readonly fingerprint: string; readonly done: Promise<Envelope | null> }>;
+  /** Turns of calls per limit key in this process (limit-lock.ts); absent: none taken. */
+  readonly limitTurns?: Map<string, Promise<void>>;
   /** Where errors that must not change an answer go (a failed decision-log write, a late record). */
   readonly onError: (err: unknown) => void;
   /** Evaluated after the enforced policy on every call, for the decision log only. */

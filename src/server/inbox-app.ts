@@ -3,7 +3,7 @@
  * server-rendered inbox: /approvals (a tenant's list), /approvals/<id> (detail with the
  * exact preview, all arguments, the policy's reason, requester and expiry; approve,
  * reject, edit with a diff, revoke). Every route needs an approver (`verifyApprover`);
- * an approval of another tenant is 403; every state-changing browser request carries a
+ * an approval of another tenant is 404, as one that does not exist; every state-changing browser request carries a
  * CSRF token.
  */
 import { Hono } from "hono";
@@ -24,10 +24,18 @@ import { readCookie, sessionCookie } from "./approver-token.js";
 import { decodeFlash, encodeFlash, FLASH_MAX_AGE, flashCookie } from "./flash.js";
 import type { VerifyApprover } from "./approver-token.js";
 import { crossSite, csrfCookie, csrfField, csrfHeader, csrfToken, csrfTokenValid, newCsrfCookieValue, sameOriginAsserted } from "./csrf.js";
+import { effectiveApproval, quorumState } from "../approvals/quorum.js";
+import type { QuorumState } from "../approvals/quorum.js";
 import { nextStep } from "./next-step.js";
+import { passkeyScript } from "./passkey-script.js";
+import { acceptSignature, registerPasskey, registrationOptions, relyingParty, signingRequest } from "./passkeys.js";
+import type { PasskeyStore, WebAuthnOptions } from "./passkeys.js";
 import type { NextStep } from "./next-step.js";
-import { detailPage, editReviewPage, errorPage, listPage, loginPage, toolInfo } from "./pages.js";
+import { detailPage, editReviewPage, errorPage, listPage, loginPage, passkeysPage, toolInfo } from "./pages.js";
 import type { ToolCatalog } from "./pages.js";
+import { limitLine } from "./limit-line.js";
+import { limitsOfCall } from "../runtime/limit-figures.js";
+import type { Manifest } from "../manifest.js";
 
 export interface InboxAppOptions {
   /** `runtime.approvals` (can resume) or a standalone `createApprovals(...)` (decides only). */
@@ -49,6 +57,15 @@ export interface InboxAppOptions {
   readonly operations?: Pick<Store, "getOperation">;
   /** Each tool's description and effect class, shown beside its name (e.g. the generated `manifest.tools`). */
   readonly tools?: ToolCatalog;
+  /** The manifest's limits and the store: a pending approval shows its limits' figures now ("1500 of 10000 used in the last 24h"). */
+  readonly limits?: { readonly manifest: Pick<Manifest, "limits" | "tools">; readonly store: Pick<Store, "readLimitFigures"> };
+  /**
+   * Approvers' passkeys and decision signatures (`store`): enables /passkeys and the signed
+   * decisions a tool with `approval.signed` needs. Without it such tools cannot be decided here.
+   */
+  readonly passkeys?: PasskeyStore;
+  /** The WebAuthn relying party (default: the request's origin and host name). */
+  readonly webauthn?: WebAuthnOptions;
   readonly now?: () => number;
   readonly onError?: (err: unknown) => void;
 }
@@ -62,7 +79,7 @@ const subject = (who: ApproverContext | null): string => (who === null ? "" : `$
 const statusOf = (why: string): ContentfulStatusCode =>
   why === "not_found"
     ? 404
-    : why === "already_decided" || why === "expired"
+    : why === "already_decided" || why === "expired" || why === "already_voted"
       ? 409
       : why === "invalid_edit" || why === "invalid_decision" || why === "invalid_request" || why === "invalid_cursor"
         ? 400
@@ -83,7 +100,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     const replacement = a.status === "edited" && a.pending_call?.replaced_by != null ? await opts.approvals.get(a.pending_call.replaced_by) : null;
     const target = replacement ?? a;
     const operation = opts.operations === undefined ? undefined : target.operation_id === null ? null : await opts.operations.getOperation(target.tenant, target.operation_id, now());
-    return nextStep({ approval: target, operation, executesOnApproval, nowMs: now() });
+    return nextStep({ approval: target, operation, executesOnApproval, nowMs: now(), quorum: quorumFor(target) });
   };
 
   const secure = (c: Context): boolean => new URL(c.req.url).protocol === "https:";
@@ -145,16 +162,44 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
 
   /** The approval, if the approver may see it. */
   const visible = async (c: Context, who: ApproverContext): Promise<ApprovalDetail> => {
-    const a = await opts.approvals.get(c.req.param("id") ?? "");
-    if (a === null) throw new ApprovalsError("not_found", `approval ${c.req.param("id") ?? ""} does not exist`);
-    if (a.tenant !== who.tenant) throw new ApprovalsError("forbidden", `approval ${a.id} belongs to another tenant; you are signed in for ${who.tenant}`);
+    const id = c.req.param("id") ?? "";
+    const a = await opts.approvals.get(id);
+    // Another tenant's approval is answered exactly as an id that does not exist, so its existence does not leak.
+    if (a === null || a.tenant !== who.tenant) throw new ApprovalsError("not_found", `approval ${id} does not exist in tenant ${who.tenant}`);
     return a;
   };
 
-  const decideAndResume = async (id: string, req: HumanDecision, who: ApproverContext) => {
+  const quorumFor = (a: ApprovalDetail): QuorumState | null => {
+    const spec = effectiveApproval(toolInfo(tools, a.tool)?.approval ?? null, a.requirement).quorum;
+    return spec === null ? null : quorumState(spec, a, a.votes);
+  };
+  const signedFor = (a: ApprovalDetail): boolean => effectiveApproval(toolInfo(tools, a.tool)?.approval ?? null, a.requirement).signed;
+  const needsSignature = (a: ApprovalDetail, req: HumanDecision): boolean => signedFor(a) && req.decision !== "revoke";
+  const passkeyStore = (tool: string): PasskeyStore => {
+    if (opts.passkeys === undefined) throw new ApprovalsError("forbidden", `${tool} needs a passkey-signed decision and this inbox has no passkey store (createInboxApp({ passkeys }))`);
+    return opts.passkeys;
+  };
+
+  const decideAndResume = async (a: ApprovalDetail, req: HumanDecision, who: ApproverContext, assertion: unknown) => {
+    const id = a.id;
+    const signature = needsSignature(a, req) ? await acceptSignature(passkeyStore(a.tool), a, req.decision, who, req.edited_args ?? null, assertion, now()) : null;
     const outcome = await decideAsApprover(opts.approvals, id, req, who);
+    // The edited call's approval is released by the same signed edit.
+    if (outcome.ok && signature !== null && outcome.edited !== undefined) {
+      await passkeyStore(a.tool).saveDecisionSignature({
+        approval_id: outcome.edited.approval.id,
+        tenant: a.tenant,
+        decision: "edit",
+        approver: who.user,
+        credential_id: String(signature.assertion.id),
+        record: signature.record as unknown as JsonObject,
+        assertion: signature.assertion,
+        signed_at_ms: now(),
+      });
+    }
     let resumed: ResumeOutcome | null = null;
-    if (outcome.ok && resumeOnDecision && canResume(opts.approvals) && (req.decision === "approve" || req.decision === "edit")) {
+    const released = outcome.ok && (outcome.quorum === undefined || outcome.quorum.complete);
+    if (released && resumeOnDecision && canResume(opts.approvals) && (req.decision === "approve" || req.decision === "edit")) {
       resumed = await opts.approvals.resume(id);
     }
     if (outcome.ok && opts.onDecision !== undefined) {
@@ -192,7 +237,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
   // Pages are never framed (a framed Approve button could be clickjacked), load nothing from elsewhere, leak no referrer to other sites.
   app.use("*", async (c, next) => {
     await next();
-    c.res.headers.set("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    c.res.headers.set("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
     c.res.headers.set("x-frame-options", "DENY");
     c.res.headers.set("x-content-type-options", "nosniff");
     // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on our own form posts.
@@ -257,11 +302,28 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
     revoke: "Revoked.",
   };
 
+  /** The figures of the pending call's limits now; a store error shows none (the page still renders). */
+  const limitLinesOf = async (a: ApprovalDetail): Promise<string[]> => {
+    const l = opts.limits;
+    const tool = l === undefined || !Object.hasOwn(l.manifest.tools, a.tool) ? undefined : l.manifest.tools[a.tool];
+    if (l === undefined || tool === undefined) return [];
+    const limits = limitsOfCall(l.manifest, tool, a.args);
+    if (limits.length === 0) return [];
+    try {
+      const figures = await l.store.readLimitFigures({ tenant: a.tenant, operation_id: a.operation_id, now_ms: now(), keys: limits });
+      return limits.map((x) => limitLine(x, figures[x.name] ?? { count: 0, sum: 0 }));
+    } catch (err) {
+      onError(err);
+      return [];
+    }
+  };
+
   const renderDetail = async (c: Context, who: ApproverContext, a: ApprovalDetail, flash: string | null, error: string | null, code: ContentfulStatusCode = 200, warnings: readonly string[] = []) => {
     const editEvent = a.events.find((ev) => ev.decision === "edit" && ev.edited_args !== null);
     const editDiff = editEvent?.edited_args == null ? null : diffArgs(a.args, editEvent.edited_args);
     const next = await stepOf(a);
-    return c.html(detailPage({ who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: toolInfo(tools, a.tool), signOut }), code);
+    const limitLines = a.status === "pending" ? await limitLinesOf(a) : [];
+    return c.html(detailPage({ limitLines, who, a, csrf: csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), nowMs: now(), flash, error, editDiff, warnings, next, tool: toolInfo(tools, a.tool), signOut, signed: signedFor(a), quorum: quorumFor(a) }), code);
   };
 
   // A decision's warnings ride the redirect to the approval's page in a signed, page-scoped cookie read once.
@@ -305,7 +367,7 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       if (typeof edited !== "object" || edited === null || Array.isArray(edited)) return renderDetail(c, who, a, null, "edited arguments must be a JSON object", 400);
       const reason = typeof form["reason"] === "string" ? form["reason"].slice(0, 2_000) : "";
       const changes = diffArgs(a.args, edited as JsonObject);
-      return c.html(editReviewPage(who, a, edited as JsonObject, reason, changes, csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), signOut));
+      return c.html(editReviewPage(who, a, edited as JsonObject, reason, changes, csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), signOut, signedFor(a)));
     }),
   );
 
@@ -324,11 +386,46 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
         }
       }
       const req = parseDecision({ decision: form["decision"], reason: form["reason"], edited_args: editedArgs });
-      const { outcome, resumed } = await decideAndResume(a.id, req, who);
+      const { outcome, resumed } = await decideAndResume(a, req, who, form["assertion"]);
       if (!outcome.ok) return renderDetail(c, who, await visible(c, who), null, outcome.message, statusOf(outcome.why));
       const ran = resumed === null ? "" : `&resumed=${resumed.ok ? (resumed.envelope.outcome === "success" ? "success" : resumed.envelope.reason) : resumed.why}`;
       setFlash(c, who, a.id, outcome.warnings);
       return c.redirect(`/approvals/${encodeURIComponent(a.id)}?done=${req.decision}${ran}`, 303);
+    }),
+  );
+
+  // ------------------------------------------------------------ passkeys
+  app.get("/assets/passkeys.js", (c) => c.body(passkeyScript, 200, { "content-type": "text/javascript; charset=utf-8" }));
+  app.get(
+    "/passkeys",
+    withApprover(async (c, who) => {
+      const creds = opts.passkeys === undefined ? null : await opts.passkeys.listApproverCredentials(who.tenant, who.user);
+      return c.html(passkeysPage(who, creds, csrfToken(opts.csrfSecret, csrfCookieOf(c), subject(who)), signOut));
+    }),
+  );
+  app.post(
+    "/api/passkeys/options",
+    withApprover(async (c, who) => {
+      if (!(await csrfOk(c, who, c.req.header(csrfHeader) ?? null))) return fail(c, who, 403, `missing or invalid CSRF token: send the ${csrfHeader} header`);
+      return c.json(await registrationOptions(passkeyStore("a passkey"), relyingParty(opts.webauthn, c.req.url), who, opts.csrfSecret, now()));
+    }),
+  );
+  app.post(
+    "/api/passkeys",
+    withApprover(async (c, who) => {
+      if (!(await csrfOk(c, who, c.req.header(csrfHeader) ?? null))) return fail(c, who, 403, `missing or invalid CSRF token: send the ${csrfHeader} header`);
+      const body: unknown = await c.req.json().catch(() => null);
+      const cred = await registerPasskey(passkeyStore("a passkey"), relyingParty(opts.webauthn, c.req.url), who, opts.csrfSecret, body, now());
+      return c.json({ ok: true, credential_id: cred.credential_id });
+    }),
+  );
+  app.post(
+    "/api/approvals/:id/signing",
+    withApprover(async (c, who) => {
+      const a = await visible(c, who);
+      const body: unknown = await c.req.json().catch(() => null);
+      const req = parseDecision(body);
+      return c.json(await signingRequest(passkeyStore(a.tool), relyingParty(opts.webauthn, c.req.url), a, req.decision, who, req.edited_args ?? null));
     }),
   );
 
@@ -353,7 +450,8 @@ export function createInboxApp(opts: InboxAppOptions): Hono {
       } catch {
         throw new ApprovalsError("invalid_request", "body: must be JSON {decision, reason?, edited_args?}");
       }
-      const { outcome, resumed } = await decideAndResume(a.id, parseDecision(body), who);
+      const assertion = typeof body === "object" && body !== null ? (body as { assertion?: unknown }).assertion : undefined;
+      const { outcome, resumed } = await decideAndResume(a, parseDecision(body), who, assertion);
       if (!outcome.ok) return c.json({ error: { code: outcome.why, message: outcome.message } }, statusOf(outcome.why));
       const after = await opts.approvals.get(a.id);
       return c.json({ ...outcome, resumed, next_step: after === null ? null : await stepOf(after) });

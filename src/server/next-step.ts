@@ -5,11 +5,15 @@
  * waits for the host to resume it.
  */
 import type { ApprovalDetail } from "../approvals/types.js";
+import { quorumText } from "../approvals/quorum.js";
+import type { QuorumState } from "../approvals/quorum.js";
 import type { OperationRecord } from "../store/store.js";
 
 export type NextStepState =
   /** Pending and not expired. */
   | "awaiting_decision"
+  /** Pending, approved by some approvers of a quorum, not yet by enough. */
+  | "awaiting_approvals"
   /** Approved; no outcome yet: the host resumes it or the agent retries with the approval id. */
   | "awaiting_resume"
   /** Claimed by a caller right now. */
@@ -37,6 +41,8 @@ export interface NextStepInput {
   /** True when this inbox runs a call on the host as soon as it is approved. */
   readonly executesOnApproval: boolean;
   readonly nowMs: number;
+  /** The quorum the call needs, when it needs several approvers. */
+  readonly quorum?: QuorumState | null;
 }
 
 const outcomeOf = (op: OperationRecord | null | undefined): string | null => {
@@ -53,7 +59,12 @@ export function nextStep(input: NextStepInput): NextStep {
     ? "this inbox runs it on the host as soon as it is approved (exactly once, as resume does)"
     : "this inbox does not run calls: the host resumes it (runtime.approvals.resume) or the agent retries with the approval id";
   const expired = a.status === "expired" || (a.status === "pending" && a.expires_at_ms <= input.nowMs);
-  if (a.status === "pending" && !expired) return step("awaiting_decision", `Waiting for a decision. Once approved, ${host}.`);
+  if (a.status === "pending" && !expired && input.quorum != null && input.quorum.have > 0) {
+    return step("awaiting_approvals", `Waiting for more approvals: ${quorumText(input.quorum)}. Once the quorum is complete, ${host}.`);
+  }
+  if (a.status === "pending" && !expired) {
+    return step("awaiting_decision", `Waiting for a decision${input.quorum == null ? "" : ` (${input.quorum.need} approvals from distinct approvers needed)`}. Once approved, ${host}.`);
+  }
   const ran = (): NextStep => {
     const outcome = outcomeOf(op);
     if (op?.status === "unknown") return step("ran", "The call started and timed out: its effect may have happened; a retry of the same operation reconciles it before anything runs again.");

@@ -2,6 +2,9 @@
 import type { ApprovalDetail, ApprovalPage } from "../approvals/types.js";
 import type { JsonObject } from "../manifest.js";
 import type { ApproverContext } from "../runtime/approver.js";
+import type { ApproverCredential } from "../store/store.js";
+import { quorumText } from "../approvals/quorum.js";
+import type { QuorumState } from "../approvals/quorum.js";
 import type { ArgChange } from "./args-diff.js";
 import { escapeHtml as e, jsonHtml } from "./escape.js";
 import type { NextStep } from "./next-step.js";
@@ -10,6 +13,8 @@ import type { NextStep } from "./next-step.js";
 export interface ToolInfo {
   readonly description: string;
   readonly effect: string;
+  /** `signed`: decisions need the approver's passkey signature; `quorum`, `quorum_roles`: several approvers. */
+  readonly approval?: { readonly signed?: boolean; readonly quorum?: number; readonly quorum_roles?: readonly string[] } | null;
 }
 export type ToolCatalog = Readonly<Record<string, ToolInfo>>;
 
@@ -46,7 +51,7 @@ button{padding:6px 14px;font-size:14px;cursor:pointer}.approve{background:#1a7f3
 .removed{background:#ffebe9}.added{background:#dafbe1}.changed{background:#fff8c5}dl{display:grid;grid-template-columns:180px 1fr;gap:4px 12px}dt{font-weight:600}`;
 
 /** `signOutCsrf`: the CSRF token for the header's sign-out form; null shows no sign-out button. */
-export function layout(title: string, who: ApproverContext | null, body: string, signOutCsrf: string | null = null): string {
+export function layout(title: string, who: ApproverContext | null, body: string, signOutCsrf: string | null = null, script = false): string {
   const signOut =
     signOutCsrf === null
       ? ""
@@ -56,8 +61,8 @@ export function layout(title: string, who: ApproverContext | null, body: string,
       ? ""
       : `<span>${e(who.user)} · tenant ${e(who.tenant)}${who.roles.length > 0 ? ` · ${e(who.roles.join(", "))}` : ""}${signOut}</span>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${e(title)} · toolgate approvals</title><style>${style}</style></head>
-<body><header><a href="/approvals">toolgate approvals</a>${user}</header><main>${body}</main></body></html>`;
+<title>${e(title)} · toolgate approvals</title><style>${style}</style>${script ? `<script src="/assets/passkeys.js"></script>` : ""}</head>
+<body><header><a href="/approvals">toolgate approvals</a>${who === null ? "" : ` <a href="/passkeys" id="passkeys-link">Passkeys</a>`}${user}</header><main>${body}</main></body></html>`;
 }
 
 const time = (ms: number): string => `<time datetime="${e(new Date(ms).toISOString())}">${e(new Date(ms).toISOString().replace("T", " ").slice(0, 19))} UTC</time>`;
@@ -127,6 +132,12 @@ export interface DetailView {
   readonly tool: ToolInfo | undefined;
   /** Show the sign-out button. */
   readonly signOut: boolean;
+  /** The figures of the call's limits now (pending approvals only). */
+  readonly limitLines?: readonly string[];
+  /** Approve, edit and reject are signed with the approver's passkey. */
+  readonly signed?: boolean;
+  /** The quorum the call needs and who approved so far; null: one approval is enough. */
+  readonly quorum?: QuorumState | null;
 }
 
 function warningsBox(warnings: readonly string[]): string {
@@ -139,7 +150,10 @@ export function detailPage(v: DetailView): string {
   const expired = a.status === "pending" && a.expires_at_ms <= v.nowMs;
   const decidable = a.status === "pending" && !expired;
   const action = `/approvals/${e(encodeURIComponent(a.id))}`;
+  const signed = v.signed === true;
   const hidden = `<input type="hidden" name="_csrf" value="${e(csrf)}">`;
+  const sign = signed ? ` data-sign="/api/approvals/${e(encodeURIComponent(a.id))}/signing"` : "";
+  const assertionField = signed ? `<input type="hidden" name="assertion" value="">` : "";
   const preview = Object.entries(a.preview)
     .map(([k, x]) => `<tr><th>${e(k)}</th><td><code>${e(JSON.stringify(x))}</code></td></tr>`)
     .join("");
@@ -148,9 +162,10 @@ export function detailPage(v: DetailView): string {
     .join("");
   const controls = decidable
     ? `<h2>Decide</h2>
-<form class="inline" method="post" action="${action}/decide">${hidden}<input type="hidden" name="decision" value="approve">
+${signed ? `<p id="signed-note">Decisions on this tool are signed with your passkey. <span id="passkey-status"></span></p>` : ""}
+<form class="inline" method="post" action="${action}/decide"${sign}>${hidden}${assertionField}<input type="hidden" name="decision" value="approve">
 <input name="reason" placeholder="reason (optional)" aria-label="approve reason"> <button class="approve" id="approve">Approve</button></form>
-<form class="inline" method="post" action="${action}/decide">${hidden}<input type="hidden" name="decision" value="reject">
+<form class="inline" method="post" action="${action}/decide"${sign}>${hidden}${assertionField}<input type="hidden" name="decision" value="reject">
 <input name="reason" placeholder="reason" aria-label="reject reason"> <button class="reject" id="reject">Reject</button></form>
 <h3>Edit the arguments</h3>
 <form method="post" action="${action}/edit">${hidden}<textarea name="edited_args" id="edited_args" rows="8">${jsonHtml(a.args)}</textarea>
@@ -163,6 +178,7 @@ export function detailPage(v: DetailView): string {
     v.who,
     `${v.flash === null ? "" : `<div class="flash" id="flash">${e(v.flash)}</div>`}${warningsBox(v.warnings ?? [])}${v.error === null ? "" : `<div class="flash error" id="error">${e(v.error)}</div>`}
 <div class="next" id="next-step" data-state="${e(v.next.state)}"><strong>What happens next:</strong> ${e(v.next.text)}</div>
+${v.quorum == null ? "" : `<p id="quorum" data-have="${v.quorum.have}" data-need="${v.quorum.need}"><strong>Quorum:</strong> ${e(quorumText(v.quorum))}</p>`}
 <h1>${e(a.tool)} ${status(a.status, expired)} ${effectBadge(v.tool)}</h1>
 ${v.tool === undefined ? "" : `<p id="tool-description">${e(v.tool.description)}</p>`}
 <dl><dt>effect</dt><dd id="tool-effect">${e(v.tool?.effect ?? "(unknown tool)")}</dd><dt>approval</dt><dd><code>${e(a.id)}</code></dd><dt>requested by</dt><dd id="requester">${e(a.requested_by)}</dd>
@@ -170,25 +186,47 @@ ${v.tool === undefined ? "" : `<p id="tool-description">${e(v.tool.description)}
 <dt>run</dt><dd><code>${e(a.run_id)}</code></dd><dt>operation</dt><dd><code>${e(a.operation_id ?? "")}</code></dd>
 <dt>created</dt><dd>${time(a.created_at_ms)}</dd><dt>expires</dt><dd id="expires">${time(a.expires_at_ms)}${expired ? " (expired)" : ""}${expiringSoon(a, v.nowMs) ? ` <span class="expiring" id="expiring">expires in ${e(remaining(a.expires_at_ms - v.nowMs))}: decide now</span>` : ""}</dd></dl>
 <h2>Preview: what you approve</h2><table id="preview"><tbody>${preview}</tbody></table>
+${(v.limitLines ?? []).length === 0 ? "" : `<h2>Limits</h2><ul id="limits">${(v.limitLines ?? []).map((l) => `<li>${e(l)}</li>`).join("")}</ul>`}
 <h2>All arguments</h2><pre id="args">${jsonHtml(a.args)}</pre>
 ${v.editDiff === null ? "" : `<h2>Edit</h2>${diffTable(v.editDiff)}`}
 ${controls}
 <h2>Decisions</h2>${a.events.length === 0 ? "<p>None yet.</p>" : `<table id="events"><thead><tr><th>decision</th><th>by</th><th>at</th><th>reason</th></tr></thead><tbody>${events}</tbody></table>`}`,
     v.signOut ? csrf : null,
+    signed,
   );
 }
 
-export function editReviewPage(who: ApproverContext, a: ApprovalDetail, edited: JsonObject, reason: string, changes: readonly ArgChange[], csrf: string, signOut: boolean): string {
+export function editReviewPage(who: ApproverContext, a: ApprovalDetail, edited: JsonObject, reason: string, changes: readonly ArgChange[], csrf: string, signOut: boolean, signed = false): string {
   const action = `/approvals/${e(encodeURIComponent(a.id))}`;
+  const sign = signed ? ` data-sign="/api/approvals/${e(encodeURIComponent(a.id))}/signing"` : "";
   return layout(
     `Edit ${a.id}`,
     who,
     `<h1>Review the edit of ${e(a.tool)}</h1><p>The edited arguments replace the original call; the new call is approved by you.</p>
 ${diffTable(changes)}<h2>Edited arguments</h2><pre id="edited">${jsonHtml(edited)}</pre>
-<form method="post" action="${action}/decide"><input type="hidden" name="_csrf" value="${e(csrf)}"><input type="hidden" name="decision" value="edit">
+<form method="post" action="${action}/decide"${sign}><input type="hidden" name="_csrf" value="${e(csrf)}">${signed ? `<input type="hidden" name="assertion" value="">` : ""}<input type="hidden" name="decision" value="edit">
 <input type="hidden" name="edited_args" value="${e(JSON.stringify(edited))}"><input type="hidden" name="reason" value="${e(reason)}">
-<button class="approve" id="confirm-edit">Approve the edited call</button> <a href="${action}">Cancel</a></form>`,
+<button class="approve" id="confirm-edit">Approve the edited call</button> <a href="${action}">Cancel</a></form>${signed ? `<p id="passkey-status"></p>` : ""}`,
     signOut ? csrf : null,
+    signed,
+  );
+}
+
+/** The approver's passkeys and the button that registers one; `creds` null: this inbox keeps no passkeys. */
+export function passkeysPage(who: ApproverContext, creds: readonly ApproverCredential[] | null, csrf: string, signOut: boolean): string {
+  const rows = (creds ?? []).map((c) => `<tr><td><code>${e(c.credential_id)}</code></td><td>${e(c.rp_id)}</td><td>${time(c.created_at_ms)}</td></tr>`).join("");
+  return layout(
+    "Passkeys",
+    who,
+    `<h1>Your passkeys</h1>${
+      creds === null
+        ? "<p>This inbox keeps no passkeys.</p>"
+        : `<p>Decisions on tools whose approvals are signed need one of your passkeys.</p>
+${creds.length === 0 ? `<p id="no-passkeys">None registered yet.</p>` : `<table id="passkeys"><thead><tr><th>credential</th><th>relying party</th><th>registered</th></tr></thead><tbody>${rows}</tbody></table>`}
+<p><button id="register-passkey" data-csrf="${e(csrf)}">Register a passkey</button> <span id="passkey-status"></span></p>`
+    }`,
+    signOut ? csrf : null,
+    creds !== null,
   );
 }
 

@@ -4,7 +4,7 @@
  * PostgreSQL: the row locked with SELECT ... FOR UPDATE after INSERT ... ON CONFLICT
  * DO NOTHING), so every backend decides identically.
  */
-import type { ApprovalRecord, ClaimRequest, ClaimResult, InterruptRecord, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "./store.js";
+import type { ApprovalRecord, ClaimRequest, ClaimResult, InterruptRecord, LimitFigures, OperationRecord, RecordOutcomeRequest, RecordOutcomeResult, RefundAttemptRequest } from "./store.js";
 
 /** What the store must do for a claim: write `write` (insert or update), then answer `result`. */
 export interface ClaimPlan {
@@ -122,5 +122,22 @@ export function checkGuard(req: ClaimRequest, state: GuardState): Extract<ClaimR
   if (a.status !== "approved") return refuse("approval_invalid", a.status);
   if (a.expires_at_ms <= req.now_ms) return refuse("approval_invalid", "expired");
   if (req.guard.requested_by !== undefined && (a.requested_by !== req.guard.requested_by || a.run_id !== req.guard.run_id)) return refuse("approval_invalid", "another principal's");
+  return null;
+}
+
+/** The limits' answer for a claim, given the figures read in its atomic section; null: the claim may proceed. */
+export function checkLimits(req: ClaimRequest, figures: Readonly<Record<string, LimitFigures>>): Extract<ClaimResult, { kind: "refused" }> | null {
+  for (const limit of req.limits ?? []) {
+    const now = figures[limit.name] ?? { count: 0, sum: 0 };
+    if (limit.seen !== null && (limit.seen.count !== now.count || limit.seen.sum !== now.sum)) {
+      return { kind: "refused", why: "limits_moved", detail: limit.name, record: null, figures };
+    }
+  }
+  for (const limit of req.limits ?? []) {
+    const now = figures[limit.name] ?? { count: 0, sum: 0 };
+    if ((limit.max_count !== null && now.count + 1 > limit.max_count) || (limit.max_sum !== null && now.sum + limit.amount > limit.max_sum)) {
+      return { kind: "refused", why: "limit_exceeded", detail: limit.name, record: null, figures };
+    }
+  }
   return null;
 }

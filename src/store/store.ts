@@ -66,6 +66,59 @@ export interface ClaimRequest {
    * a revoke or an interrupt committed before the claim always stops the effect.
    */
   readonly guard?: ClaimGuard;
+  /** Limits checked and counted with the claim (see LimitClaim); absent or empty: none. */
+  readonly limits?: readonly LimitClaim[];
+}
+
+/** One limit key of a call: the limit's name, the key (JSON of the tenant's `per` values) and its window. */
+export interface LimitKey {
+  readonly name: string;
+  readonly key: string;
+  readonly window_ms: number;
+}
+
+/** A limit's figures for one key: the calls in the window that succeeded or are claimed and in flight. */
+export interface LimitFigures {
+  readonly count: number;
+  readonly sum: number;
+}
+
+/**
+ * A limit the claim enforces, atomically with the claim: the figures are read again in the
+ * claim's atomic section (the key serialised: SQLite's one writer, PostgreSQL's advisory lock
+ * on the key), and the claim is refused `limits_moved` when they differ from `seen` (the figures
+ * the policy decided on; null: not compared), or `limit_exceeded` when this call does not fit.
+ */
+export interface LimitClaim extends LimitKey {
+  /** This call's amount (its `sum` argument; 0 for a count-only limit). */
+  readonly amount: number;
+  readonly max_sum: number | null;
+  readonly max_count: number | null;
+  readonly seen: LimitFigures | null;
+}
+
+export interface LimitFiguresRequest {
+  readonly tenant: string;
+  /** Not counted (the call's own record, when it has one). */
+  readonly operation_id: string | null;
+  readonly now_ms: number;
+  readonly keys: readonly LimitKey[];
+}
+
+export interface RunHistoryRequest {
+  readonly tenant: string;
+  readonly run_id: string;
+  /** At most this many entries: the run's latest. */
+  readonly limit: number;
+}
+
+/** One earlier call of a run, from its decision-log entry. */
+export interface RunHistoryEntry {
+  readonly tool: string;
+  readonly decision: PolicyDecisionKind;
+  readonly outcome: string;
+  readonly outcome_reason: string | null;
+  readonly at_ms: number;
 }
 
 export interface ClaimGuard {
@@ -93,7 +146,12 @@ export type ClaimResult =
   | { readonly kind: "busy"; readonly record: OperationRecord }
   | { readonly kind: "conflict"; readonly record: OperationRecord }
   /** The guard failed: nothing was written (`record` is null). `detail`: the interrupt's reason, or the approval's status. */
-  | { readonly kind: "refused"; readonly why: "interrupted" | "approval_invalid"; readonly detail: string; readonly record: null };
+  | { readonly kind: "refused"; readonly why: "interrupted" | "approval_invalid"; readonly detail: string; readonly record: null }
+  /**
+   * A limit refused the claim (nothing written): `limit_exceeded` (`detail` names the limit), or
+   * `limits_moved` (the figures differ from those the policy saw). `figures`: as read in the claim.
+   */
+  | { readonly kind: "refused"; readonly why: "limit_exceeded" | "limits_moved"; readonly detail: string; readonly record: null; readonly figures: Readonly<Record<string, LimitFigures>> };
 
 export interface RecordOutcomeRequest {
   readonly tenant: string;
@@ -269,6 +327,66 @@ export type DecideResult =
    */
   | { readonly ok: false; readonly why: "already_executed"; readonly approval: ApprovalRecord; readonly outcome: JsonObject | null };
 
+// ---------------------------------------------------------------- quorum
+
+/**
+ * One approver's approval of a call that needs several (a quorum): bound to the approval's
+ * argument hash and policy version. One per approver and approval.
+ */
+export interface ApprovalVote {
+  readonly approval_id: string;
+  readonly tenant: string;
+  readonly approver: string;
+  readonly approver_roles: readonly string[];
+  readonly args_hash: string;
+  readonly policy_version: string;
+  readonly decided_at_ms: number;
+}
+
+/** What the policy demanded of one approval beyond its tool's approval spec (the stricter applies). */
+export interface ApprovalRequirement {
+  readonly approval_id: string;
+  readonly quorum: number;
+  readonly quorum_roles: readonly string[];
+  readonly signed: boolean;
+}
+
+// ---------------------------------------------------------------- passkeys and signed decisions
+
+/** An approver's registered passkey (WebAuthn credential), used to sign decisions. */
+export interface ApproverCredential {
+  /** The credential id, base64url (unique across tenants). */
+  readonly credential_id: string;
+  readonly tenant: string;
+  readonly approver: string;
+  /** COSE public key, base64url. */
+  readonly public_key: string;
+  /** The authenticator's signature counter at the last verified use. */
+  readonly counter: number;
+  readonly transports: readonly string[];
+  /** The relying party id and origin it was registered for. */
+  readonly rp_id: string;
+  readonly origin: string;
+  readonly created_at_ms: number;
+}
+
+/**
+ * A WebAuthn assertion over a decision: `record` is the signed decision record (its SHA-256 of
+ * canonical JSON is the challenge), `assertion` the authenticator's response as sent by the
+ * browser. `approval_id` is the approval whose execution it governs (for an edit: also the
+ * edited call's approval, with the same assertion).
+ */
+export interface DecisionSignature {
+  readonly approval_id: string;
+  readonly tenant: string;
+  readonly decision: ApprovalDecisionKind;
+  readonly approver: string;
+  readonly credential_id: string;
+  readonly record: JsonObject;
+  readonly assertion: JsonObject;
+  readonly signed_at_ms: number;
+}
+
 // ---------------------------------------------------------------- the approvals inbox
 
 /**
@@ -441,6 +559,13 @@ export interface Store {
   getOperation(tenant: string, operation_id: string, now_ms: number): Promise<OperationRecord | null>;
   /** The operation record, the run's interrupt flag and the presented approval, read at once. */
   readCallState(req: CallStateRequest): Promise<CallState>;
+  /**
+   * The run's latest decision-log entries, oldest first (input.run). Entries this store still
+   * queues for group commit are written first, so every call this process answered is in it.
+   */
+  readRunHistory(req: RunHistoryRequest): Promise<RunHistoryEntry[]>;
+  /** Each limit key's figures now (LimitFigures), by limit name. */
+  readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>>;
   /** Atomically creates, takes over (expired lease or non-final status) or reports the record. See ClaimResult. */
   claimOperation(req: ClaimRequest): Promise<ClaimResult>;
   /**
@@ -488,6 +613,24 @@ export interface Store {
   consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult>;
   /** Every recorded decision event of an approval, oldest first. */
   listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;
+
+  /** Records an approver's vote towards a quorum; false (and nothing changes) when this approver already voted. */
+  addApprovalVote(vote: ApprovalVote): Promise<boolean>;
+  /** The votes of an approval, oldest first. */
+  listApprovalVotes(approval_id: string): Promise<ApprovalVote[]>;
+  /** Stores the policy's demand for an approval (before the approval itself, so it is never missing); the first one stays. */
+  setApprovalRequirement(req: ApprovalRequirement): Promise<void>;
+  getApprovalRequirement(approval_id: string): Promise<ApprovalRequirement | null>;
+  /** Registers a passkey; false (and nothing changes) when the credential id is already registered. */
+  saveApproverCredential(cred: ApproverCredential): Promise<boolean>;
+  getApproverCredential(credential_id: string): Promise<ApproverCredential | null>;
+  listApproverCredentials(tenant: string, approver: string): Promise<ApproverCredential[]>;
+  /** Raises the stored counter (never lowers it); returns whether it changed. */
+  raiseCredentialCounter(credential_id: string, counter: number): Promise<boolean>;
+  /** Stores a decision's assertion (append-only). */
+  saveDecisionSignature(sig: DecisionSignature): Promise<void>;
+  /** Every stored assertion governing an approval, oldest first. */
+  listDecisionSignatures(approval_id: string): Promise<DecisionSignature[]>;
 
   /** One page of a tenant's approvals with their latest decision, in the order of ApprovalListQuery. */
   listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]>;

@@ -55,7 +55,7 @@ describe("inbox HTTP app", () => {
     expect((await app.request("/api/approvals", { headers: { authorization: `Bearer ${expired}` } })).status).toBe(401);
   });
 
-  it("lists the tenant's pending approvals and shows the detail; another tenant gets 403", async () => {
+  it("lists the tenant's pending approvals and shows the detail; another tenant gets 404, as for an id that does not exist", async () => {
     const { gate, app, token } = await setup();
     const id = await pending(gate, "op-1");
     const bob = await token("t_acme", "bob");
@@ -67,8 +67,8 @@ describe("inbox HTTP app", () => {
     expect(detail.html).toContain('id="policy-reason">approval_required');
     expect(detail.html).toContain('id="requester">alice');
     const eve = await token("t_evil", "eve");
-    expect((await browser(app, eve, `/approvals/${id}`)).status).toBe(403);
-    expect((await app.request(`/api/approvals/${id}`, { headers: { authorization: `Bearer ${eve}` } })).status).toBe(403);
+    expect((await browser(app, eve, `/approvals/${id}`)).status).toBe(404);
+    expect((await app.request(`/api/approvals/${id}`, { headers: { authorization: `Bearer ${eve}` } })).status).toBe(404);
     const evesList = (await (await app.request("/api/approvals", { headers: { authorization: `Bearer ${eve}` } })).json()) as { approvals: unknown[] };
     expect(evesList.approvals).toEqual([]);
     const decide = await app.request(`/api/approvals/${id}/decision`, {
@@ -76,7 +76,7 @@ describe("inbox HTTP app", () => {
       headers: { authorization: `Bearer ${eve}`, "content-type": "application/json" },
       body: JSON.stringify({ decision: "approve" }),
     });
-    expect(decide.status).toBe(403);
+    expect(decide.status).toBe(404);
     expect((await gate.store.getApproval(id))?.status).toBe("pending");
   });
 

@@ -3,7 +3,7 @@
  * an agent's write gets approval_required; the approver opens the inbox, sees the exact
  * preview and approves; the host resumes and the write commits once. Also reject, edit
  * (diff shown, the edited call commits with the new arguments), a second approver
- * cannot re-decide, an approver of another tenant gets 403, and the requester cannot
+ * cannot re-decide, an approver of another tenant gets 404 (as for an unknown id), and the requester cannot
  * approve their own call. The page says what happens next to the call (it ran, or it waits for
  * the host to resume it in an inbox that does not run calls), and the sign-out button ends
  * the session. Screenshots go to test/artifacts/ (and, with
@@ -193,13 +193,13 @@ describe.skipIf(executable === null)("approvals inbox in Chromium", () => {
     expect((await gate.store.listApprovalEvents(id)).map((e) => `${e.decision}:${e.approver}`)).toEqual(["reject:bob"]);
   }, 60_000);
 
-  it("an approver of another tenant gets 403 and does not see the call in their inbox", async () => {
+  it("an approver of another tenant gets 404, as for an unknown id, and does not see the call in their inbox", async () => {
     const id = await agentWrite("op-b-tenant", 500);
     const eve = await signIn("t_evil", "eve");
     expect(await eve.locator(`tr[data-approval="${id}"]`).count()).toBe(0);
     const res = await eve.goto(`${server.url}/approvals/${id}`);
-    expect(res?.status()).toBe(403);
-    expect(await eve.locator("#error").innerText()).toMatch(/another tenant/);
+    expect(res?.status()).toBe(404);
+    expect(await eve.locator("#error").innerText()).toMatch(/does not exist/);
     expect(await eve.locator("#approve").count()).toBe(0);
   }, 60_000);
 

@@ -75,6 +75,7 @@ function checkLoop(out: string): void {
   const replayed = after("5. the model retries");
   expect(replayed).toMatchObject({ outcome: "success", replayed: true, operation_id: resumed["operation_id"], value: resumed["value"] });
   expect(after("6. delete_customer")).toMatchObject({ outcome: "terminal_failure", reason: "destructive_denied" });
+  expect(after("7. a second refund")).toMatchObject({ outcome: "terminal_failure", reason: "limit_exceeded", limit: { name: "refunds_per_order", max_sum: 4200 } });
 }
 
 describe("the toolgate init starter's npm start", () => {
@@ -166,8 +167,9 @@ describe("the toolgate init starter's npm start", () => {
       expect(existsSync(join(work, "must-not-exist.db"))).toBe(false);
       const s = await createTestSchema({ migrated: false });
       try {
+        // The refund that ran, and the second one approved and then refused by its limit.
         const approvals = await s.pool.query<{ status: string }>(`SELECT status FROM ${schema}.approvals`);
-        expect(approvals.rows.map((row) => row.status)).toEqual(["approved"]);
+        expect(approvals.rows.map((row) => row.status)).toEqual(["approved", "approved"]);
       } finally {
         await s.drop();
       }

@@ -100,6 +100,24 @@ for (const kind of storeKinds) {
       }
     });
 
+    it("an inline approval whose reason has 500 characters ending in an emoji (within the form's maxLength) is recorded in one round, the reason whole", async () => {
+      const reason = `${"a".repeat(499)}\u{1F600}`;
+      let asked = 0;
+      const client = await clientAnswering("gus", () => {
+        asked++;
+        return { action: "accept", content: { decision: "approve", reason } };
+      });
+      try {
+        const result = (await client.callTool({ name: TOOL, arguments: { note: `inline-emoji-${kind}`, operation_id: `op-inline-emoji-${kind}` } })) as CallToolResult;
+        expect(result.structuredContent).toMatchObject({ outcome: "success", operation_id: `op-inline-emoji-${kind}` });
+        expect(asked).toBe(1);
+        const page = await runtime.approvals.list({ tenant: "t_acme", tool: TOOL, status: "approved" });
+        expect(page.approvals.find((a) => a.args["note"] === `inline-emoji-${kind}`)?.decision).toMatchObject({ decision: "approve", approver: "gus", reason });
+      } finally {
+        await client.close();
+      }
+    });
+
     it("declining the form ends the round: today's approval_required envelope, the approval stays pending", async () => {
       let asked = 0;
       const client = await clientAnswering("fay", () => {

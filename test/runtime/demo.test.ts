@@ -24,6 +24,8 @@ describe("toolgate demo scenarios", () => {
     expect(JSON.stringify(by("9a."))).not.toContain("ledger-db.internal");
     expect(steps.find((s) => s.title.startsWith("9a."))?.note).toBe("decision log (toolgate log --error): ECONNRESET: read ECONNRESET ledger-db.internal:5432");
     expect(by("9b.")).toMatchObject({ outcome: "success", value: { account_id: "acc_bob" } });
+    expect(by("10.")).toMatchObject({ outcome: "terminal_failure", reason: "limit_exceeded", limit: { name: "payouts_per_currency", sum: 0, max_sum: 10_000 } });
+    expect(steps.find((s) => s.title.startsWith("10."))?.note).toBe("effects in the ledger for op-payout: 0");
     await store.close();
   });
 });

@@ -44,6 +44,7 @@ describe("envelope", () => {
       "policy_evaluation_error",
       "outcome_unknown",
       "destructive_denied",
+      "limit_exceeded",
     ]);
   });
 

@@ -9,10 +9,12 @@ import { isApprovalsError } from "../../approvals/errors.js";
 import type { DecideOutcome } from "../../runtime/approvals.js";
 import { getApprovalDetail } from "../../approvals/get.js";
 import { listApprovals } from "../../approvals/list.js";
+import { verificationText, verifyApprovalSignatures } from "../../approvals/verify.js";
+import type { ApprovalVerification } from "../../approvals/verify.js";
 import type { ApprovalStatus, Store } from "../../store/store.js";
 import { selectApprovals } from "../approvals-bulk.js";
 import type { BulkFilterFlags } from "../approvals-bulk.js";
-import { CliInputError, approverFromFlags, isCliInputError, openStoreFromFlags, projectApprovals } from "../approvals-env.js";
+import { CliInputError, approverFromFlags, isCliInputError, loadGenerated, openStoreFromFlags, projectApprovals } from "../approvals-env.js";
 import type { ApproverFlags, ProjectFlags, StoreFlags } from "../approvals-env.js";
 import { decisionText, detailText, listTable } from "../approvals-output.js";
 import { collectRepeated } from "../role-flags.js";
@@ -76,6 +78,10 @@ interface ListFlags extends CommonFlags {
   readonly olderThan?: string;
   readonly limit: string;
   readonly cursor?: string;
+}
+
+interface VerifyFlags extends CommonFlags {
+  readonly all?: boolean;
 }
 
 interface DecideFlags extends CommonFlags, BulkFilterFlags {
@@ -196,6 +202,44 @@ export const registerApprovals: RegisterCommand = (program, setExitCode) => {
       }),
     );
   };
+  common(
+    approvals
+      .command("verify")
+      .argument("[id]", "approval id")
+      .option("--all", "every approval of --tenant")
+      .description("re-check every decision's passkey signature offline (store + registered public keys): signed, valid, invalid or unsigned; exit 1 when one is invalid or missing where required"),
+    true,
+  ).action((id: string | undefined, f: VerifyFlags) =>
+    run(setExitCode, f, async (store) => {
+      if ((id === undefined) === (f.all !== true)) throw new CliInputError("usage_error", "pass an approval id or --all (not both)", "toolgate approvals verify apr_… or toolgate approvals verify --all --tenant T");
+      const { manifest } = await loadGenerated(f.generated);
+      const approvalsToCheck = [];
+      if (id !== undefined) {
+        const a = await store.getApproval(id);
+        if (a === null || (f.tenant !== undefined && a.tenant !== f.tenant)) {
+          console.error(`toolgate approvals:1:1 not_found: approval ${id} does not exist${f.tenant === undefined ? "" : ` in tenant ${f.tenant}`}`);
+          return 1;
+        }
+        approvalsToCheck.push(a);
+      } else {
+        if (f.tenant === undefined) throw new CliInputError("usage_error", "--all needs --tenant TENANT", "");
+        let after: { created_at_ms: number; id: string } | undefined;
+        for (;;) {
+          const page = await store.listApprovals({ tenant: f.tenant, limit: 200, ...(after === undefined ? {} : { after }) });
+          approvalsToCheck.push(...page);
+          const last = page.at(-1);
+          if (page.length < 200 || last === undefined) break;
+          after = { created_at_ms: last.created_at_ms, id: last.id };
+        }
+      }
+      const results: ApprovalVerification[] = [];
+      for (const a of approvalsToCheck) results.push(await verifyApprovalSignatures(store, manifest, a));
+      const failed = results.filter((r) => !r.ok).length;
+      print(f, { ok: failed === 0, approvals: results }, [...results.map(verificationText), `${results.length} approvals checked, ${failed} failed`].join("\n"));
+      return failed === 0 ? 0 : 1;
+    }),
+  );
+
   decider("approve", "approve pending calls, by id or by filter with --yes (the host then resumes each, or the caller retries)");
   decider("reject", "reject pending calls, by id or by filter with --yes");
   decider("edit", "approve the call with edited arguments (a new call, validated against the tool's schema)");

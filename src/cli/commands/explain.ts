@@ -14,6 +14,7 @@ import { formatHandlerError } from "./log.js";
 import { addLogStoreOptions, openLogStore } from "../log-store.js";
 import type { LogStoreOptions } from "../log-store.js";
 import type { RegisterCommand } from "./index.js";
+import { loggedFigureLines } from "../logged-figures.js";
 
 interface ExplainOptions extends LogStoreOptions {
   readonly policies: string;
@@ -116,6 +117,7 @@ export const registerExplain: RegisterCommand = (program, setExitCode) => {
       if (current === null) console.log(`  on disk    (no ${opts.policy}: the version it was made under cannot be checked)`);
       else if (sameVersion) console.log(`  on disk    ${opts.policy} + ${opts.data} is the version it was made under`);
       else console.log(`  on disk    ${current.version} differs from the logged version: the rules below are today's (${opts.policies}), decided ${JSON.stringify(current.decision)}`);
+      for (const line of loggedFigureLines(record.input)) console.log(`  ${line}`);
       if (record.erased.length > 0) console.log(`  erased     ${record.erased.join(", ")} (not in the logged input: rules reading them see undefined)`);
       if (record.error !== null) console.log(`  handler    threw; the model saw only the error id\n${formatHandlerError(record.error).replace(/^/gm, "    ")}`);
       console.log(`  reproduced ${reproduced ? "yes" : `NO: the rules give ${queried === undefined ? "nothing" : formatOutcome(queried.outcome)}, the log says ${JSON.stringify(record.result)}`}`);

@@ -107,7 +107,9 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
           verifyApprover: createTokenVerifier({ secret, maxLifetimeSeconds }),
           csrfSecret,
           operations: store,
+          passkeys: store,
           tools: project.manifest.tools,
+          limits: { manifest: project.manifest, store },
         });
         const running = await listenInbox(app, { port: Number(f.port), host: f.host });
         const baseUrl = f.baseUrl ?? running.url;

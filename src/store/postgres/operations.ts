@@ -40,7 +40,7 @@ INSERT INTO idempotency_records AS r
 SELECT $1::text, $2::text, $3::text, $4::text, 'in_progress', 1, $5::text, toolgate_ts($6::bigint + $7::bigint), 1,
    NULL::text, NULL::json, toolgate_ts($6::bigint), toolgate_ts($6::bigint), toolgate_ts($6::bigint + $8::bigint)
  WHERE ${guardOk}`;
-const claimSql = `${insertClaimSql}
+export const claimSql = `${insertClaimSql}
 ON CONFLICT (tenant, operation_id) DO UPDATE SET
   status           = 'in_progress',
   fence_token      = r.fence_token + 1,
@@ -66,7 +66,7 @@ RETURNING ${operationArray} AS op`;
 // NOTHING spares the executor the takeover's SET and WHERE, which claimSql sets up on every run
 // even when it inserts. It answers only whether it inserted: the row is planClaim's for no record.
 // When it inserts nothing (a record exists, or the guard fails) claimSql runs and decides.
-const freshClaimSql = `${insertClaimSql}
+export const freshClaimSql = `${insertClaimSql}
 ON CONFLICT (tenant, operation_id) DO NOTHING
 RETURNING 'true'::json AS inserted`;
 
@@ -127,7 +127,7 @@ export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<Cl
 }
 
 /** Explains a guarded claim that wrote nothing (never decides on its own: the statement did). */
-async function readGuardState(db: pg.Pool, tenant: string, guard: ClaimGuard): Promise<GuardState> {
+export async function readGuardState(db: pg.Pool | pg.PoolClient, tenant: string, guard: ClaimGuard): Promise<GuardState> {
   const res = await db.query<{
     interrupt_reason: string | null;
     approval_tenant: string | null;

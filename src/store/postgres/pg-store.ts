@@ -5,6 +5,14 @@
  */
 import pg from "pg";
 import type {
+  RunHistoryEntry,
+  RunHistoryRequest,
+  LimitFigures,
+  LimitFiguresRequest,
+  ApprovalRequirement,
+  ApprovalVote,
+  ApproverCredential,
+  DecisionSignature,
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
@@ -42,8 +50,10 @@ import { readChain } from "./audit-chain.js";
 import * as decisionLog from "./decision-log.js";
 import { PgStoreError } from "./errors.js";
 import * as inbox from "./inbox.js";
+import { claimLimited, purgeLimitEntries, readLimitFigures } from "./limits.js";
 import { loadMigrations, migrate } from "./migrations.js";
 import * as ops from "./operations.js";
+import * as passkeys from "./passkeys.js";
 import { createPgPool, type PgConnectionOptions } from "./pool.js";
 import * as runLog from "./run-log.js";
 
@@ -138,7 +148,22 @@ class PgStore implements Store {
   }
 
   claimOperation(req: ClaimRequest): Promise<ClaimResult> {
-    return ops.claimOperation(this.#db, req);
+    const limits = req.limits ?? [];
+    return limits.length === 0 ? ops.claimOperation(this.#db, req) : claimLimited(this.#db, req, limits);
+  }
+
+  async readRunHistory(req: RunHistoryRequest): Promise<RunHistoryEntry[]> {
+    await this.#batch.flush();
+    const res = await this.#db.query<{ tool: string; decision: RunHistoryEntry["decision"]; outcome: string; outcome_reason: string | null; at_ms: string }>(
+      `SELECT tool, decision, outcome, outcome_reason, toolgate_ms(at) AS at_ms FROM decision_log
+        WHERE tenant = $1 AND run_id = $2 ORDER BY seq DESC LIMIT $3`,
+      [req.tenant, req.run_id, req.limit],
+    );
+    return res.rows.map((r) => ({ ...r, at_ms: Number(r.at_ms) })).reverse();
+  }
+
+  readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {
+    return readLimitFigures(this.#db, req);
   }
 
   readCallState(req: CallStateRequest): Promise<CallState> {
@@ -215,6 +240,46 @@ class PgStore implements Store {
     return approvals.listApprovalEvents(this.#db, approvalId);
   }
 
+  setApprovalRequirement(req: ApprovalRequirement): Promise<void> {
+    return passkeys.setRequirement(this.#db, req);
+  }
+
+  getApprovalRequirement(approvalId: string): Promise<ApprovalRequirement | null> {
+    return passkeys.getRequirement(this.#db, approvalId);
+  }
+
+  addApprovalVote(vote: ApprovalVote): Promise<boolean> {
+    return passkeys.addVote(this.#db, vote);
+  }
+
+  listApprovalVotes(approvalId: string): Promise<ApprovalVote[]> {
+    return passkeys.listVotes(this.#db, approvalId);
+  }
+
+  saveApproverCredential(cred: ApproverCredential): Promise<boolean> {
+    return passkeys.saveCredential(this.#db, cred);
+  }
+
+  getApproverCredential(credentialId: string): Promise<ApproverCredential | null> {
+    return passkeys.getCredential(this.#db, credentialId);
+  }
+
+  listApproverCredentials(tenant: string, approver: string): Promise<ApproverCredential[]> {
+    return passkeys.listCredentials(this.#db, tenant, approver);
+  }
+
+  raiseCredentialCounter(credentialId: string, counter: number): Promise<boolean> {
+    return passkeys.raiseCounter(this.#db, credentialId, counter);
+  }
+
+  saveDecisionSignature(sig: DecisionSignature): Promise<void> {
+    return passkeys.saveSignature(this.#db, sig);
+  }
+
+  listDecisionSignatures(approvalId: string): Promise<DecisionSignature[]> {
+    return passkeys.listSignatures(this.#db, approvalId);
+  }
+
   listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
     return inbox.listApprovals(this.#db, query);
   }
@@ -280,7 +345,9 @@ class PgStore implements Store {
 
   async purgeExpired(nowMs: number): Promise<number> {
     await this.#batch.flush();
-    return (await ops.purgeExpired(this.#db, nowMs)) + (await decisionLog.purgeDecisions(this.#db, nowMs));
+    const purged = await ops.purgeExpired(this.#db, nowMs);
+    await purgeLimitEntries(this.#db);
+    return purged + (await decisionLog.purgeDecisions(this.#db, nowMs));
   }
 
   /** The audit chain of one tenant, or of all (see ../chain). */

@@ -106,6 +106,7 @@ CREATE TABLE IF NOT EXISTS decision_log (
   outcome_reason TEXT
 );
 CREATE INDEX IF NOT EXISTS decision_log_by_tenant ON decision_log (tenant, seq);
+CREATE INDEX IF NOT EXISTS decision_log_by_run ON decision_log (tenant, run_id, seq);
 
 -- The policy a gate put in force most recently, per entrypoint (last writer wins).
 CREATE TABLE IF NOT EXISTS current_policy (

@@ -8,8 +8,16 @@ import Database from "better-sqlite3";
 import type { JsonObject } from "../../manifest.js";
 import type { Database as Db } from "better-sqlite3";
 import { recordedOperation, recordedOperationColumns } from "../rows.js";
-import { checkGuard, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
+import { checkGuard, checkLimits, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
 import type {
+  RunHistoryEntry,
+  RunHistoryRequest,
+  LimitFigures,
+  LimitFiguresRequest,
+  ApprovalRequirement,
+  ApprovalVote,
+  ApproverCredential,
+  DecisionSignature,
   ApprovalEvent,
   ApprovalListQuery,
   ApprovalRecord,
@@ -41,6 +49,8 @@ import { backstopCheckpointPages, defaultCheckpointIntervalMs, startCheckpointer
 import type { CheckpointHandle } from "./checkpointer.js";
 import { SqliteCallState } from "./call-state.js";
 import { SqliteInbox } from "./inbox.js";
+import { limitEntriesSchema, SqliteLimits } from "./limits.js";
+import { SqlitePasskeys } from "./passkeys.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
 import type { ChainSnapshot } from "../chain/records.js";
@@ -87,6 +97,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.pragma("foreign_keys = ON");
   db.exec(sqliteSchema);
   db.exec(sqliteChainSchema);
+  db.exec(limitEntriesSchema);
   ensureSqliteColumns(db);
   db.exec(sqliteChainTriggers);
   migrateSqliteFile(db);
@@ -107,9 +118,11 @@ class SqliteStore implements Store {
   readonly #db: Db;
   readonly #q;
   readonly #inbox: SqliteInbox;
+  readonly #passkeys: SqlitePasskeys;
   readonly #log: SqliteDecisionLog;
   readonly #chain: ChainLinker;
   readonly #callState: SqliteCallState;
+  readonly #limits: SqliteLimits;
   readonly #batch: DecisionBatch;
   /** Runs `fn` in BEGIN IMMEDIATE ... COMMIT (one transaction function, made once: making one costs per call). */
   readonly #atomic: <R>(fn: () => R) => R;
@@ -122,9 +135,11 @@ class SqliteStore implements Store {
     const immediate = db.transaction((fn: () => unknown) => fn()).immediate;
     this.#atomic = <R>(fn: () => R): R => immediate(fn) as R;
     this.#inbox = new SqliteInbox(db);
+    this.#passkeys = new SqlitePasskeys(db);
     this.#chain = new ChainLinker(db);
     this.#log = new SqliteDecisionLog(db, logOptions.chain !== false);
     this.#callState = new SqliteCallState(db);
+    this.#limits = new SqliteLimits(db);
     // The writer's body is synchronous, so the exit-time flush really writes.
     this.#batch = new DecisionBatch(async (entries) => {
       if (!this.#db.open) throw new Error(`the SQLite store was closed; ${entries.length} decision-log entries not written`);
@@ -255,10 +270,26 @@ class SqliteStore implements Store {
     return rec !== null && !isExpired(rec, nowMs) ? rec : null;
   }
 
+  async readRunHistory(req: RunHistoryRequest): Promise<RunHistoryEntry[]> {
+    await this.#batch.flush();
+    const rows = this.#db
+      .prepare<[string, string, number], RunHistoryEntry>(
+        "SELECT tool, decision, outcome, outcome_reason, at_ms FROM decision_log WHERE tenant = ? AND run_id = ? ORDER BY seq DESC LIMIT ?",
+      )
+      .all(req.tenant, req.run_id, req.limit);
+    return rows.reverse();
+  }
+
+  async readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {
+    return this.#limits.figures(req);
+  }
+
   async claimOperation(req: ClaimRequest): Promise<ClaimResult> {
+    const limits = req.limits ?? [];
     return this.#atomic((): ClaimResult => {
       // Most claims are of a new key: one statement inserts the record when the guard holds.
-      const fresh = this.#claimFresh(req);
+      // A claim with limits decides with the figures first (below), in this same transaction.
+      const fresh = limits.length === 0 ? this.#claimFresh(req) : null;
       if (fresh !== null) return fresh;
       // Otherwise one statement reads the record and what the guard checks, and the rules decide.
       const guarded = req.guard === undefined ? 0 : 1;
@@ -279,6 +310,11 @@ class SqliteStore implements Store {
       }
       const current = v[1] === null ? null : operationFromValues(v, 0);
       const plan = planClaim(current, req);
+      if (plan.write !== null && limits.length > 0) {
+        const refused = checkLimits(req, this.#limits.figures({ tenant: req.tenant, operation_id: req.operation_id, now_ms: req.now_ms, keys: limits }));
+        if (refused !== null) return refused;
+        this.#limits.record(plan.write, limits);
+      }
       if (plan.write !== null) this.#writeOp(plan.write, current !== null);
       return plan.result;
     });
@@ -418,6 +454,46 @@ class SqliteStore implements Store {
     return this.#q.events.all(approvalId).map(toApprovalEvent);
   }
 
+  async setApprovalRequirement(req: ApprovalRequirement): Promise<void> {
+    this.#passkeys.setRequirement(req);
+  }
+
+  async getApprovalRequirement(approvalId: string): Promise<ApprovalRequirement | null> {
+    return this.#passkeys.requirement(approvalId);
+  }
+
+  async addApprovalVote(vote: ApprovalVote): Promise<boolean> {
+    return this.#passkeys.addVote(vote);
+  }
+
+  async listApprovalVotes(approvalId: string): Promise<ApprovalVote[]> {
+    return this.#passkeys.votes(approvalId);
+  }
+
+  async saveApproverCredential(cred: ApproverCredential): Promise<boolean> {
+    return this.#passkeys.save(cred);
+  }
+
+  async getApproverCredential(credentialId: string): Promise<ApproverCredential | null> {
+    return this.#passkeys.get(credentialId);
+  }
+
+  async listApproverCredentials(tenant: string, approver: string): Promise<ApproverCredential[]> {
+    return this.#passkeys.list(tenant, approver);
+  }
+
+  async raiseCredentialCounter(credentialId: string, counter: number): Promise<boolean> {
+    return this.#passkeys.raise(credentialId, counter);
+  }
+
+  async saveDecisionSignature(sig: DecisionSignature): Promise<void> {
+    this.#passkeys.saveSignature(sig);
+  }
+
+  async listDecisionSignatures(approvalId: string): Promise<DecisionSignature[]> {
+    return this.#passkeys.signatures(approvalId);
+  }
+
   async listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]> {
     return this.#inbox.list(query);
   }
@@ -492,6 +568,7 @@ class SqliteStore implements Store {
     await this.#batch.flush();
     const purged = this.#atomic((): number => {
       const ops = this.#q.purgeOps.run(nowMs, nowMs).changes;
+      this.#limits.purge();
       for (const q of this.#q.purgeApprovalRefs) q.run({ now: nowMs });
       return ops + this.#q.purgeApprovals.run({ now: nowMs }).changes;
     });

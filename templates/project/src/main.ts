@@ -7,7 +7,11 @@
  *      human runs; `npm start -- --wait` waits for you to run it instead);
  *   4. the host resumes the approved call: the refund runs, once;
  *   5. the model retries with the same operation id: the recorded outcome is replayed;
- *   6. a deletion: denied.
+ *   6. a deletion: denied;
+ *   7. a second refund of the same order, approved, over the order's daily refund limit
+ *      (tools.yaml `limits: refunds_per_order`): refused when it runs, nothing refunded.
+ *      The limit counts every refund of the order in the last 24 hours, across runs: run this
+ *      three times within a day on the same store and step 4 is refused too.
  */
 import { createRuntime, loadOpaWasmEngineFromFiles, openStoreFromEnv } from "toolgate";
 import { createGate, manifest, policyBuiltins, validators } from "../generated/index.js";
@@ -64,6 +68,14 @@ try {
   if (retried.outcome === "success") console.log(`   refund ${retried.value.refund_id} (${retried.value.amount_cents} cents), replayed: ${retried.replayed}`);
 
   show("6. delete_customer (destructive: always denied)", await gate.tools.delete_customer(ctx, { customer_id: "cus_7" }, { operation_id: `delete-${ctx.run_id}` }));
+
+  const second = { order_id: "ord_1001", amount_cents: 3000 };
+  const again = await gate.tools.refund_order(ctx, second, { operation_id: `refund-2-${ctx.run_id}` });
+  if (again.outcome === "terminal_failure" && again.approval_id !== undefined) {
+    await runtime.approvals.decide(again.approval_id, { decision: "approve", reason: "second refund" }, approver);
+    const over = await runtime.approvals.resume(again.approval_id);
+    show("7. a second refund of 30.00, approved: over refunds_per_order (42.00 per order a day), refused when it runs", over.ok ? over.envelope : over);
+  }
   console.log(`\nEvery decision is in the log: npx toolgate log ${storeFlag}`);
 } finally {
   await store.close();
