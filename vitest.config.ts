@@ -3,8 +3,14 @@ import { defineConfig } from "vitest/config";
 
 const src = (file: string): string => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
 
-/** Suites that start child processes (the CLI, MCP servers, worker pools, crash tests). */
+/** Suites that start child processes (the CLI, MCP servers, worker pools, crash tests) or the TypeScript compiler. */
 const processSuites = [
+  "test/adapters/starter-types.test.ts",
+  "test/codegen/readme-code.test.ts",
+  "test/codegen/typed-client.test.ts",
+  "test/conformance/fast-subset.test.ts",
+  "test/evals/agent-eval.test.ts",
+  "test/evals/scripted-agent.test.ts",
   "test/approvals/serve.test.ts",
   "test/approvals/cli.test.ts",
   "test/cli/**/*.test.ts",
