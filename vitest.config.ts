@@ -28,6 +28,7 @@ const processSuites = [
   "test/runtime/guarantees.test.ts",
   "test/runtime/handler-deadlines.test.ts",
   "test/store/sqlite-checkpoint.test.ts",
+  "test/store/sqlite-open-concurrently.test.ts",
   "test/workers/**/*.test.ts",
 ];
 /** Suites that need PostgreSQL (TOOLGATE_PG_URL) for everything they test. */

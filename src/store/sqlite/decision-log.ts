@@ -18,13 +18,19 @@ interface DecisionRow extends DecisionColumns<string> {
   seq: number;
 }
 
-/** Adds the columns newer than the file (idempotent), then their indexes. */
+/**
+ * Adds the columns newer than the file (idempotent), then their indexes. In one IMMEDIATE
+ * transaction: processes opening the same file at once would otherwise both find a column
+ * missing and both add it ("duplicate column name").
+ */
 export function ensureSqliteColumns(db: Db): void {
-  for (const [table, columns] of Object.entries(sqliteAddedColumns)) {
-    const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
-    for (const [name, type] of columns) if (!have.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
-  }
-  db.exec(sqliteIndexesAfterColumns);
+  db.transaction(() => {
+    for (const [table, columns] of Object.entries(sqliteAddedColumns)) {
+      const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+      for (const [name, type] of columns) if (!have.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+    }
+    db.exec(sqliteIndexesAfterColumns);
+  }).immediate();
 }
 
 // Entries written before decision ids existed get a stable one from their row number.
