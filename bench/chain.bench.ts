@@ -20,7 +20,7 @@ import type { DecisionLogOptions } from "../src/store/decision-batch.js";
 import { openSqliteStore } from "../src/store/index.js";
 import { openPgStore } from "../src/store/postgres/index.js";
 import type { DecisionLogEntry, Store } from "../src/store/store.js";
-import { createTestSchema, pgUrl } from "../test/workers/pg-env.js";
+import { createTestSchema, pgUrl } from "../test/helpers/pg-env.js";
 import { printRows, row } from "./store-anchors.js";
 import type { BenchRow } from "./store-anchors.js";
 

@@ -4,7 +4,7 @@
  * Prints KB/s and peak RSS. Run: npm run bench:frontend
  */
 import { compileModules, parseModule } from "../codegen/rego/index.js";
-import { loadConformanceCases } from "../test/rego/conformance-modules.js";
+import { loadConformanceCases } from "../test/helpers/conformance-modules.js";
 
 function generatedPolicy(rules: number): string {
   const out = ["package bench.generated", "", "import rego.v1", ""];

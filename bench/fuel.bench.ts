@@ -23,7 +23,7 @@ import type { PolicyDecision, PolicyInput } from "../src/policy/engine.js";
 import { loadFastEngine } from "../src/policy/fast-engine.js";
 import { loadOpaWasmEngine } from "../src/policy/opa-wasm-engine.js";
 import { hostBuiltins } from "../src/policy/host-builtins/index.js";
-import { policyInputs } from "./policy/inputs.js";
+import { policyInputs } from "../test/helpers/policy-inputs.js";
 import { formatValue, median } from "./rows.js";
 import type { BenchRow, RowContext, RowSource } from "./rows.js";
 

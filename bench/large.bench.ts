@@ -17,7 +17,7 @@ import { emitPolicy } from "../codegen/wasm/emit/index.js";
 import { useRuntimeBytes } from "../codegen/wasm/runtime-link.js";
 import { hostBuiltins } from "../src/policy/host-builtins/index.js";
 import type { BenchRow, RowSource } from "./rows.js";
-import { policyInputs } from "./policy/inputs.js";
+import { policyInputs } from "../test/helpers/policy-inputs.js";
 import { ENTRYPOINT, FLOOR_ENTRYPOINT, largeInput, largePolicy, QUADRATIC_ENTRYPOINT } from "./large/policy.js";
 
 /** One measured figure next to its baseline from the same run. */

@@ -4,8 +4,8 @@
  * max_sum, then 1,000 calls with one natural key and random operation ids.
  * Run: TOOLGATE_PG_URL=postgres://... npx tsx bench/limits-race.ts [calls]
  */
-import { limitRace, limitVerdict, naturalKeyRace } from "../test/workers/limit-race.js";
-import type { RaceStore } from "../test/workers/limit-race.js";
+import { limitRace, limitVerdict, naturalKeyRace } from "../test/helpers/workers/limit-race.js";
+import type { RaceStore } from "../test/helpers/workers/limit-race.js";
 
 const calls = Number(process.argv[2] ?? 1_000);
 const maxSum = 10_000;

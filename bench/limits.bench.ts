@@ -19,8 +19,8 @@ import { createRuntime } from "../src/runtime/index.js";
 import { openSqliteStore } from "../src/store/index.js";
 import { openPgStore } from "../src/store/postgres/index.js";
 import type { Store } from "../src/store/store.js";
-import { loadShippedPolicy } from "../test/runtime/harness.js";
-import { createTestSchema } from "../test/workers/pg-env.js";
+import { loadShippedPolicy } from "../test/helpers/shipped-policy.js";
+import { createTestSchema } from "../test/helpers/pg-env.js";
 import { grantedApprovals } from "./granted-approvals.js";
 import type { BenchRow, RowContext, RowSource } from "./rows.js";
 

@@ -6,7 +6,7 @@ import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { compilePolicy } from "../codegen/compiler/index.js";
 import { loadFastEngine } from "../src/policy/fast-engine.js";
 import { hostBuiltins } from "../src/policy/host-builtins/index.js";
-import { policyInputs } from "./policy/inputs.js";
+import { policyInputs } from "../test/helpers/policy-inputs.js";
 import type { PolicyInput } from "../src/policy/engine.js";
 
 const ENTRY = "toolgate/authz/decision";

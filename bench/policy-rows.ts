@@ -14,10 +14,10 @@ import { loadFastEngine } from "../src/policy/fast-engine.js";
 import { loadOpaWasmEngine } from "../src/policy/opa-wasm-engine.js";
 import { createHostBuiltins } from "../src/policy/host-builtins/index.js";
 import { makeCedar } from "./policy/cedar.js";
-import { policyInputs } from "./policy/inputs.js";
-import { makeReference } from "./policy/reference.js";
+import { policyInputs } from "../test/helpers/policy-inputs.js";
+import { makeReference } from "../test/helpers/policy-reference.js";
 import { measureSdkPieces, sdkPiecesText } from "./policy/sdk-pieces.js";
-import type { AuthzConfig } from "./policy/reference.js";
+import type { AuthzConfig } from "../test/helpers/policy-reference.js";
 import { interleaved } from "./rows.js";
 import type { RowSource } from "./rows.js";
 

@@ -17,8 +17,8 @@ import type { PolicyDecision, PolicyInput } from "../src/policy/engine.js";
 import { loadFastEngine } from "../src/policy/fast-engine.js";
 import { hostBuiltins } from "../src/policy/host-builtins/index.js";
 import { makeCedar } from "./policy/cedar.js";
-import { policyInputs } from "./policy/inputs.js";
-import { makeReference, type AuthzConfig } from "./policy/reference.js";
+import { policyInputs } from "../test/helpers/policy-inputs.js";
+import { makeReference, type AuthzConfig } from "../test/helpers/policy-reference.js";
 
 const ENTRY = "toolgate/authz/decision";
 

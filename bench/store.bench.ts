@@ -29,9 +29,9 @@ import type { DecisionLogEntry, Store } from "../src/store/store.js";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { startWorker, stopWorkers, type WorkerHandle } from "../test/workers/harness.js";
-import { createTestSchema, pgUrl, type TestSchema } from "../test/workers/pg-env.js";
-import { writeShippedPolicy } from "../test/workers/policy.js";
+import { startWorker, stopWorkers, type WorkerHandle } from "../test/helpers/workers/harness.js";
+import { createTestSchema, pgUrl, type TestSchema } from "../test/helpers/pg-env.js";
+import { writeShippedPolicy } from "../test/helpers/workers/policy.js";
 import { sqliteCeilingRows } from "./sqlite-ceiling.js";
 import { printRows, rawPgInsertsPerSec, rawSqliteInsertsPerSec, row } from "./store-anchors.js";
 import type { BenchRow } from "./store-anchors.js";
@@ -39,7 +39,7 @@ import type { BenchRow } from "./store-anchors.js";
 const totalCalls = Number(process.env["BENCH_STORE_CALLS"] ?? "800");
 const roundsDefault = Number(process.env["BENCH_STORE_ROUNDS"] ?? "3");
 const warmup = 20;
-const workerScript = new URL("../test/workers/bench-worker.ts", import.meta.url);
+const workerScript = new URL("./store-worker.ts", import.meta.url);
 
 interface Measured {
   readonly label: string;

@@ -1,7 +1,7 @@
 // A large generated policy and inputs for bench:large: big objects looked up by
 // key, sets and objects built by comprehensions in an order unrelated to key
 // order, and many rules that each scan the whole input.
-import { mulberry32 } from "../prng.js";
+import { mulberry32 } from "../../test/helpers/prng.js";
 
 export const ENTRYPOINT = "large/decision";
 export const FLOOR_ENTRYPOINT = "large/floor";

@@ -13,7 +13,7 @@
  */
 import * as cedar from "@cedar-policy/cedar-wasm/nodejs";
 import type { PolicyDecision, PolicyInput } from "../../src/policy/engine.js";
-import type { AuthzConfig } from "./reference.js";
+import type { AuthzConfig } from "../../test/helpers/policy-reference.js";
 
 export const REASON_ORDER = [
   "unknown_effect", "destructive_denied", "role_not_permitted", "limit_exceeded", "read_allowed",

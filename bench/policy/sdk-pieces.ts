@@ -16,28 +16,9 @@
 import type { LoadedPolicy } from "@open-policy-agent/opa-wasm";
 import type { PolicyInput } from "../../src/policy/engine.js";
 import { interleaved } from "../rows.js";
+import type { SdkExports, SdkInternals } from "../../test/helpers/sdk-internals.js";
 
-/** The module exports the SDK calls (its JavaScript reaches them; its .d.ts does not name them). */
-export interface SdkExports {
-  readonly opa_heap_ptr_set: (p: number) => void;
-  readonly opa_json_parse: (addr: number, len: number) => number;
-  readonly opa_json_dump: (value: number) => number;
-  readonly opa_eval_ctx_new: () => number;
-  readonly opa_eval_ctx_set_input: (ctx: number, v: number) => void;
-  readonly opa_eval_ctx_set_data: (ctx: number, v: number) => void;
-  readonly opa_eval_ctx_set_entrypoint: (ctx: number, ep: number) => void;
-  readonly opa_eval_ctx_get_result: (ctx: number) => number;
-  readonly eval: (ctx: number) => number;
-  readonly opa_eval: (reserved: number, ep: number, data: number, input: number, len: number, heap: number, format: number) => number;
-}
-
-/** The fields of the SDK's LoadedPolicy the stages use (public in its JavaScript, untyped in its .d.ts). */
-export interface SdkInternals {
-  readonly wasmInstance: { readonly exports: SdkExports };
-  readonly mem: { readonly buffer: ArrayBuffer };
-  readonly dataAddr: number;
-  readonly dataHeapPtr: number;
-}
+export type { SdkExports, SdkInternals };
 
 export const SDK_PIECES = ["JSON.stringify", "encode", "opa_eval (parse + evaluation + dump)", "decode", "SDK remainder"] as const;
 export type SdkPiece = (typeof SDK_PIECES)[number];
@@ -166,7 +147,7 @@ if (process.argv[1] !== undefined && (await import("node:url")).fileURLToPath(im
   const { loadPolicy } = await import("@open-policy-agent/opa-wasm");
   const { compilePolicy } = await import("../../codegen/compiler/index.js");
   const { hostBuiltins } = await import("../../src/policy/host-builtins/index.js");
-  const { policyInputs } = await import("./inputs.js");
+  const { policyInputs } = await import("../../test/helpers/policy-inputs.js");
   const rounds = Number(process.env["ROUNDS"] ?? 9), batch = Number(process.env["BATCH"] ?? 10_000);
   const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as Record<string, unknown>;
   const compile = (file: string, source: string, ep: string): Uint8Array => {

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import type { JsonObject } from "../../src/manifest.js";
 import { FastPolicy } from "../../src/policy/fast-engine.js";
-import { policyInputs } from "./inputs.js";
+import { policyInputs } from "../../test/helpers/policy-inputs.js";
 
 const wasm = readFileSync(process.argv[2] ?? "generated/policy.wasm");
 const data = JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;

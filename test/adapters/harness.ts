@@ -16,7 +16,7 @@ import { loadPolicy, storeSite } from "../mcp/fixture.js";
 import type { StoreKind, StoreSite } from "../mcp/fixture.js";
 import { flakyLedger } from "./scripted.js";
 
-export { alice, bob, hasPg, reserveArgs, storeKinds } from "../mcp/fixture.js";
+export { alice, bob, reserveArgs } from "../mcp/fixture.js";
 export type { StoreKind } from "../mcp/fixture.js";
 
 /** Alice's agent in another run: the same principal, a different run. */

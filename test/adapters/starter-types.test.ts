@@ -8,15 +8,16 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
+import { repoRoot } from "../helpers/repo.js";
 
 const work = mkdtempSync(join(tmpdir(), "toolgate-starter-types-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the starter's types", () => {
-  it("a toolgate init starter type-checks the adapters with ai, @openai/agents, langchain and @langchain/langgraph installed", () => {
+  it("a toolgate init starter type-checks the adapters with ai, @openai/agents, langchain and @langchain/langgraph installed", async () => {
     const dir = join(work, "starter");
-    expect(runCli(["init", dir]).code).toBe(0);
+    expect((await runCli(["init", dir])).code).toBe(0);
     symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"));
     mkdirSync(join(dir, "check"));
     const src = (entry: string) => JSON.stringify(join(repoRoot, "src/adapters", entry));

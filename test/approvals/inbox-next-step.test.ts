@@ -5,7 +5,7 @@
  * itself. It shows the tool's description and effect class, marks approvals about to
  * expire, and has a sign-out button.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { manifest } from "../../generated/index.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { createInboxApp, createTokenVerifier, issueApproverToken } from "../../src/server/index.js";
@@ -13,7 +13,7 @@ import { expiringSoon } from "../../src/server/pages.js";
 import type { Store } from "../../src/store/store.js";
 import { alice, bob, loadShippedPolicy, makeGate, reserveArgs, until } from "../runtime/harness.js";
 import type { Gate, GateOptions } from "../runtime/harness.js";
-import { approvalStores } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const SECRET = "s".repeat(40);
 const CSRF = "c".repeat(40);
@@ -68,111 +68,108 @@ async function decideByForm(app: App, jwt: string, id: string, decision: string)
   return (await open(app, jwt, res.headers.get("location")!)).html;
 }
 
-for (const stores of approvalStores("inbox next step")) {
-  describe.skipIf(stores.skip)(`inbox: what happens next (${stores.name})`, () => {
-    afterAll(() => stores.dispose());
-    const gateOn = async (extra: Partial<GateOptions> = {}): Promise<{ gate: Gate; store: Store }> => {
-      const store = await stores.fresh();
-      return { gate: makeGate({ policy, store, ...extra }), store };
-    };
+describeEachStore("inbox: what happens next", (stores) => {
+  const gateOn = async (extra: Partial<GateOptions> = {}): Promise<{ gate: Gate; store: Store }> => {
+    const store = await stores.fresh();
+    return { gate: makeGate({ policy, store, ...extra }), store };
+  };
 
-    it("after a decision the page says whether the call waits for the host to resume, has run, or will not run", async () => {
-      const { gate } = await gateOn();
-      const app = inbox(gate, { resumeOnDecision: false });
-      const jwt = await bobToken();
+  it("after a decision the page says whether the call waits for the host to resume, has run, or will not run", async () => {
+    const { gate } = await gateOn();
+    const app = inbox(gate, { resumeOnDecision: false });
+    const jwt = await bobToken();
 
-      const id = await pending(gate, "op-next-approve");
-      const waiting = nextStepOf((await open(app, jwt, `/approvals/${id}`)).html);
-      expect(waiting.state).toBe("awaiting_decision");
-      expect(waiting.text).toContain("this inbox does not run calls: the host resumes it");
-      const approvedPage = nextStepOf(await decideByForm(app, jwt, id, "approve"));
-      expect(approvedPage).toEqual({ state: "awaiting_resume", text: `Approved; the call has not run yet. It waits for the host to resume it or the agent to retry with approval id ${id}.` });
-      expect(gate.ledger.effectsOf("op-next-approve")).toHaveLength(0);
-      expect(await gate.runtime.approvals.resume(id)).toMatchObject({ ok: true, envelope: { outcome: "success" } });
-      expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html)).toEqual({ state: "ran", text: "The call has run: success." });
+    const id = await pending(gate, "op-next-approve");
+    const waiting = nextStepOf((await open(app, jwt, `/approvals/${id}`)).html);
+    expect(waiting.state).toBe("awaiting_decision");
+    expect(waiting.text).toContain("this inbox does not run calls: the host resumes it");
+    const approvedPage = nextStepOf(await decideByForm(app, jwt, id, "approve"));
+    expect(approvedPage).toEqual({ state: "awaiting_resume", text: `Approved; the call has not run yet. It waits for the host to resume it or the agent to retry with approval id ${id}.` });
+    expect(gate.ledger.effectsOf("op-next-approve")).toHaveLength(0);
+    expect(await gate.runtime.approvals.resume(id)).toMatchObject({ ok: true, envelope: { outcome: "success" } });
+    expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html)).toEqual({ state: "ran", text: "The call has run: success." });
 
-      const rejected = await pending(gate, "op-next-reject", 900);
-      expect(nextStepOf(await decideByForm(app, jwt, rejected, "reject"))).toEqual({ state: "will_not_run", text: "The call will not run: the approval was rejected." });
-      // The agent's refused retry does not make it look as if the call ran.
-      const refused = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(900), operation_id: "op-next-reject", approval_id: rejected });
-      expect(refused.outcome).toBe("terminal_failure");
-      expect(nextStepOf((await open(app, jwt, `/approvals/${rejected}`)).html).state).toBe("will_not_run");
+    const rejected = await pending(gate, "op-next-reject", 900);
+    expect(nextStepOf(await decideByForm(app, jwt, rejected, "reject"))).toEqual({ state: "will_not_run", text: "The call will not run: the approval was rejected." });
+    // The agent's refused retry does not make it look as if the call ran.
+    const refused = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(900), operation_id: "op-next-reject", approval_id: rejected });
+    expect(refused.outcome).toBe("terminal_failure");
+    expect(nextStepOf((await open(app, jwt, `/approvals/${rejected}`)).html).state).toBe("will_not_run");
 
-      const expiring = await pending(gate, "op-next-expire", 800);
-      gate.clock.advance(16 * 60_000);
-      expect(nextStepOf((await open(app, jwt, `/approvals/${expiring}`)).html)).toEqual({ state: "will_not_run", text: "The call will not run: the approval expired undecided." });
+    const expiring = await pending(gate, "op-next-expire", 800);
+    gate.clock.advance(16 * 60_000);
+    expect(nextStepOf((await open(app, jwt, `/approvals/${expiring}`)).html)).toEqual({ state: "will_not_run", text: "The call will not run: the approval expired undecided." });
 
-      // The JSON API carries the same answer.
-      const api = (await (await app.request(`/api/approvals/${id}`, { headers: { authorization: `Bearer ${jwt}` } })).json()) as { next_step: unknown };
-      expect(api.next_step).toMatchObject({ state: "ran", approval_id: id, outcome: "success" });
-    });
-
-    it("an edited approval's page follows the edited call: waiting for the host, then run", async () => {
-      const { gate } = await gateOn();
-      const app = inbox(gate, { resumeOnDecision: false });
-      const jwt = await bobToken();
-      const id = await pending(gate, "op-next-edit", 1_000);
-      const res = await app.request(`/api/approvals/${id}/decision`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
-        body: JSON.stringify({ decision: "edit", edited_args: reserveArgs(600) }),
-      });
-      const body = (await res.json()) as { next_step: { state: string; approval_id: string } };
-      expect(body.next_step.state).toBe("awaiting_resume");
-      expect(body.next_step.approval_id).not.toBe(id);
-      expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html).state).toBe("awaiting_resume");
-      expect(await gate.runtime.approvals.resume(id)).toMatchObject({ ok: true, envelope: { outcome: "success" } });
-      expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html)).toEqual({ state: "ran", text: "The call has run: success." });
-    });
-
-    it("while the host runs an approved call the page says it is running, then that it ran", async () => {
-      let release: () => void = () => undefined;
-      const held = new Promise<void>((r) => (release = r));
-      let started = false;
-      const { gate } = await gateOn({
-        handlers: (base) => ({
-          reserve_funds: async (args, ctx) => {
-            started = true;
-            await held;
-            return base.reserve_funds(args, ctx);
-          },
-        }),
-      });
-      const app = inbox(gate, { resumeOnDecision: false });
-      const jwt = await bobToken();
-      const id = await pending(gate, "op-next-running");
-      expect((await gate.runtime.approvals.decide(id, { decision: "approve" }, bob)).ok).toBe(true);
-      const resumed = gate.runtime.approvals.resume(id);
-      await until(() => started);
-      expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html)).toEqual({ state: "running", text: "The call is running on the host now." });
-      release();
-      expect(await resumed).toMatchObject({ ok: true, envelope: { outcome: "success" } });
-      expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html).state).toBe("ran");
-    });
-
-    it("an inbox that runs calls on approval says so before the decision and that the call ran after it", async () => {
-      const { gate } = await gateOn();
-      const app = inbox(gate, { resumeOnDecision: true });
-      const jwt = await bobToken();
-      const id = await pending(gate, "op-next-runs");
-      expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html).text).toBe(
-        "Waiting for a decision. Once approved, this inbox runs it on the host as soon as it is approved (exactly once, as resume does).",
-      );
-      expect(nextStepOf(await decideByForm(app, jwt, id, "approve"))).toEqual({ state: "ran", text: "The call has run: success." });
-      expect(gate.ledger.effectsOf("op-next-runs")).toHaveLength(1);
-    });
-
-    it("without the store's operation records the page still tells a consumed approval's call has run", async () => {
-      const { gate } = await gateOn();
-      const app = inbox(gate, { resumeOnDecision: false, operations: false });
-      const jwt = await bobToken();
-      const id = await pending(gate, "op-next-noops");
-      expect(nextStepOf(await decideByForm(app, jwt, id, "approve")).state).toBe("awaiting_resume");
-      await gate.runtime.approvals.resume(id);
-      expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html)).toEqual({ state: "ran", text: "The call has run; its outcome is recorded." });
-    });
+    // The JSON API carries the same answer.
+    const api = (await (await app.request(`/api/approvals/${id}`, { headers: { authorization: `Bearer ${jwt}` } })).json()) as { next_step: unknown };
+    expect(api.next_step).toMatchObject({ state: "ran", approval_id: id, outcome: "success" });
   });
-}
+
+  it("an edited approval's page follows the edited call: waiting for the host, then run", async () => {
+    const { gate } = await gateOn();
+    const app = inbox(gate, { resumeOnDecision: false });
+    const jwt = await bobToken();
+    const id = await pending(gate, "op-next-edit", 1_000);
+    const res = await app.request(`/api/approvals/${id}/decision`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
+      body: JSON.stringify({ decision: "edit", edited_args: reserveArgs(600) }),
+    });
+    const body = (await res.json()) as { next_step: { state: string; approval_id: string } };
+    expect(body.next_step.state).toBe("awaiting_resume");
+    expect(body.next_step.approval_id).not.toBe(id);
+    expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html).state).toBe("awaiting_resume");
+    expect(await gate.runtime.approvals.resume(id)).toMatchObject({ ok: true, envelope: { outcome: "success" } });
+    expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html)).toEqual({ state: "ran", text: "The call has run: success." });
+  });
+
+  it("while the host runs an approved call the page says it is running, then that it ran", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let started = false;
+    const { gate } = await gateOn({
+      handlers: (base) => ({
+        reserve_funds: async (args, ctx) => {
+          started = true;
+          await held;
+          return base.reserve_funds(args, ctx);
+        },
+      }),
+    });
+    const app = inbox(gate, { resumeOnDecision: false });
+    const jwt = await bobToken();
+    const id = await pending(gate, "op-next-running");
+    expect((await gate.runtime.approvals.decide(id, { decision: "approve" }, bob)).ok).toBe(true);
+    const resumed = gate.runtime.approvals.resume(id);
+    await until(() => started);
+    expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html)).toEqual({ state: "running", text: "The call is running on the host now." });
+    release();
+    expect(await resumed).toMatchObject({ ok: true, envelope: { outcome: "success" } });
+    expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html).state).toBe("ran");
+  });
+
+  it("an inbox that runs calls on approval says so before the decision and that the call ran after it", async () => {
+    const { gate } = await gateOn();
+    const app = inbox(gate, { resumeOnDecision: true });
+    const jwt = await bobToken();
+    const id = await pending(gate, "op-next-runs");
+    expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html).text).toBe(
+      "Waiting for a decision. Once approved, this inbox runs it on the host as soon as it is approved (exactly once, as resume does).",
+    );
+    expect(nextStepOf(await decideByForm(app, jwt, id, "approve"))).toEqual({ state: "ran", text: "The call has run: success." });
+    expect(gate.ledger.effectsOf("op-next-runs")).toHaveLength(1);
+  });
+
+  it("without the store's operation records the page still tells a consumed approval's call has run", async () => {
+    const { gate } = await gateOn();
+    const app = inbox(gate, { resumeOnDecision: false, operations: false });
+    const jwt = await bobToken();
+    const id = await pending(gate, "op-next-noops");
+    expect(nextStepOf(await decideByForm(app, jwt, id, "approve")).state).toBe("awaiting_resume");
+    await gate.runtime.approvals.resume(id);
+    expect(nextStepOf((await open(app, jwt, `/approvals/${id}`)).html)).toEqual({ state: "ran", text: "The call has run; its outcome is recorded." });
+  });
+});
 
 describe("inbox: the tool, expiry marks and sign-out", () => {
   it("the approval page and the list show the tool's description and effect class", async () => {

@@ -5,7 +5,7 @@
  * page and the API say the call ran. Without --handlers the page says the call waits for
  * the host.
  */
-import { spawn } from "node:child_process";
+import { startCliProcess } from "../helpers/cli-process.js";
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,12 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { issueApproverToken } from "../../src/server/index.js";
 import { openSqliteStore } from "../../src/store/index.js";
-import { openPgStore } from "../../src/store/postgres/index.js";
 import type { Store } from "../../src/store/store.js";
 import { manualClock } from "../../src/testing/index.js";
 import { alice, loadShippedPolicy, makeGate, reserveArgs, until } from "../runtime/harness.js";
-import { createTestSchema, skipWithoutPg } from "../workers/pg-env.js";
-import type { TestSchema } from "../workers/pg-env.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const SECRET = "serve-handlers-approver-secret-0123456789";
 
@@ -29,10 +27,7 @@ interface Served {
 }
 
 async function startServe(storeFlags: readonly string[], extra: readonly string[], env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, ["bin/toolgate.js", "serve", ...storeFlags, "--port", "0", ...extra], {
-    env: { ...process.env, TOOLGATE_APPROVER_SECRET: SECRET, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = startCliProcess(["serve", ...storeFlags, "--port", "0", ...extra], { env: { TOOLGATE_APPROVER_SECRET: SECRET, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
@@ -50,111 +45,73 @@ async function stopServe(s: Served | null): Promise<void> {
   await exited;
 }
 
-interface StoreCase {
-  readonly name: string;
-  readonly skip: boolean;
-  /** A store for the test's own gate, and the flags that open the same store in serve. */
-  open(dir: string): Promise<{ store: Store; flags: string[] }>;
-  dispose(): Promise<void>;
-}
-
-function storeCases(): StoreCase[] {
-  let schema: TestSchema | null = null;
-  return [
-    {
-      name: "sqlite",
-      skip: false,
-      async open(dir) {
-        const db = join(dir, "state.db");
-        return { store: openSqliteStore(db), flags: ["--db", db] };
-      },
-      async dispose() {},
-    },
-    {
-      name: "postgres",
-      skip: skipWithoutPg("serve --handlers"),
-      async open() {
-        schema = await createTestSchema();
-        return { store: await openPgStore({ pool: schema.pool }), flags: ["--url", schema.url, "--schema", schema.schema] };
-      },
-      async dispose() {
-        await schema?.drop();
-        schema = null;
-      },
-    },
-  ];
-}
-
 let policy: PolicyEngine;
 beforeAll(async () => {
   policy = await loadShippedPolicy();
 });
 
-for (const sc of storeCases()) {
-  describe.skipIf(sc.skip)(`toolgate serve --handlers (${sc.name})`, () => {
-    let dir: string;
-    let store: Store;
-    let flags: string[];
-    let served: Served | null = null;
-    const effectLog = () => join(dir, "effects.jsonl");
-    const servedEffects = (op: string): number =>
-      existsSync(effectLog())
-        ? readFileSync(effectLog(), "utf8")
-            .split("\n")
-            .filter((l) => l !== "" && (JSON.parse(l) as { operation_id: string | null }).operation_id === op).length
-        : 0;
+describeEachStore("toolgate serve --handlers", (stores) => {
+  let dir: string;
+  let store: Store;
+  let flags: string[];
+  let served: Served | null = null;
+  const effectLog = () => join(dir, "effects.jsonl");
+  const servedEffects = (op: string): number =>
+    existsSync(effectLog())
+      ? readFileSync(effectLog(), "utf8")
+          .split("\n")
+          .filter((l) => l !== "" && (JSON.parse(l) as { operation_id: string | null }).operation_id === op).length
+      : 0;
 
-    beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), "toolgate-serve-handlers-"));
-      ({ store, flags } = await sc.open(dir));
-      served = await startServe(flags, ["--handlers", "test/approvals/fixtures/effect-log-handlers.ts"], { TOOLGATE_TEST_EFFECT_LOG: effectLog() });
-    }, 90_000);
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "toolgate-serve-handlers-"));
+    store = await stores.fresh();
+    flags = stores.cliArgs();
+    served = await startServe(flags, ["--handlers", "test/approvals/fixtures/effect-log-handlers.ts"], { TOOLGATE_TEST_EFFECT_LOG: effectLog() });
+  }, 90_000);
 
-    afterAll(async () => {
-      await stopServe(served);
-      await store?.close();
-      await sc.dispose();
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    });
-
-    it("an approval in serve --handlers runs the call once, racing the host's resume and the agent's retry, and the page says it ran", async () => {
-      const gate = makeGate({ policy, store, clock: manualClock(Date.now()) });
-      const auth = { authorization: `Bearer ${await issueApproverToken({ secret: SECRET, tenant: "t_acme", user: "bob", roles: ["approver"] })}` };
-      const base = served!.base;
-      for (let round = 0; round < 3; round++) {
-        const op = `op-serve-run-${round}`;
-        const env = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(100 + round), operation_id: op });
-        if (env.outcome !== "terminal_failure" || env.approval_id === undefined) throw new Error(JSON.stringify(env));
-        const id = env.approval_id;
-        const before = (await (await fetch(`${base}/api/approvals/${id}`, { headers: auth })).json()) as { next_step: { state: string; text: string } };
-        expect(before.next_step.state).toBe("awaiting_decision");
-        expect(before.next_step.text).toContain("this inbox runs it on the host as soon as it is approved");
-        // The host's resume and the agent's retry start before the approval lands and keep trying until it does.
-        let decided = false;
-        const hostResume = (async () => {
-          await until(async () => decided || (await gate.runtime.approvals.resume(id)).ok, 30_000);
-          return gate.runtime.approvals.resume(id);
-        })();
-        const agentRetry = (async () => {
-          await until(async () => decided || (await gate.store.getApproval(id))?.status === "approved", 30_000);
-          return gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(100 + round), operation_id: op, approval_id: id });
-        })();
-        const res = await fetch(`${base}/api/approvals/${id}/decision`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ decision: "approve" }) });
-        decided = true;
-        expect(res.status).toBe(200);
-        const body = (await res.json()) as { resumed: { ok: boolean; envelope: { outcome: string } }; next_step: { state: string } };
-        expect(body.resumed).toMatchObject({ ok: true });
-        const [host, agent] = await Promise.all([hostResume, agentRetry]);
-        expect(host).toMatchObject({ ok: true, envelope: { outcome: "success" } });
-        // The agent may meet the operation while another caller holds it (retryable); it never runs it a second time.
-        expect(["success", "retryable_failure"]).toContain(agent.outcome);
-        expect(servedEffects(op) + gate.ledger.effectsOf(op).length).toBe(1);
-        const page = await (await fetch(`${base}/approvals/${id}`, { headers: auth })).text();
-        expect(page).toMatch(/id="next-step" data-state="ran"><strong>What happens next:<\/strong> The call has run: success\./);
-      }
-    }, 120_000);
+  afterAll(async () => {
+    await stopServe(served);
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
-}
+
+  it("an approval in serve --handlers runs the call once, racing the host's resume and the agent's retry, and the page says it ran", async () => {
+    const gate = makeGate({ policy, store, clock: manualClock(Date.now()) });
+    const auth = { authorization: `Bearer ${await issueApproverToken({ secret: SECRET, tenant: "t_acme", user: "bob", roles: ["approver"] })}` };
+    const base = served!.base;
+    for (let round = 0; round < 3; round++) {
+      const op = `op-serve-run-${round}`;
+      const env = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(100 + round), operation_id: op });
+      if (env.outcome !== "terminal_failure" || env.approval_id === undefined) throw new Error(JSON.stringify(env));
+      const id = env.approval_id;
+      const before = (await (await fetch(`${base}/api/approvals/${id}`, { headers: auth })).json()) as { next_step: { state: string; text: string } };
+      expect(before.next_step.state).toBe("awaiting_decision");
+      expect(before.next_step.text).toContain("this inbox runs it on the host as soon as it is approved");
+      // The host's resume and the agent's retry start before the approval lands and keep trying until it does.
+      let decided = false;
+      const hostResume = (async () => {
+        await until(async () => decided || (await gate.runtime.approvals.resume(id)).ok, 30_000);
+        return gate.runtime.approvals.resume(id);
+      })();
+      const agentRetry = (async () => {
+        await until(async () => decided || (await gate.store.getApproval(id))?.status === "approved", 30_000);
+        return gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(100 + round), operation_id: op, approval_id: id });
+      })();
+      const res = await fetch(`${base}/api/approvals/${id}/decision`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ decision: "approve" }) });
+      decided = true;
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { resumed: { ok: boolean; envelope: { outcome: string } }; next_step: { state: string } };
+      expect(body.resumed).toMatchObject({ ok: true });
+      const [host, agent] = await Promise.all([hostResume, agentRetry]);
+      expect(host).toMatchObject({ ok: true, envelope: { outcome: "success" } });
+      // The agent may meet the operation while another caller holds it (retryable); it never runs it a second time.
+      expect(["success", "retryable_failure"]).toContain(agent.outcome);
+      expect(servedEffects(op) + gate.ledger.effectsOf(op).length).toBe(1);
+      const page = await (await fetch(`${base}/approvals/${id}`, { headers: auth })).text();
+      expect(page).toMatch(/id="next-step" data-state="ran"><strong>What happens next:<\/strong> The call has run: success\./);
+    }
+  }, 120_000);
+}, { sqlite: "file" });
 
 describe("toolgate serve without --handlers (sqlite)", () => {
   let dir: string;

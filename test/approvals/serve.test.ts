@@ -3,7 +3,7 @@
  * API to a bearer token from `toolgate token`'s issuer, and with --webhook announces a
  * new pending approval (signed) with a link under its base URL.
  */
-import { spawn } from "node:child_process";
+import { startCliProcess } from "../helpers/cli-process.js";
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -43,8 +43,8 @@ beforeAll(async () => {
   gate = makeGate({ policy, store: openSqliteStore(db), clock: manualClock(Date.now()) });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  child = spawn(process.execPath, ["bin/toolgate.js", "serve", "--db", db, "--port", "0", "--webhook", hook], {
-    env: { ...process.env, TOOLGATE_APPROVER_SECRET: APPROVER_SECRET, TOOLGATE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+  child = startCliProcess(["serve", "--db", db, "--port", "0", "--webhook", hook], {
+    env: { TOOLGATE_APPROVER_SECRET: APPROVER_SECRET, TOOLGATE_WEBHOOK_SECRET: WEBHOOK_SECRET },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -16,7 +16,7 @@ import type { CallStateRequest, ClaimFirstRequest } from "../../src/store/store.
 import { alice, bob, loadShippedPolicy, makeGate, mallory, reserveArgs, withTool } from "../runtime/harness.js";
 import type { Gate } from "../runtime/harness.js";
 import { loadNaivePolicy } from "./naive-policy.js";
-import { describeOnStores } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const op = (s: string) => `${s}-${randomUUID().slice(0, 8)}`;
 const approvalIdOf = (e: Envelope): string => {
@@ -25,7 +25,7 @@ const approvalIdOf = (e: Envelope): string => {
 };
 const denial = (e: Envelope): string => (e.outcome === "terminal_failure" && e.reason === "policy_denied" ? e.message : `not denied: ${JSON.stringify(e)}`);
 
-describeOnStores("approval binding", (makeStore) => {
+describeEachStore("approval binding", (stores) => {
   let shipped: PolicyEngine;
   let naive: PolicyEngine;
   beforeAll(async () => {
@@ -46,7 +46,7 @@ describeOnStores("approval binding", (makeStore) => {
       const received: JsonObject[] = [];
       const g = makeGate({
         policy: pick(),
-        store: await makeStore(),
+        store: await stores.fresh(),
         handlers: (base) => ({ release_funds: async (a, ctx) => (received.push({ ...a }), base.release_funds(a, ctx)) }),
       });
       const reservation_id = await reservation(g);
@@ -70,7 +70,7 @@ describeOnStores("approval binding", (makeStore) => {
   }
 
   it("the runtime enforces the binding whatever the policy says: a naive policy cannot stretch an approval to another tool, tenant, argument or operation", async () => {
-    const store = await makeStore();
+    const store = await stores.fresh();
     const g = makeGate({ policy: naive, store });
     const sms = { account_id: "acc_bob", channel: "sms", message: "your appointment is at 10:00" };
     const id = op("op-sms");
@@ -95,7 +95,7 @@ describeOnStores("approval binding", (makeStore) => {
   });
 
   it("the runtime enforces the binding whatever the policy says: expired, revoked and pending-then-edited approvals authorise nothing under a naive policy", async () => {
-    const g = makeGate({ policy: naive, store: await makeStore() });
+    const g = makeGate({ policy: naive, store: await stores.fresh() });
     const expiring = op("op-exp");
     const a = approvalIdOf(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: expiring }));
     await g.runtime.approvals.decide(a, { decision: "approve" }, bob);
@@ -113,7 +113,7 @@ describeOnStores("approval binding", (makeStore) => {
     for (const policy of [naive, shipped]) {
       // The loader and createRuntime keep retention >= approval.ttl, so here the record is made to
       // disappear early (as a purge or a restored backup would) while the approval is still valid.
-      const real = await makeStore();
+      const real = await stores.fresh();
       const hidden = new Set<string>();
       const store = new Proxy(real, {
         get(target, prop, receiver) {
@@ -157,7 +157,7 @@ describeOnStores("approval binding", (makeStore) => {
     let fail = true;
     const g = makeGate({
       policy: shipped,
-      store: await makeStore(),
+      store: await stores.fresh(),
       manifest: withTool("reserve_funds", { retry: { max_attempts: 3, backoff: { initial_ms: 10, multiplier: 2, max_ms: 100 } } }),
       handlers: (base) => ({ reserve_funds: async (a, ctx) => (fail ? ((fail = false), { ok: false as const, failure: "ledger_unavailable" as const }) : base.reserve_funds(a, ctx)) }),
     });
@@ -171,7 +171,7 @@ describeOnStores("approval binding", (makeStore) => {
   });
 
   it("an approval is single use: the store consumes it once, for one operation", async () => {
-    const store = await makeStore();
+    const store = await stores.fresh();
     const g = makeGate({ policy: shipped, store });
     const id = op("op-store");
     const a = approvalIdOf(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: id }));

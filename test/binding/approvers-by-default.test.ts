@@ -13,7 +13,7 @@ import type { ApproverContext } from "../../src/runtime/index.js";
 import { manifest } from "../../generated/manifest.js";
 import { alice, bob, loadShippedPolicy, makeGate, reserveArgs } from "../runtime/harness.js";
 import type { Gate } from "../runtime/harness.js";
-import { describeOnStores } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const op = (s: string) => `${s}-${randomUUID().slice(0, 8)}`;
 
@@ -28,7 +28,7 @@ async function ask(g: Gate, ctx: TrustedContext = alice): Promise<string> {
   return e.approval_id;
 }
 
-describeOnStores("approvers by default", (makeStore) => {
+describeEachStore("approvers by default", (stores) => {
   let policy: PolicyEngine;
   beforeAll(async () => {
     policy = await loadShippedPolicy();
@@ -40,7 +40,7 @@ describeOnStores("approvers by default", (makeStore) => {
   });
 
   it("without approver_roles on the tool, an approver needs one of approvals.default_approver_roles: a viewer, an agent or a user without roles cannot approve", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const approval = await ask(g);
     for (const roles of [[], ["agent"], ["viewer"]]) {
       const who: ApproverContext = { tenant: alice.tenant, user: "vera", roles };
@@ -55,7 +55,7 @@ describeOnStores("approvers by default", (makeStore) => {
 
   it("with neither approver_roles nor approvals.default_approver_roles, deciding is refused with a typed answer, never open to every user", async () => {
     for (const approvals of [undefined, { default_approver_roles: [], identity_case: "sensitive" as const }]) {
-      const g = makeGate({ policy, store: await makeStore(), manifest: withApprovals(approvals) });
+      const g = makeGate({ policy, store: await stores.fresh(), manifest: withApprovals(approvals) });
       const approval = await ask(g);
       for (const who of [bob, { tenant: alice.tenant, user: "root", roles: ["admin", "approver"] }]) {
         const d = await g.runtime.approvals.decide(approval, { decision: "approve" }, who);
@@ -69,7 +69,7 @@ describeOnStores("approvers by default", (makeStore) => {
 
   it("self-approval compares normalized identities: other case forms of the requester's id are the requester when identities are case-insensitive, other spacing and Unicode forms always", async () => {
     const requester: TrustedContext = { ...alice, user: "José" };
-    const sensitive = makeGate({ policy, store: await makeStore() });
+    const sensitive = makeGate({ policy, store: await stores.fresh() });
     for (const user of [" José", "José ", "Jose\u0301", "\u00a0José"]) {
       const approval = await ask(sensitive, requester);
       expect(await sensitive.runtime.approvals.decide(approval, { decision: "approve" }, { tenant: alice.tenant, user, roles: ["approver"] }), JSON.stringify(user)).toMatchObject({ ok: false, why: "self_approval" });
@@ -77,7 +77,7 @@ describeOnStores("approvers by default", (makeStore) => {
     // Case differs: another user where the identity provider tells case apart (the default) ...
     expect(await sensitive.runtime.approvals.decide(await ask(sensitive, requester), { decision: "approve" }, { tenant: alice.tenant, user: "JOSÉ", roles: ["approver"] })).toMatchObject({ ok: true });
     // ... and the requester where tools.yaml says it does not.
-    const insensitive = makeGate({ policy, store: await makeStore(), manifest: withApprovals({ default_approver_roles: ["approver"], identity_case: "insensitive" }) });
+    const insensitive = makeGate({ policy, store: await stores.fresh(), manifest: withApprovals({ default_approver_roles: ["approver"], identity_case: "insensitive" }) });
     for (const user of ["JOSÉ", " jose\u0301", "José"]) {
       const approval = await ask(insensitive, requester);
       expect(await insensitive.runtime.approvals.decide(approval, { decision: "approve" }, { tenant: alice.tenant, user, roles: ["approver"] }), user).toMatchObject({ ok: false, why: "self_approval" });
@@ -86,7 +86,7 @@ describeOnStores("approvers by default", (makeStore) => {
   });
 
   it("an approver identity with a control character (NUL included) is refused with invalid_approver on every store, and nothing is written", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const approval = await ask(g);
     const bad: ApproverContext[] = [
       { ...bob, user: "alice\u0000" },

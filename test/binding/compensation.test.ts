@@ -14,7 +14,7 @@ import { envelopeJsonSchema, isEnvelope } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import { staleSuccess } from "../../src/testing/index.js";
 import { alice, bob, loadShippedPolicy, makeGate, mallory, reserveArgs } from "../runtime/harness.js";
-import { describeOnStores } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const op = (s: string) => `${s}-${randomUUID().slice(0, 8)}`;
 const schema = new Ajv2020.default({ strict: false }).compile(envelopeJsonSchema);
@@ -24,7 +24,7 @@ const checked = (e: Envelope): Envelope => {
   return e;
 };
 
-describeOnStores("compensation", (makeStore) => {
+describeEachStore("compensation", (stores) => {
   let policy: PolicyEngine;
   beforeAll(async () => {
     policy = await loadShippedPolicy();
@@ -33,7 +33,7 @@ describeOnStores("compensation", (makeStore) => {
   it("undo surfaced: a landed effect whose postcondition failed names the resource, observed state and compensating call; runtime.compensate runs it once", async () => {
     const g = makeGate({
       policy,
-      store: await makeStore(),
+      store: await stores.fresh(),
       // The reservation lands, but the tool reports a stale amount: the postcondition fails.
       handlers: (base) => ({ reserve_funds: staleSuccess(base.reserve_funds, async (a) => ({ amount: a.amount - 1, state: "reserved" })) }),
     });
@@ -66,7 +66,7 @@ describeOnStores("compensation", (makeStore) => {
   });
 
   it("compensate answers a typed failure for an operation with nothing to undo, or of another tenant", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     expect(checked(await g.runtime.compensate(alice, "op-never-ran"))).toMatchObject({ outcome: "terminal_failure", reason: "invalid_arguments" });
     expect(checked(await g.runtime.compensate(alice, ""))).toMatchObject({ reason: "invalid_arguments" });
     const id = op("op-ok");

@@ -20,7 +20,8 @@ import type { Envelope } from "../../src/runtime/index.js";
 import { EscrowLedger, escrowHandlers } from "../../src/demo/escrow.js";
 import { openSqliteStore } from "../../src/store/index.js";
 import { alice, bob, loadShippedPolicy, makeGate, reserveArgs, withTool } from "../runtime/harness.js";
-import { describeOnStores } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
+import type { Store } from "../../src/store/store.js";
 
 const op = (s: string) => `${s}-${randomUUID().slice(0, 8)}`;
 const ajv = new Ajv2020.default({ strict: true });
@@ -48,14 +49,14 @@ const unavailable = (e: Envelope) => {
   return e;
 };
 
-describeOnStores("host context facts", (makeStore) => {
+describeEachStore("host context facts", (stores) => {
   let daily: PolicyEngine;
   let shipped: PolicyEngine;
   beforeAll(async () => {
     [daily, shipped] = await Promise.all([dailyLimitPolicy(), loadShippedPolicy()]);
   });
 
-  function gateWith(policy: PolicyEngine, store: Awaited<ReturnType<typeof makeStore>>, resolve: () => Promise<unknown>, seen: JsonObject[] = []) {
+  function gateWith(policy: PolicyEngine, store: Store, resolve: () => Promise<unknown>, seen: JsonObject[] = []) {
     const ledger = new EscrowLedger();
     const base = escrowHandlers(ledger);
     const reserve: ToolHandlers["reserve_funds"] = async (a, ctx) => (seen.push(ctx.context ?? { missing: true }), base.reserve_funds(a, ctx));
@@ -75,7 +76,7 @@ describeOnStores("host context facts", (makeStore) => {
     let today = 0;
     let calls = 0;
     const seen: JsonObject[] = [];
-    const g = gateWith(daily, await makeStore(), async () => (calls++, today), seen);
+    const g = gateWith(daily, await stores.fresh(), async () => (calls++, today), seen);
     expect(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(3_000), operation_id: op("op-c1") })).toMatchObject({ outcome: "success" });
     expect(seen).toEqual([{ daily_reserved: 0 }]);
     today = 3_000;
@@ -90,7 +91,7 @@ describeOnStores("host context facts", (makeStore) => {
     const inputs: PolicyInput[] = [];
     const spy: PolicyEngine = { version: shipped.version, ...(shipped.code_version === undefined ? {} : { code_version: shipped.code_version }), ...(shipped.data_version === undefined ? {} : { data_version: shipped.data_version }), evaluate: (i) => (inputs.push(i), shipped.evaluate(i)) };
     const seen: JsonObject[] = [];
-    const g = gateWith(spy, await makeStore(), async () => today, seen);
+    const g = gateWith(spy, await stores.fresh(), async () => today, seen);
     const id = op("op-fresh");
     const ask = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: id });
     const approval_id = ask.outcome === "terminal_failure" ? (ask.approval_id ?? "") : "";
@@ -105,7 +106,7 @@ describeOnStores("host context facts", (makeStore) => {
   it("a resolver error fails closed: retryable_failure context_unavailable, the policy is not asked and nothing runs", async () => {
     const asked: PolicyInput[] = [];
     const spy: PolicyEngine = { version: daily.version, evaluate: (i) => (asked.push(i), daily.evaluate(i)) };
-    const store = await makeStore();
+    const store = await stores.fresh();
     const g = gateWith(spy, store, async () => {
       throw new Error("bookings service down");
     });
@@ -121,7 +122,7 @@ describeOnStores("host context facts", (makeStore) => {
 
   it("a value that fails the fact's schema fails closed (context_unavailable), as does a non-JSON value", async () => {
     for (const bad of [-1, "12", 1.5, null, undefined, () => 1]) {
-      const g = gateWith(daily, await makeStore(), async () => bad);
+      const g = gateWith(daily, await stores.fresh(), async () => bad);
       const e = unavailable(await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: op("op-bad") }));
       expect([bad, e]).toMatchObject([bad, { outcome: "retryable_failure", reason: "context_unavailable" }]);
       expect(g.ledger.effects).toHaveLength(0);

@@ -7,11 +7,12 @@ import type { Server as HttpServer } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { serveMcpHttp } from "../../src/mcp/index.js";
 import type { Store } from "../../src/store/store.js";
-import { approveAsBob, hasPg, makeTestGate, reserveArgs, storeKinds, storeSite } from "../mcp/fixture.js";
+import { approveAsBob, makeTestGate, reserveArgs, storeSite } from "../mcp/fixture.js";
 import type { StoreSite, TestGate } from "../mcp/fixture.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const secret = new TextEncoder().encode("an-hs256-secret-of-at-least-32-bytes!");
 
@@ -29,53 +30,52 @@ async function call(client: Client, args: Record<string, unknown>): Promise<{ is
   return { isError: result.isError === true, env: result.structuredContent as Record<string, unknown> };
 }
 
-for (const kind of storeKinds) {
-  describe.skipIf(kind === "postgres" && !hasPg)(`principal binding over MCP HTTP (${kind} store)`, () => {
-    let site: StoreSite;
-    let store: Store;
-    let gate: TestGate;
-    let http: HttpServer;
-    const clients: Client[] = [];
+describeEachStore("principal binding over MCP HTTP", (stores) => {
+  const kind = stores.name;
+  let site: StoreSite;
+  let store: Store;
+  let gate: TestGate;
+  let http: HttpServer;
+  const clients: Client[] = [];
 
-    beforeAll(async () => {
-      site = await storeSite(kind);
-      store = await site.open();
-      gate = await makeTestGate(store);
-      http = await serveMcpHttp(gate.runtime, { port: 0, secret });
-    });
-    afterAll(async () => {
-      for (const c of clients) await c.close();
-      await new Promise((r) => http?.close(r));
-      await store?.close();
-      await site?.drop();
-    });
-
-    it("an approval is consumed only by the principal that requested it, and a stored outcome is replayed only to that user, over MCP HTTP", async () => {
-      const address = http.address();
-      const url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
-      const alice = await connect(url, await token({ tenant: "t_acme", sub: "alice", roles: ["agent"], run_id: "run_a" }));
-      const carol = await connect(url, await token({ tenant: "t_acme", sub: "carol", roles: ["agent"], run_id: "run_c" }));
-      const vera = await connect(url, await token({ tenant: "t_acme", sub: "vera", roles: ["viewer"] }));
-      clients.push(alice, carol, vera);
-      const operation_id = `op-mcp-bound-${kind}`;
-      const asked = await call(alice, { ...reserveArgs, operation_id });
-      expect(asked.env).toMatchObject({ reason: "approval_required" });
-      const approval_id = asked.env["approval_id"] as string;
-      await approveAsBob(gate.runtime, approval_id);
-
-      const stolen = await call(carol, { ...reserveArgs, operation_id, approval_id });
-      expect(stolen).toMatchObject({ isError: true, env: { outcome: "terminal_failure", reason: "policy_denied" } });
-      expect(gate.ledger.effectsOf(operation_id)).toHaveLength(0);
-
-      const own = await call(alice, { ...reserveArgs, operation_id, approval_id });
-      expect(own).toMatchObject({ isError: false, env: { outcome: "success", replayed: false } });
-      for (const other of [carol, vera]) {
-        const replay = await call(other, { ...reserveArgs, operation_id, approval_id });
-        expect(replay.isError).toBe(true);
-        expect(replay.env).toMatchObject({ outcome: "terminal_failure" });
-        expect(replay.env["resource_id"]).toBeUndefined();
-      }
-      expect(gate.ledger.effectsOf(operation_id)).toHaveLength(1);
-    });
+  beforeAll(async () => {
+    site = await storeSite(kind);
+    store = await site.open();
+    gate = await makeTestGate(store);
+    http = await serveMcpHttp(gate.runtime, { port: 0, secret });
   });
-}
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await new Promise((r) => http?.close(r));
+    await store?.close();
+    await site?.drop();
+  });
+
+  it("an approval is consumed only by the principal that requested it, and a stored outcome is replayed only to that user, over MCP HTTP", async () => {
+    const address = http.address();
+    const url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
+    const alice = await connect(url, await token({ tenant: "t_acme", sub: "alice", roles: ["agent"], run_id: "run_a" }));
+    const carol = await connect(url, await token({ tenant: "t_acme", sub: "carol", roles: ["agent"], run_id: "run_c" }));
+    const vera = await connect(url, await token({ tenant: "t_acme", sub: "vera", roles: ["viewer"] }));
+    clients.push(alice, carol, vera);
+    const operation_id = `op-mcp-bound-${kind}`;
+    const asked = await call(alice, { ...reserveArgs, operation_id });
+    expect(asked.env).toMatchObject({ reason: "approval_required" });
+    const approval_id = asked.env["approval_id"] as string;
+    await approveAsBob(gate.runtime, approval_id);
+
+    const stolen = await call(carol, { ...reserveArgs, operation_id, approval_id });
+    expect(stolen).toMatchObject({ isError: true, env: { outcome: "terminal_failure", reason: "policy_denied" } });
+    expect(gate.ledger.effectsOf(operation_id)).toHaveLength(0);
+
+    const own = await call(alice, { ...reserveArgs, operation_id, approval_id });
+    expect(own).toMatchObject({ isError: false, env: { outcome: "success", replayed: false } });
+    for (const other of [carol, vera]) {
+      const replay = await call(other, { ...reserveArgs, operation_id, approval_id });
+      expect(replay.isError).toBe(true);
+      expect(replay.env).toMatchObject({ outcome: "terminal_failure" });
+      expect(replay.env["resource_id"]).toBeUndefined();
+    }
+    expect(gate.ledger.effectsOf(operation_id)).toHaveLength(1);
+  });
+});

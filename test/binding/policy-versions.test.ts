@@ -11,11 +11,11 @@ import { policyCodeVersion, policyDataVersion, versionsOf } from "../../src/poli
 import { manifest, validators } from "../../generated/index.js";
 import { createApprovals } from "../../src/approvals/index.js";
 import { alice, bob, compileShippedPolicyWasm, ENTRYPOINT, loadShippedPolicy, makeGate, reserveArgs, shippedData, until } from "../runtime/harness.js";
-import { describeOnStores } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const op = (s: string) => `${s}-${randomUUID().slice(0, 8)}`;
 
-describeOnStores("policy versions and approvals", (makeStore) => {
+describeEachStore("policy versions and approvals", (stores) => {
   let policy: PolicyEngine;
   let tighter: PolicyEngine;
   let looser: PolicyEngine;
@@ -34,7 +34,7 @@ describeOnStores("policy versions and approvals", (makeStore) => {
     expect(tighter.data_version).not.toBe(policy.data_version);
     const seen: PolicyInput[] = [];
     const spy: PolicyEngine = { ...versionsOf(policy), evaluate: (i) => (seen.push(i), policy.evaluate(i)) };
-    const g = makeGate({ policy: spy, store: await makeStore() });
+    const g = makeGate({ policy: spy, store: await stores.fresh() });
     const id = op("op-v");
     const ask = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: id });
     const approvalId = ask.outcome === "terminal_failure" ? (ask.approval_id ?? "") : "";
@@ -50,7 +50,7 @@ describeOnStores("policy versions and approvals", (makeStore) => {
   });
 
   it("a data-only policy change does not void outstanding approvals, and tightened data still denies at commit time", async () => {
-    const store = await makeStore();
+    const store = await stores.fresh();
     const g = makeGate({ policy, store });
     const ids = [op("op-d1"), op("op-d2")];
     const approvals: string[] = [];
@@ -68,7 +68,7 @@ describeOnStores("policy versions and approvals", (makeStore) => {
   });
 
   it("a policy code change voids outstanding approvals (approval_policy_changed)", async () => {
-    const store = await makeStore();
+    const store = await stores.fresh();
     const g = makeGate({ policy, store });
     const id = op("op-c");
     const ask = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: id });
@@ -81,7 +81,7 @@ describeOnStores("policy versions and approvals", (makeStore) => {
   });
 
   it("deciding under another policy version than the request's answers with a warning the approver sees", async () => {
-    const store = await makeStore();
+    const store = await stores.fresh();
     const g = makeGate({ policy, store });
     const ask = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: op("op-w") });
     const a = ask.outcome === "terminal_failure" ? (ask.approval_id ?? "") : "";
@@ -103,7 +103,7 @@ describeOnStores("policy versions and approvals", (makeStore) => {
   });
 
   it("decide under a policy version other than the gates' current one warns", async () => {
-    const store = await makeStore();
+    const store = await stores.fresh();
     const g = makeGate({ policy, store });
     const id = op("op-cur");
     const ask = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: id });

@@ -17,7 +17,7 @@ import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 import { argsHash, fingerprint } from "../../src/runtime/index.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import { alice, approved, bob, loadShippedPolicy, makeGate, mallory, reserveArgs, withTool } from "../runtime/harness.js";
-import { describeOnStores } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const op = (s: string) => `${s}-${randomUUID().slice(0, 8)}`;
 /** Another user of alice's tenant, in another run. */
@@ -35,7 +35,7 @@ async function loadAllowAllPolicy(): Promise<PolicyEngine> {
   return loadOpaWasmEngine({ wasm: result.wasm, entrypoint: "open/decision" });
 }
 
-describeOnStores("principal binding", (makeStore) => {
+describeEachStore("principal binding", (stores) => {
   let policy: PolicyEngine;
   let open: PolicyEngine;
   beforeAll(async () => {
@@ -43,7 +43,7 @@ describeOnStores("principal binding", (makeStore) => {
   });
 
   it("an approval is consumed only by the principal that requested it: another user or run of the tenant gets a terminal failure and no effect", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const id = op("op-bound");
     const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), id);
     const request = { tool: "reserve_funds", args: reserveArgs(), operation_id: id, approval_id };
@@ -62,7 +62,7 @@ describeOnStores("principal binding", (makeStore) => {
   });
 
   it("a pending approval is reused only within the run that requested it, so each run gets an approval it can use", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const id = op("op-two-runs");
     const request = { tool: "reserve_funds", args: reserveArgs(), operation_id: id };
     const first = await g.runtime.call(alice, request);
@@ -75,7 +75,7 @@ describeOnStores("principal binding", (makeStore) => {
   });
 
   it("another principal's call never holds a claim under a principal-bound approval, so it cannot make a revoke answer already_executed", async () => {
-    const store = await makeStore();
+    const store = await stores.fresh();
     const g = makeGate({ policy, store });
     const id = op("op-guard");
     const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), id);
@@ -94,7 +94,7 @@ describeOnStores("principal binding", (makeStore) => {
   });
 
   it("an interrupted run's approval cannot be used by anyone else", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     // A run of its own: the PostgreSQL schema is shared by the file's tests.
     const stopped = { ...alice, run_id: op("run") };
     const id = op("op-interrupted");
@@ -109,7 +109,7 @@ describeOnStores("principal binding", (makeStore) => {
   it("approval.binding: tenant lets any user of the tenant use the approval, except while the requesting run is interrupted", async () => {
     const tool = withTool("reserve_funds", {}).tools["reserve_funds"]!;
     const manifest = withTool("reserve_funds", { approval: { ...tool.approval!, binding: "tenant" } });
-    const g = makeGate({ policy, store: await makeStore(), manifest });
+    const g = makeGate({ policy, store: await stores.fresh(), manifest });
     const stoppedRun = { ...alice, run_id: op("run") };
     const stopped = op("op-team-stopped");
     const stoppedApproval = await approved(g, stoppedRun, "reserve_funds", reserveArgs(5), stopped);
@@ -127,7 +127,7 @@ describeOnStores("principal binding", (makeStore) => {
   });
 
   it("a stored outcome is replayed only to the user whose call recorded it: a viewer denied the tool gets no other user's result", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const id = op("op-replay");
     const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), id);
     const done = await g.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: id, approval_id });
@@ -145,7 +145,7 @@ describeOnStores("principal binding", (makeStore) => {
   });
 
   it("a read's stored outcome is replayed only to the user whose call recorded it", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const id = op("op-read");
     expect(await g.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" }, operation_id: id })).toMatchObject({ outcome: "success" });
     expect(await g.runtime.call(carol, { tool: "get_account", args: { account_id: "acc_alice" }, operation_id: id })).toMatchObject({ outcome: "terminal_failure", reason: "idempotency_conflict" });
@@ -153,7 +153,7 @@ describeOnStores("principal binding", (makeStore) => {
   });
 
   it("a destructive tool never executes through the gate, whatever the policy returns and whatever approval is presented", async () => {
-    const g = makeGate({ policy: open, store: await makeStore() });
+    const g = makeGate({ policy: open, store: await stores.fresh() });
     const args = { account_id: "acc_bob" };
     const id = op("op-destroy");
     const plain = await g.runtime.call(alice, { tool: "close_account", args, operation_id: id });
@@ -174,7 +174,7 @@ describeOnStores("principal binding", (makeStore) => {
   });
 
   it("another tenant's approval id and an id that does not exist get the same answer at call time", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), op("op-oracle"));
     const random = `apr_${randomUUID()}`;
     const texts: string[] = [];

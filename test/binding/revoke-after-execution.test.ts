@@ -7,11 +7,11 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, expect, it } from "vitest";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { alice, approved, bob, loadShippedPolicy, makeGate, reserveArgs, until } from "../runtime/harness.js";
-import { describeOnStores } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const op = (s: string) => `${s}-${randomUUID().slice(0, 8)}`;
 
-describeOnStores("revoke after execution", (makeStore) => {
+describeEachStore("revoke after execution", (stores) => {
   let policy: PolicyEngine;
   beforeAll(async () => {
     policy = await loadShippedPolicy();
@@ -23,7 +23,7 @@ describeOnStores("revoke after execution", (makeStore) => {
     let started = false;
     const g = makeGate({
       policy,
-      store: await makeStore(),
+      store: await stores.fresh(),
       handlers: (base) => ({
         reserve_funds: async (args, ctx) => {
           started = true;
@@ -51,7 +51,7 @@ describeOnStores("revoke after execution", (makeStore) => {
   });
 
   it("a revoke before the claim still stops the call", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const id = op("op-first");
     const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), id);
     expect(await g.runtime.approvals.decide(approval_id, { decision: "revoke" }, bob)).toMatchObject({ ok: true, approval: { status: "revoked" } });
@@ -60,7 +60,7 @@ describeOnStores("revoke after execution", (makeStore) => {
   });
 
   it("revoke racing the call: exactly one wins, and the approval's status tells which (30 trials)", async () => {
-    const store = await makeStore();
+    const store = await stores.fresh();
     const g = makeGate({ policy, store });
     const tally: Record<string, number> = {};
     for (let i = 0; i < 30; i++) {

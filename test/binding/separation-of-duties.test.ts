@@ -9,11 +9,11 @@ import type { PolicyEngine, PolicyInput } from "../../src/policy/engine.js";
 import type { ApproverContext } from "../../src/runtime/index.js";
 import { alice, bob, loadShippedPolicy, makeGate, reserveArgs, withTool } from "../runtime/harness.js";
 import type { Gate } from "../runtime/harness.js";
-import { describeOnStores } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const op = (s: string) => `${s}-${randomUUID().slice(0, 8)}`;
 
-describeOnStores("separation of duties", (makeStore) => {
+describeEachStore("separation of duties", (stores) => {
   let policy: PolicyEngine;
   beforeAll(async () => {
     policy = await loadShippedPolicy();
@@ -26,7 +26,7 @@ describeOnStores("separation of duties", (makeStore) => {
   }
 
   it("the requester cannot approve their own call", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const id = op("op-self");
     const approval = await ask(g, id);
     const self: ApproverContext = { tenant: alice.tenant, user: alice.user, roles: ["approver"] };
@@ -41,7 +41,7 @@ describeOnStores("separation of duties", (makeStore) => {
   });
 
   it("an approver without a user, or with a malformed context, is refused", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const approval = await ask(g, op("op-empty"));
     for (const who of [
       { tenant: alice.tenant, user: "", roles: [] },
@@ -55,7 +55,7 @@ describeOnStores("separation of duties", (makeStore) => {
   });
 
   it("an approver of another tenant cannot decide (the approval is not found there)", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const approval = await ask(g, op("op-tenant"));
     const outsider: ApproverContext = { tenant: "t_evil", user: "bob", roles: ["approver"] };
     expect(await g.runtime.approvals.decide(approval, { decision: "approve" }, outsider)).toMatchObject({ ok: false, why: "not_found" });
@@ -64,7 +64,7 @@ describeOnStores("separation of duties", (makeStore) => {
 
   it("approval.self_approve: true lets the requester approve their own call", async () => {
     const tool = withTool("reserve_funds", {}).tools["reserve_funds"]!;
-    const g = makeGate({ policy, store: await makeStore(), manifest: withTool("reserve_funds", { approval: { ...tool.approval!, self_approve: true } }) });
+    const g = makeGate({ policy, store: await stores.fresh(), manifest: withTool("reserve_funds", { approval: { ...tool.approval!, self_approve: true } }) });
     const id = op("op-selfok");
     const approval = await ask(g, id);
     expect(await g.runtime.approvals.decide(approval, { decision: "approve" }, { tenant: alice.tenant, user: alice.user, roles: [] })).toMatchObject({ ok: true });
@@ -73,7 +73,7 @@ describeOnStores("separation of duties", (makeStore) => {
 
   it("approval.approver_roles restricts who may decide", async () => {
     const tool = withTool("reserve_funds", {}).tools["reserve_funds"]!;
-    const g = makeGate({ policy, store: await makeStore(), manifest: withTool("reserve_funds", { approval: { ...tool.approval!, approver_roles: ["treasury"] } }) });
+    const g = makeGate({ policy, store: await stores.fresh(), manifest: withTool("reserve_funds", { approval: { ...tool.approval!, approver_roles: ["treasury"] } }) });
     const approval = await ask(g, op("op-roles"));
     expect(await g.runtime.approvals.decide(approval, { decision: "approve" }, bob)).toMatchObject({ ok: false, why: "approver_role_required", message: expect.stringContaining("treasury") });
     expect(await g.runtime.approvals.decide(approval, { decision: "reject" }, bob)).toMatchObject({ ok: false, why: "approver_role_required" });
@@ -83,7 +83,7 @@ describeOnStores("separation of duties", (makeStore) => {
   });
 
   it("an invalid decision value is a typed { ok: false } answer, not a store error", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const approval = await ask(g, op("op-bad"));
     for (const decision of ["approve; DROP TABLE approvals", "APPROVE", "", 1, null, undefined]) {
       const d = await g.runtime.approvals.decide(approval, { decision } as never, bob);
@@ -96,7 +96,7 @@ describeOnStores("separation of duties", (makeStore) => {
   it("the policy input carries requested_by and the approver with roles", async () => {
     const seen: PolicyInput[] = [];
     const spy: PolicyEngine = { version: policy.version, evaluate: (input) => (seen.push(input), policy.evaluate(input)) };
-    const g = makeGate({ policy: spy, store: await makeStore() });
+    const g = makeGate({ policy: spy, store: await stores.fresh() });
     const id = op("op-input");
     const approval = await ask(g, id);
     expect(await g.runtime.approvals.decide(approval, { decision: "approve" }, bob)).toMatchObject({ ok: true });

@@ -11,19 +11,19 @@ import { permanent } from "../../src/runtime/handler-errors.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Store } from "../../src/store/store.js";
 import { alice, approved, loadShippedPolicy, makeGate, reserveArgs } from "../runtime/harness.js";
-import { describeOnStores } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const op = (s: string) => `${s}-${randomUUID().slice(0, 8)}`;
 const problemsOf = (e: Envelope): readonly string[] => (e.outcome === "terminal_failure" ? (e.problems ?? []) : []);
 
-describeOnStores("unstorable text", (makeStore) => {
+describeEachStore("unstorable text", (stores) => {
   let policy: PolicyEngine;
   beforeAll(async () => {
     policy = await loadShippedPolicy();
   });
 
   it("a NUL or an unpaired surrogate in an argument, operation_id or approval_id is invalid_arguments on every store, and nothing is stored", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     const id = op("op-nul");
     const approval_id = await approved(g, alice, "reserve_funds", reserveArgs(), id);
     const cases: [string, Record<string, unknown>][] = [
@@ -55,7 +55,7 @@ describeOnStores("unstorable text", (makeStore) => {
     let runs = 0;
     const g = makeGate({
       policy,
-      store: await makeStore(),
+      store: await stores.fresh(),
       handlers: () => ({
         get_account: async () => {
           runs++;
@@ -78,7 +78,7 @@ describeOnStores("unstorable text", (makeStore) => {
     let runs = 0;
     const g = makeGate({
       policy,
-      store: await makeStore(),
+      store: await stores.fresh(),
       handlers: () => ({
         get_account: async () => {
           runs++;
@@ -97,7 +97,7 @@ describeOnStores("unstorable text", (makeStore) => {
   });
 
   it("a trusted context with a control character in an identity is refused before anything is stored, on every store", async () => {
-    const g = makeGate({ policy, store: await makeStore() });
+    const g = makeGate({ policy, store: await stores.fresh() });
     for (const ctx of [{ ...alice, user: "alice\u0000" }, { ...alice, run_id: "run\ud800" }, { ...alice, tenant: "t\u0007" }, { ...alice, roles: ["agent\u0000"] }]) {
       const id = op("op-ctx");
       const e = await g.runtime.call(ctx, { tool: "get_account", args: { account_id: "acc_alice" }, operation_id: id });
@@ -107,7 +107,7 @@ describeOnStores("unstorable text", (makeStore) => {
   });
 
   it("no store error text reaches the model: an exception in the gate answers the envelope's own text", async () => {
-    const store = await makeStore();
+    const store = await stores.fresh();
     const failing = new Proxy(store, {
       get(target, key, receiver) {
         if (key === "readCallState" || key === "claimFirst") return async () => { throw new Error("internal error: unsupported Unicode escape sequence (SQLSTATE 22P05) at idempotency_records"); };

@@ -32,7 +32,7 @@ import data.lib.main
 test_last if main.allow with input as {"flags": [false, true]}
 test_not_last if not main.allow with input as {"flags": [true, false]}
 `;
-import { runCli } from "../cli/run-cli.js";
+import { runCli } from "../helpers/cli.js";
 
 let cwd: string;
 let dir: string;
@@ -77,24 +77,24 @@ describe("tools.yaml policy.builtins", () => {
 
 describe("commands with policy.builtins", () => {
   it("check type-checks calls against the declarations", async () => {
-    expect(await run(["check", "policies"])).toMatchObject({ code: 0, err: "" });
+    expect(await run(["check", "policies"])).toMatchObject({ code: 0, stderr: "" });
     writeFileSync(join("policies", "bad.rego"), 'package bad\nx := regal.last("s")\n');
     const r = await run(["check", "policies"]);
     expect(r.code).toBe(1);
-    expect(r.err).toContain("policies/bad.rego:2:6 rego_type_error: regal.last: invalid argument(s): have (string), want (array)");
+    expect(r.stderr).toContain("policies/bad.rego:2:6 rego_type_error: regal.last: invalid argument(s): have (string), want (array)");
   });
 
   it("build compiles the calls as host builtins", async () => {
     const r = await run(["build", "--policies", "policies", "--out", "out"]);
-    expect(r).toMatchObject({ code: 0, err: "" });
+    expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(existsSync(join("out", "policy.wasm"))).toBe(true);
   });
 
   it("test runs the policy tests with the implementations", async () => {
     const r = await run(["test", "policies", "--format", "json"]);
-    expect(r.err).toBe("");
+    expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const results = JSON.parse(r.out) as { fail?: boolean; error?: unknown }[];
+    const results = JSON.parse(r.stdout) as { fail?: boolean; error?: unknown }[];
     expect(results).toHaveLength(2);
     expect(results.filter((t) => t.fail === true || t.error !== undefined)).toEqual([]);
   });
@@ -103,10 +103,10 @@ describe("commands with policy.builtins", () => {
     writeFileSync("input.json", JSON.stringify({ flags: [false, true] }));
     const ok = await run(["eval", "-d", "policies/main.rego", "--input", "input.json", "data.lib.main.allow"]);
     expect(ok.code).toBe(0);
-    expect(ok.out).toContain("true");
+    expect(ok.stdout).toContain("true");
     const bad = await run(["eval", "-d", "policies/main.rego", "data.lib.main.boom"]);
     expect(bad.code).toBe(1);
-    expect(bad.err).toBe("policies/main.rego:3:9: eval_builtin_error: regal.fail: no x");
+    expect(bad.stderr).toBe("policies/main.rego:3:9: eval_builtin_error: regal.fail: no x\n");
   });
 
   it("a module that fails to load, exports nothing, or declares badly is a located error, and no command runs", async () => {
@@ -118,21 +118,21 @@ describe("commands with policy.builtins", () => {
     use("throws.ts", "throw new Error('boom');\n");
     let r = await run(["check", "policies"]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^tools\.yaml:4:13 policy_builtins_unloadable: policy\.builtins: \.\/throws\.ts does not load: boom/);
+    expect(r.stderr).toMatch(/^tools\.yaml:4:13 policy_builtins_unloadable: policy\.builtins: \.\/throws\.ts does not load: boom/);
 
     use("nothing.ts", "export const other = 1;\n");
     r = await run(["build", "--policies", "policies", "--out", "out"]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^nothing\.ts:1:1 policy_builtins_invalid: \.\/nothing\.ts exports no custom builtins/);
+    expect(r.stderr).toMatch(/^nothing\.ts:1:1 policy_builtins_invalid: \.\/nothing\.ts exports no custom builtins/);
 
     use("bad-type.ts", 'import { defineBuiltins } from "toolgate";\nexport default defineBuiltins({\n  "regal.last": { args: ["arr"], result: "any", impl: (xs) => xs },\n});\n');
     r = await run(["test", "policies"]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^bad-type\.ts:3:3 policy_builtins_invalid: custom builtin regal\.last: argument 1: unknown type "arr"/);
+    expect(r.stderr).toMatch(/^bad-type\.ts:3:3 policy_builtins_invalid: custom builtin regal\.last: argument 1: unknown type "arr"/);
 
     use("plain.mjs", 'export const builtins = { "regal.last": { args: ["array"], result: "set", impl: (xs) => xs } };\n');
     r = await run(["eval", "-d", "policies/main.rego", "data.lib.main"]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^plain\.mjs:1:27 policy_builtins_invalid: custom builtin regal\.last: result: a set cannot be returned/);
+    expect(r.stderr).toMatch(/^plain\.mjs:1:27 policy_builtins_invalid: custom builtin regal\.last: result: a set cannot be returned/);
   });
 });

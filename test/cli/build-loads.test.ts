@@ -6,15 +6,16 @@
  * costs most of a second).
  */
 import { describe, expect, it } from "vitest";
-import { cliBin, traceLoads } from "../helpers/cli.js";
+import { traceLoads } from "../helpers/cli-process.js";
+import { cliBin } from "../helpers/repo.js";
 
 const binaryen = (url: string): boolean => url.includes("/node_modules/binaryen/");
 // The full tools.yaml loader: the file schema and the tools' schemas compiled with ajv.
 const fullLoader = (url: string): boolean => /\/codegen\/toolsyaml\/(index|validate-shape|schema-compiler|check-semantics)\.ts$/.test(url);
 
 describe("toolgate build", () => {
-  it("build --check compiles the shipped policy without binaryen or the full tools.yaml loader", () => {
-    const run = traceLoads([cliBin, "build", "--check"]);
+  it("build --check compiles the shipped policy without binaryen or the full tools.yaml loader", async () => {
+    const run = await traceLoads([cliBin, "build", "--check"]);
     expect(run.code, run.stderr).toBe(0);
     // The trace works: the linker and the YAML parser are in it.
     expect(run.loaded.some((u) => u.includes("/codegen/wasm/link/link.ts"))).toBe(true);
@@ -23,8 +24,8 @@ describe("toolgate build", () => {
     expect(run.loaded.filter(fullLoader)).toEqual([]);
   });
 
-  it("build --optimize --check loads binaryen (its decisions are compared in test/wasm-link/linked-module.test.ts)", () => {
-    const run = traceLoads([cliBin, "build", "--optimize", "--check"]);
+  it("build --optimize --check loads binaryen (its decisions are compared in test/wasm-link/linked-module.test.ts)", async () => {
+    const run = await traceLoads([cliBin, "build", "--optimize", "--check"]);
     // The optimised module differs from the checked-in default build.
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("generated/policy.wasm");

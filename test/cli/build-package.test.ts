@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BuildPackageMissingError, loadBuildCommand } from "../../src/cli/commands/build-package.js";
 import { commands } from "../../src/cli/commands/index.js";
-import { repoRoot } from "../helpers/cli.js";
+import { repoRoot } from "../helpers/repo.js";
 
 // Node's error for an import of a package that is not installed.
 const notInstalled = (file: string): Promise<Record<string, unknown>> =>

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkReconcilers } from "../../src/cli/reconciler-check.js";
-import { repoRoot } from "../helpers/cli.js";
-import { runCli } from "./run-cli.js";
+import { repoRoot } from "../helpers/repo.js";
+import { runCli } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "toolgate-check-reconcilers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,22 +23,22 @@ describe("toolgate check and reconcilers", () => {
   it("check warns about an external_write tool without a reconcile handler, located at its effect, exit 0", async () => {
     const r = await runCli(["check", join(dir, "authz.rego"), "--config", config, "--handlers", join(dir, "without.mjs")]);
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/^warning: .*tools\.yaml:\d+:\d+ external_write_without_reconciler: refund_order is external_write/m);
-    expect(r.err).toContain("hint: export reconcilers: { refund_order");
-    expect(r.err).not.toContain("delete_customer");
-    expect(r.err).not.toContain("get_order");
+    expect(r.stderr).toMatch(/^warning: .*tools\.yaml:\d+:\d+ external_write_without_reconciler: refund_order is external_write/m);
+    expect(r.stderr).toContain("hint: export reconcilers: { refund_order");
+    expect(r.stderr).not.toContain("delete_customer");
+    expect(r.stderr).not.toContain("get_order");
   });
 
   it("no warning when the handlers module exports a reconciler for every external_write tool", async () => {
     const r = await runCli(["check", join(dir, "authz.rego"), "--config", config, "--handlers", join(dir, "with.mjs")]);
     expect(r.code).toBe(0);
-    expect(r.err).toBe("");
+    expect(r.stderr).toBe("");
   });
 
   it("without --handlers check lists the external_write tools it could not verify", async () => {
     const r = await runCli(["check", join(dir, "authz.rego"), "--config", config]);
     expect(r.code).toBe(0);
-    expect(r.out).toContain("note: external_write tools refund_order: pass --handlers MODULE");
+    expect(r.stdout).toContain("note: external_write tools refund_order: pass --handlers MODULE");
   });
 
   it("the starter's handlers module has a reconciler for its external_write tool", async () => {
@@ -49,6 +49,6 @@ describe("toolgate check and reconcilers", () => {
   it("a handlers module that does not load is a located error, exit 1", async () => {
     const r = await runCli(["check", join(dir, "authz.rego"), "--config", config, "--handlers", join(dir, "missing.mjs")]);
     expect(r.code).toBe(1);
-    expect(r.err).toContain("handlers_module_error");
+    expect(r.stderr).toContain("handlers_module_error");
   });
 });

@@ -2,9 +2,9 @@
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { commands } from "../../src/cli/commands/index.js";
-import { main } from "../../src/cli/main.js";
 import { suggestCommand } from "../../src/cli/help.js";
 import { editDistance } from "../../codegen/suggest.js";
+import { runCli } from "../helpers/cli.js";
 
 describe("the command table", () => {
   it.each(commands.map((c) => [c.name, c] as const))("%s loads a module that registers exactly that command", async (name, spec) => {
@@ -21,21 +21,12 @@ describe("the command table", () => {
 
 describe("main", () => {
   it("an unknown command is a usage error with a suggestion", async () => {
-    const err: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    const log = console.error;
-    process.stderr.write = ((s: string) => (err.push(String(s)), true)) as typeof process.stderr.write;
-    console.error = (...a: unknown[]) => void err.push(a.join(" "));
-    try {
-      expect(await main(["codgen"])).toBe(2);
-      expect(await main(["--bogus"])).toBe(2);
-    } finally {
-      process.stderr.write = write;
-      console.error = log;
-    }
-    expect(err.join("")).toContain("unknown command 'codgen'");
-    expect(err.join("")).toContain("Did you mean codegen?");
-    expect(err.join("")).toContain("unknown option '--bogus'");
+    const command = await runCli(["codgen"]);
+    const option = await runCli(["--bogus"]);
+    expect([command.code, option.code]).toEqual([2, 2]);
+    expect(command.stderr).toContain("unknown command 'codgen'");
+    expect(command.stderr).toContain("Did you mean codegen?");
+    expect(option.stderr).toContain("unknown option '--bogus'");
   });
 
   it("suggests only close names", () => {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { missingOptionalPeer, optionalPeers, reportFatal } from "../../src/cli/fatal.js";
-import { cliBin, repoRoot } from "../helpers/cli.js";
+import { cliBin, repoRoot } from "../helpers/repo.js";
 
 // The message Node.js throws (ERR_DLOPEN_FAILED) for an addon of another ABI.
 const dlopenError = (): Error =>

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mergePackageJson } from "../../src/cli/init-project.js";
-import { main } from "../../src/cli/main.js";
 import { toolgateVersion } from "../../src/version.js";
-import { repoRoot, runCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
+import { repoRoot } from "../helpers/repo.js";
 
 const work = mkdtempSync(join(tmpdir(), "toolgate-init-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -14,7 +14,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe("toolgate init", () => {
   it("writes a starter that codegen, build and test accept, with the shipped policy", async () => {
     const dir = join(work, "starter");
-    const init = runCli(["init", dir]);
+    const init = await runCli(["init", dir]);
     expect(init.code, init.stderr).toBe(0);
     for (const f of ["tools.yaml", "policies/authz.rego", "policies/authz_test.rego", "policies/data.json", "src/handlers.ts", "src/main.ts", "package.json", "tsconfig.json", ".gitignore"]) {
       expect(existsSync(join(dir, f)), f).toBe(true);
@@ -26,44 +26,35 @@ describe("toolgate init", () => {
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(["codegen", "build", "test", "start"]));
 
     // In process (the commands resolve paths against the working directory): one load of the compiler.
-    const cwd = process.cwd();
-    const logged: string[] = [];
-    const log = console.log;
-    console.log = (...a: unknown[]) => void logged.push(a.join(" "));
-    try {
-      process.chdir(dir);
-      expect(await main(["codegen"])).toBe(0);
-      expect(await main(["build"])).toBe(0);
-      expect(await main(["test"])).toBe(0);
-    } finally {
-      process.chdir(cwd);
-      console.log = log;
-    }
+    expect((await runCli(["codegen"], { cwd: dir })).code).toBe(0);
+    expect((await runCli(["build"], { cwd: dir })).code).toBe(0);
+    const tested = await runCli(["test"], { cwd: dir });
+    expect(tested.code).toBe(0);
     const manifest = readFileSync(join(dir, "generated/manifest.ts"), "utf8");
     for (const effect of ['"effect": "read"', '"effect": "external_write"', '"effect": "destructive"']) expect(manifest).toContain(effect);
     expect(existsSync(join(dir, "generated/policy.wasm"))).toBe(true);
-    expect(logged.join("\n")).toMatch(/PASS: (\d+)\/\1/);
+    expect(tested.stdout).toMatch(/PASS: (\d+)\/\1/);
   }, 180_000);
 
-  it("refuses a non-empty folder without --force and names what is there", () => {
+  it("refuses a non-empty folder without --force and names what is there", async () => {
     const dir = join(work, "busy");
     mkdirSync(dir);
     writeFileSync(join(dir, "tools.yaml"), "# mine\n");
-    const refused = runCli(["init", dir]);
+    const refused = await runCli(["init", dir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("is not empty (tools.yaml)");
     expect(refused.stderr).toContain("--force");
     expect(readFileSync(join(dir, "tools.yaml"), "utf8")).toBe("# mine\n");
-    const forced = runCli(["init", dir, "--force"]);
+    const forced = await runCli(["init", dir, "--force"]);
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(join(dir, "tools.yaml"), "utf8")).toContain("get_order");
   });
 
-  it("treats a folder with only npm's files as empty and merges its package.json", () => {
+  it("treats a folder with only npm's files as empty and merges its package.json", async () => {
     const dir = join(work, "npm-project");
     mkdirSync(join(dir, "node_modules"), { recursive: true });
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "mine", type: "commonjs", scripts: { test: 'echo "Error: no test specified" && exit 1', lint: "x" }, dependencies: { toolgate: "file:../toolgate.tgz" }, devDependencies: { "@toolgate/build": "file:../toolgate-build.tgz" } }));
-    const init = runCli(["init", dir]);
+    const init = await runCli(["init", dir]);
     expect(init.code, init.stderr).toBe(0);
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, Record<string, string> | string>;
     expect(pkg["name"]).toBe("mine");
@@ -73,10 +64,10 @@ describe("toolgate init", () => {
     expect(pkg["scripts"]).toMatchObject({ test: "toolgate test", lint: "x", codegen: "toolgate codegen" });
   });
 
-  it("a path that is a file is an error, not a crash", () => {
+  it("a path that is a file is an error, not a crash", async () => {
     const file = join(work, "a-file");
     writeFileSync(file, "");
-    const r = runCli(["init", file]);
+    const r = await runCli(["init", file]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("is not a directory");
   });
@@ -88,9 +79,9 @@ describe("toolgate init", () => {
 });
 
 describe("the starter's dependencies", () => {
-  it("the runtime package is a dependency and the build package a devDependency, at this version", () => {
+  it("the runtime package is a dependency and the build package a devDependency, at this version", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "toolgate-init-deps-")), "app");
-    const init = runCli(["init", dir]);
+    const init = await runCli(["init", dir]);
     expect(init.code, init.stderr).toBe(0);
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     expect(pkg.dependencies).toEqual({ toolgate: `^${toolgateVersion}` });

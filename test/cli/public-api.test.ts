@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as internal from "../../src/internal.js";
 import * as root from "../../src/index.js";
-import { repoRoot } from "../helpers/cli.js";
+import { repoRoot } from "../helpers/repo.js";
 
 /** The names in the values column of README's Public API row for `entry`. */
 function documentedValues(entry: string): string[] {

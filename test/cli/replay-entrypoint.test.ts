@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compilePolicy } from "../../codegen/compiler/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { runCli } from "./run-cli.js";
+import { runCli } from "../helpers/cli.js";
 
 const ENTRYPOINT = "sre/authz/decision";
 let dir: string;
@@ -35,13 +35,13 @@ afterAll(() => {
 describe("toolgate replay", () => {
   it("replay uses tools.yaml's policy.entrypoint when --entrypoint is not given", async () => {
     const r = await runCli(["replay", "--policy", "policy.wasm", "--db", "state.db"]);
-    expect(r.err).not.toContain("has no entrypoint");
+    expect(r.stderr).not.toContain("has no entrypoint");
     expect(r.code).toBe(0);
   });
 
   it("an explicit --entrypoint still wins over tools.yaml", async () => {
     const r = await runCli(["replay", "--policy", "policy.wasm", "--db", "state.db", "--entrypoint", "toolgate/authz/decision"]);
     expect(r.code).toBe(1);
-    expect(r.err).toContain('no entrypoint "toolgate/authz/decision"');
+    expect(r.stderr).toContain('no entrypoint "toolgate/authz/decision"');
   });
 });

@@ -9,9 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
-import { cliBin, repoRoot, runCli } from "../helpers/cli.js";
-import { createTestSchema, pgUrl, randomSchemaName, skipWithoutPg } from "../workers/pg-env.js";
+import { runCli } from "../helpers/cli.js";
+import { runCliProcess } from "../helpers/cli-process.js";
+import { repoRoot } from "../helpers/repo.js";
+import { createTestSchema, pgUrl, randomSchemaName, skipWithoutPg } from "../helpers/pg-env.js";
 
 const work = mkdtempSync(join(tmpdir(), "toolgate-starter-"));
 const project = join(work, "app");
@@ -42,19 +43,10 @@ function npmStart(env: Record<string, string | undefined>): { code: number; out:
 }
 
 beforeAll(async () => {
-  expect(runCli(["init", project]).code).toBe(0);
+  expect((await runCli(["init", project])).code).toBe(0);
   pointAtSources(project);
-  const cwd = process.cwd();
-  const log = console.log;
-  console.log = () => undefined;
-  try {
-    process.chdir(project);
-    expect(await main(["codegen"])).toBe(0);
-    expect(await main(["build"])).toBe(0);
-  } finally {
-    process.chdir(cwd);
-    console.log = log;
-  }
+  expect((await runCli(["codegen"], { cwd: project })).code).toBe(0);
+  expect((await runCli(["build"], { cwd: project })).code).toBe(0);
 }, 180_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -119,8 +111,8 @@ describe("the toolgate init starter's npm start", () => {
         });
       });
       expect(out).toContain("3. waiting for a human to decide");
-      // The printed command, as a human would run it (the one run through the checkout's bin).
-      const approved = runCli(command.split(" "), { cwd: project });
+      // The printed command, as a human would run it.
+      const approved = await runCli(command.split(" "), { cwd: project });
       expect(approved.code, approved.stderr).toBe(0);
       expect(approved.stdout).toContain("approved by bob");
       expect(await exited).toBe(0);
@@ -130,19 +122,20 @@ describe("the toolgate init starter's npm start", () => {
     }
   }, 120_000);
 
-  it("npm run eval scores the starter's suite with the scripted agent offline: 100% intent and failure handling, no network", () => {
+  it("npm run eval scores the starter's suite with the scripted agent offline: 100% intent and failure handling, no network", async () => {
     const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { scripts: Record<string, string> };
     const script = pkg.scripts["eval"] ?? "";
     expect(script).toMatch(/^toolgate agent-eval .*--agent scripted/);
     const args = script.replace(/^toolgate /, "").split(" ");
-    const r = spawnSync(process.execPath, ["--import", join(repoRoot, "test/cli/no-network.mjs"), cliBin, ...args, "--format", "json"], {
+    const r = await runCliProcess([...args, "--format", "json"], {
+      nodeArgs: ["--import", join(repoRoot, "test/cli/no-network.mjs")],
       cwd: project,
-      env: { PATH: process.env["PATH"], HOME: process.env["HOME"] },
-      encoding: "utf8",
-      timeout: 120_000,
+      inheritEnv: false,
+      env: { HOME: process.env["HOME"] },
+      timeoutMs: 120_000,
     });
     expect(r.stderr).not.toContain("network access attempted");
-    expect(r.status, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout) as { agents: { agent: string; scores: { intent: { rate: number }; failure: { rate: number }; safety: Record<string, number> } }[] };
     expect(result.agents.map((a) => a.agent)).toEqual(["scripted"]);
     const scores = result.agents[0]!.scores;

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { rolesFromFlags } from "../../src/cli/role-flags.js";
-import { runCli } from "./run-cli.js";
+import { runCli } from "../helpers/cli.js";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -14,13 +14,13 @@ describe("CLI usage output and flags", () => {
     const raw = vi.spyOn(process.stderr, "write");
     const unknownOption = await runCli(["approvals", "list", "--bogus"]);
     expect(unknownOption.code).toBe(2);
-    expect(unknownOption.err).toContain("unknown option '--bogus'");
+    expect(unknownOption.stderr).toContain("unknown option '--bogus'");
     const unknownCommand = await runCli(["aprovals"]);
     expect(unknownCommand.code).toBe(2);
-    expect(unknownCommand.err).toContain("Did you mean approvals?");
+    expect(unknownCommand.stderr).toContain("Did you mean approvals?");
     const missing = await runCli(["replay"]);
     expect(missing.code).toBe(2);
-    expect(missing.err).toContain("required option '--policy <file>' not specified");
+    expect(missing.stderr).toContain("required option '--policy <file>' not specified");
     expect(raw).not.toHaveBeenCalled();
   });
 
@@ -30,15 +30,15 @@ describe("CLI usage output and flags", () => {
     expect(rolesFromFlags({ role: ["agent"], roles: "agent,viewer" })).toEqual({ roles: ["agent", "viewer"], deprecatedRolesFlag: true });
     expect(rolesFromFlags({})).toEqual({ roles: [], deprecatedRolesFlag: false });
     const help = await runCli(["mcp", "--help"]);
-    expect(help.out).toMatch(/--role <role>\s+stdio: one of the principal's roles \(repeatable\)/);
-    expect(help.out).toMatch(/--roles <roles>\s+stdio: deprecated/);
+    expect(help.stdout).toMatch(/--role <role>\s+stdio: one of the principal's roles \(repeatable\)/);
+    expect(help.stdout).toMatch(/--roles <roles>\s+stdio: deprecated/);
   });
 
   it("mcp --help says a .ts handlers module works; approvals --help marks --as and --tenant required", async () => {
     const mcp = await runCli(["mcp", "--help"]);
-    expect(mcp.out.replace(/\s+/g, " ")).toContain("a .ts module (loaded through the project's tsx)");
+    expect(mcp.stdout.replace(/\s+/g, " ")).toContain("a .ts module (loaded through the project's tsx)");
     for (const sub of ["list", "show", "approve", "reject", "edit", "revoke"]) {
-      const help = (await runCli(["approvals", sub, "--help"])).out.replace(/\s+/g, " ");
+      const help = (await runCli(["approvals", sub, "--help"])).stdout.replace(/\s+/g, " ");
       expect(help, sub).toMatch(/--as <user> required:/);
       expect(help, sub).toMatch(/--tenant <tenant> required:/);
     }

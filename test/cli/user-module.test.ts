@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/cli.js";
+import { repoRoot } from "../helpers/repo.js";
 
 let dir: string;
 let bundle: string;

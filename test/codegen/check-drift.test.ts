@@ -9,8 +9,8 @@ const root = new URL("../../", import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), "toolgate-drift-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const cli = (args: string[]) => {
-  const r = runCli(args, { cwd: work });
+const cli = async (args: string[]) => {
+  const r = await runCli(args, { cwd: work });
   return { code: r.code, out: `${r.stdout}${r.stderr}` };
 };
 
@@ -35,17 +35,17 @@ describe("codegen --check detects drift", () => {
     expect(readFileSync(join(out, "types.ts"), "utf8")).toMatch(/priority\?: number/);
   });
 
-  it("the CLI exits 1 on stale output and on a bad config, printing located errors", { timeout: 180_000 }, () => {
+  it("the CLI exits 1 on stale output and on a bad config, printing located errors", { timeout: 180_000 }, async () => {
     writeFileSync(join(work, "bad.yaml"), "version: 1\ntools:\n  x:\n    description: d\n    effect: nope\n    input: { type: object, properties: {} }\n    output: { type: object }\n");
-    const bad = cli(["codegen", "--config", "bad.yaml", "--out", "g2"]);
+    const bad = await cli(["codegen", "--config", "bad.yaml", "--out", "g2"]);
     expect(bad.code).toBe(1);
     expect(bad.out).toContain("bad.yaml:5:13 invalid_value:");
     expect(bad.out).not.toMatch(/\n\s+at /); // no stack trace
 
-    expect(cli(["codegen", "--out", "g3"]).code).toBe(0);
-    expect(cli(["codegen", "--out", "g3", "--check"]).code).toBe(0);
+    expect((await cli(["codegen", "--out", "g3"])).code).toBe(0);
+    expect((await cli(["codegen", "--out", "g3", "--check"])).code).toBe(0);
     writeFileSync(join(work, "g3", "manifest.ts"), "// edited by hand\n");
-    const check = cli(["codegen", "--out", "g3", "--check"]);
+    const check = await cli(["codegen", "--out", "g3", "--check"]);
     expect(check.code).toBe(1);
     expect(check.out).toContain("g3/manifest.ts");
   });

@@ -92,16 +92,16 @@ describe("toolgate check", () => {
   const dir = mkdtempSync(join(tmpdir(), "tg-check-errors-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("reports a malformed errors: class in tools.yaml at its line and exits 1, and passes once it is fixed", () => {
+  it("reports a malformed errors: class in tools.yaml at its line and exits 1, and passes once it is fixed", async () => {
     mkdirSync(join(dir, "policies"), { recursive: true });
     writeFileSync(join(dir, "policies", "authz.rego"), "package toolgate.authz\n\ndecision := {\"allow\": false}\n");
     writeFileSync(join(dir, "tools.yaml"), file("errors:\n  ECONNRESET: retryabel\n", tool("get_x", "read")));
-    const r = runCli(["check"], { cwd: dir });
+    const r = await runCli(["check"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("tools.yaml:3:15 invalid_value: errors.ECONNRESET has none of the accepted forms");
     expect(r.stderr).toContain("hint: write `retryable`");
     writeFileSync(join(dir, "tools.yaml"), file("errors:\n  ECONNRESET: retryable\n", tool("get_x", "read")));
-    const fixed = runCli(["check"], { cwd: dir });
+    const fixed = await runCli(["check"], { cwd: dir });
     expect(fixed.stderr).toBe("");
     expect(fixed.code).toBe(0);
   }, 120_000);

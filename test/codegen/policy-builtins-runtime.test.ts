@@ -7,8 +7,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../src/cli/main.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
 import { createRuntime, loadPolicyEngineFromFiles, openSqliteStore, type Manifest, type PolicyEngine } from "../../src/index.js";
 import type { CustomBuiltins, StandaloneValidator } from "../../src/generated-runtime.js";
 
@@ -62,14 +62,7 @@ interface Generated {
 let cwd: string;
 let dir: string;
 
-async function cli(args: string[]): Promise<number> {
-  const quiet = [vi.spyOn(console, "log").mockImplementation(() => {}), vi.spyOn(console, "error").mockImplementation(() => {})];
-  try {
-    return await main(args);
-  } finally {
-    for (const s of quiet) s.mockRestore();
-  }
-}
+const cli = async (args: string[]): Promise<number> => (await runCli(args)).code;
 
 beforeAll(async () => {
   cwd = process.cwd();

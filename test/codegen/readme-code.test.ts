@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/cli.js";
+import { repoRoot } from "../helpers/repo.js";
 import { typecheckFiles } from "../helpers/typecheck.js";
 
 interface Block {

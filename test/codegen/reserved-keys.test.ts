@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../cli/run-cli.js";
+import { runCli } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "toolgate-reserved-keys-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,8 +44,8 @@ describe("reserved keys in tools.yaml", () => {
     writeFileSync(file, source);
     const r = await runCli(["codegen", "--config", file, "--out", join(dir, "out")]);
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`${file.slice(dir.length + 1)}:${at} reserved_key: "__proto__" cannot be a key`);
-    expect(r.err).toContain("hint: rename the field");
-    expect(r.err).not.toMatch(/internal error|\n\s+at /);
+    expect(r.stderr).toContain(`${file.slice(dir.length + 1)}:${at} reserved_key: "__proto__" cannot be a key`);
+    expect(r.stderr).toContain("hint: rename the field");
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 });

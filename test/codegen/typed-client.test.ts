@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGate } from "../../generated/index.js";
 import type { CallOptions, CallRequest, Envelope, TrustedContext } from "../../src/index.js";
-import { repoRoot } from "../helpers/cli.js";
+import { repoRoot } from "../helpers/repo.js";
 import { typecheckFiles } from "../helpers/typecheck.js";
 
 const ctx: TrustedContext = { tenant: "t1", user: "alice", roles: ["agent"], run_id: "run-1" };

@@ -8,9 +8,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildPolicy } from "../../codegen/compiler/build.js";
-import { main } from "../../src/cli/main.js";
+import { runCli } from "../helpers/cli.js";
 
 interface Row {
   readonly note: string;
@@ -74,17 +74,9 @@ const rows: Row[] = [
 ];
 
 async function check(dir: string): Promise<string[]> {
-  const err: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation(() => {});
-  const error = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void err.push(a.join(" ")));
-  try {
-    await main(["check", dir]);
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
+  const { stderr } = await runCli(["check", dir]);
   // formatDiagnostic: "<file>:<row>:<col> <code>: <message>"
-  return err.flatMap((line) => {
+  return stderr.split("\n").flatMap((line) => {
     const m = /^.*?:(\d+):(\d+):? (\w+): /.exec(line);
     return m === null ? [] : [`${m[3]}@${m[1]}:${m[2]}`];
   });

@@ -39,17 +39,17 @@ describe("toolgate build", () => {
     if (r.kind === "errors") expect(r.errors[0]).toMatchObject({ code: "rego_type_error", location: { row: 2 } });
   });
 
-  it("build --timings prints every step, the compiler's stages and emit's phases, to stderr", () => {
+  it("build --timings prints every step, the compiler's stages and emit's phases, to stderr", async () => {
     const { policies, out } = policiesDir("package a\nallow := input.ok\n");
-    const r = runCli(["build", "--policies", policies, "--out", out, "-e", "a/allow", "--timings"]);
+    const r = await runCli(["build", "--policies", policies, "--out", out, "-e", "a/allow", "--timings"]);
     expect(r.code, r.stderr).toBe(0);
     const steps = r.stderr.split("\n").filter((l) => / ms$/.test(l)).map((l) => l.trim().split(/\s+/)[0]);
     for (const s of ["load", "read", "parse", "plan", "emit", "runtime", "generate", "validate", "binary", "optimize", "bundle", "write", "total"]) expect(steps).toContain(s);
   });
 
-    it("the CLI builds the bundle with the three OPA bundle files", () => {
+    it("the CLI builds the bundle with the three OPA bundle files", async () => {
     const { policies, out } = policiesDir("package a\nallow := input.ok\n");
-    const r = runCli(["build", "--policies", policies, "--out", out, "-e", "a/allow"]);
+    const r = await runCli(["build", "--policies", policies, "--out", out, "-e", "a/allow"]);
     expect(r.code, r.stderr).toBe(0);
     const listing = execFileSync("tar", ["tzf", join(out, "bundle.tar.gz")], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
     expect(listing.split("\n").filter(Boolean)).toEqual(["/.manifest", "/data.json", "/policy.wasm"]);
@@ -68,11 +68,11 @@ describe("toolgate eval", () => {
     expect(formatEvalResult(single, [])).toEqual({});
   });
 
-  it("the CLI prints opa eval --format json", () => {
+  it("the CLI prints opa eval --format json", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tg-eval-"));
     writeFileSync(join(dir, "p.rego"), 'package p\nallow if input.user == "alice"\n');
     writeFileSync(join(dir, "in.json"), '{"user": "alice"}');
-    const r = runCli(["eval", "-d", dir, "--input", join(dir, "in.json"), "data.p.allow"]);
+    const r = await runCli(["eval", "-d", dir, "--input", join(dir, "in.json"), "data.p.allow"]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
       result: [{ expressions: [{ value: true, text: "data.p.allow", location: { row: 1, col: 1 } }] }],

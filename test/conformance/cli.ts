@@ -11,7 +11,7 @@ import { runCasesIsolated } from "./pool.js";
 import type { CaseOutcome } from "./run-case.js";
 import { formatReport, passRate, summarize, summaryLine } from "./report.js";
 import { raiseFloor, readFloor } from "./floor.js";
-import { conformanceDirMissing, defaultCaseDir } from "./case-dir.js";
+import { conformanceDirMissing, defaultCaseDir } from "../helpers/conformance-dir.js";
 import { pickFastSubset, writeFastSubset } from "./fast-subset.js";
 
 const usage = `usage: npm run conformance -- [DIR] [options]

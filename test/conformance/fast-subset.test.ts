@@ -2,7 +2,7 @@
 // passed in a full run (fast-subset.json), run in process through the same runner.
 import { expect, it } from "vitest";
 import { loadCases } from "./cases.js";
-import { defaultCaseDir } from "./case-dir.js";
+import { defaultCaseDir } from "../helpers/conformance-dir.js";
 import { readFastSubset } from "./fast-subset.js";
 import { readFloor } from "./floor.js";
 import { runCase } from "./run-case.js";

@@ -1,6 +1,6 @@
 /** The conformance runner as a library (the CLI is cli.ts). */
 export { loadCases, parseCaseFile, listCaseFiles, type ConformanceCase } from "./cases.js";
-export { defaultCaseDir } from "./case-dir.js";
+export { defaultCaseDir } from "../helpers/conformance-dir.js";
 export { runCase, judge, queryEntrypoint, type CaseOutcome, type CaseStatus } from "./run-case.js";
 export { runCasesIsolated, type PoolOptions } from "./pool.js";
 export { loadSkips } from "./skips.js";

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { loadCases } from "./cases.js";
-import { defaultCaseDir } from "./case-dir.js";
+import { defaultCaseDir } from "../helpers/conformance-dir.js";
 import { runCasesIsolated } from "./pool.js";
 import { describeConformance } from "../helpers/conformance.js";
 

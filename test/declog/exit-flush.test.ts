@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openPgStore } from "../../src/store/postgres/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { createTestSchema, pgUrl } from "../workers/pg-env.js";
-import type { TestSchema } from "../workers/pg-env.js";
+import { createTestSchema, pgUrl } from "../helpers/pg-env.js";
+import type { TestSchema } from "../helpers/pg-env.js";
 
 const run = (args: readonly string[]) =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {

@@ -1,7 +1,5 @@
 /** Gates for the decision-log, replay, shadow, hot-reload and telemetry tests, over either store. */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { manifest as shippedManifest, validators } from "../../generated/index.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../../src/demo/escrow.js";
 import type { TrustedContext } from "../../src/generated-runtime.js";
@@ -11,15 +9,9 @@ import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 import { createRuntime } from "../../src/runtime/index.js";
 import type { ApproverContext } from "../../src/runtime/index.js";
 import type { Runtime, RuntimeOptions } from "../../src/runtime/index.js";
-import { openPgStore } from "../../src/store/postgres/index.js";
-import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import type { DecisionLogOptions } from "../../src/store/decision-batch.js";
 import type { Store } from "../../src/store/store.js";
 import { manualClock } from "../../src/testing/index.js";
 import type { ManualClock } from "../../src/testing/index.js";
-import { createTestSchema, pgUrl } from "../workers/pg-env.js";
-import { vi } from "vitest";
-import { main } from "../../src/cli/main.js";
 
 export const ENTRYPOINT = "toolgate/authz/decision";
 export const POLICY_WASM = "generated/policy.wasm";
@@ -40,41 +32,6 @@ export function changedData(patch: (config: Record<string, unknown>) => void): J
 export const alice: TrustedContext = { tenant: "t_acme", user: "alice", roles: ["agent"], run_id: "run_1" };
 export const bob: ApproverContext = { tenant: "t_acme", user: "bob", roles: ["approver"] };
 export const victor: TrustedContext = { tenant: "t_acme", user: "victor", roles: ["viewer"], run_id: "run_2" };
-
-export interface OpenedStore {
-  readonly store: Store;
-  /** For the CLI: where the same state is. */
-  readonly args: readonly string[];
-  dispose(): Promise<void>;
-}
-
-export interface StoreKind {
-  readonly name: "sqlite" | "postgres";
-  readonly skip: boolean;
-  open(decisionLog?: DecisionLogOptions): Promise<OpenedStore>;
-}
-
-export const storeKinds: readonly StoreKind[] = [
-  {
-    name: "sqlite",
-    skip: false,
-    async open(decisionLog = {}) {
-      const dir = mkdtempSync(join(tmpdir(), "toolgate-declog-"));
-      const path = join(dir, "state.db");
-      const store = openSqliteStore(path, { decisionLog });
-      return { store, args: ["--db", path], dispose: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  },
-  {
-    name: "postgres",
-    skip: pgUrl === undefined,
-    async open(decisionLog = {}) {
-      const env = await createTestSchema();
-      const store = await openPgStore({ pool: env.pool, decisionLog });
-      return { store, args: ["--url", env.url, "--schema", env.schema], dispose: () => env.drop() };
-    },
-  },
-];
 
 export interface DeclogGate {
   readonly runtime: Runtime;
@@ -113,19 +70,4 @@ export async function approvedWrite(g: DeclogGate, ctx: TrustedContext, args: Js
   const d = await g.runtime.approvals.decide(ask.approval_id, { decision: "approve" }, bob);
   if (!d.ok) throw new Error(d.message);
   return g.runtime.call(ctx, { tool: "reserve_funds", args, operation_id, approval_id: ask.approval_id });
-}
-
-/** Runs the CLI in process; returns exit code and what it printed. */
-export async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void out.push(a.join(" ")));
-  const error = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void err.push(a.join(" ")));
-  try {
-    const code = await main(args);
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSuites, runSuites } from "../../src/evals/index.js";
 import type { Agent, AgentStep, Suite } from "../../src/evals/index.js";
-import { runCli } from "../cli/run-cli.js";
+import { runCli } from "../helpers/cli.js";
 import { shippedRunOptions } from "./env.js";
 
 async function scenarios(ids: readonly string[]): Promise<Suite[]> {
@@ -78,7 +78,7 @@ describe("agent-eval with a hostile or broken agent", () => {
     writeFileSync(agentFile, 'export const agent = { name: "mute", async step() { return { kind: "final", text: "I will not call anything." }; } };\n');
     const r = await runCli(["agent-eval", "test/evals/", "--agent", agentFile, "--format", "json"]);
     expect(r.code).toBe(0);
-    const a = (JSON.parse(r.out) as { agents: { agent: string; scores: { intent: { passed: number }; failure: { unreached: number } } }[] }).agents[0]!;
+    const a = (JSON.parse(r.stdout) as { agents: { agent: string; scores: { intent: { passed: number }; failure: { unreached: number } } }[] }).agents[0]!;
     expect(a.agent).toBe("mute");
     // Only "thanks": the other abstentions must also say something (the fact, a question, why not).
     expect(a.scores.intent.passed).toBe(1);
@@ -88,12 +88,12 @@ describe("agent-eval with a hostile or broken agent", () => {
     writeFileSync(notAgent, "export const x = 1;\n");
     const bad = await runCli(["agent-eval", "test/evals/", "--agent", notAgent]);
     expect(bad.code).toBe(1);
-    expect(bad.err).toContain(`${notAgent}:1:1 agent_module_error: exports no agent`);
+    expect(bad.stderr).toContain(`${notAgent}:1:1 agent_module_error: exports no agent`);
 
     const suite = join(dir, "state.eval.yaml");
     writeFileSync(suite, "version: 1\nsuite: st\nscenarios:\n  - id: s\n    intent: { message: hi }\n    state: { accounts: [{ account_id: acc_x }] }\n    expect: { no_call: { why: no_action } }\n");
     const st = await runCli(["agent-eval", suite]);
     expect(st.code).toBe(1);
-    expect(st.err).toContain(`${suite}:4:5 invalid_state: scenario "s": state.accounts[0] must be`);
+    expect(st.stderr).toContain(`${suite}:4:5 invalid_state: scenario "s": state.accounts[0] must be`);
   });
 });

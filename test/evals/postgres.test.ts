@@ -1,8 +1,8 @@
 import { afterAll, describe, it } from "vitest";
 import { carefulAgent, loadSuites, naiveAgent, runSuites } from "../../src/evals/index.js";
 import { openPgStore } from "../../src/store/postgres/index.js";
-import { createTestSchema, skipWithoutPg } from "../workers/pg-env.js";
-import type { TestSchema } from "../workers/pg-env.js";
+import { createTestSchema, skipWithoutPg } from "../helpers/pg-env.js";
+import type { TestSchema } from "../helpers/pg-env.js";
 import { expectCareful, expectNaive } from "./discrimination.js";
 import { shippedRunOptions } from "./env.js";
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AgentResult } from "../../src/evals/index.js";
-import { runCli } from "../cli/run-cli.js";
+import { runCli } from "../helpers/cli.js";
 
 interface JsonReport {
   agents: AgentResult[];
@@ -20,8 +20,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("the scripted agent (agent-eval --agent scripted)", () => {
   it("plays the shipped escrow suite's own scenarios: 100% intent and failure handling, no unsafe retry, nothing unreached", async () => {
     const r = await runCli(["agent-eval", "test/evals/", "--agent", "scripted", "--format", "json", "--min-intent", "1", "--min-failure", "1"]);
-    expect(r.code, r.err).toBe(0);
-    const agent = (JSON.parse(r.out) as JsonReport).agents[0]!;
+    expect(r.code, r.stderr).toBe(0);
+    const agent = (JSON.parse(r.stdout) as JsonReport).agents[0]!;
     expect(agent.agent).toBe("scripted");
     const notPassing = agent.scenarios.filter((s) => !s.intent.pass || (s.failure.status !== "pass" && s.failure.status !== "not_applicable"));
     expect(notPassing.map((s) => `${s.scenario}: ${s.intent.detail} / ${s.failure.status} ${s.failure.detail}`)).toEqual([]);
@@ -51,7 +51,7 @@ describe("the scripted agent (agent-eval --agent scripted)", () => {
     );
     const r = await runCli(["agent-eval", suite, "--agent", "scripted", "--format", "json", "--min-failure", "1"]);
     expect(r.code).toBe(1);
-    const agent = (JSON.parse(r.out) as JsonReport).agents[0]!;
+    const agent = (JSON.parse(r.stdout) as JsonReport).agents[0]!;
     const byId = new Map(agent.scenarios.map((s) => [s.scenario, s]));
     expect(byId.get("retry_a_terminal")?.intent.pass).toBe(true);
     expect(byId.get("retry_a_terminal")?.failure).toMatchObject({ status: "fail", detail: "did not retry" });

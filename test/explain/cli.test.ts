@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 
-function run(args: string[]): { code: number | null; out: string; err: string } {
-  const r = runCli(args);
+async function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const r = await runCli(args);
   return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
@@ -17,13 +17,13 @@ function inputFile(input: unknown): string {
 }
 
 describe("toolgate eval --explain", () => {
-  it("prints the result, then a table of the shipped policy's rules with their values for the input", () => {
+  it("prints the result, then a table of the shipped policy's rules with their values for the input", async () => {
     const input = inputFile({
       tool: "reserve_funds", effect: "reversible_write", args: { amount: 10 }, fingerprint: "fp", args_hash: "ah", operation_id: "op-1",
       principal: { tenant: "t1", user: "alice", roles: ["agent"] }, approval: null, now_ms: 1, policy_version: "v1",
       policy_code_version: "c1", policy_data_version: "d1",
     });
-    const r = run(["eval", "--explain", "-d", "policies/authz.rego", "-d", "policies/data.json", "--input", input, "data.toolgate.authz.decision"]);
+    const r = await run(["eval", "--explain", "-d", "policies/authz.rego", "-d", "policies/data.json", "--input", input, "data.toolgate.authz.decision"]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const [json, table] = r.out.split("\n\n  RULE");
@@ -42,9 +42,9 @@ describe("toolgate eval --explain", () => {
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^\\+ data\\.toolgate\\.authz\\.approval_mismatch +complete +policies/authz\\.rego:${am} +undefined$`)));
   }, 180_000);
 
-  it("--format json: one document; a query that errors exits 1 but still explains, with the error on the rule", () => {
+  it("--format json: one document; a query that errors exits 1 but still explains, with the error on the rule", async () => {
     const input = inputFile({ a: 1, b: 2, users: ["x"] });
-    const r = run(["eval", "--explain", "--format", "json", "-d", "test/explain/fixture", "--input", input, "data.fx.conflict"]);
+    const r = await run(["eval", "--explain", "--format", "json", "-d", "test/explain/fixture", "--input", input, "data.fx.conflict"]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/eval_conflict_error/);
     const doc = JSON.parse(r.out) as { result?: unknown; explanation: { rules: { path: string; role: string; outcome: { status: string } }[] } };
@@ -53,9 +53,9 @@ describe("toolgate eval --explain", () => {
     expect(doc.explanation.rules.find((x) => x.path === "data.fx.allow")).toMatchObject({ role: "other", outcome: { status: "value", value: true } });
   }, 180_000);
 
-  it("rejects an unknown --format as a usage error and documents --explain in --help", () => {
-    expect(run(["eval", "--explain", "--format", "xml", "data.x"]).code).toBe(2);
-    const help = run(["eval", "--help"]).out;
+  it("rejects an unknown --format as a usage error and documents --explain in --help", async () => {
+    expect((await run(["eval", "--explain", "--format", "xml", "data.x"])).code).toBe(2);
+    const help = (await run(["eval", "--help"])).out;
     expect(help).toContain("--explain");
     expect(help).toMatch(/--format <format> +with --explain/);
   }, 180_000);

@@ -9,8 +9,8 @@
 import { readFileSync } from "node:fs";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { malformedInputs, policyInputs } from "../../bench/policy/inputs.js";
-import { makeReference } from "../../bench/policy/reference.js";
+import { malformedInputs, policyInputs } from "../helpers/policy-inputs.js";
+import { makeReference } from "../helpers/policy-reference.js";
 import { compilePolicy } from "../../codegen/compiler/index.js";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyInput } from "../../src/policy/engine.js";

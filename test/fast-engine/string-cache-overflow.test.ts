@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { policyInputs } from "../../bench/policy/inputs.js";
+import { policyInputs } from "../helpers/policy-inputs.js";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyInput } from "../../src/policy/engine.js";
 import { loadFastEngine } from "../../src/policy/fast-engine.js";

@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatSource } from "../../codegen/rego/format/index.js";
 import { loadCases } from "../conformance/cases.js";
-import { defaultCaseDir } from "../conformance/case-dir.js";
+import { defaultCaseDir } from "../helpers/conformance-dir.js";
 import { describeConformance } from "../helpers/conformance.js";
-import { main } from "../../src/cli/main.js";
+import { runCli } from "../helpers/cli.js";
 import { roundTrip } from "./roundtrip.js";
 
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
@@ -88,17 +88,11 @@ describe("toolgate fmt", () => {
     const dir = mkdtempSync(join(tmpdir(), "fmt-"));
     const file = join(dir, "a.rego");
     writeFileSync(file, fixture("messy.rego"));
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
-    const err = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      expect(await main(["fmt", "--check", dir])).toBe(1);
-      expect(log).toHaveBeenCalledWith(file);
-      expect(await main(["fmt", "-w", dir])).toBe(0);
-      expect(readFileSync(file, "utf8")).toBe(fixture("messy.formatted.rego"));
-      expect(await main(["fmt", "--check", dir])).toBe(0);
-    } finally {
-      log.mockRestore();
-      err.mockRestore();
-    }
+    const unformatted = await runCli(["fmt", "--check", dir]);
+    expect(unformatted.code).toBe(1);
+    expect(unformatted.stdout.split("\n")).toContain(file);
+    expect((await runCli(["fmt", "-w", dir])).code).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe(fixture("messy.formatted.rego"));
+    expect((await runCli(["fmt", "--check", dir])).code).toBe(0);
   });
 });

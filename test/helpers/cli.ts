@@ -1,16 +1,12 @@
 /**
- * Runs the toolgate CLI in a child process the way a user runs `npx toolgate`: through
- * bin/toolgate.js, which in a checkout runs the TypeScript sources (never a stale dist/).
+ * The toolgate CLI run in this process: the CLI's `main` with its output captured, the working
+ * directory and environment set for the run, and a thrown error reported as the executable
+ * reports it. No process start and no second module load, so use it unless the test needs a
+ * real process (then `runCliProcess` in cli-process.ts).
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-export const cliBin = join(repoRoot, "bin", "toolgate.js");
-const traceHook = join(repoRoot, "test", "helpers", "trace-loads.mjs");
+import { formatWithOptions } from "node:util";
+import { reportFatal } from "../../src/cli/fatal.js";
+import { main } from "../../src/cli/main.js";
 
 export interface CliRun {
   readonly code: number;
@@ -19,41 +15,65 @@ export interface CliRun {
 }
 
 export interface CliOptions {
+  /** The working directory of the run (default: this process's; a child process: the repository root). */
   readonly cwd?: string;
+  /** Variables set (a string) or removed (undefined) for the run, over this process's environment. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Arguments for node itself, before the script. */
-  readonly nodeArgs?: readonly string[];
 }
 
-/** Runs `toolgate ...args` and returns its exit code and output (never throws on a non-zero exit). */
-export function runCli(args: readonly string[], opts: CliOptions = {}): CliRun {
-  return runNode([...(opts.nodeArgs ?? []), cliBin, ...args], opts);
+// One in-process run at a time: each one owns the console, the working directory and the environment.
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs `toolgate ...args` in this process; its exit code and output (never throws for a failing command). */
+export function runCli(args: readonly string[], opts: CliOptions = {}): Promise<CliRun> {
+  const run = queue.then(() => runInProcess(args, opts));
+  queue = run.catch(() => undefined);
+  return run;
 }
 
-function runNode(args: readonly string[], opts: CliOptions): CliRun {
-  const r = spawnSync(process.execPath, args, {
-    cwd: opts.cwd ?? repoRoot,
-    env: { ...process.env, ...opts.env },
-    encoding: "utf8",
-  });
-  if (r.error !== undefined) throw r.error;
-  return { code: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
+type Write = typeof process.stdout.write;
+
+function capture(into: string[]): Write {
+  return ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    into.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+    const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+    done?.();
+    return true;
+  }) as Write;
 }
 
-/** Runs node with a module-load trace and returns the run plus every module URL it loaded. */
-export function traceLoads(args: readonly string[], opts: CliOptions = {}): CliRun & { readonly loaded: readonly string[] } {
-  const dir = mkdtempSync(join(tmpdir(), "toolgate-trace-"));
-  const file = join(dir, "loaded.txt");
+async function runInProcess(args: readonly string[], opts: CliOptions): Promise<CliRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const line = (into: string[]) => (...a: unknown[]) => void into.push(`${formatWithOptions({ colors: false }, ...a)}\n`);
+  const saved = { log: console.log, info: console.info, debug: console.debug, warn: console.warn, error: console.error };
+  const writes = { out: process.stdout.write, err: process.stderr.write };
+  const cwd = process.cwd();
+  const env = Object.entries(opts.env ?? {}).map(([k, v]) => [k, process.env[k], v] as const);
+  console.log = console.info = console.debug = line(out);
+  console.warn = console.error = line(err);
+  process.stdout.write = capture(out);
+  process.stderr.write = capture(err);
+  let code: number;
   try {
-    const run = runNode(["--import", traceHook, ...args], { ...opts, env: { ...opts.env, TOOLGATE_TRACE_LOADS: file } });
-    let loaded: string[] = [];
-    try {
-      loaded = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
-    } catch {
-      // No module loaded after the hook: an empty trace.
-    }
-    return { ...run, loaded };
+    if (opts.cwd !== undefined) process.chdir(opts.cwd);
+    for (const [k, , v] of env) setEnv(k, v);
+    code = await main(args);
+  } catch (e) {
+    const report = reportFatal(e);
+    err.push(`${report.message}\n`);
+    code = report.exitCode;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    for (const [k, before] of env) setEnv(k, before);
+    process.chdir(cwd);
+    Object.assign(console, saved);
+    process.stdout.write = writes.out;
+    process.stderr.write = writes.err;
   }
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+function setEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }

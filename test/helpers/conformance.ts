@@ -4,7 +4,7 @@
  * are reported as skipped with one line saying how to enable them.
  */
 import { describe, it } from "vitest";
-import { conformanceDirMissing } from "../conformance/case-dir.js";
+import { conformanceDirMissing } from "./conformance-dir.js";
 
 /** Null when the cases are readable, else the reason they are not. */
 export const conformanceMissing: string | null = conformanceDirMissing();

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
-import { repoRoot } from "./cli.js";
+import { repoRoot } from "./repo.js";
 
 export interface TypeProblem {
   readonly file: string;

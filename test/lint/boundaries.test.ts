@@ -1,8 +1,9 @@
 /** The ESLint rules that state the module boundaries fire on violations (and `npm test` runs them). */
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/cli.js";
+import { repoRoot } from "../helpers/repo.js";
 
 const eslint = new ESLint({ cwd: repoRoot });
 
@@ -47,5 +48,57 @@ describe("module boundaries", () => {
     const cycle = new ESLint({ cwd: repoRoot, ignore: false });
     const results = await cycle.lintFiles([join(repoRoot, "test/fixtures/lint-cycle/a.ts")]);
     expect(results.flatMap((r) => r.messages.map((m) => m.ruleId))).toContain("import-x/no-cycle");
+  });
+});
+
+/** The import specifiers of a module's text: static imports and exports, import(), and `new URL(..., import.meta.url)` (a worker script). */
+function specifiers(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|new URL\(\s*)["'`](\.{1,2}\/[^"'`$]*)["'`]/g)) found.push(m[1] as string);
+  return found;
+}
+
+/**
+ * What a file of test/ or bench/ may import of the other: bench/ only test/helpers/ (fixtures both
+ * use); test/helpers/ nothing of bench/ or of the rest of test/; the rest of test/ bench/ only from
+ * test/bench/ (the tests of the bench-report code).
+ */
+function crossImportProblem(file: string, specifier: string): string | null {
+  const target = relative(repoRoot, resolve(dirname(join(repoRoot, file)), specifier)).split("\\").join("/");
+  const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`);
+  if (inside(file, "bench") && inside(target, "test") && !inside(target, "test/helpers")) return `${file} imports ${target}: bench may import only test/helpers/ of test/`;
+  if (inside(file, "test/helpers") && (inside(target, "bench") || (inside(target, "test") && !inside(target, "test/helpers")))) {
+    return `${file} imports ${target}: test/helpers/ is shared with bench/ and imports neither bench/ nor the rest of test/`;
+  }
+  if (inside(file, "test") && !inside(file, "test/helpers") && !inside(file, "test/bench") && inside(target, "bench")) {
+    return `${file} imports ${target}: only test/bench/ (the bench-report tests) imports bench/; move what both need to test/helpers/`;
+  }
+  return null;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(repoRoot, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(ts|mts|mjs|js)$/.test(e.name))
+    .map((e) => relative(repoRoot, join(e.parentPath, e.name)).split("\\").join("/"))
+    .filter((f) => !f.startsWith("test/fixtures/") && !f.startsWith("test/artifacts/"));
+}
+
+describe("test and bench", () => {
+  it("bench imports only test/helpers of test, test/helpers neither bench nor the rest of test, and test bench only from test/bench", () => {
+    const problems = [...sourceFiles("bench"), ...sourceFiles("test")].flatMap((file) =>
+      specifiers(readFileSync(join(repoRoot, file), "utf8")).flatMap((s) => crossImportProblem(file, s) ?? []),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("the check rejects a bench -> test import, a helper reaching into a suite and a suite reaching into bench", () => {
+    expect(crossImportProblem("bench/x.bench.ts", "../test/runtime/harness.js")).toContain("bench may import only test/helpers/");
+    expect(crossImportProblem("bench/policy/x.ts", "../../test/workers/gate-worker.ts")).toContain("bench may import only test/helpers/");
+    expect(crossImportProblem("bench/x.bench.ts", "../test/helpers/pg-env.js")).toBeNull();
+    expect(crossImportProblem("test/helpers/x.ts", "../runtime/harness.js")).toContain("test/helpers/ is shared");
+    expect(crossImportProblem("test/helpers/workers/x.ts", "../../../bench/rows.js")).toContain("test/helpers/ is shared");
+    expect(crossImportProblem("test/runtime/x.test.ts", "../../bench/rows.js")).toContain("only test/bench/");
+    expect(crossImportProblem("test/bench/report.test.ts", "../../bench/report.js")).toBeNull();
+    expect(specifiers('import { a } from "../test/x.js";\nexport { b } from "./y.js";\nconst w = new URL("../test/w.ts", import.meta.url);\nawait import("../z.js");')).toEqual(["../test/x.js", "./y.js", "../test/w.ts", "../z.js"]);
   });
 });

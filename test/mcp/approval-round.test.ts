@@ -7,15 +7,16 @@
 import type { Server as HttpServer } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createMcpHttpHandler } from "../../src/mcp/index.js";
 import { createInboxApp, createTokenVerifier, issueApproverToken, listenInbox } from "../../src/server/index.js";
 import type { RunningInbox } from "../../src/server/index.js";
 import type { Store } from "../../src/store/store.js";
-import { hasPg, makeTestGate, reserveArgs, storeKinds, storeSite } from "./fixture.js";
+import { makeTestGate, reserveArgs, storeSite } from "./fixture.js";
 import type { StoreSite, TestGate } from "./fixture.js";
 import { MODERN, modernRpc, secret, token } from "./wire.js";
 import type { RpcAnswer } from "./wire.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const INBOX_SECRET = "an-inbox-approver-secret-of-32-bytes-or-more";
 const CSRF = "a-csrf-secret-of-at-least-32-bytes-long!!";
@@ -23,219 +24,218 @@ const urlMode = { elicitation: { url: {} } };
 
 type Structured = Record<string, unknown>;
 
-for (const kind of storeKinds) {
-  describe.skipIf(kind === "postgres" && !hasPg)(`MCP approvals through input_required (${kind} store)`, () => {
-    let site: StoreSite;
-    let store: Store;
-    let gate: TestGate;
-    let http: HttpServer;
-    let inbox: RunningInbox;
-    let url: URL;
-    let alice: string;
-    let skewMs = 0;
-    /** tools/call requests the endpoint received (round trips). */
-    let calls = 0;
+describeEachStore("MCP approvals through input_required", (stores) => {
+  const kind = stores.name;
+  let site: StoreSite;
+  let store: Store;
+  let gate: TestGate;
+  let http: HttpServer;
+  let inbox: RunningInbox;
+  let url: URL;
+  let alice: string;
+  let skewMs = 0;
+  /** tools/call requests the endpoint received (round trips). */
+  let calls = 0;
 
-    beforeAll(async () => {
-      site = await storeSite(kind);
-      store = await site.open();
-      gate = await makeTestGate(store);
-      inbox = await listenInbox(
-        createInboxApp({ approvals: gate.runtime.approvals, verifyApprover: createTokenVerifier({ secret: INBOX_SECRET }), csrfSecret: CSRF, resumeOnDecision: false }),
-      );
-      const handler = createMcpHttpHandler(gate.runtime, { secret, approvalLink: inbox.url, now: () => Date.now() + skewMs });
-      const { createServer } = await import("node:http");
-      http = createServer((req, res) => {
-        if (req.headers["mcp-method"] === "tools/call") calls++;
-        void handler(req, res);
-      });
-      await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
-      const address = http.address();
-      url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
-      alice = await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] });
+  beforeAll(async () => {
+    site = await storeSite(kind);
+    store = await site.open();
+    gate = await makeTestGate(store);
+    inbox = await listenInbox(
+      createInboxApp({ approvals: gate.runtime.approvals, verifyApprover: createTokenVerifier({ secret: INBOX_SECRET }), csrfSecret: CSRF, resumeOnDecision: false }),
+    );
+    const handler = createMcpHttpHandler(gate.runtime, { secret, approvalLink: inbox.url, now: () => Date.now() + skewMs });
+    const { createServer } = await import("node:http");
+    http = createServer((req, res) => {
+      if (req.headers["mcp-method"] === "tools/call") calls++;
+      void handler(req, res);
     });
-    afterAll(async () => {
-      await new Promise((r) => http?.close(r));
-      await inbox?.close();
-      await store?.close();
-      await site?.drop();
-    });
-
-    /** Decides as bob through the inbox's JSON API, as a human would after opening the link. */
-    async function decide(approvalId: string, decision: "approve" | "reject" | "revoke"): Promise<number> {
-      const bob = await issueApproverToken({ secret: INBOX_SECRET, tenant: "t_acme", user: "bob", roles: ["approver"] });
-      const res = await fetch(`${inbox.url}/api/approvals/${encodeURIComponent(approvalId)}/decision`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${bob}` },
-        body: JSON.stringify({ decision }),
-      });
-      return res.status;
-    }
-
-    const reserve = (op: string, extra: Record<string, unknown> = {}) => ({ name: "reserve_funds", arguments: { ...reserveArgs, operation_id: op, ...extra } });
-
-    /** First round: input_required with a URL elicitation to the inbox page; returns the state and approval id. */
-    async function firstRound(op: string, bearer = alice): Promise<{ state: string; approvalId: string }> {
-      const r = await modernRpc(url, bearer, "tools/call", reserve(op), urlMode);
-      const result = r.body.result as { resultType: string; requestState: string; inputRequests: Record<string, { method: string; params: { mode: string; url: string } }> };
-      expect(result.resultType).toBe("input_required");
-      const page = result.inputRequests["approval_page"];
-      expect(page?.method).toBe("elicitation/create");
-      expect(page?.params.mode).toBe("url");
-      const approvalId = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(page?.params.url ?? "")?.[1] ?? "");
-      expect(page?.params.url).toBe(`${inbox.url}/approvals/${encodeURIComponent(approvalId)}`);
-      return { state: result.requestState, approvalId };
-    }
-
-    function refused(r: RpcAnswer, reason: string): void {
-      expect(r.body.result).toBeUndefined();
-      expect(r.body.error?.code).toBe(-32602);
-      expect(r.body.error?.data?.["reason"]).toBe(reason);
-    }
-
-    it("a client with URL elicitation gets input_required to the inbox page; approved through the inbox's HTTP API, the SDK client's retry runs the call exactly once in 2 round trips", async () => {
-      const op = `op-e2e-${kind}`;
-      const client = new Client({ name: "toolgate-e2e", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: { pin: MODERN } } });
-      const seen: string[] = [];
-      client.setRequestHandler("elicitation/create", async (request) => {
-        const params = request.params as { mode?: string; url?: string };
-        seen.push(`${params.mode}:${params.url}`);
-        // The human opens the page and approves; the client then reports the URL flow as done.
-        const id = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(params.url ?? "")?.[1] ?? "");
-        expect(await decide(id, "approve")).toBe(200);
-        return { action: "accept" };
-      });
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${alice}` } } }));
-      try {
-        const before = calls;
-        const result = (await client.callTool(reserve(op))) as CallToolResult;
-        expect(result.isError).not.toBe(true);
-        expect(result.structuredContent).toMatchObject({ outcome: "success", operation_id: op, replayed: false, value: { state: "reserved" } });
-        expect(seen).toHaveLength(1);
-        expect(seen[0]).toMatch(new RegExp(`^url:${inbox.url}/approvals/apr_`));
-        expect(calls - before).toBe(2);
-        expect(gate.ledger.effectsOf(op)).toHaveLength(1);
-      } finally {
-        await client.close();
-      }
-    });
-
-    it("a pending approval answers input_required again; after approval the state runs the call", async () => {
-      const op = `op-pending-${kind}`;
-      const { state, approvalId } = await firstRound(op);
-      const again = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
-      const second = again.body.result as { resultType: string; requestState: string };
-      expect(second.resultType).toBe("input_required");
-      expect(typeof second.requestState).toBe("string");
-      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
-      expect(await decide(approvalId, "approve")).toBe(200);
-      const done = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: second.requestState }, urlMode);
-      expect(done.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: op });
-      expect(gate.ledger.effectsOf(op)).toHaveLength(1);
-    });
-
-    it("a rejected approval answers the terminal envelope and runs nothing", async () => {
-      const op = `op-rejected-${kind}`;
-      const { state, approvalId } = await firstRound(op);
-      expect(await decide(approvalId, "reject")).toBe(200);
-      const r = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
-      expect(r.body.result?.["isError"]).toBe(true);
-      const env = r.body.result?.["structuredContent"] as Structured;
-      expect(env).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
-      expect(String(env["message"])).toContain("reject");
-      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
-    });
-
-    it("a client that declares no elicitation gets today's approval_required envelope with the inbox link", async () => {
-      const r = await modernRpc(url, alice, "tools/call", reserve(`op-noelicit-${kind}`), {});
-      const env = r.body.result?.["structuredContent"] as Structured;
-      expect(r.body.result?.["resultType"]).not.toBe("input_required");
-      expect(env).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
-      expect(env["approval_url"]).toBe(`${inbox.url}/approvals/${String(env["approval_id"])}`);
-    });
-
-    it("inline approval is not offered where the tools.yaml rules forbid the caller to decide (no self-approval): URL mode only", async () => {
-      const r = await modernRpc(url, alice, "tools/call", reserve(`op-noinline-${kind}`), { elicitation: { url: {}, form: {} } });
-      expect(Object.keys((r.body.result as { inputRequests: Structured }).inputRequests)).toEqual(["approval_page"]);
-      const formOnly = await modernRpc(url, alice, "tools/call", reserve(`op-formonly-${kind}`), { elicitation: { form: {} } });
-      expect(formOnly.body.result?.["structuredContent"]).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
-    });
-
-    it("an inline decision the caller was not offered approves nothing: the rules (no self-approval) still decide", async () => {
-      const op = `op-selfapprove-${kind}`;
-      const { state, approvalId } = await firstRound(op);
-      const forgedDecision = { approval_decision: { action: "accept", content: { decision: "approve" } } };
-      const r = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state, inputResponses: forgedDecision }, { elicitation: { url: {}, form: {} } });
-      expect(r.body.result?.["resultType"]).toBe("input_required");
-      expect((await gate.runtime.approvals.get(approvalId))?.status).toBe("pending");
-      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
-    });
-
-    it("a forged requestState is refused (request_state_forged) and runs nothing", async () => {
-      const op = `op-forged-${kind}`;
-      const { state, approvalId } = await firstRound(op);
-      expect(await decide(approvalId, "approve")).toBe(200);
-      const [v, body, mac] = state.split(".");
-      const payload = JSON.parse(Buffer.from(body ?? "", "base64url").toString()) as { p: Structured };
-      payload.p["user"] = "alice";
-      payload.p["expires_at_ms"] = Date.now() + 3_600_000_000;
-      const tampered = `${v}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.${mac}`;
-      refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: tampered }, urlMode), "request_state_forged");
-      refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: "not-a-state" }, urlMode), "request_state_forged");
-      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
-    });
-
-    it("a replayed requestState is refused (request_state_used): the approved call ran once", async () => {
-      const op = `op-replayed-${kind}`;
-      const { state, approvalId } = await firstRound(op);
-      expect(await decide(approvalId, "approve")).toBe(200);
-      const first = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
-      expect(first.body.result?.["structuredContent"]).toMatchObject({ outcome: "success" });
-      refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_used");
-      expect(gate.ledger.effectsOf(op)).toHaveLength(1);
-    });
-
-    it("an expired requestState is refused (request_state_expired) and runs nothing", async () => {
-      const op = `op-expired-${kind}`;
-      const { state, approvalId } = await firstRound(op);
-      expect(await decide(approvalId, "approve")).toBe(200);
-      skewMs = 16 * 60_000; // reserve_funds approvals live 15 minutes
-      try {
-        refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_expired");
-      } finally {
-        skewMs = 0;
-      }
-      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
-    });
-
-    it("another principal's requestState is refused (request_state_other_principal), even for an approved call", async () => {
-      const op = `op-other-principal-${kind}`;
-      const { state, approvalId } = await firstRound(op);
-      expect(await decide(approvalId, "approve")).toBe(200);
-      const carol = await token({ tenant: "t_acme", sub: "carol", roles: ["agent"] });
-      refused(await modernRpc(url, carol, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_other_principal");
-      const mallory = await token({ tenant: "t_evil", sub: "alice", roles: ["agent"] });
-      refused(await modernRpc(url, mallory, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_other_principal");
-      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
-    });
-
-    it("a requestState sent with other arguments is refused (request_state_other_call) and runs nothing", async () => {
-      const op = `op-other-args-${kind}`;
-      const { state, approvalId } = await firstRound(op);
-      expect(await decide(approvalId, "approve")).toBe(200);
-      refused(await modernRpc(url, alice, "tools/call", { ...reserve(op, { amount: 999_999 }), requestState: state }, urlMode), "request_state_other_call");
-      refused(await modernRpc(url, alice, "tools/call", { ...reserve(`${op}-b`), requestState: state }, urlMode), "request_state_other_call");
-      refused(await modernRpc(url, alice, "tools/call", { name: "confirm_transfer", arguments: { reservation_id: "res_1", amount: 1, currency: "EUR", operation_id: op }, requestState: state }, urlMode), "request_state_other_call");
-      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
-    });
-
-    it("a requestState whose approval was revoked is refused (request_state_revoked) and runs nothing", async () => {
-      const op = `op-revoked-${kind}`;
-      const { state, approvalId } = await firstRound(op);
-      expect(await decide(approvalId, "approve")).toBe(200);
-      expect(await decide(approvalId, "revoke")).toBe(200);
-      refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_revoked");
-      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
-    });
+    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+    const address = http.address();
+    url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
+    alice = await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] });
   });
-}
+  afterAll(async () => {
+    await new Promise((r) => http?.close(r));
+    await inbox?.close();
+    await store?.close();
+    await site?.drop();
+  });
+
+  /** Decides as bob through the inbox's JSON API, as a human would after opening the link. */
+  async function decide(approvalId: string, decision: "approve" | "reject" | "revoke"): Promise<number> {
+    const bob = await issueApproverToken({ secret: INBOX_SECRET, tenant: "t_acme", user: "bob", roles: ["approver"] });
+    const res = await fetch(`${inbox.url}/api/approvals/${encodeURIComponent(approvalId)}/decision`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${bob}` },
+      body: JSON.stringify({ decision }),
+    });
+    return res.status;
+  }
+
+  const reserve = (op: string, extra: Record<string, unknown> = {}) => ({ name: "reserve_funds", arguments: { ...reserveArgs, operation_id: op, ...extra } });
+
+  /** First round: input_required with a URL elicitation to the inbox page; returns the state and approval id. */
+  async function firstRound(op: string, bearer = alice): Promise<{ state: string; approvalId: string }> {
+    const r = await modernRpc(url, bearer, "tools/call", reserve(op), urlMode);
+    const result = r.body.result as { resultType: string; requestState: string; inputRequests: Record<string, { method: string; params: { mode: string; url: string } }> };
+    expect(result.resultType).toBe("input_required");
+    const page = result.inputRequests["approval_page"];
+    expect(page?.method).toBe("elicitation/create");
+    expect(page?.params.mode).toBe("url");
+    const approvalId = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(page?.params.url ?? "")?.[1] ?? "");
+    expect(page?.params.url).toBe(`${inbox.url}/approvals/${encodeURIComponent(approvalId)}`);
+    return { state: result.requestState, approvalId };
+  }
+
+  function refused(r: RpcAnswer, reason: string): void {
+    expect(r.body.result).toBeUndefined();
+    expect(r.body.error?.code).toBe(-32602);
+    expect(r.body.error?.data?.["reason"]).toBe(reason);
+  }
+
+  it("a client with URL elicitation gets input_required to the inbox page; approved through the inbox's HTTP API, the SDK client's retry runs the call exactly once in 2 round trips", async () => {
+    const op = `op-e2e-${kind}`;
+    const client = new Client({ name: "toolgate-e2e", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: { pin: MODERN } } });
+    const seen: string[] = [];
+    client.setRequestHandler("elicitation/create", async (request) => {
+      const params = request.params as { mode?: string; url?: string };
+      seen.push(`${params.mode}:${params.url}`);
+      // The human opens the page and approves; the client then reports the URL flow as done.
+      const id = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(params.url ?? "")?.[1] ?? "");
+      expect(await decide(id, "approve")).toBe(200);
+      return { action: "accept" };
+    });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${alice}` } } }));
+    try {
+      const before = calls;
+      const result = (await client.callTool(reserve(op))) as CallToolResult;
+      expect(result.isError).not.toBe(true);
+      expect(result.structuredContent).toMatchObject({ outcome: "success", operation_id: op, replayed: false, value: { state: "reserved" } });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatch(new RegExp(`^url:${inbox.url}/approvals/apr_`));
+      expect(calls - before).toBe(2);
+      expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a pending approval answers input_required again; after approval the state runs the call", async () => {
+    const op = `op-pending-${kind}`;
+    const { state, approvalId } = await firstRound(op);
+    const again = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
+    const second = again.body.result as { resultType: string; requestState: string };
+    expect(second.resultType).toBe("input_required");
+    expect(typeof second.requestState).toBe("string");
+    expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+    expect(await decide(approvalId, "approve")).toBe(200);
+    const done = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: second.requestState }, urlMode);
+    expect(done.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: op });
+    expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+  });
+
+  it("a rejected approval answers the terminal envelope and runs nothing", async () => {
+    const op = `op-rejected-${kind}`;
+    const { state, approvalId } = await firstRound(op);
+    expect(await decide(approvalId, "reject")).toBe(200);
+    const r = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
+    expect(r.body.result?.["isError"]).toBe(true);
+    const env = r.body.result?.["structuredContent"] as Structured;
+    expect(env).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
+    expect(String(env["message"])).toContain("reject");
+    expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+  });
+
+  it("a client that declares no elicitation gets today's approval_required envelope with the inbox link", async () => {
+    const r = await modernRpc(url, alice, "tools/call", reserve(`op-noelicit-${kind}`), {});
+    const env = r.body.result?.["structuredContent"] as Structured;
+    expect(r.body.result?.["resultType"]).not.toBe("input_required");
+    expect(env).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
+    expect(env["approval_url"]).toBe(`${inbox.url}/approvals/${String(env["approval_id"])}`);
+  });
+
+  it("inline approval is not offered where the tools.yaml rules forbid the caller to decide (no self-approval): URL mode only", async () => {
+    const r = await modernRpc(url, alice, "tools/call", reserve(`op-noinline-${kind}`), { elicitation: { url: {}, form: {} } });
+    expect(Object.keys((r.body.result as { inputRequests: Structured }).inputRequests)).toEqual(["approval_page"]);
+    const formOnly = await modernRpc(url, alice, "tools/call", reserve(`op-formonly-${kind}`), { elicitation: { form: {} } });
+    expect(formOnly.body.result?.["structuredContent"]).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
+  });
+
+  it("an inline decision the caller was not offered approves nothing: the rules (no self-approval) still decide", async () => {
+    const op = `op-selfapprove-${kind}`;
+    const { state, approvalId } = await firstRound(op);
+    const forgedDecision = { approval_decision: { action: "accept", content: { decision: "approve" } } };
+    const r = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state, inputResponses: forgedDecision }, { elicitation: { url: {}, form: {} } });
+    expect(r.body.result?.["resultType"]).toBe("input_required");
+    expect((await gate.runtime.approvals.get(approvalId))?.status).toBe("pending");
+    expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+  });
+
+  it("a forged requestState is refused (request_state_forged) and runs nothing", async () => {
+    const op = `op-forged-${kind}`;
+    const { state, approvalId } = await firstRound(op);
+    expect(await decide(approvalId, "approve")).toBe(200);
+    const [v, body, mac] = state.split(".");
+    const payload = JSON.parse(Buffer.from(body ?? "", "base64url").toString()) as { p: Structured };
+    payload.p["user"] = "alice";
+    payload.p["expires_at_ms"] = Date.now() + 3_600_000_000;
+    const tampered = `${v}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.${mac}`;
+    refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: tampered }, urlMode), "request_state_forged");
+    refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: "not-a-state" }, urlMode), "request_state_forged");
+    expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+  });
+
+  it("a replayed requestState is refused (request_state_used): the approved call ran once", async () => {
+    const op = `op-replayed-${kind}`;
+    const { state, approvalId } = await firstRound(op);
+    expect(await decide(approvalId, "approve")).toBe(200);
+    const first = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
+    expect(first.body.result?.["structuredContent"]).toMatchObject({ outcome: "success" });
+    refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_used");
+    expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+  });
+
+  it("an expired requestState is refused (request_state_expired) and runs nothing", async () => {
+    const op = `op-expired-${kind}`;
+    const { state, approvalId } = await firstRound(op);
+    expect(await decide(approvalId, "approve")).toBe(200);
+    skewMs = 16 * 60_000; // reserve_funds approvals live 15 minutes
+    try {
+      refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_expired");
+    } finally {
+      skewMs = 0;
+    }
+    expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+  });
+
+  it("another principal's requestState is refused (request_state_other_principal), even for an approved call", async () => {
+    const op = `op-other-principal-${kind}`;
+    const { state, approvalId } = await firstRound(op);
+    expect(await decide(approvalId, "approve")).toBe(200);
+    const carol = await token({ tenant: "t_acme", sub: "carol", roles: ["agent"] });
+    refused(await modernRpc(url, carol, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_other_principal");
+    const mallory = await token({ tenant: "t_evil", sub: "alice", roles: ["agent"] });
+    refused(await modernRpc(url, mallory, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_other_principal");
+    expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+  });
+
+  it("a requestState sent with other arguments is refused (request_state_other_call) and runs nothing", async () => {
+    const op = `op-other-args-${kind}`;
+    const { state, approvalId } = await firstRound(op);
+    expect(await decide(approvalId, "approve")).toBe(200);
+    refused(await modernRpc(url, alice, "tools/call", { ...reserve(op, { amount: 999_999 }), requestState: state }, urlMode), "request_state_other_call");
+    refused(await modernRpc(url, alice, "tools/call", { ...reserve(`${op}-b`), requestState: state }, urlMode), "request_state_other_call");
+    refused(await modernRpc(url, alice, "tools/call", { name: "confirm_transfer", arguments: { reservation_id: "res_1", amount: 1, currency: "EUR", operation_id: op }, requestState: state }, urlMode), "request_state_other_call");
+    expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+  });
+
+  it("a requestState whose approval was revoked is refused (request_state_revoked) and runs nothing", async () => {
+    const op = `op-revoked-${kind}`;
+    const { state, approvalId } = await firstRound(op);
+    expect(await decide(approvalId, "approve")).toBe(200);
+    expect(await decide(approvalId, "revoke")).toBe(200);
+    refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_revoked");
+    expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+  });
+});

@@ -1,22 +1,15 @@
 /** `toolgate mcp`: usage and input errors are located and typed; --handlers loads a host's module. */
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "toolgate-mcp-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const env = { ...process.env, TOOLGATE_PG_URL: "", TOOLGATE_TOKEN_SECRET: "" };
-
-const toolgate = (args: string[], extraEnv: Record<string, string> = {}) =>
-  new Promise<{ code: number; stderr: string }>((done) => {
-    execFile(process.execPath, ["bin/toolgate.js", "mcp", ...args], { env: { ...env, ...extraEnv }, timeout: 60_000 }, (err, _stdout, stderr) =>
-      done({ code: err === null ? 0 : typeof err.code === "number" ? err.code : 1, stderr }),
-    );
-  });
+const toolgate = (args: string[]) => runCli(["mcp", ...args], { env: { TOOLGATE_PG_URL: "", TOOLGATE_TOKEN_SECRET: "" } });
 
 describe("toolgate mcp", () => {
   it("exits 2 naming the missing choice for usage errors", async () => {

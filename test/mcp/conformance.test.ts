@@ -5,11 +5,11 @@
  * capabilities toolgate does not offer are in the expected-failures baselines; the scenarios
  * below must pass check by check.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
 import { failing, fixture, runSuite, scenarioChecks, serveFixtureGate } from "./conformance/harness.js";
 import type { ServedGate } from "./conformance/harness.js";
 
@@ -50,10 +50,11 @@ describe("MCP conformance suite against toolgate mcp --http (fixture tools)", ()
     if (process.env["KEEP_CONFORMANCE"] === undefined) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("the fixture's generated code and policy match its tools.yaml and policies/", () => {
-    const toolgate = (args: string[]) => execFileSync(process.execPath, ["bin/toolgate.js", ...args], { stdio: "pipe" });
-    expect(() => toolgate(["codegen", "--check", "-c", join(fixture, "tools.yaml"), "-o", join(fixture, "generated")])).not.toThrow();
-    expect(() => toolgate(["build", "--check", "--policies", join(fixture, "policies"), "--out", join(fixture, "generated"), "-e", "toolgate/authz/decision"])).not.toThrow();
+  it("the fixture's generated code and policy match its tools.yaml and policies/", async () => {
+    const codegen = await runCli(["codegen", "--check", "-c", join(fixture, "tools.yaml"), "-o", join(fixture, "generated")]);
+    expect(codegen.code, codegen.stderr).toBe(0);
+    const build = await runCli(["build", "--check", "--policies", join(fixture, "policies"), "--out", join(fixture, "generated"), "-e", "toolgate/authz/decision"]);
+    expect(build.code, build.stderr).toBe(0);
   }, 60_000);
 
   for (const run of runs) {

@@ -13,11 +13,10 @@ import type { Runtime } from "../../src/runtime/index.js";
 import { openSqliteStore } from "../../src/store/index.js";
 import { openPgStore } from "../../src/store/postgres/index.js";
 import type { Store } from "../../src/store/store.js";
-import { createTestSchema, pgUrl } from "../workers/pg-env.js";
+import { createTestSchema } from "../helpers/pg-env.js";
+import type { StoreName } from "../helpers/stores.js";
 
-export type StoreKind = "sqlite" | "postgres";
-export const storeKinds: readonly StoreKind[] = ["sqlite", "postgres"];
-export const hasPg = pgUrl !== undefined;
+export type StoreKind = StoreName;
 
 export const alice: TrustedContext = { tenant: "t_acme", user: "alice", roles: ["agent"], run_id: "run_mcp" };
 export const viewer: TrustedContext = { tenant: "t_acme", user: "vera", roles: ["viewer"], run_id: "run_view" };

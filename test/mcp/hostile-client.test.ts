@@ -1,5 +1,5 @@
 /** What a hostile MCP client meets: typed errors, never an internal error or a tool it may not see. */
-import { spawn } from "node:child_process";
+import { startCliProcess } from "../helpers/cli-process.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import type { Server as HttpServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -66,8 +66,8 @@ describe("hostile MCP client over HTTP", () => {
 describe("hostile MCP client over stdio", () => {
   it("a line that is not JSON gets a JSON-RPC parse error reply, and the connection keeps serving", async () => {
     const dir = mkdtempSync(join(tmpdir(), "toolgate-mcp-hostile-"));
-    const child = spawn(process.execPath, ["bin/toolgate.js", "mcp", "--stdio", "--demo", "--db", join(dir, "s.db"), "--tenant", "t_acme", "--user", "alice", "--roles", "agent"], {
-      env: { PATH: process.env["PATH"] ?? "" },
+    const child = startCliProcess(["mcp", "--stdio", "--demo", "--db", join(dir, "s.db"), "--tenant", "t_acme", "--user", "alice", "--roles", "agent"], {
+      inheritEnv: false,
       stdio: ["pipe", "pipe", "ignore"],
     });
     try {
@@ -78,7 +78,7 @@ describe("hostile MCP client over stdio", () => {
           const check = () => (lines.length >= n ? done() : setTimeout(check, 20));
           check();
         });
-      child.stdout.on("data", (b: Buffer) => {
+      child.stdout!.on("data", (b: Buffer) => {
         buf += b.toString();
         let nl: number;
         while ((nl = buf.indexOf("\n")) !== -1) {
@@ -86,10 +86,10 @@ describe("hostile MCP client over stdio", () => {
           buf = buf.slice(nl + 1);
         }
       });
-      child.stdin.write("this is not json\n");
+      child.stdin!.write("this is not json\n");
       await waitFor(1);
       expect(lines[0]).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
-      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`);
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`);
       await waitFor(2);
       expect(lines[1]).toMatchObject({ jsonrpc: "2.0", id: 1, result: { serverInfo: { name: "toolgate" } } });
     } finally {

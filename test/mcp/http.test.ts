@@ -2,7 +2,7 @@ import type { Server as HttpServer } from "node:http";
 import { Client } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { serveMcpHttp } from "../../src/mcp/index.js";
 import type { Store } from "../../src/store/store.js";
 import {
@@ -13,8 +13,9 @@ import {
   writeNeedsOperationId,
 } from "./conversation.js";
 import type { Conversation } from "./conversation.js";
-import { approveAsBob, hasPg, makeTestGate, storeKinds, storeSite } from "./fixture.js";
+import { approveAsBob, makeTestGate, storeSite } from "./fixture.js";
 import type { StoreSite, TestGate } from "./fixture.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const secret = new TextEncoder().encode("an-hs256-secret-of-at-least-32-bytes!");
 const INBOX = "https://inbox.example/toolgate";
@@ -36,8 +37,9 @@ async function connect(url: URL, bearer: string, era: Era = "2025-11-25"): Promi
   return client;
 }
 
-for (const [kind, era] of storeKinds.flatMap((k) => eras.map((e) => [k, e] as const))) {
-  describe.skipIf(kind === "postgres" && !hasPg)(`MCP over Streamable HTTP, SDK client, spec ${era} (${kind} store)`, () => {
+for (const era of eras) {
+  describeEachStore(`MCP over Streamable HTTP, SDK client, spec ${era}`, (stores) => {
+    const kind = stores.name;
     let site: StoreSite;
     let store: Store;
     let gate: TestGate;

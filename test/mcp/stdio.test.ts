@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, it } from "vitest";
 import type { Store } from "../../src/store/store.js";
 import {
   approvalThenRetryCommitsOnce,
@@ -10,8 +10,9 @@ import {
   writeNeedsOperationId,
 } from "./conversation.js";
 import type { Conversation } from "./conversation.js";
-import { approveAsBob, hasPg, makeTestGate, storeKinds, storeSite } from "./fixture.js";
+import { approveAsBob, makeTestGate, storeSite } from "./fixture.js";
 import type { StoreSite, TestGate } from "./fixture.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const INBOX = "http://127.0.0.1:7070";
 
@@ -31,8 +32,9 @@ async function launch(site: StoreSite, principal: { user: string; roles: string 
   return client;
 }
 
-for (const [kind, era] of storeKinds.flatMap((k) => eras.map((e) => [k, e] as const))) {
-  describe.skipIf(kind === "postgres" && !hasPg)(`MCP over stdio, SDK client launching toolgate mcp, spec ${era} (${kind} store)`, () => {
+for (const era of eras) {
+  describeEachStore(`MCP over stdio, SDK client launching toolgate mcp, spec ${era}`, (stores) => {
+    const kind = stores.name;
     let site: StoreSite;
     let store: Store;
     let approver: TestGate;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { findRegoFiles, loadDataFiles, runPolicyTests } from "../../codegen/policytest/index.js";
-import { main } from "../../src/cli/main.js";
+import { runCli } from "../helpers/cli.js";
 
 describe("coverage on a fixture", () => {
   it("reports exactly the reached expressions and produced heads", async () => {
@@ -30,6 +30,6 @@ describe("the shipped policy", () => {
   }, 120_000);
 
   it("is formatted (toolgate fmt --check policies/)", async () => {
-    expect(await main(["fmt", "--check", "policies"])).toBe(0);
+    expect((await runCli(["fmt", "--check", "policies"])).code).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findRegoFiles, runPolicyTests } from "../../codegen/policytest/index.js";
-import { main } from "../../src/cli/main.js";
+import { runCli } from "../helpers/cli.js";
 
 const dir = new URL("./fixtures/basic", import.meta.url).pathname;
 const files = findRegoFiles([dir]);
@@ -43,29 +43,22 @@ describe("runPolicyTests on a fixture", () => {
 
 describe("toolgate test", () => {
   it("exits 1 on failures, 0 when the selected tests pass, and prints JSON on request", async () => {
-    const out: string[] = [];
-    const log = vi.spyOn(console, "log").mockImplementation((s: unknown) => void out.push(String(s)));
-    const err = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      expect(await main(["test", dir])).toBe(1);
-      expect(out.join("\n")).toContain("data.lib_test.test_small_fails: FAIL");
-      out.length = 0;
-      expect(await main(["test", dir, "--run", "test_double", "--format", "json"])).toBe(0);
-      const json = JSON.parse(out.join("\n")) as { name: string; fail?: boolean; error?: unknown }[];
-      expect(json).toHaveLength(1);
-      expect(json[0]).toMatchObject({ name: "test_double", package: "data.lib_test" });
-      expect(json[0]).not.toHaveProperty("fail");
-      // With --coverage the JSON is OPA's coverage report.
-      out.length = 0;
-      expect(await main(["test", dir, "--run", "test_double", "--coverage", "--format", "json"])).toBe(0);
-      const cov = JSON.parse(out.join("\n")) as { files: Record<string, { covered?: { start: { row: number }; end: { row: number } }[] }>; coverage: number; covered_lines: number };
-      expect(Object.keys(cov.files).length).toBeGreaterThan(0);
-      expect(cov.covered_lines).toBeGreaterThan(0);
-      expect(Object.values(cov.files).some((f) => (f.covered ?? []).every((r) => r.start.row <= r.end.row) && (f.covered ?? []).length > 0)).toBe(true);
-      expect(typeof cov.coverage).toBe("number");
-    } finally {
-      log.mockRestore();
-      err.mockRestore();
-    }
+    const failing = await runCli(["test", dir]);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain("data.lib_test.test_small_fails: FAIL");
+    const selected = await runCli(["test", dir, "--run", "test_double", "--format", "json"]);
+    expect(selected.code).toBe(0);
+    const json = JSON.parse(selected.stdout) as { name: string; fail?: boolean; error?: unknown }[];
+    expect(json).toHaveLength(1);
+    expect(json[0]).toMatchObject({ name: "test_double", package: "data.lib_test" });
+    expect(json[0]).not.toHaveProperty("fail");
+    // With --coverage the JSON is OPA's coverage report.
+    const covered = await runCli(["test", dir, "--run", "test_double", "--coverage", "--format", "json"]);
+    expect(covered.code).toBe(0);
+    const cov = JSON.parse(covered.stdout) as { files: Record<string, { covered?: { start: { row: number }; end: { row: number } }[] }>; coverage: number; covered_lines: number };
+    expect(Object.keys(cov.files).length).toBeGreaterThan(0);
+    expect(cov.covered_lines).toBeGreaterThan(0);
+    expect(Object.values(cov.files).some((f) => (f.covered ?? []).every((r) => r.start.row <= r.end.row) && (f.covered ?? []).length > 0)).toBe(true);
+    expect(typeof cov.coverage).toBe("number");
   }, 120_000);
 });

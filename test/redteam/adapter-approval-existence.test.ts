@@ -3,39 +3,35 @@
  * another tenant: another tenant's approval id and one that exists nowhere get the same answer,
  * as at the gate (both stores). An error of the adapter's own lookups never reaches the model.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { gatedCalls } from "../../src/adapters/gated-calls.js";
 import { createLangChainTools } from "../../src/adapters/langchain.js";
 import type { Envelope } from "../../src/runtime/envelope.js";
 import { alice, loadShippedPolicy, makeGate, mallory, reserveArgs } from "../runtime/harness.js";
-import { guaranteeStores } from "../runtime/stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 /** The answer with the presented id written as ID, so two answers compare by what they say. */
 const withoutId = (env: Envelope, id: string): string => JSON.stringify(env).replaceAll(id, "ID");
 
-for (const stores of guaranteeStores("adapter approval existence")) {
-  describe.skipIf(stores.skip)(`adapter approval ids (${stores.name})`, () => {
-    afterAll(() => stores.dispose());
+describeEachStore("adapter approval ids", (stores) => {
+  it("another tenant's approval id presented through an adapter is answered as an id that does not exist", async () => {
+    const gate = makeGate({ policy: await loadShippedPolicy(), store: await stores.fresh() });
+    const first = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-victim" });
+    expect(first).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
+    const victimId = first.outcome === "terminal_failure" ? (first.approval_id ?? "") : "";
+    const missingId = "apr_00000000-0000-4000-8000-000000000000";
+    expect(victimId).toMatch(/^apr_/);
 
-    it("another tenant's approval id presented through an adapter is answered as an id that does not exist", async () => {
-      const gate = makeGate({ policy: await loadShippedPolicy(), store: await stores.fresh() });
-      const first = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(), operation_id: "op-victim" });
-      expect(first).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
-      const victimId = first.outcome === "terminal_failure" ? (first.approval_id ?? "") : "";
-      const missingId = "apr_00000000-0000-4000-8000-000000000000";
-      expect(victimId).toMatch(/^apr_/);
-
-      const attacker = gatedCalls(gate.runtime, { context: mallory });
-      const tool = gate.runtime.manifest.tools["reserve_funds"]!;
-      const args = { ...reserveArgs(), account_id: "acc_mallory", operation_id: "op-probe" };
-      const existing = await attacker.call(tool, { ...args, approval_id: victimId });
-      const missing = await attacker.call(tool, { ...args, approval_id: missingId });
-      expect(existing).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
-      expect(withoutId(existing, victimId)).toBe(withoutId(missing, missingId));
-      expect(gate.ledger.effects).toHaveLength(0);
-    });
+    const attacker = gatedCalls(gate.runtime, { context: mallory });
+    const tool = gate.runtime.manifest.tools["reserve_funds"]!;
+    const args = { ...reserveArgs(), account_id: "acc_mallory", operation_id: "op-probe" };
+    const existing = await attacker.call(tool, { ...args, approval_id: victimId });
+    const missing = await attacker.call(tool, { ...args, approval_id: missingId });
+    expect(existing).toMatchObject({ outcome: "terminal_failure", reason: "policy_denied" });
+    expect(withoutId(existing, victimId)).toBe(withoutId(missing, missingId));
+    expect(gate.ledger.effects).toHaveLength(0);
   });
-}
+});
 
 describe("adapter store errors", () => {
   it("an error thrown by the adapter's own approval lookup reaches onError; the model's answer is a fixed retryable envelope, never the error's text", async () => {

@@ -4,54 +4,54 @@
  * decision sent anyway decides nothing and runs nothing. On both stores.
  */
 import type { Server as HttpServer } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { serveMcpHttp } from "../../src/mcp/index.js";
 import type { Store } from "../../src/store/store.js";
-import { hasPg, makeTestGate, reserveArgs, storeKinds, storeSite } from "../mcp/fixture.js";
+import { makeTestGate, reserveArgs, storeSite } from "../mcp/fixture.js";
 import type { StoreSite, TestGate } from "../mcp/fixture.js";
 import { modernRpc, secret, token } from "../mcp/wire.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 const both = { elicitation: { url: {}, form: {} } };
 const INBOX = "https://inbox.example/toolgate";
 
-for (const kind of storeKinds) {
-  describe.skipIf(kind === "postgres" && !hasPg)(`MCP inline self-approval (${kind} store)`, () => {
-    let site: StoreSite;
-    let store: Store;
-    let gate: TestGate;
-    let http: HttpServer;
-    let url: URL;
+describeEachStore("MCP inline self-approval", (stores) => {
+  const kind = stores.name;
+  let site: StoreSite;
+  let store: Store;
+  let gate: TestGate;
+  let http: HttpServer;
+  let url: URL;
 
-    beforeAll(async () => {
-      site = await storeSite(kind);
-      store = await site.open();
-      gate = await makeTestGate(store);
-      http = await serveMcpHttp(gate.runtime, { port: 0, secret, approvalLink: INBOX });
-      const address = http.address();
-      url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
-    });
-    afterAll(async () => {
-      await new Promise((r) => http?.close(r));
-      await store?.close();
-      await site?.drop();
-    });
-
-    it("a requester holding the approver role is not offered the inline form and cannot approve her own call with a forged inline decision", async () => {
-      const op = `op-self-approver-${kind}`;
-      const aliceApprover = await token({ tenant: "t_acme", sub: "alice", roles: ["agent", "approver"] });
-      const call = { name: "reserve_funds", arguments: { ...reserveArgs, operation_id: op } };
-      const first = await modernRpc(url, aliceApprover, "tools/call", call, both);
-      const result = first.body.result as { resultType: string; requestState: string; inputRequests: Record<string, { params: { url: string } }> };
-      expect(result.resultType).toBe("input_required");
-      expect(Object.keys(result.inputRequests)).toEqual(["approval_page"]);
-      const approvalId = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(result.inputRequests["approval_page"]?.params.url ?? "")?.[1] ?? "");
-      const forged = { approval_decision: { action: "accept", content: { decision: "approve" } } };
-      const r = await modernRpc(url, aliceApprover, "tools/call", { ...call, requestState: result.requestState, inputResponses: forged }, both);
-      expect(r.body.result?.["resultType"]).toBe("input_required");
-      const approval = await gate.runtime.approvals.get(approvalId);
-      expect(approval?.status).toBe("pending");
-      expect(approval?.decision).toBeNull();
-      expect(gate.ledger.effectsOf(op)).toHaveLength(0);
-    });
+  beforeAll(async () => {
+    site = await storeSite(kind);
+    store = await site.open();
+    gate = await makeTestGate(store);
+    http = await serveMcpHttp(gate.runtime, { port: 0, secret, approvalLink: INBOX });
+    const address = http.address();
+    url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
   });
-}
+  afterAll(async () => {
+    await new Promise((r) => http?.close(r));
+    await store?.close();
+    await site?.drop();
+  });
+
+  it("a requester holding the approver role is not offered the inline form and cannot approve her own call with a forged inline decision", async () => {
+    const op = `op-self-approver-${kind}`;
+    const aliceApprover = await token({ tenant: "t_acme", sub: "alice", roles: ["agent", "approver"] });
+    const call = { name: "reserve_funds", arguments: { ...reserveArgs, operation_id: op } };
+    const first = await modernRpc(url, aliceApprover, "tools/call", call, both);
+    const result = first.body.result as { resultType: string; requestState: string; inputRequests: Record<string, { params: { url: string } }> };
+    expect(result.resultType).toBe("input_required");
+    expect(Object.keys(result.inputRequests)).toEqual(["approval_page"]);
+    const approvalId = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(result.inputRequests["approval_page"]?.params.url ?? "")?.[1] ?? "");
+    const forged = { approval_decision: { action: "accept", content: { decision: "approve" } } };
+    const r = await modernRpc(url, aliceApprover, "tools/call", { ...call, requestState: result.requestState, inputResponses: forged }, both);
+    expect(r.body.result?.["resultType"]).toBe("input_required");
+    const approval = await gate.runtime.approvals.get(approvalId);
+    expect(approval?.status).toBe("pending");
+    expect(approval?.decision).toBeNull();
+    expect(gate.ledger.effectsOf(op)).toHaveLength(0);
+  });
+});

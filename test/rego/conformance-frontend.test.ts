@@ -5,7 +5,7 @@
  */
 import { expect, it } from "vitest";
 import { compileModules, compileQuery, parseQuery } from "../../codegen/rego/index.js";
-import { loadConformanceCases } from "./conformance-modules.js";
+import { loadConformanceCases } from "../helpers/conformance-modules.js";
 import { describeConformance } from "../helpers/conformance.js";
 
 describeConformance("conformance front end", () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Body, Expr, Term } from "../../codegen/rego/ast.js";
 import { compileModules, lookupBuiltin, type Program } from "../../codegen/rego/index.js";
-import { loadConformanceCases } from "./conformance-modules.js";
+import { loadConformanceCases } from "../helpers/conformance-modules.js";
 import { itConformance } from "../helpers/conformance.js";
 
 const LOCAL = /^__local\d+__$/;

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileModules, parseQuery, parseTerm } from "../../codegen/rego/index.js";
-import { loadConformanceCases } from "./conformance-modules.js";
+import { loadConformanceCases } from "../helpers/conformance-modules.js";
 import { itConformance } from "../helpers/conformance.js";
 
 const CODES = new Set(["rego_parse_error", "rego_compile_error", "rego_type_error", "rego_unsafe_var_error", "rego_recursion_error"]);

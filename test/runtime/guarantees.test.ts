@@ -5,6 +5,5 @@
  */
 import { describeGuarantees } from "./guarantees.js";
 import { loadShippedPolicy } from "./harness.js";
-import { guaranteeStores } from "./stores.js";
 
-for (const stores of guaranteeStores("runtime guarantees")) describeGuarantees("shipped policy compiled to wasm", loadShippedPolicy, stores);
+describeGuarantees("shipped policy compiled to wasm", loadShippedPolicy);

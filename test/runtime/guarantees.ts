@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import Ajv2020 from "ajv/dist/2020.js";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import type { ClaimFirstRequest, Store } from "../../src/store/store.js";
@@ -16,7 +16,7 @@ import { lostResponse, partialSuccess, silentFailure, slowSuccess, staleSuccess 
 import { alice, approved, bob, makeGate, mallory, reserveArgs, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
 import { describeOnceGuarantees } from "./once-guarantees.js";
-import type { StoreFactory } from "./stores.js";
+import { describeEachStore } from "../helpers/stores.js";
 
 export type PolicyLoader = (data?: JsonObject) => Promise<PolicyEngine>;
 
@@ -37,9 +37,9 @@ const policyVersions = (p: PolicyEngine) => {
 
 const terminalReason = (e: Envelope): string | null => (e.outcome === "terminal_failure" ? e.reason : null);
 
-/** Runs every guarantee on `stores` (each test gets an empty store; gates in one test share it unless told otherwise). */
-export function describeGuarantees(name: string, loadPolicy: PolicyLoader, stores: StoreFactory): void {
-  describe.skipIf(stores.skip)(`runtime guarantees (${name}, ${stores.name})`, () => {
+/** Runs every guarantee on both stores (each test gets an empty store; gates in one test share it unless told otherwise). */
+export function describeGuarantees(name: string, loadPolicy: PolicyLoader): void {
+  describeEachStore(`runtime guarantees (${name})`, (stores) => {
     let policy: PolicyEngine;
     let store: Store;
     beforeAll(async () => {
@@ -48,7 +48,6 @@ export function describeGuarantees(name: string, loadPolicy: PolicyLoader, store
     beforeEach(async () => {
       store = await stores.fresh();
     });
-    afterAll(() => stores.dispose());
     const gate = (over: Partial<GateOptions> = {}): Gate => makeGate({ policy, store, ...over });
 
     describe("prepare", () => {

@@ -2,13 +2,10 @@
 import { readFileSync } from "node:fs";
 import { manifest, validators } from "../../generated/index.js";
 import type { ToolHandlers, ToolReconcilers } from "../../generated/index.js";
-import { compilePolicy } from "../../codegen/compiler/index.js";
-import { formatDiagnostic } from "../../codegen/diagnostics.js";
 import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../../src/demo/escrow.js";
 import type { TrustedContext } from "../../src/generated-runtime.js";
 import type { JsonObject, Manifest } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
-import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 import { createRuntime } from "../../src/runtime/index.js";
 import type { ApproverContext } from "../../src/runtime/approver.js";
 import type { Clock, Runtime } from "../../src/runtime/index.js";
@@ -17,25 +14,7 @@ import type { Store } from "../../src/store/store.js";
 import { manualClock } from "../../src/testing/index.js";
 import type { ManualClock } from "../../src/testing/index.js";
 
-export const ENTRYPOINT = "toolgate/authz/decision";
-
-/** Compiles the shipped policies/authz.rego with the project's own Rego -> WebAssembly compiler. */
-export async function compileShippedPolicyWasm(): Promise<Uint8Array> {
-  const file = "policies/authz.rego";
-  const result = compilePolicy({ modules: [{ file, source: readFileSync(file, "utf8") }], entrypoints: [ENTRYPOINT] });
-  if (result.wasm === null) throw new Error(`policies/authz.rego does not compile:\n${result.errors.map(formatDiagnostic).join("\n")}`);
-  return result.wasm;
-}
-
-let shippedWasm: Promise<Uint8Array> | null = null;
-
-/** The real policy, end to end: compiled authz.rego loaded through the opa-wasm SDK (with policies/data.json or `data`). */
-export async function loadShippedPolicy(data?: JsonObject): Promise<PolicyEngine> {
-  shippedWasm ??= compileShippedPolicyWasm();
-  return loadOpaWasmEngine({ wasm: await shippedWasm, entrypoint: ENTRYPOINT, data: data ?? shippedData() });
-}
-
-export const shippedData = (): JsonObject => JSON.parse(readFileSync("policies/data.json", "utf8")) as JsonObject;
+export { compileShippedPolicyWasm, ENTRYPOINT, loadShippedPolicy, shippedData } from "../helpers/shipped-policy.js";
 
 export const alice: TrustedContext = { tenant: "t_acme", user: "alice", roles: ["agent"], run_id: "run_1" };
 export const mallory: TrustedContext = { tenant: "t_evil", user: "mallory", roles: ["agent"], run_id: "run_9" };

@@ -7,7 +7,7 @@ import type { ClaimRequest } from "../../src/store/store.js";
 import { escrowReconcilers } from "../../src/demo/escrow.js";
 import { alice, approved, loadShippedPolicy, makeGate, until, withTool } from "./harness.js";
 import type { Gate, GateOptions } from "./harness.js";
-import { guaranteeStores } from "./stores.js";
+import { availableStores, openTestStores } from "../helpers/stores.js";
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const why = (e: Envelope) => (e.outcome === "success" ? "success" : e.reason);
@@ -15,8 +15,8 @@ const args = (i: number) => ({ account_id: "acc_alice", amount: 100 + i, currenc
 const inc = (t: Record<string, number>, k: string) => (t[k] = (t[k] ?? 0) + 1);
 const policy = await loadShippedPolicy();
 
-for (const stores of guaranteeStores("trials")) {
-  if (stores.skip) continue;
+for (const storeName of availableStores()) {
+  const stores = openTestStores(storeName);
   const gate = async (over: Partial<GateOptions> = {}): Promise<Gate> => makeGate({ policy, store: over.store ?? (await stores.fresh()), ...over });
   const out: Record<string, unknown> = {};
 
@@ -140,5 +140,5 @@ for (const stores of guaranteeStores("trials")) {
     out["oversized: 1000 undecided approvals, purge after TTL"] = { created: ids.length, purge_returned: purged, still_stored: left.length, statuses: [...new Set(left.map((a) => a!.status))] };
   }
   console.log(JSON.stringify({ store: stores.name, ...out }, null, 1));
-  await stores.dispose();
+  await stores.close();
 }

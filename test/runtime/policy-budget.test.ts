@@ -5,7 +5,7 @@
  * handler timeout that was running meanwhile fires on time; and the same runtime keeps
  * deciding. On both engines and both stores (PostgreSQL when TOOLGATE_PG_URL is set).
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compilePolicy } from "../../codegen/compiler/index.js";
 import { formatDiagnostic } from "../../codegen/diagnostics.js";
 import type { JsonObject } from "../../src/manifest.js";
@@ -14,7 +14,6 @@ import { loadFastEngine } from "../../src/policy/fast-engine.js";
 import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 import { RuntimeConfigError } from "../../src/runtime/runtime.js";
 import { alice, ENTRYPOINT, makeGate, until, withTool } from "./harness.js";
-import { guaranteeStores } from "./stores.js";
 
 const RUNAWAY = `package toolgate.authz
 import rego.v1
@@ -31,6 +30,7 @@ decision := {"allow": true, "reason": "pairs_counted", "requires_approval": fals
 	count([1 | some a in data.big; some b in data.big; a == b]) > 0
 }
 `;
+import { describeEachStore } from "../helpers/stores.js";
 
 const bigData = (n: number): JsonObject => ({ big: Array.from({ length: n }, (_, i) => i) });
 const data = bigData(10_000);
@@ -49,50 +49,46 @@ const engines: readonly [string, (wasm: Uint8Array, d?: JsonObject) => Promise<P
 const BUDGET = 200_000;
 const HANDLER_TIMEOUT_MS = 100;
 
-for (const stores of guaranteeStores("policy budget")) {
-  describe.skipIf(stores.skip)(`policy budget (${stores.name})`, () => {
-    afterAll(() => stores.dispose());
+describeEachStore("policy budget", (stores) => {
+  for (const [name, load] of engines) {
+    it(`a quadratic policy is stopped within its budget, a concurrent handler timeout fires on time (${name})`, async () => {
+      let slowStarted = 0;
+      const gate = makeGate({
+        policy: await load(runawayWasm()),
+        store: await stores.fresh(),
+        manifest: withTool("get_account", { timeout_ms: HANDLER_TIMEOUT_MS }),
+        policyBudget: BUDGET,
+        handlers: (base) => ({
+          get_account: (args, ctx) => {
+            if (args.account_id !== "acc_slow") return base.get_account(args, ctx);
+            slowStarted = performance.now();
+            return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ ok: false, failure: "ledger_unavailable" })));
+          },
+        }),
+      });
+      const slow = gate.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_slow" } }).then((env) => ({ env, at: performance.now() }));
+      await until(() => slowStarted > 0);
+      const started = performance.now();
+      const runaway = await gate.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_runaway" } });
+      const runawayMs = performance.now() - started;
+      expect(runaway).toMatchObject({ outcome: "terminal_failure", reason: "policy_budget_exceeded" });
 
-    for (const [name, load] of engines) {
-      it(`a quadratic policy is stopped within its budget, a concurrent handler timeout fires on time (${name})`, async () => {
-        let slowStarted = 0;
-        const gate = makeGate({
-          policy: await load(runawayWasm()),
-          store: await stores.fresh(),
-          manifest: withTool("get_account", { timeout_ms: HANDLER_TIMEOUT_MS }),
-          policyBudget: BUDGET,
-          handlers: (base) => ({
-            get_account: (args, ctx) => {
-              if (args.account_id !== "acc_slow") return base.get_account(args, ctx);
-              slowStarted = performance.now();
-              return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ ok: false, failure: "ledger_unavailable" })));
-            },
-          }),
-        });
-        const slow = gate.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_slow" } }).then((env) => ({ env, at: performance.now() }));
-        await until(() => slowStarted > 0);
-        const started = performance.now();
-        const runaway = await gate.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_runaway" } });
-        const runawayMs = performance.now() - started;
-        expect(runaway).toMatchObject({ outcome: "terminal_failure", reason: "policy_budget_exceeded" });
+      const timedOut = await slow;
+      expect(timedOut.env).toMatchObject({ outcome: "retryable_failure", reason: "timeout" });
+      // Unbounded, the rule runs 10^8 steps and holds the event loop for seconds; the timer fires only after.
+      expect(timedOut.at - slowStarted).toBeLessThan(2_000);
+      expect(runawayMs).toBeLessThan(2_000);
 
-        const timedOut = await slow;
-        expect(timedOut.env).toMatchObject({ outcome: "retryable_failure", reason: "timeout" });
-        // Unbounded, the rule runs 10^8 steps and holds the event loop for seconds; the timer fires only after.
-        expect(timedOut.at - slowStarted).toBeLessThan(2_000);
-        expect(runawayMs).toBeLessThan(2_000);
+      const log = await gate.store.listDecisions({ reason: "policy_budget_exceeded" });
+      expect(log).toHaveLength(1);
+      expect(log[0]).toMatchObject({ decision: "deny", reason: "policy_budget_exceeded", outcome: "terminal_failure", outcome_reason: "policy_budget_exceeded" });
 
-        const log = await gate.store.listDecisions({ reason: "policy_budget_exceeded" });
-        expect(log).toHaveLength(1);
-        expect(log[0]).toMatchObject({ decision: "deny", reason: "policy_budget_exceeded", outcome: "terminal_failure", outcome_reason: "policy_budget_exceeded" });
-
-        // The module that was stopped keeps deciding.
-        const next = await gate.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" } });
-        expect(next).toMatchObject({ outcome: "success" });
-      }, 30_000);
-    }
-  });
-}
+      // The module that was stopped keeps deciding.
+      const next = await gate.runtime.call(alice, { tool: "get_account", args: { account_id: "acc_alice" } });
+      expect(next).toMatchObject({ outcome: "success" });
+    }, 30_000);
+  }
+});
 
 describe("policy budget configuration", () => {
   it("createRuntime refuses a budget that is not a positive integer or Infinity", async () => {

@@ -13,7 +13,7 @@ import type { DecisionLogEntry } from "../../src/store/store.js";
 import { openSqliteStore } from "../../src/store/index.js";
 import { loadMigrations, migrate } from "../../src/store/postgres/migrations.js";
 import { openPgStore } from "../../src/store/postgres/index.js";
-import { createTestSchema, skipWithoutPg } from "../workers/pg-env.js";
+import { createTestSchema, skipWithoutPg } from "../helpers/pg-env.js";
 import { readChain } from "./audit-chain-stores.js";
 import { sqliteSchemaV1 } from "./sqlite-v1-schema.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, describe } from "vitest";
 import { openPgStore } from "../../src/store/postgres/index.js";
-import { createTestSchema, skipWithoutPg, type TestSchema } from "../workers/pg-env.js";
+import { createTestSchema, skipWithoutPg, type TestSchema } from "../helpers/pg-env.js";
 import { runInboxStoreContract } from "./inbox-contract.js";
 
 const skip = skipWithoutPg("postgres inbox store");

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore, storeConfigFromEnv } from "../../src/store/open-store.js";
-import { pgUrl, randomSchemaName, skipWithoutPg } from "../workers/pg-env.js";
+import { pgUrl, randomSchemaName, skipWithoutPg } from "../helpers/pg-env.js";
 import { createPgPool } from "../../src/store/postgres/pool.js";
 
 const skip = skipWithoutPg("store selection (postgres part)");

@@ -5,7 +5,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertDecisions } from "../../src/store/postgres/decision-log.js";
 import { openPgStore } from "../../src/store/postgres/index.js";
-import { createTestSchema, skipWithoutPg, type TestSchema } from "../workers/pg-env.js";
+import { createTestSchema, skipWithoutPg, type TestSchema } from "../helpers/pg-env.js";
 import { logEntry } from "./decision-log-contract.js";
 
 const skip = skipWithoutPg("postgres decision-log commits");

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPgStore } from "../../src/store/postgres/index.js";
 import type { DecisionLogEntry, Store } from "../../src/store/store.js";
-import { createTestSchema, skipWithoutPg, type TestSchema } from "../workers/pg-env.js";
+import { createTestSchema, skipWithoutPg, type TestSchema } from "../helpers/pg-env.js";
 import { logEntry } from "./decision-log-contract.js";
 
 const skip = skipWithoutPg("postgres decision rows");

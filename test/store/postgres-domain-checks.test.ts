@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadMigrations, migrate } from "../../src/store/postgres/migrations.js";
 import { createPgPool } from "../../src/store/postgres/pool.js";
-import { dropSchema, pgUrl, randomSchemaName, skipWithoutPg } from "../workers/pg-env.js";
+import { dropSchema, pgUrl, randomSchemaName, skipWithoutPg } from "../helpers/pg-env.js";
 
 const skip = skipWithoutPg("postgres domain checks");
 

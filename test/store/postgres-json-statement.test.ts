@@ -4,7 +4,7 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createPgPool, runPreparedValue } from "../../src/store/postgres/pool.js";
-import { pgUrl, skipWithoutPg } from "../workers/pg-env.js";
+import { pgUrl, skipWithoutPg } from "../helpers/pg-env.js";
 
 const skip = skipWithoutPg("postgres json statement");
 

@@ -1,12 +1,12 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../src/cli/main.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
 import { isPgStoreError } from "../../src/store/postgres/errors.js";
 import { loadMigrations, migrate, type Migration } from "../../src/store/postgres/migrations.js";
 import { createPgPool } from "../../src/store/postgres/pool.js";
-import { dropSchema, pgUrl, randomSchemaName, skipWithoutPg } from "../workers/pg-env.js";
+import { dropSchema, pgUrl, randomSchemaName, skipWithoutPg } from "../helpers/pg-env.js";
 
 const skip = skipWithoutPg("postgres migrations");
 
@@ -114,15 +114,12 @@ describe.skipIf(skip)("migrate against PostgreSQL", () => {
 
   it("toolgate migrate --url applies the schema and exits 0", async () => {
     const schema = fresh();
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
-    try {
-      expect(await main(["migrate", "--url", pgUrl!, "--schema", schema])).toBe(0);
-      expect(log.mock.calls.flat().join("\n")).toMatch(/applied 001_initial/);
-      expect(await main(["migrate", "--url", pgUrl!, "--schema", schema])).toBe(0);
-      expect(log.mock.calls.flat().join("\n")).toMatch(/already current/);
-    } finally {
-      log.mockRestore();
-    }
+    const first = await runCli(["migrate", "--url", pgUrl!, "--schema", schema]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/applied 001_initial/);
+    const again = await runCli(["migrate", "--url", pgUrl!, "--schema", schema]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/already current/);
     const t = await pool!.query("SELECT to_regclass($1) AS t", [`${schema}.idempotency_records`]);
     expect(t.rows[0].t).not.toBeNull();
   });
@@ -130,15 +127,8 @@ describe.skipIf(skip)("migrate against PostgreSQL", () => {
 
 describe("toolgate migrate without a URL", () => {
   it("exits 1 naming TOOLGATE_PG_URL", async () => {
-    const saved = process.env["TOOLGATE_PG_URL"];
-    delete process.env["TOOLGATE_PG_URL"];
-    const err = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      expect(await main(["migrate"])).toBe(1);
-      expect(err.mock.calls.flat().join("\n")).toMatch(/pg_url_missing: .*TOOLGATE_PG_URL/);
-    } finally {
-      err.mockRestore();
-      if (saved !== undefined) process.env["TOOLGATE_PG_URL"] = saved;
-    }
+    const r = await runCli(["migrate"], { env: { TOOLGATE_PG_URL: undefined } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/pg_url_missing: .*TOOLGATE_PG_URL/);
   });
 });

@@ -2,7 +2,7 @@
 // store's statements evaluate plain expressions instead of calling SQL functions, and
 // they convert exactly whatever the session's time zone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestSchema, skipWithoutPg, type TestSchema } from "../workers/pg-env.js";
+import { createTestSchema, skipWithoutPg, type TestSchema } from "../helpers/pg-env.js";
 
 const skip = skipWithoutPg("postgres time functions");
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isPgStoreError, openPgStore } from "../../src/store/postgres/index.js";
 import { createPgPool } from "../../src/store/postgres/pool.js";
 import type { ClaimRequest, Store } from "../../src/store/store.js";
-import { createTestSchema, pgUrl, randomSchemaName, skipWithoutPg, type TestSchema } from "../workers/pg-env.js";
+import { createTestSchema, pgUrl, randomSchemaName, skipWithoutPg, type TestSchema } from "../helpers/pg-env.js";
 import { runStoreContract } from "./contract.js";
 import { runDecisionLogContract } from "./decision-log-contract.js";
 

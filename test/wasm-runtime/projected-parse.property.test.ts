@@ -14,8 +14,8 @@ import { describe, expect, it } from "vitest";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { compilePolicy } from "../../codegen/compiler/index.js";
 import { hostBuiltins } from "../../src/policy/host-builtins/index.js";
-import { policyInputs } from "../../bench/policy/inputs.js";
-import type { SdkInternals } from "../../bench/policy/sdk-pieces.js";
+import { policyInputs } from "../helpers/policy-inputs.js";
+import type { SdkInternals } from "../helpers/sdk-internals.js";
 
 const root = join(import.meta.dirname, "..", "..");
 

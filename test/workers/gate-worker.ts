@@ -13,10 +13,10 @@ import type { TrustedContext } from "../../src/generated-runtime.js";
 import type { CallRequest } from "../../src/runtime/index.js";
 import { openPgStore } from "../../src/store/postgres/index.js";
 import { createPgPool } from "../../src/store/postgres/pool.js";
-import { pgEffects } from "./effects-table.js";
-import { buildGate, type GateHooks } from "./gate.js";
-import { loadPolicyFile, policyWasmEnvVar } from "./policy.js";
-import { nextMessage, serve, tell } from "./worker-io.js";
+import { pgEffects } from "../helpers/workers/effects-table.js";
+import { buildGate, type GateHooks } from "../helpers/workers/gate.js";
+import { loadPolicyFile, policyWasmEnvVar } from "../helpers/workers/policy.js";
+import { nextMessage, serve, tell } from "../helpers/workers/worker-io.js";
 
 interface CallMessage {
   readonly id: number;

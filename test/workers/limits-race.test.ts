@@ -4,9 +4,9 @@
  * (1,000 calls) is bench/limits-race.ts.
  */
 import { describe, expect, it } from "vitest";
-import { limitRace, limitVerdict, naturalKeyRace } from "./limit-race.js";
-import type { RaceStore } from "./limit-race.js";
-import { skipWithoutPg } from "./pg-env.js";
+import { limitRace, limitVerdict, naturalKeyRace } from "../helpers/workers/limit-race.js";
+import type { RaceStore } from "../helpers/workers/limit-race.js";
+import { skipWithoutPg } from "../helpers/pg-env.js";
 
 const stores: { store: RaceStore; skip: boolean }[] = [
   { store: "sqlite", skip: false },

@@ -10,11 +10,11 @@ import type { TrustedContext } from "../../src/generated-runtime.js";
 import type { CallRequest, Runtime } from "../../src/runtime/index.js";
 import { openPgStore } from "../../src/store/postgres/index.js";
 import type { Store } from "../../src/store/store.js";
-import { createEffectsTable, effectsOf, pgEffects } from "./effects-table.js";
-import { buildGate } from "./gate.js";
-import { startWorker, stopWorkers, type FromWorker, type WorkerHandle } from "./harness.js";
-import { createTestSchema, skipWithoutPg, type TestSchema } from "./pg-env.js";
-import { loadPolicyFile, writeShippedPolicy } from "./policy.js";
+import { createEffectsTable, effectsOf, pgEffects } from "../helpers/workers/effects-table.js";
+import { buildGate } from "../helpers/workers/gate.js";
+import { startWorker, stopWorkers, type FromWorker, type WorkerHandle } from "../helpers/workers/harness.js";
+import { createTestSchema, skipWithoutPg, type TestSchema } from "../helpers/pg-env.js";
+import { loadPolicyFile, writeShippedPolicy } from "../helpers/workers/policy.js";
 
 const skip = skipWithoutPg("multi-process workers");
 

@@ -4,8 +4,9 @@
  * request (the suite's CLI cannot send headers), as a reverse proxy in front of the endpoint would.
  * The proxy passes Host and Origin through untouched, so the server's own checks see them.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
+import { startCliProcess } from "../../helpers/cli-process.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer, request } from "node:http";
 import type { Server } from "node:http";
@@ -23,17 +24,16 @@ export interface ServedGate {
 }
 
 async function startToolgate(db: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(
-    process.execPath,
+  const child = startCliProcess(
     [
-      "bin/toolgate.js", "mcp", "--http", "0",
+      "mcp", "--http", "0",
       "--handlers", join(fixture, "handlers.ts"),
       "--generated", join(fixture, "generated"),
       "--policy", join(fixture, "generated/policy.wasm"),
       "--data", join(fixture, "policies/data.json"),
       "--db", db,
     ],
-    { env: { PATH: process.env["PATH"] ?? "", TOOLGATE_TOKEN_SECRET: secret }, stdio: ["ignore", "ignore", "pipe"] },
+    { inheritEnv: false, env: { TOOLGATE_TOKEN_SECRET: secret }, stdio: ["ignore", "ignore", "pipe"] },
   );
   const port = await new Promise<number>((done, fail) => {
     let err = "";

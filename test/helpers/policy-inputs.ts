@@ -4,7 +4,7 @@
  * by the decision-speed benchmark and the fast-engine equivalence test.
  */
 import type { PolicyInput } from "../../src/policy/engine.js";
-import { mulberry32 } from "../prng.js";
+import { mulberry32 } from "./prng.js";
 
 const TOOLS: readonly [string, PolicyInput["effect"] | "unknown"][] = [
   ["get_account", "read"],

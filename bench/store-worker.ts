@@ -6,15 +6,15 @@
  * env: TG_BENCH_STORE (postgres | sqlite), TOOLGATE_TEST_SCHEMA (postgres),
  *      TG_BENCH_SQLITE_PATH (sqlite), TG_POLICY_WASM, TG_BENCH_CALLS, TG_BENCH_WARMUP, TOOLGATE_WORKER_NAME.
  */
-import type { TrustedContext } from "../../src/generated-runtime.js";
-import type { CallRequest } from "../../src/runtime/index.js";
-import { openSqliteStore } from "../../src/store/index.js";
-import { openPgStore } from "../../src/store/postgres/index.js";
-import type { Store } from "../../src/store/store.js";
-import { memoryEffects } from "./effects-table.js";
-import { buildGate } from "./gate.js";
-import { loadPolicyFile, policyWasmEnvVar } from "./policy.js";
-import { nextMessage, tell } from "./worker-io.js";
+import type { TrustedContext } from "../src/generated-runtime.js";
+import type { CallRequest } from "../src/runtime/index.js";
+import { openSqliteStore } from "../src/store/index.js";
+import { openPgStore } from "../src/store/postgres/index.js";
+import type { Store } from "../src/store/store.js";
+import { memoryEffects } from "../test/helpers/workers/effects-table.js";
+import { buildGate } from "../test/helpers/workers/gate.js";
+import { loadPolicyFile, policyWasmEnvVar } from "../test/helpers/workers/policy.js";
+import { nextMessage, tell } from "../test/helpers/workers/worker-io.js";
 
 const name = process.env["TOOLGATE_WORKER_NAME"] ?? "bench";
 const kind = process.env["TG_BENCH_STORE"] ?? "postgres";

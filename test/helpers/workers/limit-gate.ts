@@ -3,13 +3,13 @@
  * (reserved_per_account) and, for calls to the natural-key variant, an idempotency key of
  * account and recipient; an allow-all policy, so the runtime's own enforcement is what is tested.
  */
-import { manifest as fullManifest, validators } from "../../generated/index.js";
-import type { ReserveFundsInput } from "../../generated/index.js";
-import type { InvokeContext } from "../../src/generated-runtime.js";
-import type { Manifest } from "../../src/manifest.js";
-import type { PolicyEngine } from "../../src/policy/engine.js";
-import { createRuntime, type Runtime } from "../../src/runtime/index.js";
-import type { Store } from "../../src/store/store.js";
+import { manifest as fullManifest, validators } from "../../../generated/index.js";
+import type { ReserveFundsInput } from "../../../generated/index.js";
+import type { InvokeContext } from "../../../src/generated-runtime.js";
+import type { Manifest } from "../../../src/manifest.js";
+import type { PolicyEngine } from "../../../src/policy/engine.js";
+import { createRuntime, type Runtime } from "../../../src/runtime/index.js";
+import type { Store } from "../../../src/store/store.js";
 import type { EffectSink } from "./effects-table.js";
 
 export const limitName = "reserved_per_account";

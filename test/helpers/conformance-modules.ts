@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parse } from "yaml";
-import { defaultCaseDir } from "../conformance/case-dir.js";
+import { defaultCaseDir } from "./conformance-dir.js";
 
 export const conformanceRoot = defaultCaseDir;
 

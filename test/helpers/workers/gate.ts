@@ -4,13 +4,13 @@
  * tool whose handler writes its effect to the side table in PostgreSQL and whose
  * reconciler reads it back. `hooks` let a test stop a worker at a chosen point.
  */
-import { manifest as fullManifest, validators } from "../../generated/index.js";
-import type { ReserveFundsInput } from "../../generated/index.js";
-import type { InvokeContext } from "../../src/generated-runtime.js";
-import type { Manifest } from "../../src/manifest.js";
-import type { PolicyEngine } from "../../src/policy/engine.js";
-import { createRuntime, type Clock, type Runtime } from "../../src/runtime/index.js";
-import type { Store } from "../../src/store/store.js";
+import { manifest as fullManifest, validators } from "../../../generated/index.js";
+import type { ReserveFundsInput } from "../../../generated/index.js";
+import type { InvokeContext } from "../../../src/generated-runtime.js";
+import type { Manifest } from "../../../src/manifest.js";
+import type { PolicyEngine } from "../../../src/policy/engine.js";
+import { createRuntime, type Clock, type Runtime } from "../../../src/runtime/index.js";
+import type { Store } from "../../../src/store/store.js";
 import type { EffectSink } from "./effects-table.js";
 
 export interface GateHooks {

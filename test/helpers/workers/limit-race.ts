@@ -7,13 +7,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TrustedContext } from "../../src/generated-runtime.js";
-import type { CallRequest } from "../../src/runtime/index.js";
-import { mulberry32 } from "../../bench/prng.js";
+import type { TrustedContext } from "../../../src/generated-runtime.js";
+import type { CallRequest } from "../../../src/runtime/index.js";
+import { mulberry32 } from "../prng.js";
 import { createEffectsTable } from "./effects-table.js";
 import { startWorker, stopWorkers } from "./harness.js";
 import type { WorkerHandle } from "./harness.js";
-import { createTestSchema } from "./pg-env.js";
+import { createTestSchema } from "../pg-env.js";
 import { openSqliteEffects } from "./sqlite-effects.js";
 
 export type RaceStore = "postgres" | "sqlite";

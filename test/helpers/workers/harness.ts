@@ -5,6 +5,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { repoRoot } from "../repo.js";
 
 export type ToWorker = { readonly type: string; readonly [key: string]: unknown };
 export type FromWorker = { readonly type: string; readonly [key: string]: unknown };
@@ -20,7 +21,6 @@ export interface WorkerHandle {
   stderr(): string;
 }
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
 export function startWorker(script: URL, name: string, env: Readonly<Record<string, string>>): WorkerHandle {
   const child = fork(fileURLToPath(script), [], {

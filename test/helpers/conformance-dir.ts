@@ -1,11 +1,10 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { repoRoot } from "./repo.js";
 
 /** Names the folder of OPA's conformance cases; relative paths resolve against the working directory. */
 export const conformanceDirEnvVar = "TOOLGATE_CONFORMANCE_DIR";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const fromEnv = process.env[conformanceDirEnvVar];
 
 /** The case directory: $TOOLGATE_CONFORMANCE_DIR, else the OPA v1 cases kept beside the project. */

@@ -8,22 +8,22 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { manifest } from "../../generated/index.js";
-import type { JsonObject } from "../../src/manifest.js";
-import type { PolicyEngine } from "../../src/policy/engine.js";
-import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
+import { repoRoot } from "../repo.js";
+import { manifest } from "../../../generated/index.js";
+import type { JsonObject } from "../../../src/manifest.js";
+import type { PolicyEngine } from "../../../src/policy/engine.js";
+import { loadOpaWasmEngine } from "../../../src/policy/opa-wasm-engine.js";
 
 export const policyWasmEnvVar = "TG_POLICY_WASM";
 
-const repo = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+const repo = (path: string): string => join(repoRoot, path);
 /** The checked-in build output, when `toolgate build` has produced it. */
 const builtPolicy = repo("generated/policy.wasm");
 
 /** Path of the shipped policy's .wasm for workers to load. */
 export async function writeShippedPolicy(): Promise<string> {
   if (existsSync(builtPolicy)) return builtPolicy;
-  const { compileShippedPolicyWasm } = await import("../runtime/harness.js");
+  const { compileShippedPolicyWasm } = await import("../shipped-policy.js");
   const path = join(mkdtempSync(join(tmpdir(), "toolgate-policy-")), "policy.wasm");
   writeFileSync(path, await compileShippedPolicyWasm());
   return path;

@@ -5,12 +5,12 @@
  * (limit-gate.ts), an allow-all policy, and effects in a side table. A "run" message makes
  * all its calls at once (at `at_ms`) and answers each call's outcome.
  */
-import type { TrustedContext } from "../../src/generated-runtime.js";
-import type { CallRequest } from "../../src/runtime/index.js";
-import { openSqliteStore } from "../../src/store/index.js";
-import { openPgStore } from "../../src/store/postgres/index.js";
-import { createPgPool } from "../../src/store/postgres/pool.js";
-import type { Store } from "../../src/store/store.js";
+import type { TrustedContext } from "../../../src/generated-runtime.js";
+import type { CallRequest } from "../../../src/runtime/index.js";
+import { openSqliteStore } from "../../../src/store/index.js";
+import { openPgStore } from "../../../src/store/postgres/index.js";
+import { createPgPool } from "../../../src/store/postgres/pool.js";
+import type { Store } from "../../../src/store/store.js";
 import { pgEffects } from "./effects-table.js";
 import type { EffectSink } from "./effects-table.js";
 import { buildLimitGate } from "./limit-gate.js";
