@@ -3,9 +3,15 @@ import { defineConfig } from "vitest/config";
 
 const src = (file: string): string => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
 
-/** Suites that start child processes (the CLI, MCP servers, worker pools, crash tests) or the TypeScript compiler. */
+/**
+ * Suites that start child processes (the CLI as a server or over stdio, MCP servers, worker pools,
+ * crash tests) or the TypeScript compiler, and long runs of CLI commands. A CLI command a suite
+ * only runs goes through the in-process `runCli` (test/helpers/cli.ts), never a child process.
+ */
 const processSuites = [
+  "test/adapters/openai-agents.test.ts",
   "test/adapters/starter-types.test.ts",
+  "test/approvals/serve-handlers.test.ts",
   "test/codegen/readme-code.test.ts",
   "test/codegen/typed-client.test.ts",
   "test/conformance/fast-subset.test.ts",
@@ -21,6 +27,7 @@ const processSuites = [
   "test/explain/cli.test.ts",
   "test/lint/boundaries.test.ts",
   "test/mcp/cli.test.ts",
+  "test/mcp/hostile-client.test.ts",
   "test/mcp/conformance*.test.ts",
   "test/mcp/inspector*.test.ts",
   "test/mcp/stdio.test.ts",
