@@ -8,8 +8,10 @@
  */
 export {
   createRuntime,
+  DecisionLabelError,
   envelopeJsonSchema,
   InterruptedError,
+  isDecisionLabelError,
   isEnvelope,
   isInterruptedError,
   isPolicySwapError,
@@ -28,6 +30,7 @@ export type {
   CallRequest,
   Clock,
   DecideOutcome,
+  DecisionLabelOptions,
   DecideRefusal,
   DecideRequest,
   Envelope,

@@ -1,4 +1,5 @@
 /** The runtime's public option and request types, and the dependencies the phases share. */
+import type { DecisionLabelOptions } from "./decision-log.js";
 import type { LooseContextResolvers } from "./context.js";
 import type { HandlerResult, InvokeContext, StandaloneValidator, TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
@@ -69,6 +70,12 @@ export interface RuntimeOptions<
   readonly decisionLogRetentionMs?: number;
   /** OpenTelemetry tracer and meter; default the global ones (no-ops unless the host installs an SDK). */
   readonly telemetry?: TelemetryOptions;
+  /**
+   * OPA's decision-log `labels` of every entry: `service` (default: ./package.json's name, else
+   * "toolgate"), `instance` (the entries' `id`; default: a random UUID) and string labels of the
+   * host's. Invalid labels throw DecisionLabelError.
+   */
+  readonly labels?: DecisionLabelOptions;
   /**
    * Resolvers of the tools' declared context facts (generated `ToolContextResolvers`): run right
    * before every authorization; their values are input.context for the policy and ctx.context for the handler.

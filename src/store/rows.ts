@@ -11,6 +11,7 @@ import type {
   ApprovalEvent,
   ApprovalRecord,
   ApprovalStatus,
+  DecisionLabels,
   DecisionLogEntry,
   DecisionLogRecord,
   HandlerErrorDetail,
@@ -213,6 +214,10 @@ export interface DecisionColumns<J> {
   shadow: J | null;
   error: J | null;
   expires_at_ms: Int8 | null;
+  /** Absent from rows read by queries that do not select them (the audit chain's). */
+  labels?: J | null;
+  trace_id?: string | null;
+  span_id?: string | null;
 }
 
 export function toDecisionRecord<J>(row: DecisionColumns<J>, id: string, json: JsonDecoder<J>): DecisionLogRecord {
@@ -239,10 +244,13 @@ export function toDecisionRecord<J>(row: DecisionColumns<J>, id: string, json: J
     shadow: row.shadow === null ? null : (json(row.shadow) as ShadowDecision),
     error: row.error === null || row.error === undefined ? null : (json(row.error) as HandlerErrorDetail),
     expires_at_ms: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
+    labels: row.labels === null || row.labels === undefined ? null : (json(row.labels) as DecisionLabels | null),
+    trace_id: row.trace_id ?? null,
+    span_id: row.span_id ?? null,
   };
 }
 
-type EntryText = "decision_id" | "path" | "input" | "result" | "erased" | "eval_ns" | "shadow" | "error" | "expires_at_ms";
+type EntryText = "decision_id" | "path" | "input" | "result" | "erased" | "eval_ns" | "shadow" | "error" | "expires_at_ms" | "labels" | "trace_id" | "span_id";
 
 /** The column values of an entry to insert, JSON documents as text (so a JSON null result stays apart from none). */
 export type DecisionValues = Omit<DecisionLogEntry, EntryText> & {
@@ -256,9 +264,27 @@ export type DecisionValues = Omit<DecisionLogEntry, EntryText> & {
   readonly shadow_disagrees: boolean | null;
   readonly error: string | null;
   readonly expires_at_ms: number | null;
+  readonly labels: string | null;
+  readonly trace_id: string | null;
+  readonly span_id: string | null;
 };
 
 const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** A runtime's labels are one frozen object for all its entries: their JSON text is made once per object. */
+const labelTexts = new WeakMap<DecisionLabels, string>();
+
+/** JSON text of an entry's labels (null: none); kept per object only when it is frozen (it cannot change). */
+export function labelsText(labels: DecisionLabels | null | undefined): string | null {
+  if (labels === null || labels === undefined) return null;
+  if (!Object.isFrozen(labels)) return JSON.stringify(labels);
+  let text = labelTexts.get(labels);
+  if (text === undefined) {
+    text = JSON.stringify(labels);
+    labelTexts.set(labels, text);
+  }
+  return text;
+}
 
 /** Texts of policy decisions `{allow, reason, requires_approval}` seen, by flags and reason (bounded: a policy has few reasons). */
 const resultTexts = new Map<string, string>();
@@ -310,5 +336,8 @@ export function decisionValues(e: DecisionLogEntry): DecisionValues {
     shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees,
     error: jsonText(e.error),
     expires_at_ms: e.expires_at_ms ?? null,
+    labels: labelsText(e.labels),
+    trace_id: e.trace_id ?? null,
+    span_id: e.span_id ?? null,
   };
 }

@@ -474,7 +474,16 @@ export interface DecisionLogEntry {
   readonly error?: HandlerErrorDetail | null;
   /** After this the entry is purged (the runtime's decision-log retention); null keeps it. */
   readonly expires_at_ms?: number | null;
+  /** OPA's `labels`: the runtime's `id` (instance), toolgate `version`, `service` and the host's own labels. */
+  readonly labels?: DecisionLabels | null;
+  /** OPA's `trace_id`: the W3C trace id (32 hex digits) of the call's recording span; null without one. */
+  readonly trace_id?: string | null;
+  /** OPA's `span_id`: the id (16 hex digits) of the call's recording span; null without one. */
+  readonly span_id?: string | null;
 }
+
+/** A decision-log entry's labels: string values only (see runtime/decision-log.ts for the bounds). */
+export type DecisionLabels = Readonly<Record<string, string>>;
 
 /** A thrown handler error as logged: the values of the tool's sensitive arguments erased from its texts. */
 export interface HandlerErrorDetail {
@@ -514,6 +523,10 @@ export interface DecisionLogRecord extends DecisionLogEntry {
   readonly shadow: ShadowDecision | null;
   readonly error: HandlerErrorDetail | null;
   readonly expires_at_ms: number | null;
+  /** Null for entries written before labels existed. */
+  readonly labels: DecisionLabels | null;
+  readonly trace_id: string | null;
+  readonly span_id: string | null;
 }
 
 export interface DecisionQuery {

@@ -160,6 +160,10 @@ export const sqliteAddedColumns: Readonly<Record<string, readonly (readonly [nam
     ["error", "TEXT"],
     // The audit chain (./audit-chain.ts); NULL on entries written before it existed.
     ...chainColumns,
+    // OPA's labels (JSON text), trace_id and span_id; NULL on entries written before them.
+    ["labels", "TEXT"],
+    ["trace_id", "TEXT"],
+    ["span_id", "TEXT"],
   ],
 };
 
