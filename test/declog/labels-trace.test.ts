@@ -160,7 +160,7 @@ for (const kind of storeKinds) {
       expect(await store.listDecisions()).toEqual([]);
     });
 
-    it("toolgate log --format json shows each entry's labels, trace_id and span_id under OPA's names", async () => {
+    it("toolgate log --format json and explain show each entry's labels, trace_id and span_id under OPA's names", async () => {
       const { store, args } = await open();
       const exporter = new InMemorySpanExporter();
       const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("test");
@@ -178,6 +178,11 @@ for (const kind of storeKinds) {
         span_id: entry!.span_id,
       });
       expect(event!["trace_id"]).toMatch(/^[0-9a-f]{32}$/);
+      const explained = await cli(["explain", entry!.decision_id, ...args, "--format", "json"]);
+      expect((JSON.parse(explained.out) as { decision: Record<string, unknown> }).decision).toMatchObject({ labels: event!["labels"], trace_id: entry!.trace_id, span_id: entry!.span_id });
+      const pretty = await cli(["explain", entry!.decision_id, ...args]);
+      expect(pretty.out).toContain(`labels     service="svc" id="i-1" version="${toolgateVersion}"`);
+      expect(pretty.out).toContain(`trace      trace_id ${entry!.trace_id} span_id ${entry!.span_id}`);
     });
   });
 }
