@@ -15,6 +15,7 @@ import { advertisedInputSchema, toCallRequest } from "../adapters/gate-arguments
 import { toolgateVersion } from "../version.js";
 import { approvalInputRequired, retryWithState } from "./approval-round.js";
 import type { ApprovalRoundDeps, ElicitationSupport, ToolCallAnswer } from "./approval-round.js";
+import { callWithMintedOperation, needsMintedOperation } from "./minted-operation.js";
 import { argumentsDigest, requestStateSeal } from "./request-state.js";
 import { toMcpTool } from "./tool-listing.js";
 import { toToolResult } from "./tool-result.js";
@@ -149,16 +150,20 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
       return outcome.kind === "input_required" ? outcome.result : toToolResult(outcome.envelope, options.approvalLink);
     }
 
-    const envelope = await runtime.call(principal, callRequest, traceparent);
+    // A write without an operation id can still be approved through the protocol: the server mints the id and the state binds it.
+    const askable = support.form || (support.url && deps.approvalLink !== undefined);
+    const minted = askable && needsMintedOperation(tool, callRequest) ? await callWithMintedOperation(runtime, principal, callRequest, traceparent) : null;
+    const gated = minted?.request ?? callRequest;
+    const envelope = minted?.envelope ?? (await runtime.call(principal, callRequest, traceparent));
     // An approval binds an operation id (single use); a call without one could never be approved, so it gets the envelope.
-    const approvable = callRequest.operation_id !== undefined && envelope.outcome === "terminal_failure" && envelope.reason === "approval_required" && envelope.approval_id !== undefined;
-    if (approvable && (support.form || support.url)) {
+    const approvable = gated.operation_id !== undefined && envelope.outcome === "terminal_failure" && envelope.reason === "approval_required" && envelope.approval_id !== undefined;
+    if (approvable && askable) {
       const expires = envelope.expires_at === undefined ? Number.NaN : Date.parse(envelope.expires_at);
       const approvalId = envelope.approval_id as string;
       const asked = await approvalInputRequired(deps, {
         ctx: principal,
         tool,
-        request: callRequest,
+        request: gated,
         argsDigest: argumentsDigest(raw as JsonValue),
         approvalId,
         expiresAtMs: Number.isFinite(expires) ? expires : deps.now() + (tool.approval?.ttl_ms ?? 15 * 60_000),

@@ -171,6 +171,88 @@ for (const kind of storeKinds) {
       expect(gate.ledger.effectsOf(op)).toHaveLength(0);
     });
 
+    const reserveWithoutId = (extra: Record<string, unknown> = {}) => ({ name: "reserve_funds", arguments: { ...reserveArgs, ...extra } });
+    /** A first round of a call sent without operation_id: the state, the approval and the operation id the server minted. */
+    async function mintedRound(bearer = alice, args: Record<string, unknown> = {}): Promise<{ state: string; approvalId: string; operationId: string }> {
+      const r = await modernRpc(url, bearer, "tools/call", reserveWithoutId(args), urlMode);
+      const result = r.body.result as { resultType: string; requestState: string; inputRequests: Record<string, { params: { url: string } }> };
+      expect(result.resultType, JSON.stringify(r.body)).toBe("input_required");
+      const approvalId = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(result.inputRequests["approval_page"]?.params.url ?? "")?.[1] ?? "");
+      const operationId = (await gate.runtime.approvals.get(approvalId))?.operation_id ?? "";
+      return { state: result.requestState, approvalId, operationId };
+    }
+
+    it("a write sent without operation_id gets a random operation id minted by the server, sealed in the state: the approved retry runs exactly that operation once", async () => {
+      const { state, approvalId, operationId } = await mintedRound();
+      // 128 random bits, base64url: unguessable, and told apart from a model's own ids by its prefix.
+      expect(operationId).toMatch(/^mcp_[A-Za-z0-9_-]{22}$/);
+      expect(await decide(approvalId, "approve")).toBe(200);
+      const done = await modernRpc(url, alice, "tools/call", { ...reserveWithoutId(), requestState: state }, urlMode);
+      expect(done.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId, replayed: false });
+      expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+      // Another call without an id is another operation with its own approval: never the first one's id.
+      const next = await mintedRound();
+      expect(next.operationId).toMatch(/^mcp_/);
+      expect(next.operationId).not.toBe(operationId);
+      expect(next.approvalId).not.toBe(approvalId);
+      expect(gate.ledger.effectsOf(next.operationId)).toHaveLength(0);
+    });
+
+    it("a retry without the state never runs the approved minted operation a second time, nor under another id", async () => {
+      const { state, approvalId, operationId } = await mintedRound();
+      expect(await decide(approvalId, "approve")).toBe(200);
+      // Without the state: a new call (a new pending approval), nothing runs.
+      const fresh = await modernRpc(url, alice, "tools/call", reserveWithoutId(), urlMode);
+      expect(fresh.body.result?.["resultType"]).toBe("input_required");
+      // The approval id without an operation id is never given a fresh one: today's answer, nothing runs.
+      const noId = await modernRpc(url, alice, "tools/call", reserveWithoutId({ approval_id: approvalId }), urlMode);
+      expect(noId.body.result?.["structuredContent"]).toMatchObject({ outcome: "terminal_failure", reason: "invalid_arguments" });
+      expect(gate.ledger.effectsOf(operationId)).toHaveLength(0);
+      // The state (or the minted id with the approval) runs it, once.
+      const done = await modernRpc(url, alice, "tools/call", { ...reserveWithoutId(), requestState: state }, urlMode);
+      expect(done.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId });
+      const byId = await modernRpc(url, alice, "tools/call", reserve(operationId, { approval_id: approvalId }), urlMode);
+      expect(byId.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId, replayed: true });
+      const again = await modernRpc(url, alice, "tools/call", reserveWithoutId(), urlMode);
+      expect(again.body.result?.["resultType"]).toBe("input_required");
+      expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+    });
+
+    it("a minted operation is its principal's only: another user's state, id or approval never runs it or reads its outcome", async () => {
+      const { state, approvalId, operationId } = await mintedRound();
+      expect(await decide(approvalId, "approve")).toBe(200);
+      const carol = await token({ tenant: "t_acme", sub: "carol", roles: ["agent"] });
+      refused(await modernRpc(url, carol, "tools/call", { ...reserveWithoutId(), requestState: state }, urlMode), "request_state_other_principal");
+      const stolen = await modernRpc(url, carol, "tools/call", reserve(operationId, { approval_id: approvalId }), urlMode);
+      expect(stolen.body.result?.["structuredContent"]).not.toMatchObject({ outcome: "success" });
+      expect(gate.ledger.effectsOf(operationId)).toHaveLength(0);
+      const done = await modernRpc(url, alice, "tools/call", { ...reserveWithoutId(), requestState: state }, urlMode);
+      const resource = (done.body.result?.["structuredContent"] as Structured)["resource_id"];
+      expect(done.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId });
+      // After the commit, the id alone does not replay alice's outcome to carol.
+      const peek = await modernRpc(url, carol, "tools/call", reserve(operationId), urlMode);
+      expect(peek.body.result?.["structuredContent"]).not.toMatchObject({ outcome: "success" });
+      expect(JSON.stringify(peek.body)).not.toContain(String(resource));
+      expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+    });
+
+    it("a state minted for a call without operation_id is refused when the retry adds an operation id of its own (request_state_other_call)", async () => {
+      const { state, approvalId, operationId } = await mintedRound();
+      expect(await decide(approvalId, "approve")).toBe(200);
+      refused(await modernRpc(url, alice, "tools/call", { ...reserve(`op-smuggled-${kind}`), requestState: state }, urlMode), "request_state_other_call");
+      refused(await modernRpc(url, alice, "tools/call", { ...reserve(operationId), requestState: state }, urlMode), "request_state_other_call");
+      expect(gate.ledger.effectsOf(`op-smuggled-${kind}`)).toHaveLength(0);
+      expect(gate.ledger.effectsOf(operationId)).toHaveLength(0);
+    });
+
+    it("without elicitation a write without operation_id still answers invalid_arguments: no id is minted where no state can carry it", async () => {
+      const before = (await gate.runtime.approvals.list({ tenant: "t_acme", tool: "reserve_funds", status: "pending", limit: 200 })).approvals.length;
+      const r = await modernRpc(url, alice, "tools/call", reserveWithoutId(), {});
+      expect(r.body.result?.["structuredContent"]).toMatchObject({ outcome: "terminal_failure", reason: "invalid_arguments" });
+      expect(String((r.body.result?.["structuredContent"] as Structured)["message"])).toContain("operation_id");
+      expect((await gate.runtime.approvals.list({ tenant: "t_acme", tool: "reserve_funds", status: "pending", limit: 200 })).approvals.length).toBe(before);
+    });
+
     it("a forged requestState is refused (request_state_forged) and runs nothing", async () => {
       const op = `op-forged-${kind}`;
       const { state, approvalId } = await firstRound(op);

@@ -17,7 +17,8 @@ const mustPass = {
   "2025-11-25": ["server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-error", "json-schema-2020-12", "dns-rebinding-protection"],
   "2026-07-28": [
     "tools-list", "tools-call-simple-text", "tools-call-error", "dns-rebinding-protection", "http-header-validation", "server-sse-multiple-streams",
-    "input-required-result-unsupported-methods",
+    "input-required-result-unsupported-methods", "input-required-result-result-type", "input-required-result-tampered-state",
+    "input-required-result-missing-input-response", "input-required-result-validate-input",
   ],
 } as const;
 
