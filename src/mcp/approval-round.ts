@@ -3,8 +3,8 @@
  * answers `input_required` instead of the terminal envelope when the client declared
  * elicitation: URL mode points at the approval's inbox page, form mode (only where the tools.yaml
  * approval rules let this principal decide) asks approve or reject inline. Both carry a sealed
- * `requestState`. The retry with that state is checked (seal, principal, call, single use, not
- * revoked) and then runs the call with the approval id through `runtime.call`, so the
+ * `requestState`. The retry with that state is checked (seal, principal, call, not revoked) and
+ * then runs the call with the approval id through `runtime.call`, so the
  * operation's idempotency record decides the one effect. A write sent without an operation id
  * gets one minted by the server (`minted-operation.ts`), which the state carries.
  */
@@ -128,15 +128,17 @@ export async function retryWithState(deps: ApprovalRoundDeps, retry: ApprovalRet
   }
   const approval = await deps.runtime.approvals.get(state.approval_id);
   if (approval === null || approval.tenant !== retry.ctx.tenant) throw new RequestStateError("request_state_forged", "the state names no approval of this tenant");
-  // Single use: once an outcome was recorded under the approval, the state is spent.
-  if (approval.consumed_by !== null) {
-    throw new RequestStateError("request_state_used", `the state was already used; call the tool again with operation_id ${state.operation_id} (without the state) to read the recorded outcome`);
-  }
-  if (approval.status === "revoked") throw new RequestStateError("request_state_revoked", `approval ${approval.id} was revoked; nothing ran`);
-
   // The operation is the state's: the client's own id (the digest bound it) or the one the server minted.
   const request: CallRequest = state.operation_id === "" ? retry.request : { ...retry.request, operation_id: state.operation_id };
   const withApproval: CallRequest = { ...request, approval_id: approval.id };
+  if (approval.consumed_by !== null) {
+    // Used by another operation: the state has nothing left to run.
+    if (approval.consumed_by !== state.operation_id) throw new RequestStateError("request_state_used", `approval ${approval.id} was used by another operation; nothing ran`);
+    // The state's own operation already ran (an earlier retry, or the host resumed it on decision):
+    // the gate answers its recorded outcome through the operation's idempotency, with no second effect.
+    return { kind: "envelope", envelope: await deps.runtime.call(retry.ctx, withApproval, traceparent) };
+  }
+  if (approval.status === "revoked") throw new RequestStateError("request_state_revoked", `approval ${approval.id} was revoked; nothing ran`);
   if (approval.status === "pending") {
     const inline = inputResponse(retry.inputResponses, INLINE_KEY);
     if (inline.kind === "elicit" && inline.action === "accept") {

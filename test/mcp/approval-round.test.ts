@@ -267,14 +267,71 @@ for (const kind of storeKinds) {
       expect(gate.ledger.effectsOf(op)).toHaveLength(0);
     });
 
-    it("a replayed requestState is refused (request_state_used): the approved call ran once", async () => {
+    it("a replayed requestState answers the operation's recorded envelope (replayed, same resource): the approved call ran once", async () => {
       const op = `op-replayed-${kind}`;
       const { state, approvalId } = await firstRound(op);
       expect(await decide(approvalId, "approve")).toBe(200);
       const first = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
-      expect(first.body.result?.["structuredContent"]).toMatchObject({ outcome: "success" });
-      refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_used");
+      const committed = first.body.result?.["structuredContent"] as Structured;
+      expect(committed).toMatchObject({ outcome: "success", replayed: false });
+      const again = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
+      expect(again.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: op, replayed: true, resource_id: committed["resource_id"] });
       expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+    });
+
+    describe("with a host that resumes approved calls itself (inbox resumeOnDecision)", () => {
+      let resuming: RunningInbox;
+      beforeAll(async () => {
+        resuming = await listenInbox(
+          createInboxApp({ approvals: gate.runtime.approvals, verifyApprover: createTokenVerifier({ secret: INBOX_SECRET }), csrfSecret: CSRF, resumeOnDecision: true }),
+        );
+      });
+      afterAll(async () => {
+        await resuming?.close();
+      });
+
+      async function approveAndResume(approvalId: string): Promise<void> {
+        const bob = await issueApproverToken({ secret: INBOX_SECRET, tenant: "t_acme", user: "bob", roles: ["approver"] });
+        const res = await fetch(`${resuming.url}/api/approvals/${encodeURIComponent(approvalId)}/decision`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${bob}` },
+          body: JSON.stringify({ decision: "approve" }),
+        });
+        expect(res.status).toBe(200);
+      }
+
+      it("the client's retry after the host resumed the call answers the recorded envelope (idempotent replay), not request_state_used", async () => {
+        const op = `op-resumed-${kind}`;
+        const { state, approvalId } = await firstRound(op);
+        await approveAndResume(approvalId);
+        expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+        expect((await gate.runtime.approvals.get(approvalId))?.consumed_by).toBe(op);
+        const retry = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
+        expect(retry.body.error, JSON.stringify(retry.body)).toBeUndefined();
+        expect(retry.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: op, replayed: true, value: { state: "reserved" } });
+        expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+      });
+
+      it("a minted operation the host resumed answers the client's retry with its recorded envelope", async () => {
+        const { state, approvalId, operationId } = await mintedRound();
+        await approveAndResume(approvalId);
+        expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+        const retry = await modernRpc(url, alice, "tools/call", { ...reserveWithoutId(), requestState: state }, urlMode);
+        expect(retry.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId, replayed: true });
+        expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+      });
+
+      it("a resumed call's state stays refused for another principal and for other arguments, and reveals nothing", async () => {
+        const op = `op-resumed-other-${kind}`;
+        const { state, approvalId } = await firstRound(op);
+        await approveAndResume(approvalId);
+        const carol = await token({ tenant: "t_acme", sub: "carol", roles: ["agent"] });
+        const byCarol = await modernRpc(url, carol, "tools/call", { ...reserve(op), requestState: state }, urlMode);
+        refused(byCarol, "request_state_other_principal");
+        expect(JSON.stringify(byCarol.body)).not.toContain("reserved");
+        refused(await modernRpc(url, alice, "tools/call", { ...reserve(op, { amount: 999_999 }), requestState: state }, urlMode), "request_state_other_call");
+        expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+      });
     });
 
     it("an expired requestState is refused (request_state_expired) and runs nothing", async () => {
