@@ -11,6 +11,7 @@ import type { AuthInfo, CallToolResult, ClientCapabilities, ServerContext } from
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonValue } from "../manifest.js";
 import type { Runtime } from "../runtime/runtime.js";
+import { withToolCallId } from "../runtime/telemetry.js";
 import { advertisedInputSchema, toCallRequest } from "../adapters/gate-arguments.js";
 import { toolgateVersion } from "../version.js";
 import { approvalInputRequired, retryWithState } from "./approval-round.js";
@@ -126,7 +127,8 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
     return { tools: tools.map(toMcpTool) };
   }));
 
-  server.setRequestHandler("tools/call", guarded(onError, async (request, ctx): Promise<ToolCallAnswer> => {
+  // The call's span reports the JSON-RPC request id as gen_ai.tool.call.id (the operation id stays toolgate.operation_id).
+  server.setRequestHandler("tools/call", guarded(onError, (request, ctx): Promise<ToolCallAnswer> => withToolCallId(String(ctx.mcpReq.id), async () => {
     const principal = await resolvePrincipal(options.principal, connectionOf(ctx));
     const { name } = request.params;
     const raw: unknown = request.params.arguments ?? {};
@@ -171,7 +173,7 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
       if (asked !== null) return asked;
     }
     return toToolResult(envelope, options.approvalLink);
-  }));
+  })));
 
   return server;
 }
