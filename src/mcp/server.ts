@@ -14,6 +14,7 @@ import type { Runtime } from "../runtime/runtime.js";
 import { withToolCallId } from "../runtime/telemetry.js";
 import { advertisedInputSchema, toCallRequest } from "../adapters/gate-arguments.js";
 import { toolgateVersion } from "../version.js";
+import { BearerTokenError } from "./bearer.js";
 import { approvalInputRequired, retryWithState } from "./approval-round.js";
 import type { ApprovalRoundDeps, ElicitationSupport, ToolCallAnswer } from "./approval-round.js";
 import { callWithMintedOperation, needsMintedOperation } from "./minted-operation.js";
@@ -36,6 +37,10 @@ export type McpPrincipal = TrustedContext | ((connection: McpConnection) => Trus
 export type McpEra = "legacy" | "modern";
 
 export interface McpServerOptions {
+  /**
+   * Who calls. A resolver's error never reaches the client as text: it goes to onError; throw a
+   * `BearerTokenError` to answer -32600 unauthorized, anything else answers -32603.
+   */
   readonly principal: McpPrincipal;
   /** The approvals inbox: a base URL (`<base>/approvals/<id>`) or a function of the approval id. */
   readonly approvalLink?: ApprovalLink;
@@ -79,12 +84,21 @@ const instructions =
   "An approval_required answer carries an approval_id: once a human approved it, call the tool again with the same arguments, operation_id and that approval_id. " +
   "Clients that declare elicitation get input_required instead: open the approval page (or decide inline where permitted) and retry with the requestState.";
 
-async function resolvePrincipal(principal: McpPrincipal, connection: McpConnection): Promise<TrustedContext> {
+/** The text a client gets when the principal resolver refused it (a `BearerTokenError`): never the resolver's own text. */
+export const UNAUTHORIZED_TEXT = "unauthorized: no principal for this request (the reason was logged by the server)";
+
+/**
+ * No principal, no tools: the request fails without touching the gate. The resolver's error goes
+ * to onError (it may quote a token, a directory's address or a query); the client gets a fixed
+ * text: -32600 unauthorized for a refusal (`BearerTokenError`), -32603 for any other failure.
+ */
+async function resolvePrincipal(principal: McpPrincipal, connection: McpConnection, onError: (err: unknown) => void): Promise<TrustedContext> {
   try {
     return typeof principal === "function" ? await principal(connection) : principal;
   } catch (err) {
-    // No principal, no tools: the request fails without touching the gate.
-    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `not authenticated: ${err instanceof Error ? err.message : String(err)}`);
+    onError(err);
+    if (err instanceof BearerTokenError) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, UNAUTHORIZED_TEXT);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, INTERNAL_ERROR_TEXT);
   }
 }
 
@@ -122,14 +136,14 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
 
   const onError = options.onError ?? logToStderr;
   server.setRequestHandler("tools/list", guarded(onError, async (_request, ctx) => {
-    const principal = await resolvePrincipal(options.principal, connectionOf(ctx));
+    const principal = await resolvePrincipal(options.principal, connectionOf(ctx), onError);
     const tools = await runtime.listTools(principal);
     return { tools: tools.map(toMcpTool) };
   }));
 
   // The call's span reports the JSON-RPC request id as gen_ai.tool.call.id (the operation id stays toolgate.operation_id).
   server.setRequestHandler("tools/call", guarded(onError, (request, ctx): Promise<ToolCallAnswer> => withToolCallId(String(ctx.mcpReq.id), async () => {
-    const principal = await resolvePrincipal(options.principal, connectionOf(ctx));
+    const principal = await resolvePrincipal(options.principal, connectionOf(ctx), onError);
     const { name } = request.params;
     const raw: unknown = request.params.arguments ?? {};
     if (!isRecord(raw)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "invalid params: arguments must be an object");
