@@ -93,32 +93,36 @@ for (const kind of storeKinds) {
       expect(r.body.error?.data?.["reason"]).toBe(reason);
     }
 
-    it("a client with URL elicitation gets input_required to the inbox page; approved through the inbox's HTTP API, the SDK client's retry runs the call exactly once in 2 round trips", async () => {
-      const op = `op-e2e-${kind}`;
-      const client = new Client({ name: "toolgate-e2e", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: { pin: MODERN } } });
-      const seen: string[] = [];
-      client.setRequestHandler("elicitation/create", async (request) => {
-        const params = request.params as { mode?: string; url?: string };
-        seen.push(`${params.mode}:${params.url}`);
-        // The human opens the page and approves; the client then reports the URL flow as done.
-        const id = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(params.url ?? "")?.[1] ?? "");
-        expect(await decide(id, "approve")).toBe(200);
-        return { action: "accept" };
+    for (const own of [true, false]) {
+      it(`a client with URL elicitation gets input_required to the inbox page; approved through the inbox's HTTP API, the SDK client's retry runs the call exactly once in 2 round trips (${own ? "the client's operation_id" : "operation_id minted by the server"})`, async () => {
+        const sent = `op-e2e-${kind}`;
+        const client = new Client({ name: "toolgate-e2e", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: { pin: MODERN } } });
+        const seen: string[] = [];
+        client.setRequestHandler("elicitation/create", async (request) => {
+          const params = request.params as { mode?: string; url?: string };
+          seen.push(`${params.mode}:${params.url}`);
+          // The human opens the page and approves; the client then reports the URL flow as done.
+          const id = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(params.url ?? "")?.[1] ?? "");
+          expect(await decide(id, "approve")).toBe(200);
+          return { action: "accept" };
+        });
+        await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${alice}` } } }));
+        try {
+          const before = calls;
+          const result = (await client.callTool(own ? reserve(sent) : reserveWithoutId())) as CallToolResult;
+          expect(result.isError).not.toBe(true);
+          const op = String((result.structuredContent as Structured)["operation_id"]);
+          expect(op).toMatch(own ? new RegExp(`^${sent}$`) : /^mcp_/);
+          expect(result.structuredContent).toMatchObject({ outcome: "success", replayed: false, value: { state: "reserved" } });
+          expect(seen).toHaveLength(1);
+          expect(seen[0]).toMatch(new RegExp(`^url:${inbox.url}/approvals/apr_`));
+          expect(calls - before).toBe(2);
+          expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+        } finally {
+          await client.close();
+        }
       });
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${alice}` } } }));
-      try {
-        const before = calls;
-        const result = (await client.callTool(reserve(op))) as CallToolResult;
-        expect(result.isError).not.toBe(true);
-        expect(result.structuredContent).toMatchObject({ outcome: "success", operation_id: op, replayed: false, value: { state: "reserved" } });
-        expect(seen).toHaveLength(1);
-        expect(seen[0]).toMatch(new RegExp(`^url:${inbox.url}/approvals/apr_`));
-        expect(calls - before).toBe(2);
-        expect(gate.ledger.effectsOf(op)).toHaveLength(1);
-      } finally {
-        await client.close();
-      }
-    });
+    }
 
     it("a pending approval answers input_required again; after approval the state runs the call", async () => {
       const op = `op-pending-${kind}`;
