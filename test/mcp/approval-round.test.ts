@@ -249,6 +249,18 @@ for (const kind of storeKinds) {
       expect(gate.ledger.effectsOf(operationId)).toHaveLength(0);
     });
 
+    it("where no elicitation mode can be offered (form only, no self-approval) the approval_required envelope carries the minted operation_id: the retry with it and the approval runs once", async () => {
+      const r = await modernRpc(url, alice, "tools/call", reserveWithoutId(), { elicitation: { form: {} } });
+      const env = r.body.result?.["structuredContent"] as Structured;
+      expect(env).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
+      const operationId = String(env["operation_id"]);
+      expect(operationId).toMatch(/^mcp_[A-Za-z0-9_-]{22}$/);
+      expect(await decide(String(env["approval_id"]), "approve")).toBe(200);
+      const done = await modernRpc(url, alice, "tools/call", reserve(operationId, { approval_id: env["approval_id"] }), {});
+      expect(done.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId, replayed: false });
+      expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+    });
+
     it("without elicitation a write without operation_id still answers invalid_arguments: no id is minted where no state can carry it", async () => {
       const before = (await gate.runtime.approvals.list({ tenant: "t_acme", tool: "reserve_funds", status: "pending", limit: 200 })).approvals.length;
       const r = await modernRpc(url, alice, "tools/call", reserveWithoutId(), {});
