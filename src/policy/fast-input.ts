@@ -13,7 +13,7 @@
 
 import type { ProjectedObject } from "./input-projection.js";
 import type { InputTemplate } from "./input-template.js";
-import { N_INT, T_ARRAY, T_NUMBER, T_OBJECT, T_STRING } from "./value-layout.js";
+import { F_UNSORTED, N_INT, T_ARRAY, T_BOOLEAN, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING } from "./abi.js";
 
 class GiveUp extends Error {}
 const giveUp = new GiveUp();
@@ -536,9 +536,6 @@ function compileShape(sorted: readonly string[], cells: Uint32Array): ((w: Value
   }
 }
 
-/** Cell flag (byte 1) of an object or set whose entries are not in key order yet (RUNTIME-API.md section 2). */
-const F_UNSORTED = 2;
-
 /** Returned by ValueReader when a value must go through opa_json_dump instead. */
 export const DECLINED: unique symbol = Symbol("declined");
 
@@ -564,11 +561,11 @@ export class ValueReader {
   private value(u8: Uint8Array, u32: Uint32Array, i32: Int32Array, a: number): unknown {
     const w = a >>> 2;
     switch (u8[a]) {
-      case 1:
+      case T_NULL:
         return null;
-      case 2:
+      case T_BOOLEAN:
         return u8[a + 1] !== 0;
-      case 3: {
+      case T_NUMBER: {
         if (u8[a + 1] !== N_INT) throw giveUp;
         const n = i32[w + 3]! * TWO32 + u32[w + 2]!;
         if (!Number.isSafeInteger(n)) throw giveUp;
@@ -577,7 +574,7 @@ export class ValueReader {
       case T_STRING:
         return this.string(u8, u32[w + 2]!, u32[w + 1]!);
       case T_ARRAY:
-      case 7: {
+      case T_SET: {
         // entries appended out of order are sorted by the module's own accessors
         if ((u8[a + 1]! & F_UNSORTED) !== 0) throw giveUp;
         const n = u32[w + 1]!;

@@ -12,15 +12,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compilePolicy } from "../../codegen/compiler/index.js";
 import { FastPolicy } from "../../src/policy/fast-engine.js";
 import { DECLINED, ValueReader, ValueWriter } from "../../src/policy/fast-input.js";
+import { SDK_EXPORTS, TOOLGATE_HOST_EXPORTS } from "../../src/policy/abi.js";
 
+/** The module's exports this test calls, by the ABI's names. */
 interface Ex {
-  opa_malloc(n: number): number;
-  opa_json_parse(a: number, n: number): number;
-  opa_json_dump(v: number): number;
-  opa_heap_ptr_get(): number;
-  opa_heap_ptr_set(p: number): void;
-  opa_null(): number;
-  opa_boolean(b: number): number;
+  malloc(n: number): number;
+  jsonParse(a: number, n: number): number;
+  jsonDump(v: number): number;
+  heapPtrGet(): number;
+  heapPtrSet(p: number): void;
 }
 
 const SOURCE = "package t\nx := input\n";
@@ -40,12 +40,19 @@ beforeAll(async () => {
   const instance = await WebAssembly.instantiate(new WebAssembly.Module(wasm as Uint8Array<ArrayBuffer>), {
     env: { memory, opa_abort: fail, opa_println: fail, opa_builtin0: fail, opa_builtin1: fail, opa_builtin2: fail, opa_builtin3: fail, opa_builtin4: fail },
   });
-  ex = instance.exports as unknown as Ex;
+  const exported = instance.exports as Record<string, (...args: number[]) => number>;
+  const fn = (name: string): ((...args: number[]) => number) => exported[name]!;
+  ex = {
+    malloc: fn(SDK_EXPORTS.malloc), jsonParse: fn(SDK_EXPORTS.jsonParse), jsonDump: fn(SDK_EXPORTS.jsonDump),
+    heapPtrGet: fn(SDK_EXPORTS.heapPtrGet), heapPtrSet: fn(SDK_EXPORTS.heapPtrSet),
+  };
+  const nullCell = fn(TOOLGATE_HOST_EXPORTS.nullCell)();
+  const booleanCell = fn(TOOLGATE_HOST_EXPORTS.booleanCell);
   // As the engine sets it up: key cells of shapes and short strings kept in regions reused across inputs.
-  writer = new ValueWriter(memory, { nullCell: ex.opa_null(), trueCell: ex.opa_boolean(1), falseCell: ex.opa_boolean(0) });
-  const keys = ex.opa_malloc(16 * 1024);
+  writer = new ValueWriter(memory, { nullCell, trueCell: booleanCell(1), falseCell: booleanCell(0) });
+  const keys = ex.malloc(16 * 1024);
   writer.cacheKeys(keys, keys + 16 * 1024);
-  const strings = ex.opa_malloc(64 * 1024);
+  const strings = ex.malloc(64 * 1024);
   writer.cacheStrings(strings, strings + 64 * 1024);
   writer.compileShapes = true;
 });
@@ -95,17 +102,17 @@ function expectSameJson(got: unknown, want: unknown): void {
 
 /** [the cells read back, their dump, the dump of the module's own parse]; null when the writer declined. */
 function roundTrip(v: unknown): [unknown, string, string] | null {
-  const base = ex.opa_heap_ptr_get();
+  const base = ex.heapPtrGet();
   const cells = writer.write(v, (base + 7) & ~7);
   if (cells === null) return null;
-  ex.opa_heap_ptr_set(cells.end);
+  ex.heapPtrSet(cells.end);
   const read = new ValueReader(memory).read(cells.addr);
-  const direct = cstring(ex.opa_json_dump(cells.addr));
+  const direct = cstring(ex.jsonDump(cells.addr));
   const bytes = new TextEncoder().encode(JSON.stringify(v));
-  const at = ex.opa_malloc(bytes.length);
+  const at = ex.malloc(bytes.length);
   new Uint8Array(memory.buffer).set(bytes, at);
-  const parsed = cstring(ex.opa_json_dump(ex.opa_json_parse(at, bytes.length)));
-  ex.opa_heap_ptr_set(base);
+  const parsed = cstring(ex.jsonDump(ex.jsonParse(at, bytes.length)));
+  ex.heapPtrSet(base);
   return [read, direct, parsed];
 }
 
