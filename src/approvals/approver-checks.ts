@@ -6,9 +6,13 @@
 import type { ApprovalSpec, ApprovalsSettings } from "../manifest.js";
 import type { ApprovalDecisionKind, ApprovalRecord } from "../store/store.js";
 import type { ApproverContext } from "./approver.js";
-import { isCleanIdentity } from "./unstorable-text.js";
+import { isCleanIdentity } from "../call-data/unstorable-text.js";
 
-export const decisionKinds: readonly ApprovalDecisionKind[] = ["approve", "edit", "reject", "revoke"];
+/** What an approver may decide (the store's `ApprovalDecisionKind`). */
+export type DecisionKind = ApprovalDecisionKind;
+
+/** Every decision kind, in the order messages and the inbox list them. */
+export const decisionKinds: readonly DecisionKind[] = ["approve", "edit", "reject", "revoke"];
 
 export const isDecisionKind = (v: unknown): v is ApprovalDecisionKind =>
   typeof v === "string" && (decisionKinds as readonly string[]).includes(v);
