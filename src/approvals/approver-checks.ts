@@ -4,6 +4,7 @@
  * may pass through whatever an HTTP request carried.
  */
 import type { ApprovalSpec, ApprovalsSettings } from "../manifest.js";
+import type { ApproverVerdict } from "../store/decision-plan.js";
 import type { ApprovalDecisionKind, ApprovalRecord } from "../store/store.js";
 import type { ApproverContext } from "./approver.js";
 import { isCleanIdentity } from "../call-data/unstorable-text.js";
@@ -17,7 +18,7 @@ export const decisionKinds: readonly DecisionKind[] = ["approve", "edit", "rejec
 export const isDecisionKind = (v: unknown): v is ApprovalDecisionKind =>
   typeof v === "string" && (decisionKinds as readonly string[]).includes(v);
 
-export type ApproverRefusal = "invalid_approver" | "not_found" | "self_approval" | "approver_role_required" | "approver_roles_unconfigured";
+export type { ApproverRefusal } from "../store/decision-plan.js";
 
 
 /**
@@ -40,7 +41,7 @@ export function checkApprover(
   approver: ApproverContext,
   decision: ApprovalDecisionKind,
   settings?: ApprovalsSettings,
-): { readonly why: ApproverRefusal; readonly message: string } | null {
+): ApproverVerdict {
   const a = approver as Partial<Record<keyof ApproverContext, unknown>> | null;
   if (
     a === null ||

@@ -10,6 +10,8 @@ import { formatProblems } from "../call-data/problems.js";
 import { isUnstorable, unstorablePath } from "../call-data/unstorable-text.js";
 import type { JsonObject } from "../manifest.js";
 import { versionsOf } from "../policy/version.js";
+import { alreadyExecutedText, decisionRefusalText, planDecision } from "../store/decision-plan.js";
+import type { DecisionRequest } from "../store/decision-plan.js";
 import type { ApprovalDecisionKind, ApprovalEvent, ApprovalRecord } from "../store/store.js";
 import type { ApproverContext } from "./approver.js";
 import { checkApprover, decisionKinds, isDecisionKind, normalIdentity } from "./approver-checks.js";
@@ -69,25 +71,23 @@ export interface Approvals {
 }
 
 /**
- * An approve towards a quorum: the approver's vote (one per approver), bound to the approval's
- * argument hash and policy version; the approval turns approved only with the vote that
- * completes the quorum. Concurrent completing votes both try; the store decides one, and the
- * other finds it approved.
+ * An approve towards a quorum, planned as a vote (`planDecision`): the approver's vote (one per
+ * approver), bound to the approval's argument hash and policy version; the approval turns
+ * approved only with the vote that completes the quorum. Concurrent completing votes both try;
+ * the store decides one, and the other finds it approved.
  */
 async function vote(deps: ApprovalDeps, approval: ApprovalRecord, quorum: QuorumSpec, event: ApprovalEvent): Promise<{ ok: true; approval: ApprovalRecord; quorum: QuorumState } | { ok: false; why: DecideRefusal; message: string }> {
-  if (approval.status !== "pending") return { ok: false, why: "already_decided", message: `approval ${approval.id} cannot be decided: already_decided` };
-  if (event.decided_at_ms >= approval.expires_at_ms) return { ok: false, why: "expired", message: `approval ${approval.id} cannot be decided: expired` };
   const added = await deps.store.addApprovalVote({
     approval_id: approval.id,
     tenant: approval.tenant,
-    // Distinct approvers are distinct identities as the provider sees them ("Bob" is bob when case is ignored).
-    approver: normalIdentity(event.approver, deps.manifest.approvals?.identity_case),
+    approver: voterIdentity(deps, event.approver),
     approver_roles: event.approver_roles,
     args_hash: approval.args_hash,
     policy_version: approval.policy_version,
     decided_at_ms: event.decided_at_ms,
   });
-  if (!added) return { ok: false, why: "already_voted", message: `${event.approver} already approved ${approval.id}; the quorum needs approvals from distinct approvers` };
+  // The store's own guard against a concurrent second vote of the same approver.
+  if (!added) return { ok: false, why: "already_voted", message: decisionRefusalText(approval.id, "already_voted", event.approver) };
   const state = quorumState(quorum, approval, await deps.store.listApprovalVotes(approval.id));
   if (!state.complete) return { ok: true, approval: (await deps.store.getApproval(approval.id)) ?? approval, quorum: state };
   const result = await deps.store.decideApproval({ ...event, approval_id: approval.id, decision: "approve" });
@@ -95,7 +95,20 @@ async function vote(deps: ApprovalDeps, approval: ApprovalRecord, quorum: Quorum
   const now = await deps.store.getApproval(approval.id);
   if (result.why === "already_decided" && now?.status === "approved") return { ok: true, approval: now, quorum: state };
   const why = result.why === "already_executed" ? "already_decided" : result.why;
-  return { ok: false, why, message: `approval ${approval.id} cannot be decided: ${why}` };
+  return { ok: false, why, message: decisionRefusalText(approval.id, why) };
+}
+
+/** Distinct approvers are distinct identities as the provider sees them ("Bob" is bob when case is ignored). */
+const voterIdentity = (deps: ApprovalDeps, user: string): string => normalIdentity(user, deps.manifest.approvals?.identity_case);
+
+/** The request `planDecision` plans: for an approve towards a quorum, with the identities that voted so far. */
+async function decisionRequest(deps: ApprovalDeps, approval: ApprovalRecord, decision: ApprovalDecisionKind, approver: string | null, voting: boolean): Promise<DecisionRequest> {
+  // A refused approver's context may be anything (it is checked, not trusted): then it names no one.
+  if (approver === null) return { approval_id: approval.id, decision };
+  const req: DecisionRequest = { approval_id: approval.id, decision, approver };
+  if (!voting) return req;
+  const voted = (await deps.store.listApprovalVotes(approval.id)).map((v) => v.approver);
+  return { ...req, vote: { identity: voterIdentity(deps, approver), voted } };
 }
 
 const storableId = (id: unknown): id is string => typeof id === "string" && !isUnstorable(id);
@@ -113,12 +126,11 @@ export function approvalDecisions(deps: ApprovalDeps): Approvals {
     }
     const now = deps.clock.now();
     const current = storableId(approvalId) ? await deps.store.getApproval(approvalId) : null;
-    if (current === null) return { ok: false, why: "not_found", message: `approval ${approvalId} does not exist` };
+    if (current === null) return { ok: false, why: "not_found", message: decisionRefusalText(approvalId, "not_found") };
     const tool = deps.manifest.tools[current.tool];
-    const refused = checkApprover(current, tool?.approval ?? null, approver, decision, deps.manifest.approvals);
-    if (refused !== null) return { ok: false, ...refused };
+    const verdict = checkApprover(current, tool?.approval ?? null, approver, decision, deps.manifest.approvals);
     let edited: { args: JsonObject; fingerprint: string } | null = null;
-    if (decision === "edit") {
+    if (verdict === null && decision === "edit") {
       const validate = deps.validators[current.tool]?.input;
       const args = req.edited_args === undefined ? undefined : (JSON.parse(JSON.stringify(req.edited_args)) as JsonObject);
       const unstorable = args === undefined ? null : unstorablePath(args);
@@ -136,6 +148,9 @@ export function approvalDecisions(deps: ApprovalDeps): Approvals {
     const versions = versionsOf(deps.policy);
     const demand = await demandOf(deps.store, approvalId);
     const quorum = effectiveApproval(tool?.approval, demand).quorum;
+    const voting = verdict === null && quorum !== null && decision === "approve";
+    const plan = planDecision(current, await decisionRequest(deps, current, decision, verdict === null ? approver.user : null, voting), verdict, now);
+    if (!plan.ok) return plan;
     const event: ApprovalEvent = {
       approval_id: approvalId,
       decision,
@@ -152,21 +167,15 @@ export function approvalDecisions(deps: ApprovalDeps): Approvals {
       decision === "approve" || decision === "edit"
         ? [...versionWarnings(deps.policy, current), ...currentPolicyWarnings(deps.policy, await deps.store.getCurrentPolicy(deps.manifest.policy.entrypoint))]
         : [];
-    if (quorum !== null && decision === "approve") {
+    if (plan.kind === "vote" && quorum !== null) {
       const voted = await vote(deps, current, quorum, event);
       return voted.ok ? { ok: true, approval: voted.approval, warnings: await warningsOf(), quorum: voted.quorum } : voted;
     }
     const result = await deps.store.decideApproval(event);
     if (!result.ok && result.why === "already_executed") {
-      const state = result.outcome === null ? "is running or its outcome is not known yet" : `answered ${JSON.stringify(result.outcome["outcome"] ?? null)}`;
-      return {
-        ok: false,
-        why: "already_executed",
-        message: `approval ${approvalId} was not revoked: the call it approved already executed (operation ${current.operation_id ?? "(none)"} ${state})`,
-        outcome: result.outcome,
-      };
+      return { ok: false, why: "already_executed", message: alreadyExecutedText(current, result.outcome), outcome: result.outcome };
     }
-    if (!result.ok) return { ok: false, why: result.why, message: `approval ${approvalId} cannot be decided: ${result.why}` };
+    if (!result.ok) return { ok: false, why: result.why, message: decisionRefusalText(approvalId, result.why) };
     const warnings = await warningsOf();
     if (edited === null) return { ok: true, approval: result.approval, warnings };
     // The edit's own approval: same scope, expiry and demand, new arguments, approved by the editor.
