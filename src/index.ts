@@ -41,8 +41,10 @@ export type {
   Reason,
   ReconcilerMap,
   ReloadResult,
+  ResumeOutcome,
   RetryableFailureEnvelope,
   Runtime,
+  RuntimeApprovals,
   RuntimeOptions,
   SuccessEnvelope,
   TelemetryOptions,
@@ -105,8 +107,6 @@ export type {
   InboxApprovals,
   ListApprovalsRequest,
   OnPendingApproval,
-  ResumeOutcome,
-  RuntimeApprovals,
 } from "./approvals/index.js";
 export { isPermanentError, isTransientError, permanent, PermanentError, transient, TransientError, type TransientOptions } from "./runtime/handler-errors.js";
 export type {

@@ -9,8 +9,8 @@ import { createHash } from "node:crypto";
 import { verifyAuthenticationResponse } from "@simplewebauthn/server";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { JsonObject } from "../manifest.js";
-import { canonicalJson } from "../runtime/canonical-json.js";
-import { argsHash } from "../runtime/fingerprint.js";
+import { canonicalJson } from "../call-data/canonical-json.js";
+import { argsHash } from "../call-data/fingerprint.js";
 import type { ApprovalDecisionKind, ApprovalRecord, ApproverCredential, DecisionSignature, Store } from "../store/store.js";
 
 export interface DecisionRecord {

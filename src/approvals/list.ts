@@ -1,7 +1,7 @@
 /** list: one page of a tenant's approvals, newest first, with filters and a cursor. */
 import type { ApprovalStatus, Store } from "../store/store.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
-import { isUnstorable } from "../runtime/unstorable-text.js";
+import { isUnstorable } from "../call-data/unstorable-text.js";
 import { ApprovalsError } from "./errors.js";
 import type { ApprovalPage, ListApprovalsRequest } from "./types.js";
 

@@ -12,7 +12,7 @@ import type { InboxApprovals } from "../approvals/approvals-api.js";
 import type { Manifest } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import { loadPolicyEngineFromFiles } from "../policy/index.js";
-import type { ApproverContext } from "../runtime/approver.js";
+import type { ApproverContext } from "../approvals/approver.js";
 import type { ToolValidators } from "../runtime/types.js";
 import { openPgStore } from "../store/postgres/index.js";
 import { pgUrlEnvVar } from "../store/postgres/pool.js";

@@ -13,10 +13,10 @@ import type { CallToolResult, InputRequests, InputRequiredResult } from "@modelc
 import type { TrustedContext } from "../generated-runtime.js";
 import type { ToolManifestEntry } from "../manifest.js";
 import type { Envelope } from "../runtime/envelope.js";
-import { checkApprover } from "../runtime/approver-checks.js";
+import { checkApprover } from "../approvals/approver-checks.js";
 import type { Runtime } from "../runtime/runtime.js";
 import type { CallRequest } from "../runtime/types.js";
-import { storableText } from "../runtime/unstorable-text.js";
+import { storableText } from "../call-data/unstorable-text.js";
 import type { ApprovalRoundState, RequestStateSeal } from "./request-state.js";
 import { checkBinding, RequestStateError } from "./request-state.js";
 import type { ApprovalLink } from "./tool-result.js";

@@ -9,7 +9,7 @@ import { createRequestStateCodec, ProtocolError, ProtocolErrorCode } from "@mode
 import type { RequestStateCodec } from "@modelcontextprotocol/server";
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonValue } from "../manifest.js";
-import { canonicalJson } from "../runtime/canonical-json.js";
+import { canonicalJson } from "../call-data/canonical-json.js";
 
 /** What the state binds a retry to. */
 export interface ApprovalRoundState {

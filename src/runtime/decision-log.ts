@@ -16,12 +16,12 @@ import type { PolicyInput } from "../policy/engine.js";
 import type { DecisionLabels, DecisionLogEntry, DecisionLogRecord, HandlerErrorDetail } from "../store/store.js";
 import { toolgateVersion } from "../version.js";
 import type { Envelope } from "./envelope.js";
-import { loggableToolName, quote } from "./limits.js";
+import { loggableToolName, quote } from "../call-data/limits.js";
 import type { LogNote } from "./phase.js";
 import { maxIdLength } from "./prepare.js";
 import type { SpanIds } from "./telemetry.js";
 import type { CallRequest, PreparedCall } from "./types.js";
-import { storableText } from "./unstorable-text.js";
+import { storableText } from "../call-data/unstorable-text.js";
 
 /** Default decision-log retention: 30 days. */
 export const defaultDecisionLogRetentionMs = 30 * 24 * 60 * 60_000;

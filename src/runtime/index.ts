@@ -1,13 +1,13 @@
 export { createRuntime, isRuntimeConfigError, RuntimeConfigError } from "./runtime.js";
-export type { Runtime } from "./runtime.js";
-export type { Approvals, DecideOutcome, DecideRefusal, DecideRequest } from "./approvals.js";
-export type { ApproverContext } from "./approver.js";
+export type { ResumeOutcome, Runtime, RuntimeApprovals } from "./runtime.js";
+export type { Approvals, DecideOutcome, DecideRefusal, DecideRequest } from "../approvals/decide.js";
+export type { ApproverContext } from "../approvals/approver.js";
 export { isEnvelope, normalizeEnvelope, reasons, retryableReasons } from "./envelope.js";
 export type { Envelope, Reason, RetryableFailureEnvelope, SuccessEnvelope, TerminalFailureEnvelope } from "./envelope.js";
 export { typedToolCall } from "./typed-call.js";
 export type { GateRuntime, ToolCallOptions, ToolEnvelope, ToolSuccess, TypedToolCall } from "./typed-call.js";
 export { envelopeJsonSchema } from "./envelope-schema.js";
-export { argsHash, fingerprint, operationFingerprint } from "./fingerprint.js";
+export { argsHash, fingerprint, operationFingerprint } from "../call-data/fingerprint.js";
 export { isInterruptedError, InterruptedError } from "./handler-run.js";
 export { systemClock } from "./types.js";
 export type { CallOptions, CallRequest, Clock, HandlerMap, ReconcilerMap, RuntimeOptions, ToolValidators } from "./types.js";

@@ -23,7 +23,7 @@ import type { ThrownErrorSlot } from "./thrown-errors.js";
 import { callLimits, limitClaims, limitExceeded } from "./limit-figures.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
-import { storableEnvelope } from "./unstorable-text.js";
+import { storableEnvelope } from "../call-data/unstorable-text.js";
 
 const opIdOf = (call: PreparedCall): { operation_id?: string } => (call.operation_id === null ? {} : { operation_id: call.operation_id });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -10,13 +10,13 @@ import { compensate } from "./compensate.js";
 import type { CompensateOptions } from "./compensate.js";
 import { missingContext, resolveContext } from "./context.js";
 import type { LooseContextResolvers } from "./context.js";
-import { extendApprovals } from "../approvals/approvals-api.js";
-import type { RuntimeApprovals } from "../approvals/approvals-api.js";
+import type { InboxApprovals } from "../approvals/approvals-api.js";
+import { createApprovals } from "../approvals/create-approvals.js";
 import { pausePendingCall } from "../approvals/pending.js";
 import { resumeApproval } from "../approvals/resume.js";
+import type { ResumeOutcomeOf } from "../approvals/types.js";
 import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
-import { consumeAfterInvoke } from "./approval-binding.js";
-import { createApprovals } from "./approvals.js";
+import { consumeAfterInvoke } from "../approvals/binding.js";
 import { authorize, decide } from "./authorize.js";
 import { decisionId as newDecisionId } from "../store/decision-id.js";
 import { PolicyPublisher } from "./current-policy.js";
@@ -31,7 +31,7 @@ import { takeTurns } from "./limit-lock.js";
 import { invoke } from "./invoke.js";
 import type { OutcomeAudit } from "./invoke.js";
 import { defaultLeaseMarginMs } from "./lease.js";
-import { defaultMaxArgsBytes, loggableToolName } from "./limits.js";
+import { defaultMaxArgsBytes, loggableToolName } from "../call-data/limits.js";
 import { listTools } from "./list-tools.js";
 import { preflight } from "./preflight.js";
 import type { LogNote } from "./phase.js";
@@ -47,6 +47,18 @@ import { watchPolicyFile } from "./watch-policy.js";
 import type { PolicyWatcher, WatchPolicyOptions } from "./watch-policy.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import { isValidPolicyBudget, policyBudgetProblem } from "../policy/budget.js";
+
+/** What `runtime.approvals.resume` answers: the approved call's envelope, or why it did not run. */
+export type ResumeOutcome = ResumeOutcomeOf<Envelope>;
+
+export interface RuntimeApprovals extends InboxApprovals {
+  /**
+   * Executes an approved call on the host's side (the model need not retry); the same
+   * operation as the caller's retry with the approval id, so exactly one of them commits.
+   * Distinct from `runtime.resume(run)`, which clears a run's interrupt flag.
+   */
+  resume(approvalId: string): Promise<ResumeOutcome>;
+}
 
 export interface Runtime {
   /** Runs one model-proposed call through the gate. Never throws for anything the model sends. */
@@ -331,7 +343,7 @@ export function createRuntime<
     return env;
   };
 
-  const approvals = extendApprovals(createApprovals(holder.live), { store: shared.store, clock: shared.clock });
+  const approvals = createApprovals(holder.live);
   const runtime: Runtime = {
     call,
     compensate: (ctx, operationId, options) => compensate(holder.snapshot, call, ctx, operationId, options),

@@ -8,13 +8,10 @@ import type { Store } from "../store/store.js";
 import type { OnPendingApproval } from "../approvals/pending.js";
 import type { Envelope } from "./envelope.js";
 import type { Telemetry, TelemetryOptions } from "./telemetry.js";
+import type { Clock } from "../clock.js";
 
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
+export type { Clock } from "../clock.js";
+export { systemClock } from "../clock.js";
 
 /** Any strictly typed handler is assignable here (its argument type is contravariant). */
 export type AnyHandler = (args: never, ctx: InvokeContext) => Promise<HandlerResult<unknown, string>>;

@@ -11,7 +11,7 @@ import { checkAssertion, decisionChallenge, decisionRecord } from "../approvals/
 import type { DecisionRecord } from "../approvals/decision-signature.js";
 import { ApprovalsError } from "../approvals/errors.js";
 import type { JsonObject } from "../manifest.js";
-import type { ApproverContext } from "../runtime/approver.js";
+import type { ApproverContext } from "../approvals/approver.js";
 import type { ApprovalDecisionKind, ApprovalRecord, ApproverCredential, Store } from "../store/store.js";
 
 export type PasskeyStore = Pick<

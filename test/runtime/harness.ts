@@ -10,7 +10,7 @@ import type { JsonObject, Manifest } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 import { createRuntime } from "../../src/runtime/index.js";
-import type { ApproverContext } from "../../src/runtime/approver.js";
+import type { ApproverContext } from "../../src/approvals/approver.js";
 import type { Clock, Runtime } from "../../src/runtime/index.js";
 import { openSqliteStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/store.js";

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyEngine } from "../../src/policy/engine.js";
-import { fingerprint, operationFingerprint } from "../../src/runtime/fingerprint.js";
+import { fingerprint, operationFingerprint } from "../../src/call-data/fingerprint.js";
 import { alice, approved, loadShippedPolicy, makeGate, reserveArgs, withTool } from "./harness.js";
 import { postgresStores, sqliteStores } from "./stores.js";
 import { manifest } from "../../generated/index.js";

@@ -9,6 +9,7 @@ import type { JsonObject } from "../../manifest.js";
 import type { Database as Db } from "better-sqlite3";
 import { recordedOperation, recordedOperationColumns } from "../rows.js";
 import { checkGuard, checkLimits, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
+import { explainConsume, planStoreDecision } from "../decision-plan.js";
 import type {
   RunHistoryEntry,
   RunHistoryRequest,
@@ -85,8 +86,6 @@ const setColumns = (columns: readonly string[]): string => columns.map((c) => `$
 /** The values of `columns` in `rec`, the envelope as JSON text. */
 const columnValues = (rec: OperationRecord, columns: readonly (keyof OperationRecord)[]): unknown[] =>
   columns.map((c) => (c === "envelope" ? (rec.envelope === null ? null : JSON.stringify(rec.envelope)) : rec[c]));
-
-const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected", revoke: "revoked" } as const;
 
 /** Opens (and creates) the store at `path`, or an in-memory one for ":memory:". */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
@@ -410,24 +409,18 @@ class SqliteStore implements Store {
   async decideApproval(event: ApprovalEvent): Promise<DecideResult> {
     return this.#atomic((): DecideResult => {
       const current = this.#approval(event.approval_id);
-      if (current === null) return { ok: false, why: "not_found", approval: null };
-      if (event.decision === "revoke") {
-        if (current.status !== "pending" && current.status !== "approved") return { ok: false, why: "already_decided", approval: current };
-        // The claim runs in an IMMEDIATE transaction too: a call that claimed first has executed (or is executing).
-        const executed = this.#executedUnder(current);
-        if (executed !== null) return { ok: false, why: "already_executed", approval: current, outcome: executed.outcome };
-      } else {
-        if (current.status !== "pending") return { ok: false, why: "already_decided", approval: current };
-        if (current.expires_at_ms <= event.decided_at_ms) return { ok: false, why: "expired", approval: current };
-      }
+      // The claim runs in an IMMEDIATE transaction too: a call that claimed first has executed (or is executing).
+      const executed = event.decision === "revoke" && current !== null ? this.#executedUnder(current) : undefined;
+      const plan = planStoreDecision(current, event, executed);
+      if (plan.write === null || current === null) return plan.result;
       const inserted = this.#q.insEvent.run({
         ...event,
         approver_roles: JSON.stringify(event.approver_roles),
         edited_args: event.edited_args === null ? null : JSON.stringify(event.edited_args),
       });
       this.#chain.linkApprovalDecision(Number(inserted.lastInsertRowid), current.tenant, event);
-      this.#q.setApprovalStatus.run(decisionStatus[event.decision], event.approval_id);
-      return { ok: true, approval: { ...current, status: decisionStatus[event.decision], decision: event } };
+      this.#q.setApprovalStatus.run(plan.write, event.approval_id);
+      return plan.result;
     });
   }
 
@@ -442,11 +435,7 @@ class SqliteStore implements Store {
   async consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
     return this.#atomic((): ConsumeApprovalResult => {
       const changed = this.#q.consume.run(req.operation_id, req.now_ms, req.approval_id, req.tenant, req.operation_id).changes;
-      if (changed === 1) return { ok: true };
-      const current = this.#approval(req.approval_id);
-      if (current === null || current.tenant !== req.tenant || current.status !== "approved") return { ok: false, why: "not_approved" };
-      if (current.consumed_by === req.operation_id) return { ok: true };
-      return { ok: false, why: current.consumed_by === null ? "not_approved" : "already_consumed" };
+      return changed === 1 ? { ok: true } : explainConsume(this.#approval(req.approval_id), req);
     });
   }
 
