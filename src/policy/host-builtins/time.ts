@@ -108,7 +108,8 @@ function zoned(a: unknown): Zoned {
     return { ns: n, tz, layout };
   }
   const num = n as number;
-  if (!Number.isFinite(num) || Math.abs(num) > 2 ** 63) throw builtinError("timestamp too big");
+  // OPA reads the instant with big.Float.Int64: a fraction is inexact, hence "too big" as well.
+  if (!Number.isInteger(num) || Math.abs(num) > 2 ** 63) throw builtinError("timestamp too big");
   return { ns: BigInt(Math.trunc(num)), tz, layout };
 }
 
