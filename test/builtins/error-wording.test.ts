@@ -41,6 +41,7 @@ const cases: Case[] = [
   { call: "json.unmarshal(input.s)", input: { s: "1.x" }, opa: "eval_builtin_error: json.unmarshal: invalid character 'x' after decimal point in numeric literal", from: `${T}encoding.go` },
   { call: "json.unmarshal(input.s)", input: { s: "1ex" }, opa: "eval_builtin_error: json.unmarshal: invalid character 'x' in exponent of numeric literal", from: `${T}encoding.go` },
   { call: "json.unmarshal(input.s)", input: { s: "é" }, opa: "eval_builtin_error: json.unmarshal: invalid character 'Ã' looking for beginning of value", from: `${T}encoding.go` },
+  { call: "json.unmarshal(input.s)", input: { s: "\u0001" }, opa: "eval_builtin_error: json.unmarshal: invalid character '\\x01' looking for beginning of value", from: `${T}encoding.go` },
   { call: "json.unmarshal(input.s)", input: { s: '{"a": tru' }, opa: "eval_builtin_error: json.unmarshal: unexpected EOF", from: `${T}encoding.go` },
   { call: "json.unmarshal(input.s)", input: { s: "  " }, opa: "eval_builtin_error: json.unmarshal: EOF", from: `${T}encoding.go` },
   // v1/util/json.go: what follows the first value is read with decoder.Token()
@@ -109,6 +110,8 @@ const cases: Case[] = [
   { call: "time.parse_duration_ns(input.s)", input: { s: "1" }, opa: "eval_builtin_error: time.parse_duration_ns: time: missing unit in duration \"1\"", from: `${T}time.go` },
   { call: "time.parse_duration_ns(input.s)", input: { s: "1x" }, opa: "eval_builtin_error: time.parse_duration_ns: time: unknown unit \"x\" in duration \"1x\"", from: `${T}time.go` },
   { call: "time.parse_duration_ns(input.s)", input: { s: "x" }, opa: "eval_builtin_error: time.parse_duration_ns: time: invalid duration \"x\"", from: `${T}time.go` },
+  { call: "time.parse_duration_ns(input.s)", input: { s: "é\"" }, opa: "eval_builtin_error: time.parse_duration_ns: time: invalid duration \"\\xc3\\xa9\\\"\"", from: `${T}time.go (Go's time.quote)` },
+  { call: "time.parse_rfc3339_ns(input.s)", input: { s: "2020-01-01T00:00:00Zé" }, opa: "eval_builtin_error: time.parse_rfc3339_ns: parsing time \"2020-01-01T00:00:00Z\\xc3\\xa9\": extra text: \"\\xc3\\xa9\"", from: `${T}time.go (Go's time.quote)` },
   { call: "time.date(input.t)", input: { t: [1, "Bad/Zone"] }, opa: "eval_builtin_error: time.date: unknown time zone Bad/Zone", from: `${T}time.go` },
   { call: "time.date(input.t)", input: { t: "x" }, opa: "eval_type_error: time.date: operand 1 must be either number (ns) or [number (ns), string (tz)] but got string", from: `${T}time.go` },
   { call: "time.format(input.t)", input: { t: [1, 1] }, opa: "eval_type_error: time.format: operand 1 must be string but got number", from: `${T}time.go` },
@@ -122,6 +125,10 @@ const cases: Case[] = [
   { call: "regex.template_match(\"a\", \"a\", input.s, \"c\")", input: { s: "ab" }, opa: "eval_builtin_error: regex.template_match: start delimiter has to be exactly one character long but is 2 long", from: `${T}regex.go` },
   { call: "regex.template_match(\"a\", \"a\", \"a\", input.s)", input: { s: "cd" }, opa: "eval_builtin_error: regex.template_match: end delimiter has to be exactly one character long but is 1 long", from: `${T}regex.go` },
   { call: "regex.template_match(input.s, \"a\", \"{\", \"}\")", input: { s: "{" }, opa: "eval_builtin_error: regex.template_match: unbalanced braces in \"{\"", from: `${T}regex_template.go` },
+  { call: "regex.template_match(input.s, \"a\", \"{\", \"}\")", input: { s: "{\u0001é" }, opa: "eval_builtin_error: regex.template_match: unbalanced braces in \"{\\x01é\"", from: `${T}regex_template.go (%q)` },
+  // encoding.go: yaml.unmarshal (sigs.k8s.io/yaml over go-yaml)
+  { call: "yaml.unmarshal(input.s)", input: { s: "a: [" }, opa: "eval_builtin_error: yaml.unmarshal: error converting YAML to JSON: yaml: line 1: did not find expected ',' or ']'", from: `${T}encoding.go` },
+  { call: "yaml.unmarshal(input.n)", input: { n: 1 }, opa: "eval_type_error: yaml.unmarshal: operand 1 must be string but got number", from: `${T}encoding.go` },
   // glob.go (gobwas/glob syntax errors)
   { call: "glob.match(input.s, [], \"a\")", input: { s: "[a" }, opa: "eval_builtin_error: glob.match: unexpected end of input", from: `${T}glob.go` },
   { call: "glob.match(input.s, [], \"a\")", input: { s: "[]" }, opa: "eval_builtin_error: glob.match: could not parse range", from: `${T}glob.go` },
