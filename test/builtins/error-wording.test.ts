@@ -129,6 +129,8 @@ const cases: Case[] = [
   // encoding.go: yaml.unmarshal (sigs.k8s.io/yaml over go-yaml)
   { call: "yaml.unmarshal(input.s)", input: { s: "a: [" }, opa: "eval_builtin_error: yaml.unmarshal: error converting YAML to JSON: yaml: line 1: did not find expected ',' or ']'", from: `${T}encoding.go` },
   { call: "yaml.unmarshal(input.n)", input: { n: 1 }, opa: "eval_type_error: yaml.unmarshal: operand 1 must be string but got number", from: `${T}encoding.go` },
+  // jsonschema.go
+  { call: "json.match_schema(input.s, {})", input: { s: "{" }, opa: "eval_builtin_error: json.match_schema: invalid JSON string", from: `${T}jsonschema.go` },
   // glob.go (gobwas/glob syntax errors)
   { call: "glob.match(input.s, [], \"a\")", input: { s: "[a" }, opa: "eval_builtin_error: glob.match: unexpected end of input", from: `${T}glob.go` },
   { call: "glob.match(input.s, [], \"a\")", input: { s: "[]" }, opa: "eval_builtin_error: glob.match: could not parse range", from: `${T}glob.go` },
