@@ -155,6 +155,8 @@ const cases: Case[] = [
   { call: "io.jwt.decode(input.s)", input: { s: "a.b" }, opa: "eval_builtin_error: io.jwt.decode: encoded JWT must have 3 sections, found 2", from: `${T}tokens.go` },
   { call: "io.jwt.decode(input.s)", input: { s: "a.b.c" }, opa: "eval_builtin_error: io.jwt.decode: JWT header had invalid encoding: illegal base64url string: a", from: `${T}tokens.go` },
   { call: "io.jwt.decode(input.s)", input: { s: "e+yJ.b.c" }, opa: "eval_builtin_error: io.jwt.decode: JWT header had invalid encoding: illegal base64 data at input byte 1", from: `${T}tokens.go` },
+  { call: "io.jwt.decode(input.s)", input: { s: `${Buffer.from("{x").toString("base64url")}.e30.c2ln` }, opa: "eval_builtin_error: io.jwt.decode: bad JWT header: invalid JSON: invalid character 'x' looking for beginning of object key string", from: `${T}tokens.go` },
+  { call: "io.jwt.decode(input.s)", input: { s: `e30.${Buffer.from("[1]").toString("base64url")}.c2ln` }, opa: "eval_builtin_error: io.jwt.decode: decoded JSON type was not an Object", from: `${T}tokens.go` },
   // strings.go / template.go
   { call: "strings.render_template(input.s, {})", input: { s: "{{.x}}" }, opa: "eval_builtin_error: strings.render_template: template: template:1:2: executing \"template\" at <.x>: map has no entry for key \"x\"", from: `${T}template.go` },
   // aggregates.go, sets.go

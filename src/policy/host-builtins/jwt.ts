@@ -6,6 +6,7 @@
 import { base64UrlPadded } from "./encoding.js";
 import { builtinError } from "./errors.js";
 import { CorruptInputError, goBase64UrlDecode } from "./go-base64.js";
+import { goJsonUnmarshalBytes } from "./go-json-decode.js";
 import { stringOperand } from "./operands.js";
 
 export interface CompactJws {
@@ -38,7 +39,8 @@ export function base64UrlDecode(s: string): Buffer {
 export function jsonObject(text: string): Record<string, unknown> {
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    // OPA decodes with json.unmarshal: Go's syntax errors, the first value of the text.
+    v = JSON.parse(new TextDecoder().decode(goJsonUnmarshalBytes(text)));
   } catch (e) {
     throw builtinError(`invalid JSON: ${(e as Error).message}`);
   }
