@@ -89,6 +89,7 @@ const cases: Case[] = [
   { call: "abs(input.s)", input: { s: "x" }, opa: "eval_type_error: abs: operand 1 must be number but got string", from: `${T}arithmetic.go` },
   // casts.go
   { call: "to_number(input.s)", input: { s: "x" }, opa: "eval_builtin_error: to_number: strconv.ParseFloat: parsing \"x\": invalid syntax", from: `${T}casts.go` },
+  { call: "to_number(input.s)", input: { s: "1e400" }, opa: "eval_builtin_error: to_number: strconv.ParseFloat: parsing \"1e400\": value out of range", from: `${T}casts.go`, known: `${NATIVE}; it returns null here` },
   { call: "to_number(input.s)", input: { s: "inf" }, opa: "eval_type_error: to_number: operand 1 must be valid number string but got string", from: `${T}casts.go`, known: NATIVE },
   // strings.go
   { call: "indexof(\"abc\", input.s)", input: { s: "" }, opa: "eval_builtin_error: indexof: empty search character", from: `${T}strings.go` },
