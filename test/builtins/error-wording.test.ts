@@ -104,6 +104,8 @@ const cases: Case[] = [
   // array.go, object.go, sets.go
   { call: "array.slice([1], input.f, 1)", input: { f: 1.5 }, opa: "eval_type_error: array.slice: operand 2 must be integer number but got floating-point number", from: `${T}array.go`, known: NATIVE },
   { call: "object.union_n(input.a)", input: { a: [1] }, opa: "eval_type_error: object.union_n: operand 1 must be array of objects but got array containing number", from: `${T}object.go`, known: NATIVE },
+  { call: "union({input.n})", input: { n: 1 }, opa: "eval_type_error: union: operand 1 must be set but got number", from: `${T}sets.go`, known: NATIVE },
+  { call: "intersection({input.n})", input: { n: 1 }, opa: "eval_type_error: intersection: operand 1 must be set but got number", from: `${T}sets.go`, known: NATIVE },
   { call: "object.get(input.n, \"a\", 1)", input: { n: 1 }, opa: "eval_type_error: object.get: operand 1 must be object but got number", from: `${T}object.go` },
   // time.go
   { call: "time.parse_rfc3339_ns(input.s)", input: { s: "x" }, opa: "eval_builtin_error: time.parse_rfc3339_ns: parsing time \"x\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"x\" as \"2006\"", from: `${T}time.go` },
