@@ -1,15 +1,13 @@
 /**
  * How `log`, `explain` and `replay` open the store: `--db FILE` (SQLite), or
- * `--url URL` / $TOOLGATE_PG_URL (PostgreSQL, `--schema` / $TOOLGATE_PG_SCHEMA).
+ * `--url URL` / $TOOLGATE_PG_URL (PostgreSQL, `--schema` / $TOOLGATE_PG_SCHEMA), through
+ * `openStore`; this module only words its errors for these commands.
  * Enters: the parsed options. Leaves: an open Store, or a located error line.
  */
-import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { pgSchemaEnvVar } from "../store/open-store.js";
+import { isStoreOpenError, openStore, pgSchemaEnvVar } from "../store/open-store.js";
+import { pgUrlEnvVar } from "../store/postgres/env.js";
 import { isPgStoreError } from "../store/postgres/errors.js";
-import { openPgStore } from "../store/postgres/pg-store.js";
-import { pgUrlEnvVar } from "../store/postgres/pool.js";
-import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
 
 export interface LogStoreOptions {
@@ -28,21 +26,24 @@ export function addLogStoreOptions(cmd: Command): Command {
 export type Opened = { readonly store: Store } | { readonly error: string; readonly exitCode: 1 | 2 };
 
 export async function openLogStore(command: string, opts: LogStoreOptions, env: NodeJS.ProcessEnv = process.env): Promise<Opened> {
-  if (opts.db !== undefined && opts.url !== undefined) {
-    return { error: `toolgate ${command}: pass either --db or --url, not both`, exitCode: 2 };
-  }
-  if (opts.db !== undefined) {
-    if (!existsSync(opts.db)) return { error: `${opts.db}:1:1 file_not_found: no store file ${opts.db}\n  hint: pass the --db file your runtime (or \`toolgate demo --db FILE\`) writes`, exitCode: 1 };
-    return { store: openSqliteStore(opts.db) };
-  }
-  const url = opts.url ?? (env[pgUrlEnvVar] || undefined);
-  if (url === undefined) {
-    return { error: `toolgate ${command}: no store: pass --db FILE (SQLite) or --url URL / set ${pgUrlEnvVar} (PostgreSQL)`, exitCode: 2 };
-  }
-  const schema = opts.schema ?? (env[pgSchemaEnvVar] || undefined);
   try {
-    return { store: await openPgStore({ url, max: 2, applicationName: `toolgate ${command}`, ...(schema === undefined ? {} : { schema }) }) };
+    const store = await openStore({
+      ...(opts.db === undefined ? {} : { path: opts.db }),
+      ...(opts.url === undefined ? {} : { url: opts.url }),
+      ...(opts.schema === undefined ? {} : { schema: opts.schema }),
+      defaultPath: null,
+      existingFile: true,
+      max: 2,
+      applicationName: `toolgate ${command}`,
+      env,
+    });
+    return { store };
   } catch (err) {
+    if (isStoreOpenError(err)) {
+      if (err.code === "store_conflict") return { error: `toolgate ${command}: pass either --db or --url, not both`, exitCode: 2 };
+      if (err.code === "store_missing") return { error: `toolgate ${command}: no store: pass --db FILE (SQLite) or --url URL / set ${pgUrlEnvVar} (PostgreSQL)`, exitCode: 2 };
+      return { error: `${err.path}:1:1 file_not_found: no store file ${err.path}\n  hint: pass the --db file your runtime (or \`toolgate demo --db FILE\`) writes`, exitCode: 1 };
+    }
     const code = isPgStoreError(err) ? err.code : "pg_connection_failed";
     return { error: `toolgate ${command}:1:1 ${code}: ${err instanceof Error ? err.message : String(err)}`, exitCode: 1 };
   }
