@@ -15,6 +15,7 @@ import { loadPolicyEngineFromFiles } from "../policy/index.js";
 import type { ApproverContext } from "../runtime/approver.js";
 import type { ToolValidators } from "../runtime/types.js";
 import { isStoreOpenError, openStore } from "../store/open-store.js";
+import { storeFlagOptions } from "./log-store.js";
 import { pgUrlEnvVar } from "../store/postgres/env.js";
 import type { Store } from "../store/store.js";
 
@@ -53,15 +54,7 @@ export const isCliInputError = (e: unknown): e is CliInputError => e instanceof 
 /** The store of --db / --url / --schema (else TOOLGATE_PG_URL), through `openStore`; its errors as CliInputError. */
 export async function openStoreFromFlags(f: StoreFlags): Promise<Store> {
   try {
-    return await openStore({
-      ...(f.db === undefined ? {} : { path: f.db }),
-      ...(f.url === undefined ? {} : { url: f.url }),
-      ...(f.schema === undefined ? {} : { schema: f.schema }),
-      defaultPath: null,
-      existingFile: true,
-      max: 4,
-      applicationName: "toolgate approvals",
-    });
+    return await openStore({ ...storeFlagOptions(f), max: 4, applicationName: "toolgate approvals" });
   } catch (err) {
     if (!isStoreOpenError(err)) throw err;
     if (err.code === "store_conflict") throw new CliInputError("usage_error", "pass either --db or --url, not both", "--db FILE for SQLite, --url URL for PostgreSQL");

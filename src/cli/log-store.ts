@@ -6,6 +6,7 @@
  */
 import type { Command } from "commander";
 import { isStoreOpenError, openStore, pgSchemaEnvVar } from "../store/open-store.js";
+import type { OpenStoreOptions } from "../store/open-store.js";
 import { pgUrlEnvVar } from "../store/postgres/env.js";
 import { isPgStoreError } from "../store/postgres/errors.js";
 import type { Store } from "../store/store.js";
@@ -23,21 +24,22 @@ export function addLogStoreOptions(cmd: Command): Command {
     .option("--schema <name>", `PostgreSQL schema (default: $${pgSchemaEnvVar} or "public")`);
 }
 
+/** The store flags as `openStore` options: a reader opens only a store that exists, never a default file. */
+export function storeFlagOptions(f: LogStoreOptions): OpenStoreOptions {
+  return {
+    ...(f.db === undefined ? {} : { path: f.db }),
+    ...(f.url === undefined ? {} : { url: f.url }),
+    ...(f.schema === undefined ? {} : { schema: f.schema }),
+    defaultPath: null,
+    existingFile: true,
+  };
+}
+
 export type Opened = { readonly store: Store } | { readonly error: string; readonly exitCode: 1 | 2 };
 
 export async function openLogStore(command: string, opts: LogStoreOptions, env: NodeJS.ProcessEnv = process.env): Promise<Opened> {
   try {
-    const store = await openStore({
-      ...(opts.db === undefined ? {} : { path: opts.db }),
-      ...(opts.url === undefined ? {} : { url: opts.url }),
-      ...(opts.schema === undefined ? {} : { schema: opts.schema }),
-      defaultPath: null,
-      existingFile: true,
-      max: 2,
-      applicationName: `toolgate ${command}`,
-      env,
-    });
-    return { store };
+    return { store: await openStore({ ...storeFlagOptions(opts), max: 2, applicationName: `toolgate ${command}`, env }) };
   } catch (err) {
     if (isStoreOpenError(err)) {
       if (err.code === "store_conflict") return { error: `toolgate ${command}: pass either --db or --url, not both`, exitCode: 2 };

@@ -49,16 +49,7 @@ export interface OpenStoreOptions {
 /** A store configuration (what `storeConfigFromEnv` answers); `openStore` takes it as is. */
 export type StoreConfig =
   | { readonly kind: "sqlite"; readonly path: string; readonly decisionLog?: DecisionLogOptions }
-  | {
-      readonly kind: "postgres";
-      /** Default: TOOLGATE_PG_URL. */
-      readonly url?: string;
-      readonly schema?: string;
-      readonly migrate?: boolean;
-      readonly max?: number;
-      readonly applicationName?: string;
-      readonly decisionLog?: DecisionLogOptions;
-    };
+  | ({ readonly kind: "postgres" } & Pick<OpenStoreOptions, "url" | "schema" | "migrate" | "max" | "applicationName" | "decisionLog">);
 
 export type StoreOpenErrorCode = "store_conflict" | "store_missing" | "file_not_found";
 
