@@ -9,7 +9,7 @@ import type { DecisionLogEntry, DecisionLogRecord, DecisionQuery, ShadowDecision
 import { decisionContent } from "../chain/content.js";
 import { contentHash } from "../chain/link.js";
 import { decisionValues, jsonEmbedded, toDecisionRecord } from "../rows.js";
-import type { DecisionColumns } from "../rows.js";
+import type { DecisionColumns, DecisionValues } from "../rows.js";
 import { purgeDecisionsSql } from "./audit-chain.js";
 import { runPrepared } from "./pool.js";
 import { pgJson } from "./rows.js";
@@ -36,8 +36,12 @@ const toRecord = (row: DecisionRow): DecisionLogRecord => toDecisionRecord(row, 
  */
 export function decisionRows(entries: readonly DecisionLogEntry[], own = false, chained = true): object[] {
   return entries.map((e, n) => {
-    const v = decisionValues(e, jsonEmbedded);
-    return { n, own, ...v, content_hash: chained ? contentHash(decisionContent(e, v.decision_id)) : null };
+    // The values are this row's own object: the statement's fields are set on it (a copy cost a third more per row).
+    const row: DecisionValues<unknown> & { n?: number; own?: boolean; content_hash?: string | null } = decisionValues(e, jsonEmbedded);
+    row.n = n;
+    row.own = own;
+    row.content_hash = chained ? contentHash(decisionContent(e, row.decision_id)) : null;
+    return row;
   });
 }
 
