@@ -94,8 +94,8 @@ export type {
   ValueType,
 } from "./policy/index.js";
 export type * from "./store/store.js";
-export { openSqliteStore, openStore, openStoreFromEnv, storeConfigFromEnv } from "./store/index.js";
-export type { DecisionLogOptions, SqliteStoreOptions, StoreConfig, StoreFromEnvOptions } from "./store/index.js";
+export { StoreOpenError, isStoreOpenError, openSqliteStore, openStore, openStoreFromEnv, storeConfigFromEnv } from "./store/index.js";
+export type { DecisionLogOptions, OpenStoreOptions, SqliteStoreOptions, StoreConfig, StoreFromEnvOptions, StoreOpenErrorCode } from "./store/index.js";
 export { approvalPageUrl, ApprovalsError, createApprovals, decisionKinds, isApprovalsError } from "./approvals/index.js";
 export type {
   ApprovalDetail,

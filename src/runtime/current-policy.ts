@@ -8,11 +8,11 @@
  */
 import type { PolicyEngine } from "../policy/engine.js";
 import { versionsOf } from "../policy/version.js";
-import type { CurrentPolicyRecord, Store } from "../store/store.js";
+import type { CurrentPolicyRecord, CurrentPolicyStore } from "../store/store.js";
 import type { Clock } from "./types.js";
 
 export interface PolicyPublisherDeps {
-  readonly store: Store;
+  readonly store: CurrentPolicyStore;
   readonly entrypoint: string;
   readonly owner: string;
   readonly clock: Clock;

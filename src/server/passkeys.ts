@@ -12,12 +12,9 @@ import type { DecisionRecord } from "../approvals/decision-signature.js";
 import { ApprovalsError } from "../approvals/errors.js";
 import type { JsonObject } from "../manifest.js";
 import type { ApproverContext } from "../approvals/approver.js";
-import type { ApprovalDecisionKind, ApprovalRecord, ApproverCredential, Store } from "../store/store.js";
+import type { ApprovalDecisionKind, ApprovalRecord, ApprovalStore, ApproverCredential, PasskeyStore as PasskeyRole } from "../store/store.js";
 
-export type PasskeyStore = Pick<
-  Store,
-  "saveApproverCredential" | "getApproverCredential" | "listApproverCredentials" | "raiseCredentialCounter" | "saveDecisionSignature" | "listDecisionSignatures" | "getApproval"
->;
+export type PasskeyStore = PasskeyRole & Pick<ApprovalStore, "getApproval">;
 
 /** Where passkeys are used: the relying party. Default: the request's own origin and host name. */
 export interface WebAuthnOptions {

@@ -123,7 +123,7 @@ describe.skipIf(skip)("migrate against PostgreSQL", () => {
     } finally {
       log.mockRestore();
     }
-    const t = await pool!.query("SELECT to_regclass($1) AS t", [`${schema}.idempotency_records`]);
+    const t = await pool!.query("SELECT to_regclass($1) AS t", [`${schema}.operations`]);
     expect(t.rows[0].t).not.toBeNull();
   });
 });

@@ -126,7 +126,7 @@ const lockSql = `SELECT id FROM approvals WHERE id = $1 FOR UPDATE`;
 const executedSql = `
 SELECT a.consumed_by, o.status AS op_status, o.envelope AS op_envelope
   FROM approvals a
-  LEFT JOIN idempotency_records o ON o.tenant = a.tenant AND o.operation_id = a.operation_id AND o.tool = a.tool
+  LEFT JOIN operations o ON o.tenant = a.tenant AND o.operation_id = a.operation_id AND o.tool = a.tool
  WHERE a.id = $1`;
 
 /**

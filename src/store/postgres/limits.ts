@@ -18,7 +18,7 @@ import { operationArray, operationFromArray, toOperation } from "./rows.js";
 const figuresSql = `
 SELECT COUNT(*)::bigint AS count, COALESCE(SUM(e.amount), 0)::double precision AS sum
   FROM limit_entries e
-  JOIN idempotency_records o ON o.tenant = e.tenant AND o.operation_id = e.operation_id AND toolgate_ms(o.created_at) = e.claimed_at_ms
+  JOIN operations o ON o.tenant = e.tenant AND o.operation_id = e.operation_id AND toolgate_ms(o.created_at) = e.claimed_at_ms
  WHERE e.tenant = $1 AND e.limit_name = $2 AND e.limit_key = $3 AND e.operation_id <> $4
    AND o.created_at > toolgate_ts($5::bigint)
    AND (CASE WHEN o.status = 'final'
@@ -55,7 +55,7 @@ const openSql = (client: pg.PoolClient, req: ClaimRequest, limits: readonly Limi
   [
     "BEGIN",
     ...[...new Set(limits.map((k) => lockId(req.tenant, k)))].sort().map((id) => `SELECT pg_advisory_xact_lock(${id}::bigint)`),
-    `SELECT ${operationArray} AS op FROM idempotency_records WHERE tenant = ${client.escapeLiteral(req.tenant)} AND operation_id = ${client.escapeLiteral(req.operation_id)} FOR UPDATE`,
+    `SELECT ${operationArray} AS op FROM operations WHERE tenant = ${client.escapeLiteral(req.tenant)} AND operation_id = ${client.escapeLiteral(req.operation_id)} FOR UPDATE`,
   ].join(";\n");
 
 /** The claim with its limits, in one transaction (see the file comment). */
@@ -111,7 +111,7 @@ async function claimInTransaction(client: pg.PoolClient, req: ClaimRequest, limi
 
 /** Entries whose operation incarnation is gone. */
 export async function purgeLimitEntries(db: pg.Pool): Promise<number> {
-  const res = await db.query(`DELETE FROM limit_entries e WHERE NOT EXISTS (SELECT 1 FROM idempotency_records o
+  const res = await db.query(`DELETE FROM limit_entries e WHERE NOT EXISTS (SELECT 1 FROM operations o
     WHERE o.tenant = e.tenant AND o.operation_id = e.operation_id AND toolgate_ms(o.created_at) = e.claimed_at_ms)`);
   return res.rowCount ?? 0;
 }
