@@ -94,6 +94,20 @@ export function typeError(name: string, operand: i32, want: string, got: usize):
   return 0;
 }
 
+/** OPA's IntOperand/BigIntOperand text for a number that is not an integer. */
+export function notInteger(name: string, operand: i32): usize {
+  if (tg_strict_builtin_errors == 0) return 0;
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit("eval_type_error: ");
+  bLit(name);
+  bLit(": operand ");
+  writeI64(operand);
+  bLit(" must be integer number but got floating-point number");
+  raise();
+  return 0;
+}
+
 /** `... operand <i> must be <want> but got <container type> containing <element type>`. */
 export function typeErrorContaining(name: string, operand: i32, want: string, container: usize, elem: usize): usize {
   if (tg_strict_builtin_errors == 0) return 0;
@@ -109,22 +123,6 @@ export function typeErrorContaining(name: string, operand: i32, want: string, co
   bLit(typeName(container));
   bLit(" containing ");
   bLit(typeName(elem));
-  raise();
-  return 0;
-}
-
-/** `eval_type_error: <name>: <msg> "<bytes>"` (a message that quotes a value). */
-export function typeErrorQuoting(name: string, msg: string, p: usize, n: usize): usize {
-  if (tg_strict_builtin_errors == 0) return 0;
-  bBegin();
-  writeLocation(locFile, locRow, locCol);
-  bLit("eval_type_error: ");
-  bLit(name);
-  bLit(": ");
-  bLit(msg);
-  bByte(34);
-  bBytes(p, n);
-  bByte(34);
   raise();
   return 0;
 }
@@ -153,6 +151,35 @@ export function builtinErrorWith(name: string, prefix: string, p: usize, n: usiz
   bLit(prefix);
   bBytes(p, n);
   bLit(suffix);
+  raise();
+  return 0;
+}
+
+/**
+ * `eval_type_error: <name>: operand <operand> <prefix><bytes><middle>`, and when `index` is
+ * not negative, `operand <index> must be string but got <type of got>` after it (OPA's
+ * NewOperandErr wrapping a StringOperand error), preceded by ` at index <index>: ` when
+ * `atIndex`.
+ */
+export function operandErrorNaming(name: string, operand: i32, prefix: string, p: usize, n: usize, middle: string, index: i32, got: usize, atIndex: bool = false): usize {
+  if (tg_strict_builtin_errors == 0) return 0;
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit("eval_type_error: ");
+  bLit(name);
+  bLit(": operand ");
+  writeI64(operand);
+  bByte(32);
+  bLit(prefix);
+  bBytes(p, n);
+  bLit(middle);
+  if (atIndex) { bLit(" at index "); writeI64(index); bLit(": "); }
+  if (index >= 0) {
+    bLit("operand ");
+    writeI64(index);
+    bLit(" must be string but got ");
+    bLit(typeName(got));
+  }
   raise();
   return 0;
 }
