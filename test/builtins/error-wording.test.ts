@@ -62,11 +62,11 @@ const cases: Case[] = [
   { call: "base64url.decode(input.s)", input: { s: "abcde" }, opa: "eval_builtin_error: base64url.decode: illegal base64url string: abcde", from: `${T}encoding.go` },
   { call: "base64url.decode(input.s)", input: { s: "ab=c" }, opa: "eval_builtin_error: base64url.decode: illegal base64 data at input byte 2", from: `${T}encoding.go` },
   { call: "base64url.decode(input.s)", input: { s: "a+bc" }, opa: "eval_builtin_error: base64url.decode: illegal base64 data at input byte 1", from: `${T}encoding.go` },
-  // encoding.go: json.marshal_with_options (NewOperandErr texts)
-  { call: "json.marshal_with_options(1, input.o)", input: { o: { x: 1 } }, opa: "eval_type_error: json.marshal_with_options: operand 2 object contained unknown key x", from: `${T}encoding.go` },
-  { call: "json.marshal_with_options(1, input.o)", input: { o: { pretty: 1 } }, opa: "eval_type_error: json.marshal_with_options: operand 2 key pretty failed cast to bool", from: `${T}encoding.go` },
-  { call: "json.marshal_with_options(1, input.o)", input: { o: { indent: 1 } }, opa: "eval_type_error: json.marshal_with_options: operand 2 key indent failed cast to string: operand 0 must be string but got number", from: `${T}encoding.go` },
-  { call: "json.marshal_with_options(1, input.o)", input: { o: { indent: "x", prefix: 2 } }, opa: "eval_type_error: json.marshal_with_options: operand 2 key prefix failed cast to string: operand 1 must be string but got number", from: `${T}encoding.go` },
+  // encoding.go: json.marshal_with_options (NewOperandErr texts; %s of an ast.String quotes it)
+  { call: "json.marshal_with_options(1, input.o)", input: { o: { x: 1 } }, opa: "eval_type_error: json.marshal_with_options: operand 2 object contained unknown key \"x\"", from: `${T}encoding.go` },
+  { call: "json.marshal_with_options(1, input.o)", input: { o: { pretty: 1 } }, opa: "eval_type_error: json.marshal_with_options: operand 2 key \"pretty\" failed cast to bool", from: `${T}encoding.go` },
+  { call: "json.marshal_with_options(1, input.o)", input: { o: { indent: 1 } }, opa: "eval_type_error: json.marshal_with_options: operand 2 key \"indent\" failed cast to string: operand 0 must be string but got number", from: `${T}encoding.go` },
+  { call: "json.marshal_with_options(1, input.o)", input: { o: { indent: "x", prefix: 2 } }, opa: "eval_type_error: json.marshal_with_options: operand 2 key \"prefix\" failed cast to string: operand 1 must be string but got number", from: `${T}encoding.go` },
   // parse_units.go / parse_bytes.go: the errors carry the builtin's name, and the evaluator adds it again
   { call: "units.parse(input.s)", input: { s: "1 k" }, opa: "eval_builtin_error: units.parse: units.parse: spaces not allowed in resource strings", from: `${T}parse_units.go` },
   { call: "units.parse(input.s)", input: { s: "k" }, opa: "eval_builtin_error: units.parse: units.parse: no amount provided", from: `${T}parse_units.go` },

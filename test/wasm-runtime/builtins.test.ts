@@ -301,16 +301,16 @@ describe("json.marshal_with_options", () => {
 
   it("rejects unknown option keys under strict errors", () => {
     expect(strictError("tg_json_marshal_with_options", "[1]", '{"include_winning_lottery_numbers":true}')).toContain(
-      "eval_type_error: json.marshal_with_options: operand 2 object contained unknown key include_winning_lottery_numbers",
+      'eval_type_error: json.marshal_with_options: operand 2 object contained unknown key "include_winning_lottery_numbers"',
     );
   });
 
   it("names a cast failure with the option key's index in the options' key order, as OPA does", () => {
     expect(strictError("tg_json_marshal_with_options", "[1]", '{"indent":"x","prefix":2}')).toContain(
-      "eval_type_error: json.marshal_with_options: operand 2 key prefix failed cast to string: operand 1 must be string but got number",
+      'eval_type_error: json.marshal_with_options: operand 2 key "prefix" failed cast to string: operand 1 must be string but got number',
     );
     expect(strictError("tg_json_marshal_with_options", "[1]", '{"pretty":null}')).toContain(
-      "eval_type_error: json.marshal_with_options: operand 2 key pretty failed cast to bool",
+      'eval_type_error: json.marshal_with_options: operand 2 key "pretty" failed cast to bool',
     );
   });
 });

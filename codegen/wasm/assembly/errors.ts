@@ -3,6 +3,7 @@ import { opa_abort } from "./env";
 import { bBegin, bByte, bBytes, bLit, bEnd } from "./memory";
 import { tag, T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET } from "./value";
 import { writeI64 } from "./number";
+import { writeRego } from "./json-print";
 
 /** Strict builtin errors: set to 1 by generated code (RUNTIME-API.md, Errors). */
 export let tg_strict_builtin_errors: i32 = 0;
@@ -156,12 +157,13 @@ export function builtinErrorWith(name: string, prefix: string, p: usize, n: usiz
 }
 
 /**
- * `eval_type_error: <name>: operand <operand> <prefix><bytes><middle>`, and when `index` is
- * not negative, `operand <index> must be string but got <type of got>` after it (OPA's
- * NewOperandErr wrapping a StringOperand error), preceded by ` at index <index>: ` when
- * `atIndex`.
+ * `eval_type_error: <name>: operand <operand> <prefix><named in Rego syntax><middle>`, as
+ * OPA's NewOperandErr formats an ast value with %s/%v (a string comes out quoted). When
+ * `index` is not negative, the wrapped StringOperand error follows:
+ * `operand <index> must be string but got <type of got>`, preceded by
+ * ` at index <index>: ` when `atIndex`.
  */
-export function operandErrorNaming(name: string, operand: i32, prefix: string, p: usize, n: usize, middle: string, index: i32, got: usize, atIndex: bool = false): usize {
+export function operandErrorNaming(name: string, operand: i32, prefix: string, named: usize, middle: string, index: i32, got: usize, atIndex: bool = false): usize {
   if (tg_strict_builtin_errors == 0) return 0;
   bBegin();
   writeLocation(locFile, locRow, locCol);
@@ -171,7 +173,7 @@ export function operandErrorNaming(name: string, operand: i32, prefix: string, p
   writeI64(operand);
   bByte(32);
   bLit(prefix);
-  bBytes(p, n);
+  writeRego(named);
   bLit(middle);
   if (atIndex) { bLit(" at index "); writeI64(index); bLit(": "); }
   if (index >= 0) {

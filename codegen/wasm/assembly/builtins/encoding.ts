@@ -26,21 +26,18 @@ export function tg_json_marshal_with_options(v: usize, opts: usize): usize {
     const k = objKey(opts, i);
     const x = objVal(opts, i);
     // OPA's texts (encoding.go); i is the key's index in the options' key order
-    if (!isStr(k)) {
-      const t = jsonString(k);
-      return operandErrorNaming(NAME_MWO, 2, "failed to stringify key ", strPtr(t), strLen(t), "", i, k, true);
-    }
+    if (!isStr(k)) return operandErrorNaming(NAME_MWO, 2, "failed to stringify key ", k, "", i, k, true);
     const kp = strPtr(k), kn = strLen(k);
     if (kn == 6 && load<u32>(kp) == 0x74657270 && load<u16>(kp + 4) == 0x7974) { // "pretty"
-      if (tag(x) != T_BOOLEAN) return operandErrorNaming(NAME_MWO, 2, "key ", kp, kn, " failed cast to bool", -1, x);
+      if (tag(x) != T_BOOLEAN) return operandErrorNaming(NAME_MWO, 2, "key ", k, " failed cast to bool", -1, x);
       pretty = boolVal(x); prettySet = true;
     } else if (kn == 6 && load<u32>(kp) == 0x65646e69 && load<u16>(kp + 4) == 0x746e) { // "indent"
-      if (!isStr(x)) return operandErrorNaming(NAME_MWO, 2, "key ", kp, kn, " failed cast to string: ", i, x);
+      if (!isStr(x)) return operandErrorNaming(NAME_MWO, 2, "key ", k, " failed cast to string: ", i, x);
       indent = x; if (!prettySet) pretty = true;
     } else if (kn == 6 && load<u32>(kp) == 0x66657270 && load<u16>(kp + 4) == 0x7869) { // "prefix"
-      if (!isStr(x)) return operandErrorNaming(NAME_MWO, 2, "key ", kp, kn, " failed cast to string: ", i, x);
+      if (!isStr(x)) return operandErrorNaming(NAME_MWO, 2, "key ", k, " failed cast to string: ", i, x);
       prefix = x; if (!prettySet) pretty = true;
-    } else return operandErrorNaming(NAME_MWO, 2, "object contained unknown key ", kp, kn, "", -1, x);
+    } else return operandErrorNaming(NAME_MWO, 2, "object contained unknown key ", k, "", -1, x);
   }
   if (!pretty) return jsonString(v);
   return jsonStringIndented(v, strPtr(prefix), strLen(prefix), strPtr(indent), strLen(indent));
