@@ -98,6 +98,8 @@ const cases: Case[] = [
   { call: "to_number(input.s)", input: { s: "+-Infinity" }, opa: "eval_type_error: to_number: operand 1 must be valid number string but got string", from: `${T}casts.go (strings.TrimLeft \"+-\")` },
   { call: "to_number(input.s)", input: { s: "NaN" }, opa: "eval_type_error: to_number: operand 1 must be valid number string but got string", from: `${T}casts.go` },
   { call: "to_number(input.s)", input: { s: "1e" }, opa: "eval_builtin_error: to_number: strconv.ParseFloat: parsing \"1e\": invalid syntax", from: `${T}casts.go` },
+  { call: "to_number(input.s)", input: { s: "0x10" }, opa: "eval_builtin_error: to_number: strconv.ParseFloat: parsing \"0x10\": invalid syntax", from: `${T}casts.go (a hexadecimal mantissa needs a p exponent)` },
+  { call: "to_number(input.s)", input: { s: "0x1p1024" }, opa: "eval_builtin_error: to_number: strconv.ParseFloat: parsing \"0x1p1024\": value out of range", from: `${T}casts.go` },
   // strings.go
   { call: "indexof(\"abc\", input.s)", input: { s: "" }, opa: "eval_builtin_error: indexof: empty search character", from: `${T}strings.go` },
   { call: "indexof_n(\"abc\", input.s)", input: { s: "" }, opa: "eval_builtin_error: indexof_n: empty search character", from: `${T}strings.go` },

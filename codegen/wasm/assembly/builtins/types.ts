@@ -1,10 +1,11 @@
 // Type builtins and conversions: is_*, type_name, to_number, numbers.range.
 import { alloc } from "../memory";
 import {
-  tag, mkBool, mkInt, mkArray, mkObject, arrPush, boolVal, strLen, strPtr, numRepr, NULL_CELL,
+  tag, mkBool, mkInt, mkFloat, mkArray, mkObject, arrPush, boolVal, strLen, strPtr, numRepr, NULL_CELL,
   T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET, N_FLOAT,
 } from "../value";
-import { parseNumber, toI64, okInt, isIntegral, numCompare, numAdd, toF64 } from "../number";
+import { parseNumber, toI64, okInt, isIntegral, numCompare, numAdd, toF64, normalize } from "../number";
+import { parseHexFloat, hexStatus, HEX_OK, HEX_RANGE } from "./hex-float";
 import { typeError, builtinError, builtinErrorWith, typeName, notInteger } from "../errors";
 import { isNum, litString } from "./util";
 
@@ -27,7 +28,7 @@ export function opa_types_name(v: usize): usize {
 
 @inline function isDigit(c: u32): bool { return c - 48 < 10; }
 
-/** to_number: Go strconv.ParseFloat syntax (decimal forms) for strings. */
+/** to_number: Go strconv.ParseFloat syntax (decimal and hexadecimal forms) for strings. */
 export function opa_to_number(v: usize): usize {
   if (v == 0) return 0;
   const t = tag(v);
@@ -37,6 +38,12 @@ export function opa_to_number(v: usize): usize {
   if (t != T_STRING) return typeError("to_number", 1, "one of {null, boolean, number, string}", v);
   const p = strPtr(v), n = strLen(v);
   if (namesNonFinite(p, n)) return typeError("to_number", 1, "valid number string", v);
+  if (hasHexPrefix(p, n)) {
+    const f = parseHexFloat(p, n);
+    if (hexStatus == HEX_RANGE) return builtinErrorWith("to_number", "strconv.ParseFloat: parsing \"", p, n, "\": value out of range");
+    if (hexStatus != HEX_OK) return builtinErrorWith("to_number", "strconv.ParseFloat: parsing \"", p, n, "\": invalid syntax");
+    return normalize(mkFloat(f));
+  }
   // normalise into JSON number text: drop '+', leading zeros; "5." / ".5" get a zero
   const out = alloc(n + 3);
   let o = out;
@@ -72,6 +79,13 @@ export function opa_to_number(v: usize): usize {
   // Go's ParseFloat refuses what rounds beyond the largest float64 (tiny values round to 0 without error)
   if (!isFinite(toF64(r))) return builtinErrorWith("to_number", "strconv.ParseFloat: parsing \"", p, n, "\": value out of range");
   return r;
+}
+
+/** [+-]0x or 0X: Go's hexadecimal float form. */
+function hasHexPrefix(p: usize, n: usize): bool {
+  let i: usize = 0;
+  if (i < n && (load<u8>(p) == 43 || load<u8>(p) == 45)) i++;
+  return i + 1 < n && load<u8>(p + i) == 48 && (load<u8>(p + i + 1) | 32) == 120;
 }
 
 /** OPA refuses "inf", "infinity" and "nan" (any case) after any run of leading signs, before ParseFloat. */
