@@ -130,6 +130,58 @@ for (const stores of guaranteeStores("limits")) {
       expect(answers.filter((e) => reasonOf(e) === "limit_exceeded")).toHaveLength(8);
     });
 
+    /** A policy that asks for an approval of every write without one; the calls are then approved. */
+    const approvingFirst = (seen: PolicyInput[]): PolicyEngine =>
+      allowing(seen, (i) => (i.approval?.decision === "approve" ? null : { allow: false, reason: "needs_approval", requires_approval: true }));
+    async function approvedCalls(gate: Gate, amounts: readonly number[]): Promise<string[]> {
+      const ids: string[] = [];
+      for (const [i, amount] of amounts.entries()) {
+        const asked = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(amount), operation_id: `op-${i}` });
+        const id = asked.outcome === "terminal_failure" ? (asked.approval_id ?? "") : "";
+        expect((await gate.runtime.approvals.decide(id, { decision: "approve" }, { tenant: alice.tenant, user: "bob", roles: ["approver"] })).ok).toBe(true);
+        ids.push(id);
+      }
+      return ids;
+    }
+
+    it("concurrent approved calls claim first with their figures and never both pass a max_sum that only one of them fits", async () => {
+      const seen: PolicyInput[] = [];
+      const gate = gateWith(limitedManifest({}), approvingFirst(seen));
+      const amounts = Array.from({ length: 12 }, (_, i) => 1_000 + i);
+      const approvals = await approvedCalls(gate, amounts);
+      seen.length = 0;
+      const answers = await Promise.all(amounts.map((a, i) => gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(a), operation_id: `op-${i}`, approval_id: approvals[i]! })));
+      const executedSum = answers.reduce((s, e, i) => s + (ok(e) ? amounts[i]! : 0), 0);
+      expect(gate.ledger.effects).toHaveLength(answers.filter(ok).length);
+      expect(executedSum).toBeLessThanOrEqual(5_000);
+      expect(answers.filter(ok)).toHaveLength(4);
+      expect(answers.filter((e) => reasonOf(e) === "limit_exceeded")).toHaveLength(8);
+      // Each executed call was decided on the figures of the calls claimed before it.
+      const decided = seen.filter((i) => i.approval !== null).map((i) => i.limits?.["reserved_per_account"]?.count);
+      expect(new Set(decided.slice(0, 4))).toEqual(new Set([0, 1, 2, 3]));
+    });
+
+    it("an approved call with limits is one store round trip before its handler: claim-first reads its figures, and nothing reads them again", async () => {
+      const calls: string[] = [];
+      const counted = new Proxy(store, {
+        get(target, key, receiver) {
+          const v = Reflect.get(target, key, receiver) as unknown;
+          if (typeof v !== "function") return v;
+          return (...args: unknown[]) => {
+            calls.push(String(key));
+            return (v as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      const gate = makeGate({ policy: approvingFirst([]), store: counted, manifest: limitedManifest({}) });
+      const [approval] = await approvedCalls(gate, [1_000]);
+      calls.length = 0;
+      expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_000), operation_id: "op-0", approval_id: approval! }))).toBe("success");
+      const before = calls.slice(0, calls.indexOf("recordOutcome"));
+      expect(before.filter((c) => c === "claimFirst")).toHaveLength(1);
+      expect(before.filter((c) => c === "readLimitFigures" || c === "claimOperation" || c === "readCallState")).toEqual([]);
+    });
+
     it("a policy threshold on input.limits holds at commit: a call decided on figures that moved is decided again", async () => {
       // Above 2,500 reserved for the account today, a call needs approval.
       const rule = (i: PolicyInput): PolicyDecision | null => {
