@@ -9,6 +9,7 @@ import type { LimitSpec, Manifest } from "../../src/manifest.js";
 import type { PolicyDecision, PolicyEngine, PolicyInput } from "../../src/policy/engine.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Store } from "../../src/store/store.js";
+import { callHashes, operationFingerprint } from "../../src/runtime/fingerprint.js";
 import { alice, makeGate, reserveArgs } from "./harness.js";
 import type { Gate } from "./harness.js";
 import { guaranteeStores } from "./stores.js";
@@ -100,21 +101,29 @@ for (const stores of guaranteeStores("limits")) {
       expect(seen.at(-1)?.limits?.["reserved_per_account"]).toEqual({ count: 0, sum: 0 });
     });
 
-    it("a crashed call counts until its lease runs out, then no longer", async () => {
+    it("a crashed call keeps counting after its lease runs out until a retry with its operation id reconciles it", async () => {
       const seen: PolicyInput[] = [];
       const m = limitedManifest({});
       const gate = gateWith(m, allowing(seen));
-      // A worker claimed 4,000 and died before recording anything.
+      // A worker claimed 4,000 and died before its handler recorded anything (its effect may have happened).
+      const args = reserveArgs(4_000);
+      const tool = m.tools["reserve_funds"]!;
       const claimed = await store.claimOperation({
-        tenant: alice.tenant, operation_id: "op-crashed", tool: "reserve_funds", fingerprint: "f-crashed", owner: "dead", now_ms: gate.clock.now(),
-        lease_ms: 10_000, retention_ms: 86_400_000,
+        tenant: alice.tenant, operation_id: "op-crashed", tool: "reserve_funds", fingerprint: operationFingerprint(callHashes(alice.tenant, tool.name, args, tool.fingerprint).fingerprint, alice.user),
+        owner: "dead", now_ms: gate.clock.now(), lease_ms: 10_000, retention_ms: 86_400_000,
         limits: [{ name: cap.name, key: JSON.stringify(["acc_alice"]), window_ms: cap.window_ms, amount: 4_000, max_sum: 5_000, max_count: null, seen: null }],
       });
       expect(claimed.kind).toBe("claimed");
       expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_001), operation_id: "op-1" }))).toBe("limit_exceeded");
       gate.clock.advance(10_001);
-      expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_001), operation_id: "op-2" }))).toBe("success");
-      expect(seen.at(-1)?.limits?.["reserved_per_account"]).toEqual({ count: 0, sum: 0 });
+      // Its lease ran out, but nobody knows yet whether it reserved: it still counts.
+      expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_001), operation_id: "op-2" }))).toBe("limit_exceeded");
+      expect(seen.at(-1)?.limits?.["reserved_per_account"]).toEqual({ count: 1, sum: 4_000 });
+      // The retry reconciles (nothing was reserved), runs it and counts it once.
+      expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args, operation_id: "op-crashed" }))).toBe("success");
+      expect(gate.ledger.effectsOf("op-crashed")).toHaveLength(1);
+      expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_000), operation_id: "op-3" }))).toBe("success");
+      expect(seen.at(-1)?.limits?.["reserved_per_account"]).toEqual({ count: 1, sum: 4_000 });
     });
 
     it("two concurrent calls never both pass a max_sum that only one of them fits", async () => {

@@ -53,10 +53,12 @@ function keyRows(keys: readonly (LimitKey & Partial<Pick<LimitClaim, "amount" | 
 }
 
 /**
- * Each key's figures, one row per key (name, count, sum): what `countsTowardLimit` (claim.ts)
- * counts, for the keys of `keys` (keyRows). The index limit_entries_by_key covers the entries.
+ * Each key's figures, one row per key (name, count, sum), for the keys of `keys` (keyRows): the
+ * entries whose record succeeded, or ended in a final timeout or outcome_unknown, or is claimed
+ * with no outcome recorded (in flight, or crashed and not yet reconciled, whatever its lease:
+ * its effect may have happened).
  */
-const figuresSql = (tenant: string, exclude: string, nowMs: number, keys: string): string => `
+const figuresSql = (tenant: string, exclude: string, keys: string): string => `
 SELECT k.name, k.amount, k.max_sum, k.max_count, f.count, f.sum FROM ${keys} CROSS JOIN LATERAL (
   SELECT COUNT(*)::bigint AS count, COALESCE(SUM(e.amount), 0)::double precision AS sum
     FROM limit_entries e
@@ -65,7 +67,7 @@ SELECT k.name, k.amount, k.max_sum, k.max_count, f.count, f.sum FROM ${keys} CRO
      AND o.created_at > toolgate_ts(k.since)
      AND (CASE WHEN o.status = 'final'
                THEN coalesce(o.envelope->>'outcome' = 'success' OR o.envelope->>'reason' IN ('timeout', 'outcome_unknown'), false)
-               ELSE o.status IN ('in_progress', 'unknown') AND o.lease_expires_at > toolgate_ts(${literal(nowMs)}::bigint) END)) f`;
+               ELSE o.status IN ('in_progress', 'unknown') END)) f`;
 
 type FigureRow = { name: string; count: string; sum: number };
 
@@ -78,7 +80,7 @@ const figuresFrom = (rows: readonly FigureRow[]): Record<string, LimitFigures> =
 /** The figures of every key of the request, in one statement. */
 export async function readLimitFigures(db: pg.Pool, req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {
   if (req.keys.length === 0) return {};
-  const res = await db.query<FigureRow>(figuresSql(req.tenant, req.operation_id ?? "", req.now_ms, keyRows(req.keys, req.now_ms)));
+  const res = await db.query<FigureRow>(figuresSql(req.tenant, req.operation_id ?? "", keyRows(req.keys, req.now_ms)));
   return figuresFrom(res.rows);
 }
 
@@ -135,7 +137,7 @@ export async function claimLimited(db: pg.Pool, req: ClaimRequest, limits: reado
           ...lockSql(req.tenant, limits),
           `SELECT ${operationArray} AS op FROM idempotency_records WHERE tenant = ${literal(req.tenant)} AND operation_id = ${literal(req.operation_id)} FOR UPDATE`,
           ...(req.guard === undefined ? [] : [inlineParams(guardStateSql, params)]),
-          figuresSql(req.tenant, req.operation_id, req.now_ms, keyRows(limits, req.now_ms)),
+          figuresSql(req.tenant, req.operation_id, keyRows(limits, req.now_ms)),
         ].join(";\n"),
       )) as unknown as Results;
       open = true;
@@ -188,7 +190,7 @@ export async function claimFirstLimited(db: pg.Pool, req: ClaimFirstRequest, lim
   // Only the parameterised templates are inlined; the figures and entries parts carry their own literals.
   const p = (sql: string): string => inlineParams(sql, [...claimParams(req), req.interrupt]);
   const statement = `
-WITH figures AS (${figuresSql(req.tenant, req.operation_id, req.now_ms, keyRows(limits, req.now_ms))}),
+WITH figures AS (${figuresSql(req.tenant, req.operation_id, keyRows(limits, req.now_ms))}),
 fits AS (SELECT coalesce(bool_and((max_count IS NULL OR count + 1 <= max_count) AND (max_sum IS NULL OR sum + amount <= max_sum)), true) AS ok FROM figures),
 claimed AS (${p(insertClaimSql)} AND (SELECT ok FROM fits)
   ON CONFLICT (tenant, operation_id) DO NOTHING

@@ -1,7 +1,8 @@
 /**
  * Limit accounting on SQLite: one `limit_entries` row per (limit, operation), written in the
  * claim's IMMEDIATE transaction, and figures read by joining the operation's record, whose
- * status says whether the call counts (claim.ts `countsTowardLimit`; the SQL says the same).
+ * status says whether the call counts: succeeded, or a final timeout or outcome_unknown, or claimed
+ * with no outcome recorded yet (in flight, or crashed and not yet reconciled, whatever its lease).
  * The file's one writer serialises every claim, so the figures read in a claim hold until it commits.
  */
 import type { Database as Db, Statement } from "better-sqlite3";
@@ -21,7 +22,8 @@ CREATE TABLE IF NOT EXISTS limit_entries (
 CREATE INDEX IF NOT EXISTS limit_entries_by_key ON limit_entries (tenant, limit_name, limit_key);
 `;
 
-// Parameters: now (lease), window start, tenant, limit, key, excluded operation id.
+// Parameters: window start, tenant, limit, key, excluded operation id. A claimed call whose outcome is
+// not recorded counts whatever its lease: its effect may have happened until a retry reconciles it.
 const figuresSql = `
 SELECT COUNT(*) AS count, COALESCE(SUM(e.amount), 0) AS sum
   FROM limit_entries e
@@ -30,7 +32,7 @@ SELECT COUNT(*) AS count, COALESCE(SUM(e.amount), 0) AS sum
    AND o.created_at_ms > @since
    AND (CASE WHEN o.status = 'final'
              THEN json_extract(o.envelope, '$.outcome') = 'success' OR json_extract(o.envelope, '$.reason') IN ('timeout', 'outcome_unknown')
-             ELSE o.status IN ('in_progress', 'unknown') AND o.lease_expires_at_ms > @now END)`;
+             ELSE o.status IN ('in_progress', 'unknown') END)`;
 
 export class SqliteLimits {
   readonly #figures: Statement<Record<string, unknown>, { count: number; sum: number }>;
@@ -52,7 +54,7 @@ export class SqliteLimits {
   /** The figures of each key (run inside the claim's transaction when it decides). */
   figures(req: LimitFiguresRequest): Record<string, LimitFigures> {
     return figuresOf(req.keys, (k) => {
-      const row = this.#figures.get({ tenant: req.tenant, name: k.name, key: k.key, exclude: req.operation_id ?? "", since: req.now_ms - k.window_ms, now: req.now_ms });
+      const row = this.#figures.get({ tenant: req.tenant, name: k.name, key: k.key, exclude: req.operation_id ?? "", since: req.now_ms - k.window_ms });
       return { count: Number(row?.count ?? 0), sum: Number(row?.sum ?? 0) };
     });
   }
