@@ -54,20 +54,17 @@ function keyRows(keys: readonly (LimitKey & Partial<Pick<LimitClaim, "amount" | 
 
 /**
  * Each key's figures, one row per key (name, count, sum), for the keys of `keys` (keyRows): the
- * entries whose record succeeded, or ended in a final timeout or outcome_unknown, or is claimed
- * with no outcome recorded (in flight, or crashed and not yet reconciled, whatever its lease:
- * its effect may have happened).
+ * entries of the window that count (migration 017: `counts` follows the record; a call counts
+ * when it succeeded, ended in a final timeout or outcome_unknown, or is claimed with no outcome
+ * recorded, in flight or crashed and not yet reconciled, whatever its lease). One range of the
+ * index limit_entries_window, no record read.
  */
 const figuresSql = (tenant: string, exclude: string, keys: string): string => `
 SELECT k.name, k.amount, k.max_sum, k.max_count, f.count, f.sum FROM ${keys} CROSS JOIN LATERAL (
   SELECT COUNT(*)::bigint AS count, COALESCE(SUM(e.amount), 0)::double precision AS sum
     FROM limit_entries e
-    JOIN idempotency_records o ON o.tenant = e.tenant AND o.operation_id = e.operation_id AND toolgate_ms(o.created_at) = e.claimed_at_ms
-   WHERE e.tenant = ${literal(tenant)} AND e.limit_name = k.name AND e.limit_key = k.key AND e.operation_id <> ${literal(exclude)}
-     AND o.created_at > toolgate_ts(k.since)
-     AND (CASE WHEN o.status = 'final'
-               THEN coalesce(o.envelope->>'outcome' = 'success' OR o.envelope->>'reason' IN ('timeout', 'outcome_unknown'), false)
-               ELSE o.status IN ('in_progress', 'unknown') END)) f`;
+   WHERE e.tenant = ${literal(tenant)} AND e.limit_name = k.name AND e.limit_key = k.key AND e.claimed_at_ms > k.since
+     AND e.counts AND e.operation_id <> ${literal(exclude)}) f`;
 
 type FigureRow = { name: string; count: string; sum: number };
 
@@ -117,10 +114,10 @@ const guardStateOf = (row: GuardRow | undefined): GuardState => ({
 
 /** The entries of a claimed record: one per limit, from the rows `claimed` (a CTE or table with created_at). */
 const entriesSql = (tenant: string, operationId: string, limits: readonly LimitClaim[], nowMs: number, claimed: string): string => `
-INSERT INTO limit_entries (tenant, limit_name, limit_key, operation_id, amount, claimed_at_ms)
-SELECT ${literal(tenant)}, k.name, k.key, ${literal(operationId)}, k.amount, toolgate_ms(c.created_at) FROM ${claimed} c CROSS JOIN ${keyRows(limits, nowMs)}
+INSERT INTO limit_entries (tenant, limit_name, limit_key, operation_id, amount, claimed_at_ms, counts)
+SELECT ${literal(tenant)}, k.name, k.key, ${literal(operationId)}, k.amount, toolgate_ms(c.created_at), true FROM ${claimed} c CROSS JOIN ${keyRows(limits, nowMs)}
 ON CONFLICT (tenant, limit_name, operation_id) DO UPDATE
-  SET limit_key = excluded.limit_key, amount = excluded.amount, claimed_at_ms = excluded.claimed_at_ms`;
+  SET limit_key = excluded.limit_key, amount = excluded.amount, claimed_at_ms = excluded.claimed_at_ms, counts = true`;
 
 type Results = pg.QueryResult<Record<string, unknown>>[];
 

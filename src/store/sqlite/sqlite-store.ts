@@ -49,7 +49,7 @@ import { backstopCheckpointPages, defaultCheckpointIntervalMs, startCheckpointer
 import type { CheckpointHandle } from "./checkpointer.js";
 import { SqliteCallState } from "./call-state.js";
 import { SqliteInbox } from "./inbox.js";
-import { limitEntriesSchema, SqliteLimits } from "./limits.js";
+import { ensureLimitEntries, SqliteLimits } from "./limits.js";
 import { SqlitePasskeys } from "./passkeys.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
@@ -97,7 +97,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.pragma("foreign_keys = ON");
   db.exec(sqliteSchema);
   db.exec(sqliteChainSchema);
-  db.exec(limitEntriesSchema);
+  ensureLimitEntries(db);
   ensureSqliteColumns(db);
   db.exec(sqliteChainTriggers);
   migrateSqliteFile(db);
