@@ -8,10 +8,10 @@
  * claims of other keys never wait (no global lock).
  *
  * Round trips: the claim is two (BEGIN, the locks, the record FOR UPDATE, the guard's state and
- * the figures; then the claim, the entries and COMMIT); claim-first with limits is one (the locks,
- * then one statement that reads the figures and claims with the entries only when the call fits).
- * Both are simple-protocol queries (several statements, one message), so the text carries the
- * values: `inlineParams` quotes each one with pg's escapeLiteral or writes a checked number.
+ * the figures; then the claim, the entries and COMMIT), simple-protocol queries (several
+ * statements, one message) whose text carries the values: `inlineParams` quotes each one with
+ * pg's escapeLiteral or writes a checked number. Claim-first with limits is one prepared
+ * statement (claimFirstLimited).
  */
 import { createHash } from "node:crypto";
 import pg from "pg";
@@ -19,6 +19,7 @@ import { checkGuard, checkLimits, isExpired, planClaim } from "../claim.js";
 import type { GuardState } from "../claim.js";
 import type { ApprovalStatus, ClaimFirstRequest, ClaimFirstResult, ClaimRequest, ClaimResult, LimitClaim, LimitFigures, LimitFiguresRequest, LimitKey, OperationRecord } from "../store.js";
 import { claimParams, claimSql, insertClaimSql } from "./operations.js";
+import { runPreparedValue } from "./pool.js";
 import { approvalColumns, latestEventJoin, operationArray, operationFromArray, toApproval, toOperation } from "./rows.js";
 import type { ApprovalRow } from "./rows.js";
 
@@ -177,32 +178,57 @@ export async function claimLimited(db: pg.Pool, req: ClaimRequest, limits: reado
 /** [inserted, operation, interrupt, approval, figures rows] as claim-first with limits answers them. */
 type ClaimFirstValue = [boolean, unknown[] | null, { reason: string; at_ms: number } | null, ApprovalRow | null, FigureRow[] | null];
 
-/**
- * Claim-first of a call with limits, in one round trip: under the key locks, one statement reads
- * the figures and makes the fresh guarded claim with its entries only when the call fits every
- * cap; it answers the call state as claim-first does, and the figures (before this call) the
- * policy then decides on: they hold until the claim commits, so the claim needs no second check.
- */
-export async function claimFirstLimited(db: pg.Pool, req: ClaimFirstRequest, limits: readonly LimitClaim[]): Promise<ClaimFirstResult & { figures: Record<string, LimitFigures> }> {
-  // Only the parameterised templates are inlined; the figures and entries parts carry their own literals.
-  const p = (sql: string): string => inlineParams(sql, [...claimParams(req), req.interrupt]);
-  const statement = `
-WITH figures AS (${figuresSql(req.tenant, req.operation_id, keyRows(limits, req.now_ms))}),
+/** Parameter $n, a JSON array, as a PostgreSQL array of `type` (the statement runner sends scalars only). */
+const arr = (n: number, type: string): string => `ARRAY(SELECT v::${type} FROM json_array_elements_text($${n}::json) WITH ORDINALITY AS a (v, i) ORDER BY i)`;
+
+// $1..$11 as insertClaimSql, $12 read the interrupt; the limits as JSON arrays in one order: $13 names,
+// $14 keys, $15 window starts, $16 amounts, $17 max_sum, $18 max_count; $19 the key locks, sorted.
+const claimFirstLimitedSql = `
+WITH figures AS (
+  SELECT f.f_name AS name, f.f_count AS count, f.f_sum AS sum, k.amount, k.max_sum, k.max_count
+    FROM toolgate_limit_figures($1::text, $2::text, ${arr(13, "text")}, ${arr(14, "text")}, ${arr(15, "bigint")}, ${arr(19, "bigint")}) f
+    JOIN unnest(${arr(13, "text")}, ${arr(16, "double precision")}, ${arr(17, "double precision")}, ${arr(18, "bigint")}) AS k (name, amount, max_sum, max_count) ON k.name = f.f_name),
 fits AS (SELECT coalesce(bool_and((max_count IS NULL OR count + 1 <= max_count) AND (max_sum IS NULL OR sum + amount <= max_sum)), true) AS ok FROM figures),
-claimed AS (${p(insertClaimSql)} AND (SELECT ok FROM fits)
+claimed AS (${insertClaimSql} AND (SELECT ok FROM fits)
   ON CONFLICT (tenant, operation_id) DO NOTHING
   RETURNING created_at),
-entries AS (${entriesSql(req.tenant, req.operation_id, limits, req.now_ms, "claimed")})
-${p(`SELECT json_build_array(
+entries AS (
+  INSERT INTO limit_entries (tenant, limit_name, limit_key, operation_id, amount, claimed_at_ms, counts)
+  SELECT $1::text, k.name, k.key, $2::text, k.amount, toolgate_ms(c.created_at), true
+    FROM claimed c CROSS JOIN unnest(${arr(13, "text")}, ${arr(14, "text")}, ${arr(16, "double precision")}) AS k (name, key, amount)
+  ON CONFLICT (tenant, limit_name, operation_id) DO UPDATE
+    SET limit_key = excluded.limit_key, amount = excluded.amount, claimed_at_ms = excluded.claimed_at_ms, counts = true)
+SELECT json_build_array(
   EXISTS (SELECT 1 FROM claimed),
   (SELECT ${operationArray} FROM idempotency_records WHERE tenant = $1::text AND operation_id = $2::text AND NOT EXISTS (SELECT 1 FROM claimed)),
   (SELECT row_to_json(i) FROM (SELECT interrupt_reason AS reason, toolgate_ms(interrupted_at) AS at_ms FROM run_state
      WHERE $12::boolean AND tenant = $1::text AND run_id = $9::text AND interrupted_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claimed)) i),
   (SELECT row_to_json(ap) FROM (SELECT ${approvalColumns} FROM approvals a ${latestEventJoin} WHERE a.id = $10::text) ap),
-  (SELECT json_agg(json_build_object('name', name, 'count', count, 'sum', sum)) FROM figures)) AS v`)}`;
-  const results = (await db.query([...lockSql(req.tenant, limits), statement].join(";\n"))) as unknown as Results | pg.QueryResult<Record<string, unknown>>;
-  const last = Array.isArray(results) ? results.at(-1)! : results;
-  const value = (last.rows[0] as { v: ClaimFirstValue } | undefined)?.v;
+  (SELECT json_agg(json_build_object('name', name, 'count', count, 'sum', sum)) FROM figures))`;
+
+/**
+ * Claim-first of a call with limits, in one round trip (one prepared statement): it takes the key
+ * locks and reads the figures (toolgate_limit_figures, migration 017), and makes the fresh guarded
+ * claim with its entries only when the call fits every cap; it answers the call state as
+ * claim-first does, and the figures (before this call) the policy then decides on: they hold
+ * until the claim commits, so the claim needs no second check.
+ */
+export async function claimFirstLimited(db: pg.Pool, req: ClaimFirstRequest, limits: readonly LimitClaim[]): Promise<ClaimFirstResult & { figures: Record<string, LimitFigures> }> {
+  const locks = [...new Set(limits.map((k) => lockId(req.tenant, k)))].sort();
+  const params = [
+    ...claimParams(req),
+    req.interrupt,
+    ...[
+      limits.map((l) => l.name),
+      limits.map((l) => l.key),
+      limits.map((l) => req.now_ms - l.window_ms),
+      limits.map((l) => l.amount),
+      limits.map((l) => l.max_sum),
+      limits.map((l) => l.max_count),
+      locks,
+    ].map((a) => JSON.stringify(a)),
+  ];
+  const value = await runPreparedValue<ClaimFirstValue>(db, "op_claim_first_limited", claimFirstLimitedSql, params);
   if (value === undefined) throw new Error("claim-first with limits answered no row");
   const [inserted, opRow, interrupt, approvalRow, figureRows] = value;
   const op = opRow === null ? null : toOperation(operationFromArray(opRow));

@@ -38,3 +38,25 @@ CREATE TRIGGER limit_entries_settle AFTER UPDATE OF status, envelope, created_at
   FOR EACH ROW EXECUTE FUNCTION toolgate_limit_entries_follow();
 CREATE TRIGGER limit_entries_gone AFTER DELETE ON idempotency_records
   FOR EACH ROW EXECUTE FUNCTION toolgate_limit_entries_follow();
+
+-- The figures of a claim's limit keys under their locks: takes the transaction-scoped advisory
+-- lock of each key (p_locks, sorted), then reads the figures. A VOLATILE function's queries take
+-- a snapshot of their own, after the locks, so a claim-first statement (one round trip, a
+-- prepared plan) that calls it reads every entry committed by the claims that held the locks before.
+CREATE FUNCTION toolgate_limit_figures(p_tenant text, p_exclude text, p_names text[], p_keys text[], p_since bigint[], p_locks bigint[])
+  RETURNS TABLE (f_name text, f_count bigint, f_sum double precision)
+  LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  l bigint;
+BEGIN
+  FOREACH l IN ARRAY p_locks LOOP
+    PERFORM pg_advisory_xact_lock(l);
+  END LOOP;
+  RETURN QUERY
+    SELECT k.name, COUNT(e.operation_id)::bigint, COALESCE(SUM(e.amount), 0)::double precision
+      FROM unnest(p_names, p_keys, p_since) AS k (name, key, since)
+      LEFT JOIN limit_entries e ON e.tenant = p_tenant AND e.limit_name = k.name AND e.limit_key = k.key
+                               AND e.claimed_at_ms > k.since AND e.counts AND e.operation_id <> p_exclude
+     GROUP BY k.name;
+END
+$$;
