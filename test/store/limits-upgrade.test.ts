@@ -30,7 +30,7 @@ describe("limit entries of an older SQLite file", () => {
     await store.close();
     // The table as the store wrote it before `counts`, with an entry of a record that is gone.
     const db = new Database(path);
-    db.exec(`DROP TRIGGER limit_entries_settle; DROP TRIGGER limit_entries_gone; DROP INDEX limit_entries_window; DROP INDEX limit_entries_by_operation;
+    db.exec(`DROP TRIGGER limit_entries_settle; DROP TRIGGER limit_entries_gone; DROP INDEX limit_entries_window;
       CREATE TABLE old_entries (tenant TEXT NOT NULL, limit_name TEXT NOT NULL, limit_key TEXT NOT NULL, operation_id TEXT NOT NULL,
         amount REAL NOT NULL, claimed_at_ms INTEGER NOT NULL, PRIMARY KEY (tenant, limit_name, operation_id));
       INSERT INTO old_entries SELECT tenant, limit_name, limit_key, operation_id, amount, claimed_at_ms FROM limit_entries;

@@ -9,8 +9,10 @@
 import type { Database as Db, Statement } from "better-sqlite3";
 import type { LimitClaim, LimitFigures, LimitFiguresRequest, LimitKey, OperationRecord } from "../store.js";
 
-const limitEntriesTable = `
-CREATE TABLE IF NOT EXISTS limit_entries (
+// WITHOUT ROWID, keyed by operation: the key serves the triggers and the claim's upsert, and the
+// claim writes two B-trees (the table and limit_entries_window), not three.
+const limitEntriesTable = (name: string): string => `
+CREATE TABLE IF NOT EXISTS ${name} (
   tenant        TEXT    NOT NULL,
   limit_name    TEXT    NOT NULL,
   limit_key     TEXT    NOT NULL,
@@ -20,8 +22,8 @@ CREATE TABLE IF NOT EXISTS limit_entries (
   claimed_at_ms INTEGER NOT NULL,
   -- 1 while the call counts (countsSql), kept by the triggers below when its record changes.
   counts        INTEGER NOT NULL DEFAULT 1,
-  PRIMARY KEY (tenant, limit_name, operation_id)
-)`;
+  PRIMARY KEY (tenant, operation_id, limit_name)
+) WITHOUT ROWID`;
 
 /** Whether a record's call counts toward its limits (NEW: the record, as the triggers see it). */
 const countsSql = `CASE WHEN NEW.status = 'final'
@@ -33,12 +35,10 @@ const countsSql = `CASE WHEN NEW.status = 'final'
 // entries with it.
 const limitEntriesIndexes = `
 CREATE INDEX IF NOT EXISTS limit_entries_window ON limit_entries (tenant, limit_name, limit_key, claimed_at_ms, counts, amount, operation_id);
-CREATE INDEX IF NOT EXISTS limit_entries_by_operation ON limit_entries (tenant, operation_id);
-DROP INDEX IF EXISTS limit_entries_by_key;
 CREATE TRIGGER IF NOT EXISTS limit_entries_settle AFTER UPDATE OF status, envelope, created_at_ms ON operations
 BEGIN
   UPDATE limit_entries SET counts = ${countsSql}
-   WHERE tenant = NEW.tenant AND operation_id = NEW.operation_id AND claimed_at_ms = NEW.created_at_ms;
+   WHERE tenant = NEW.tenant AND operation_id = NEW.operation_id AND claimed_at_ms = NEW.created_at_ms AND counts IS NOT ${countsSql};
 END;
 CREATE TRIGGER IF NOT EXISTS limit_entries_gone AFTER DELETE ON operations
 BEGIN
@@ -47,8 +47,8 @@ END;
 `;
 
 /**
- * Creates the table, its indexes and triggers. A file whose table predates `counts` gets the
- * column, filled from the records (entries of gone incarnations dropped), in one IMMEDIATE
+ * Creates the table, its index and triggers. A file whose table predates `counts` gets it rebuilt,
+ * `counts` filled from the records (entries of gone incarnations dropped), in one IMMEDIATE
  * transaction that checks again inside, so processes opening the file at once do it once.
  */
 export function ensureLimitEntries(db: Db): void {
@@ -59,13 +59,15 @@ export function ensureLimitEntries(db: Db): void {
   db.transaction(() => {
     if (ready()) return;
     if (exists() && !hasCounts()) {
-      db.exec("ALTER TABLE limit_entries ADD COLUMN counts INTEGER NOT NULL DEFAULT 1");
-      db.exec(`DELETE FROM limit_entries WHERE NOT EXISTS (SELECT 1 FROM operations o WHERE o.tenant = limit_entries.tenant
-                 AND o.operation_id = limit_entries.operation_id AND o.created_at_ms = limit_entries.claimed_at_ms)`);
-      db.exec(`UPDATE limit_entries SET counts = (SELECT ${countsSql.replaceAll("NEW.", "o.")} FROM operations o
-                 WHERE o.tenant = limit_entries.tenant AND o.operation_id = limit_entries.operation_id)`);
+      // The table before `counts` (a rowid table keyed by limit): rebuilt with the entries of live incarnations.
+      db.exec(limitEntriesTable("limit_entries_counted"));
+      db.exec(`INSERT INTO limit_entries_counted (tenant, limit_name, limit_key, operation_id, amount, claimed_at_ms, counts)
+               SELECT e.tenant, e.limit_name, e.limit_key, e.operation_id, e.amount, e.claimed_at_ms, ${countsSql.replaceAll("NEW.", "o.")}
+                 FROM limit_entries e JOIN operations o ON o.tenant = e.tenant AND o.operation_id = e.operation_id AND o.created_at_ms = e.claimed_at_ms`);
+      db.exec("DROP TABLE limit_entries");
+      db.exec("ALTER TABLE limit_entries_counted RENAME TO limit_entries");
     }
-    db.exec(limitEntriesTable);
+    db.exec(limitEntriesTable("limit_entries"));
     db.exec(limitEntriesIndexes);
   }).immediate();
 }
@@ -85,7 +87,7 @@ export class SqliteLimits {
     this.#figures = db.prepare(figuresSql);
     this.#upsert = db.prepare(
       `INSERT INTO limit_entries (tenant, limit_name, limit_key, operation_id, amount, claimed_at_ms, counts) VALUES (?, ?, ?, ?, ?, ?, 1)
-       ON CONFLICT (tenant, limit_name, operation_id) DO UPDATE SET limit_key = excluded.limit_key, amount = excluded.amount, claimed_at_ms = excluded.claimed_at_ms, counts = 1`,
+       ON CONFLICT (tenant, operation_id, limit_name) DO UPDATE SET limit_key = excluded.limit_key, amount = excluded.amount, claimed_at_ms = excluded.claimed_at_ms, counts = 1`,
     );
     this.#purge = db.prepare(
       `DELETE FROM limit_entries WHERE NOT EXISTS (SELECT 1 FROM operations o WHERE o.tenant = limit_entries.tenant
