@@ -141,7 +141,11 @@ async function claimAndRun(
   limited: LimitedCall | null,
 ): Promise<Envelope> {
   // The fresh claim authorize made (claim-first) is this call's claim; without one, claim now.
-  if (fresh !== null) return await runClaimed(deps, call, fresh, null, authorizeLate, slot, audit);
+  if (fresh !== null) {
+    // Claimed with its figures (claim-first): the next call of the key in this process may read them.
+    limited?.claimed();
+    return await runClaimed(deps, call, fresh, null, authorizeLate, slot, audit);
+  }
   const leaseMs = leaseOf(deps, call);
   // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
   const giveUpAt = Date.now() + deps.inProgressWaitMs;

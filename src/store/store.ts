@@ -234,6 +234,12 @@ export interface ClaimFirstResult {
    * (when asked for) approved and unexpired, as the guard saw them.
    */
   readonly state: CallState;
+  /**
+   * With `limits`: each limit key's figures before this call, read under the key locks in the
+   * claim's atomic section; the claim is made only when the call fits every cap (`seen` is not
+   * compared), so the figures hold until it commits and the policy may decide on them.
+   */
+  readonly figures?: Readonly<Record<string, LimitFigures>>;
 }
 
 export type RecordOutcomeResult =

@@ -50,7 +50,7 @@ import { backstopCheckpointPages, defaultCheckpointIntervalMs, startCheckpointer
 import type { CheckpointHandle } from "./checkpointer.js";
 import { SqliteCallState } from "./call-state.js";
 import { SqliteInbox } from "./inbox.js";
-import { limitEntriesSchema, SqliteLimits } from "./limits.js";
+import { ensureLimitEntries, SqliteLimits } from "./limits.js";
 import { SqlitePasskeys } from "./passkeys.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
@@ -96,7 +96,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.pragma("foreign_keys = ON");
   db.exec(sqliteSchema);
   db.exec(sqliteChainSchema);
-  db.exec(limitEntriesSchema);
+  ensureLimitEntries(db);
   ensureSqliteColumns(db);
   db.exec(sqliteChainTriggers);
   migrateSqliteFile(db);
@@ -339,12 +339,18 @@ class SqliteStore implements Store {
   }
 
   async claimFirst(req: ClaimFirstRequest): Promise<ClaimFirstResult> {
+    const limits = req.limits ?? [];
     return this.#atomic((): ClaimFirstResult => {
-      const fresh = this.#claimFresh(req);
+      // With limits: the figures under the one writer, and the claim only when the call fits.
+      const figures = limits.length === 0 ? undefined : this.#limits.figures({ tenant: req.tenant, operation_id: req.operation_id, now_ms: req.now_ms, keys: limits });
+      const fits = figures === undefined || checkLimits({ ...req, limits: limits.map((l) => ({ ...l, seen: null })) }, figures) === null;
+      const fresh = fits ? this.#claimFresh(req) : null;
+      if (figures !== undefined && fresh?.kind === "claimed") this.#limits.record(fresh.record, limits);
+      const counted = figures === undefined ? {} : { figures };
       const read = { tenant: req.tenant, run_id: req.guard.run_id, operation_id: req.operation_id, approval_id: req.guard.approval_id, interrupt: req.interrupt, now_ms: req.now_ms };
-      if (fresh === null || fresh.kind !== "claimed") return { claimed: null, state: this.#callState.read(read) };
+      if (fresh === null || fresh.kind !== "claimed") return { claimed: null, state: this.#callState.read(read), ...counted };
       // Inserted: no record existed and the guard held (no interrupt), so only the approval is read.
-      return { claimed: fresh, state: this.#callState.read({ ...read, operation_id: null, interrupt: false }) };
+      return { claimed: fresh, state: this.#callState.read({ ...read, operation_id: null, interrupt: false }), ...counted };
     });
   }
 
