@@ -1,12 +1,13 @@
 // Module boundaries, checked: no import cycles, the run-time library never reaches the
-// build tools or the CLI, generated code imports only toolgate/generated-runtime, and
+// build tools or the CLI, the folders of the library import one way only (call-data <-
+// approvals <- runtime), generated code imports only toolgate/generated-runtime, and
 // no dependency hides behind a computed import().
 import { readdirSync } from "node:fs";
 import importX from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import tseslint from "typescript-eslint";
 
-const library = ["src/runtime", "src/policy", "src/store"];
+const library = ["src/runtime", "src/approvals", "src/call-data", "src/policy", "src/store"];
 // Everything in src/ but the CLI (folders and top-level modules).
 const notCli = readdirSync("src").filter((name) => name !== "cli").map((name) => `./src/${name}`);
 
@@ -34,6 +35,16 @@ export default tseslint.config(
               from: ["./codegen", "./src/cli"],
               message: "the run-time library never imports the build tools or the CLI (only src/cli, the composition root, joins them)",
             })),
+            {
+              target: "./src/approvals",
+              from: "./src/runtime",
+              message: "src/runtime imports src/approvals, never the reverse (no runtime <-> approvals folder cycle): take what the approvals need as a parameter (deps.ts) or from src/call-data",
+            },
+            {
+              target: "./src/call-data",
+              from: ["./src/runtime", "./src/approvals"],
+              message: "src/call-data is below the gate and the approvals: it imports neither",
+            },
             {
               target: notCli,
               from: "./src/cli",

@@ -18,6 +18,8 @@ import { performance } from "node:perf_hooks";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { compilePolicy } from "../codegen/compiler/index.js";
 import type { JsonObject } from "../src/manifest.js";
+import { SECTIONS } from "../src/policy/abi.js";
+import type { FuelSection } from "../src/policy/abi.js";
 import { DEFAULT_POLICY_BUDGET } from "../src/policy/budget.js";
 import type { PolicyDecision, PolicyInput } from "../src/policy/engine.js";
 import { loadFastEngine } from "../src/policy/fast-engine.js";
@@ -28,7 +30,6 @@ import { formatValue, median } from "./rows.js";
 import type { BenchRow, RowContext, RowSource } from "./rows.js";
 
 const ENTRY = "toolgate/authz/decision";
-const FUEL_SECTION = "toolgate.fuel";
 
 function compile(file: string, source: string, entrypoint: string, fuel: boolean): Uint8Array {
   const r = compilePolicy({ modules: [{ file, source }], entrypoints: [entrypoint], fuel });
@@ -97,9 +98,9 @@ function paired(withChecks: () => unknown, without: () => unknown, rounds: numbe
 
 /** The module's `toolgate.fuel` section as text, or why there is none. */
 function checksIn(wasm: Uint8Array): string {
-  const sections = WebAssembly.Module.customSections(new WebAssembly.Module(new Uint8Array(wasm)), FUEL_SECTION);
+  const sections = WebAssembly.Module.customSections(new WebAssembly.Module(new Uint8Array(wasm)), SECTIONS.fuel);
   if (sections.length === 0) return "no toolgate.fuel section";
-  const s = JSON.parse(new TextDecoder().decode(sections[0]!)) as { checks: Record<string, number>; functions: { checked: number; unchecked: number } };
+  const s = JSON.parse(new TextDecoder().decode(sections[0]!)) as FuelSection;
   return `checks: ${Object.entries(s.checks).map(([k, n]) => `${n} ${k}`).join(", ")}; functions: ${s.functions.checked} checked, ${s.functions.unchecked} without`;
 }
 

@@ -2,6 +2,9 @@
 // input of many small fields (a policy that reads the whole `input.args`), next to
 // JSON.stringify of the same input and the SDK path (opa-wasm evaluate), measured in
 // the same process as interleaved batches (median of ROUNDS). CPU time per call.
+// A last row gives the growth: time at the largest size over time at the smallest,
+// for each contender and for V8's own enumeration of the members (Object.keys), which
+// every reader of the input pays and which is itself not linear on large objects.
 //
 //   FIELDS=400,4000 ROUNDS=7 npm run bench:input-size
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
@@ -22,6 +25,8 @@ export function manyFields(fields: number): { tool: string; args: Record<string,
   for (let i = 0; i < fields; i++) args[`field_${i}`] = `value ${i} xy`;
   return { tool: "bulk_import", args };
 }
+
+const perField = (us: number, n: number): string => ((us * 1000) / n).toFixed(1);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -53,7 +58,9 @@ export async function inputSizeRows(opts: { fields?: readonly number[]; rounds?:
   const sdk = await loadPolicy(out.wasm, undefined, host.builtins);
   sdk.setData({});
   const rows: BenchRow[] = [];
-  for (const n of opts.fields ?? [400, 4000]) {
+  const sizes = opts.fields ?? [400, 4000];
+  const times: { n: number; fast: number; json: number; sdk: number; keys: number }[] = [];
+  for (const n of sizes) {
     const input = manyFields(n);
     const bytes = JSON.stringify(input).length;
     // Both paths decide the same (allow, the policy's reason).
@@ -61,11 +68,12 @@ export async function inputSizeRows(opts: { fields?: readonly number[]; rounds?:
     const d = fast.decide(input as unknown as PolicyInput, ep);
     if (sdkResult[0]?.result.allow !== true || !d.allow || d.reason !== "read_allowed") throw new Error(`fast engine decided ${JSON.stringify(d)}, SDK ${JSON.stringify(sdkResult)}`);
     const batch = Math.max(5, Math.floor(40_000 / n));
-    const [tFast, tJson, tSdk] = measure(
-      [() => fast.decide(input as unknown as PolicyInput, ep), () => JSON.stringify(input), () => sdk.evaluate(input, "big/decision")],
+    const [tFast, tJson, tSdk, tKeys] = measure(
+      [() => fast.decide(input as unknown as PolicyInput, ep), () => JSON.stringify(input), () => sdk.evaluate(input, "big/decision"), () => Object.keys(input.args)],
       opts.rounds ?? 7,
       batch,
     );
+    times.push({ n, fast: tFast!, json: tJson!, sdk: tSdk!, keys: tKeys! });
     rows.push({
       what: `one decision over ${n} input fields (${Math.round(bytes / 1000)} KB), fast engine`,
       unit: "µs CPU/decision",
@@ -76,6 +84,27 @@ export async function inputSizeRows(opts: { fields?: readonly number[]; rounds?:
         { label: "SDK path (opa-wasm evaluate)", value: tSdk! },
       ],
       notes: [`fast / JSON.stringify = ${(tFast! / tJson!).toFixed(2)}x (target <= 2x)`, `fast / SDK = ${(tFast! / tSdk!).toFixed(2)}x (target <= 1x)`],
+    });
+  }
+  const first = times[0];
+  const last = times[times.length - 1];
+  if (first !== undefined && last !== undefined && last.n > first.n) {
+    const growth = (k: "fast" | "json" | "sdk" | "keys"): number => last[k] / first[k];
+    const factor = last.n / first.n;
+    rows.push({
+      what: `growth of one decision from ${first.n} to ${last.n} input fields (${factor}x the fields), fast engine`,
+      unit: `x (time at ${last.n} / time at ${first.n})`,
+      better: "lower",
+      toolgate: { label: "fast engine", value: growth("fast") },
+      anchors: [
+        { label: "JSON.stringify of the input", value: growth("json") },
+        { label: "SDK path (opa-wasm evaluate)", value: growth("sdk") },
+        { label: "Object.keys of input.args (V8's enumeration)", value: growth("keys") },
+      ],
+      notes: [
+        `linear would be ${factor}x; fast growth / JSON.stringify growth = ${(growth("fast") / growth("json")).toFixed(2)} (target <= 1)`,
+        `per field, fast engine: ${perField(first.fast, first.n)} ns at ${first.n}, ${perField(last.fast, last.n)} ns at ${last.n}; of which Object.keys: ${perField(first.keys, first.n)} ns, ${perField(last.keys, last.n)} ns`,
+      ],
     });
   }
   return rows;

@@ -86,7 +86,7 @@ export function leastReadsPerSec(n: number, input: boolean): number {
     ensureSqliteColumns(db);
     const interrupt = db.prepare("SELECT reason, at_ms FROM interrupts WHERE tenant = ? AND run_id = ?").raw(true);
     const insert = db.prepare(
-      `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
+      `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
          policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );

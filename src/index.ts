@@ -8,8 +8,10 @@
  */
 export {
   createRuntime,
+  DecisionLabelError,
   envelopeJsonSchema,
   InterruptedError,
+  isDecisionLabelError,
   isEnvelope,
   isInterruptedError,
   isPolicySwapError,
@@ -28,6 +30,7 @@ export type {
   CallRequest,
   Clock,
   DecideOutcome,
+  DecisionLabelOptions,
   DecideRefusal,
   DecideRequest,
   Envelope,
@@ -38,8 +41,10 @@ export type {
   Reason,
   ReconcilerMap,
   ReloadResult,
+  ResumeOutcome,
   RetryableFailureEnvelope,
   Runtime,
+  RuntimeApprovals,
   RuntimeOptions,
   SuccessEnvelope,
   TelemetryOptions,
@@ -89,8 +94,8 @@ export type {
   ValueType,
 } from "./policy/index.js";
 export type * from "./store/store.js";
-export { openSqliteStore, openStore, openStoreFromEnv, storeConfigFromEnv } from "./store/index.js";
-export type { DecisionLogOptions, SqliteStoreOptions, StoreConfig, StoreFromEnvOptions } from "./store/index.js";
+export { StoreOpenError, isStoreOpenError, openSqliteStore, openStore, openStoreFromEnv, storeConfigFromEnv } from "./store/index.js";
+export type { DecisionLogOptions, OpenStoreOptions, SqliteStoreOptions, StoreConfig, StoreFromEnvOptions, StoreOpenErrorCode } from "./store/index.js";
 export { approvalPageUrl, ApprovalsError, createApprovals, decisionKinds, isApprovalsError } from "./approvals/index.js";
 export type {
   ApprovalDetail,
@@ -102,8 +107,6 @@ export type {
   InboxApprovals,
   ListApprovalsRequest,
   OnPendingApproval,
-  ResumeOutcome,
-  RuntimeApprovals,
 } from "./approvals/index.js";
 export { isPermanentError, isTransientError, permanent, PermanentError, transient, TransientError, type TransientOptions } from "./runtime/handler-errors.js";
 export type {

@@ -13,7 +13,7 @@ export { deny, toDecision } from "./policy/engine.js";
 export { readPolicyFiles } from "./policy/opa-wasm-engine.js";
 export { readBundleFiles } from "./policy/policy-file.js";
 export { policyCodeVersion, policyDataVersion, versionsOf } from "./policy/version.js";
-export { argsHash, fingerprint } from "./runtime/fingerprint.js";
+export { argsHash, fingerprint } from "./call-data/fingerprint.js";
 export { decisionEntry, defaultDecisionLogRetentionMs, eraseSensitive, opaDecisionEvent } from "./runtime/decision-log.js";
 export { normalizeEnvelope } from "./runtime/envelope.js";
 export { parseTraceparent } from "./runtime/telemetry.js";

@@ -11,8 +11,7 @@ import { DATA, INPUT, local } from "./ir.js";
 import type { RuleNode } from "./rule-index.js";
 import { findNode } from "./rule-index.js";
 import { groundCall } from "./ground-call.js";
-import { isBound, isGlobalName, locOf, nested } from "./scope.js";
-import { forEachVar } from "../rego/walk.js";
+import { locOf, nested } from "./scope.js";
 
 export type Callee =
   | { readonly kind: "func"; readonly node: RuleNode; readonly arity: number; readonly key: string }
@@ -94,8 +93,8 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
     c.w.emit({ type: "CallStmt", func, args: [local(c.input), local(c.data)], result });
     return k(result);
   }
-  // OPA binds arguments lazily: one no definition reads is not evaluated, one some read may stay undefined.
-  const lazy = target === callee && callee.kind === "func" ? callee.node.paramUse : [];
+  // Every argument is evaluated before the call, as OPA's rewriteDynamics lifts ref
+  // arguments into `__localN__ = ref` first: an undefined argument makes the call undefined.
   planArgs(c, args.slice(0, callee.arity), [], (ops) => {
     c.w.loc = locOf(c, at);
     const result = c.w.newLocal();
@@ -114,7 +113,7 @@ export function planResolvedCall(c: Ctx, callee: Callee, args: readonly Term[], 
       c.w.emit({ type: "CallStmt", func: target.name, args: ops, result });
     }
     k(result);
-  }, lazy);
+  });
 }
 
 function isScalarLiteral(t: Term): boolean {
@@ -162,28 +161,7 @@ function constantCall(c: Ctx, node: RuleNode, mocks: Ctx["mocks"], args: readonl
   return name;
 }
 
-function planArgs(c: Ctx, ts: readonly Term[], acc: Operand[], k: (ops: Operand[]) => void, lazy: readonly ("none" | "some" | "all")[] = []): void {
+function planArgs(c: Ctx, ts: readonly Term[], acc: Operand[], k: (ops: Operand[]) => void): void {
   if (acc.length === ts.length) return k(acc);
-  const t = ts[acc.length]!;
-  const use = lazy[acc.length];
-  if (use === "none" || (use === "some" && singleValued(c, t))) {
-    const arg = c.w.newLocal();
-    c.w.emit({ type: "ResetLocalStmt", target: arg });
-    if (use === "some") {
-      // Undefined leaves `arg` unset: the definitions reading it check it first.
-      const block = nested(c, () => c.s.ops.term(c, t, (o) => c.w.emit({ type: "AssignVarStmt", source: o, target: arg })));
-      c.w.emit({ type: "BlockStmt", blocks: [block] });
-    }
-    return planArgs(c, ts, [...acc, local(arg)], k, lazy);
-  }
-  c.s.ops.term(c, t, (o) => planArgs(c, ts, [...acc, o], k, lazy));
-}
-
-/** A term with every var bound: evaluating it opens no iteration. */
-function singleValued(c: Ctx, t: Term): boolean {
-  let ok = true;
-  forEachVar(t, (n) => {
-    if (!isBound(c, n) && !isGlobalName(c, n)) ok = false;
-  });
-  return ok;
+  c.s.ops.term(c, ts[acc.length]!, (o) => planArgs(c, ts, [...acc, o], k));
 }

@@ -11,7 +11,7 @@ import type { Block, Local } from "./ir.js";
 import { DATA, INPUT, local } from "./ir.js";
 import { planDispatch, ruleDispatch } from "./rule-dispatch.js";
 import type { RuleEntry, RuleNode } from "./rule-index.js";
-import { readParams, valueOf } from "./rule-index.js";
+import { valueOf } from "./rule-index.js";
 import { locOf, nested, withVar } from "./scope.js";
 
 const COMPLETE_CONFLICT = "eval_conflict_error: complete rules must not produce multiple outputs";
@@ -161,12 +161,9 @@ function mockKey(c: Ctx): string {
 function planDefinition(c: Ctx, node: RuleNode, entry: RuleEntry, args: readonly Local[], ret: Local): void {
   const { rule } = entry;
   // Parameters are distinct vars; the front end unifies non-var patterns in the body.
-  // An argument other definitions do not read may be undefined: this one fails then.
-  const reads = node.kind === "function" ? readParams(rule) : [];
   const bindArgs = (i: number, k: () => void): void => {
     const v = rule.args[i];
     if (v === undefined) return k();
-    if (node.paramUse[i] === "some" && reads[i] === true) c.w.emit({ type: "IsDefinedStmt", source: args[i]! });
     if (v.type !== "var") {
       c.s.errors.push({ code: "rego_compile_error", message: `internal compiler error: parameter ${i + 1} of ${node.path.join(".")} is not a var`, location: v.location });
       return;

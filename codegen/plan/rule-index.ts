@@ -6,7 +6,6 @@
  */
 import type { Term } from "../rego/ast.js";
 import type { CompiledRule, Program, RuleKind as GroupKind } from "../rego/program.js";
-import { forEachVar, forEachVarInBody } from "../rego/walk.js";
 
 /** How the rules at a node produce their value. */
 export type RuleKind =
@@ -30,13 +29,6 @@ export interface RuleNode {
   kind: RuleKind | null;
   /** Number of parameters (functions). */
   arity: number;
-  /**
-   * Per parameter: how many definitions read it. OPA binds an argument to a
-   * parameter without evaluating it, so an undefined argument only fails the
-   * definitions that read it: `none` — not evaluated at all; `some` — evaluated
-   * but may stay undefined (those definitions check it first); `all` — evaluated first.
-   */
-  paramUse: ("none" | "some" | "all")[];
   /** A module declares this package: it is a document (`{}` at least) even without rules. */
   package: boolean;
 }
@@ -55,7 +47,7 @@ const KINDS: Record<GroupKind, RuleKind> = {
 };
 
 export function newNode(path: readonly string[]): RuleNode {
-  return { path, children: new Map(), rules: [], kind: null, arity: 0, paramUse: [], package: false };
+  return { path, children: new Map(), rules: [], kind: null, arity: 0, package: false };
 }
 
 export function buildRuleIndex(program: Program): RuleIndex {
@@ -66,7 +58,6 @@ export function buildRuleIndex(program: Program): RuleIndex {
     node.kind = KINDS[g.kind];
     node.arity = g.arity;
     for (const rule of [...g.rules, ...(g.default === null ? [] : [g.default])]) node.rules.push({ rule, rest: rule.refTail });
-    if (g.kind === "function") node.paramUse = paramUse(g.arity, node.rules.map((e) => e.rule));
   }
   return { root };
 }
@@ -112,23 +103,3 @@ export function valueOf(rule: CompiledRule): Term {
   return rule.key ?? rule.value ?? { type: "boolean", value: true, location: rule.location };
 }
 
-function paramUse(arity: number, rules: readonly CompiledRule[]): ("none" | "some" | "all")[] {
-  const reads = rules.map((r) => readParams(r));
-  return Array.from({ length: arity }, (_, i) => {
-    const n = reads.filter((read) => read[i]).length;
-    return n === 0 ? "none" : n === rules.length ? "all" : "some";
-  });
-}
-
-/** Per parameter: does this definition (body, head, else chain) read it? */
-export function readParams(r: CompiledRule): boolean[] {
-  const used = new Set<string>();
-  const mark = (n: string): void => void used.add(n);
-  forEachVarInBody(r.body, mark);
-  for (const t of [r.value, r.key, ...r.refTail]) if (t !== null) forEachVar(t, mark, true);
-  for (let e = r.else; e !== null; e = e.else) {
-    forEachVarInBody(e.body, mark);
-    forEachVar(e.value, mark, true);
-  }
-  return r.args.map((a) => a.type !== "var" || used.has(a.name));
-}

@@ -17,13 +17,17 @@ import type { YamlSource } from "./yaml-source.js";
 export interface PolicySection {
   /** `policy.entrypoint` when it is a string. */
   readonly entrypoint: string | undefined;
-  /** `policy.rego_version` when it is "v0" or "v1". */
-  readonly regoVersion: "v0" | "v1" | undefined;
+  /** `policy.rego_version` when it is one of REGO_VERSIONS (undefined when absent or invalid). */
+  readonly regoVersion: PolicyRegoVersion | undefined;
   /** `policy.builtins`, resolved against the folder of tools.yaml; null when not set. */
   readonly builtins: PolicyBuiltinsRef | null;
-  /** Problems with `policy.builtins` (not a string, no such module). */
+  /** Problems with `policy.rego_version` (not a known version) and `policy.builtins` (not a string, no such module). */
   readonly errors: Diagnostic[];
 }
+
+/** The Rego versions a project may set as its policies' default: v1 is OPA 1.x's. */
+export const REGO_VERSIONS = ["v0", "v1", "v2"] as const;
+export type PolicyRegoVersion = (typeof REGO_VERSIONS)[number];
 
 const NONE: PolicySection = { entrypoint: undefined, regoVersion: undefined, builtins: null, errors: [] };
 
@@ -48,14 +52,15 @@ export function loadPolicySection(path: string): PolicySection {
   const policy: unknown = isRecord(value) ? value.policy : undefined;
   if (!isRecord(policy)) return NONE;
   const entrypoint = typeof policy.entrypoint === "string" ? policy.entrypoint : undefined;
-  const regoVersion = policy.rego_version === "v0" || policy.rego_version === "v1" ? policy.rego_version : undefined;
-  if (policy.builtins === undefined) return { entrypoint, regoVersion, builtins: null, errors: [] };
+  const version = regoVersionOf(policy.rego_version, parsed.source);
+  const regoVersion = version.value;
+  if (policy.builtins === undefined) return { entrypoint, regoVersion, builtins: null, errors: version.errors };
   if (typeof policy.builtins !== "string") {
     return {
       entrypoint,
       regoVersion,
       builtins: null,
-      errors: [{
+      errors: [...version.errors, {
         code: "policy_builtins_invalid",
         message: "policy.builtins must be a string: the path of the custom builtins module",
         location: parsed.source.locate(["policy", "builtins"]),
@@ -64,7 +69,22 @@ export function loadPolicySection(path: string): PolicySection {
     };
   }
   const builtins = policyBuiltinsRef(value as unknown as RawToolsFile, parsed.source, dirname(path));
-  return { entrypoint, regoVersion, builtins, errors: checkPolicyBuiltinsExists(builtins) };
+  return { entrypoint, regoVersion, builtins, errors: [...version.errors, ...checkPolicyBuiltinsExists(builtins)] };
+}
+
+/** `policy.rego_version`: absent, a known version, or an error at its value. */
+function regoVersionOf(raw: unknown, source: YamlSource): { readonly value: PolicyRegoVersion | undefined; readonly errors: Diagnostic[] } {
+  if (raw === undefined) return { value: undefined, errors: [] };
+  if ((REGO_VERSIONS as readonly unknown[]).includes(raw)) return { value: raw as PolicyRegoVersion, errors: [] };
+  return {
+    value: undefined,
+    errors: [{
+      code: "policy_rego_version_invalid",
+      message: `policy.rego_version must be one of ${REGO_VERSIONS.join(", ")}, not ${JSON.stringify(raw)}`,
+      location: source.locate(["policy", "rego_version"]),
+      hint: "v1 (the default) is OPA 1.x's Rego; v0 reads pre-1.0 policies (bodies without `if`); v2 reads every file as if it imported rego.v2 (`and`, `or`, grouped `not`)",
+    }],
+  };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -3,7 +3,7 @@ import type { Effect, JsonValue } from "../../src/manifest.js";
 /** tools.yaml as written, after it passed tools-yaml.schema.json. */
 export interface RawToolsFile {
   readonly version: 1;
-  readonly policy?: { readonly entrypoint: string; readonly rego_version?: "v0" | "v1"; readonly builtins?: string; readonly strict_builtin_errors?: boolean };
+  readonly policy?: { readonly entrypoint: string; readonly rego_version?: "v0" | "v1" | "v2"; readonly builtins?: string; readonly strict_builtin_errors?: boolean };
   /** Thrown errors of every tool, by `code` or `name`. */
   readonly errors?: Readonly<Record<string, RawFailure>>;
   readonly approvals?: { readonly default_approver_roles?: readonly string[]; readonly identity_case?: "sensitive" | "insensitive" };

@@ -6,7 +6,8 @@ import addFormatsModule from "ajv-formats";
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => unknown;
 
 /**
- * The one Ajv configuration for tool input/output schemas: JSON Schema 2020-12, strict,
+ * The one Ajv configuration for tool input/output schemas: JSON Schema 2020-12 (every
+ * keyword of its vocabularies, `$anchor` included), strict,
  * formats, and code kept for standalone output. The loader compiles each schema into it
  * (strict-mode problems only show at compile time) and the validator emitter turns the
  * same compiled functions into generated/validators.js, so no schema is compiled twice.
@@ -18,6 +19,10 @@ export function createSchemaCompiler(): Ajv2020 {
     code: { source: true, esm: true, lines: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
   });
   addFormats(ajv);
+  // A 2020-12 core keyword Ajv resolves ($ref "#name") but does not register, so strict mode
+  // would call it unknown. Known here as an annotation: the meta-schema checks its form, and
+  // every keyword outside 2020-12 stays an error.
+  ajv.addKeyword({ keyword: "$anchor", schemaType: "string" });
   return ajv;
 }
 

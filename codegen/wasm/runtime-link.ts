@@ -5,6 +5,8 @@
  */
 import binaryen from "binaryen";
 import { runtimeBytes } from "./link/runtime-bytes.js";
+import { HOST_IMPORT_MODULE, HOST_IMPORTS, RUNTIME_IMPORT_MODULE, TOOLGATE_HOST_EXPORTS } from "../../src/policy/abi.js";
+import type { RuntimeImport } from "../../src/policy/abi.js";
 
 // One library for both linkers: useRuntimeBytes also redirects the emitter's (codegen/wasm/link).
 export { RUNTIME_WASM_FILE, useRuntimeBytes } from "./link/runtime-bytes.js";
@@ -17,9 +19,6 @@ export const RUNTIME_FEATURES: number =
   binaryen.Features.BulkMemory |
   binaryen.Features.BulkMemoryOpt;
 
-/** The imports generated code must provide (module `toolgate`). */
-export const TOOLGATE_IMPORTS = ["eval", "entrypoints", "builtins", "heap_base"] as const;
-export type ToolgateImport = (typeof TOOLGATE_IMPORTS)[number];
 
 // binaryen.js 132 has these at run time; its index.d.ts names them differently.
 interface DataSegmentInfo {
@@ -72,12 +71,12 @@ export function exportedName(m: binaryen.Module, externalName: string): string {
  */
 export function replaceImport(
   m: binaryen.Module,
-  name: ToolgateImport,
+  name: RuntimeImport,
   vars: readonly number[],
   body: number,
 ): string {
-  const internal = importedFunction(m, "toolgate", name);
-  if (internal === undefined) throw new Error(`runtime does not import toolgate.${name} (already replaced?)`);
+  const internal = importedFunction(m, RUNTIME_IMPORT_MODULE, name);
+  if (internal === undefined) throw new Error(`runtime does not import ${RUNTIME_IMPORT_MODULE}.${name} (already replaced?)`);
   const info = binaryen.getFunctionInfo(m.getFunction(internal));
   m.removeFunction(internal);
   m.addFunction(internal, info.params, info.results, [...vars], body);
@@ -122,7 +121,7 @@ export function appendStaticData(m: binaryen.Module, bytes: Uint8Array): number 
   const needPages = Math.ceil((addr + bytes.length) / 65536);
   const initial = Math.max(mem.initial, needPages);
   m.setMemory(initial, -1, null, segments, false, false, MEMORY_NAME);
-  m.addMemoryImport(MEMORY_NAME, "env", "memory");
+  m.addMemoryImport(MEMORY_NAME, HOST_IMPORT_MODULE, HOST_IMPORTS.memory);
   return addr;
 }
 
@@ -135,7 +134,7 @@ export function finishHeapBase(m: binaryen.Module): number {
 
 /** Turns strict builtin errors on by re-creating the exported global with init 1. */
 export function setStrictBuiltinErrors(m: binaryen.Module, on: boolean): void {
-  const name = exportedName(m, "tg_strict_builtin_errors");
+  const name = exportedName(m, TOOLGATE_HOST_EXPORTS.strictBuiltinErrors);
   m.removeGlobal(name);
   m.addGlobal(name, binaryen.i32, true, m.i32.const(on ? 1 : 0));
 }

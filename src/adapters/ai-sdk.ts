@@ -10,7 +10,7 @@
  */
 import { jsonSchema, tool } from "ai";
 import type { ModelMessage, Tool, ToolApprovalResponse, ToolSet } from "ai";
-import type { ApproverContext } from "../runtime/approver.js";
+import type { ApproverContext } from "../approvals/approver.js";
 import type { Runtime } from "../runtime/runtime.js";
 import type { LinkedApproval } from "./approval-link.js";
 import { advertisedInputSchema } from "./gate-arguments.js";

@@ -8,7 +8,7 @@
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, ToolManifestEntry } from "../manifest.js";
 import type { Runtime } from "../runtime/runtime.js";
-import { argsHash } from "../runtime/fingerprint.js";
+import { argsHash } from "../call-data/fingerprint.js";
 import type { ApprovalRecord } from "../store/store.js";
 import { toCallRequest } from "./gate-arguments.js";
 

@@ -9,8 +9,8 @@
  */
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, ToolManifestEntry } from "../manifest.js";
-import type { ApproverContext } from "../runtime/approver.js";
-import type { DecideOutcome } from "../runtime/approvals.js";
+import type { ApproverContext } from "../approvals/approver.js";
+import type { DecideOutcome } from "../approvals/decide.js";
 import { retryable, terminal } from "../runtime/envelope.js";
 import type { Envelope } from "../runtime/envelope.js";
 import type { Runtime } from "../runtime/runtime.js";

@@ -21,7 +21,7 @@ import type { DynamicStructuredTool } from "@langchain/core/tools";
 import { Command, interrupt } from "@langchain/langgraph";
 import type { Decision, HITLRequest, InterruptOnConfig } from "langchain";
 import type { JsonObject, ToolManifestEntry } from "../manifest.js";
-import type { ApproverContext } from "../runtime/approver.js";
+import type { ApproverContext } from "../approvals/approver.js";
 import type { Runtime } from "../runtime/runtime.js";
 import type { LinkedApproval } from "./approval-link.js";
 import { advertisedInputSchema, gateArguments } from "./gate-arguments.js";

@@ -11,7 +11,7 @@
 import { tool } from "@openai/agents";
 import type { FunctionTool, RunToolApprovalItem } from "@openai/agents";
 import type { JsonObject } from "../manifest.js";
-import type { ApproverContext } from "../runtime/approver.js";
+import type { ApproverContext } from "../approvals/approver.js";
 import type { Runtime } from "../runtime/runtime.js";
 import type { LinkedApproval } from "./approval-link.js";
 import { advertisedInputSchema } from "./gate-arguments.js";

@@ -1,29 +1,20 @@
 /**
- * The approvals API that humans reach (CLI, HTTP inbox) and hosts embed: the runtime's
- * decide and events, plus list, get with everything needed to decide, and the edit
- * link that lets resume run an edited call.
+ * The approvals API that humans reach (CLI, HTTP inbox) and hosts embed: decide and events
+ * (`decide.ts`), plus list, get with everything needed to decide, and the edit link that lets
+ * resume run an edited call.
  */
-import type { Approvals, DecideOutcome } from "../runtime/approvals.js";
-import type { Clock } from "../runtime/types.js";
+import type { Clock } from "../clock.js";
 import type { Store } from "../store/store.js";
+import type { Approvals, DecideOutcome } from "./decide.js";
 import { getApprovalDetail } from "./get.js";
 import { listApprovals } from "./list.js";
-import type { ApprovalDetail, ApprovalPage, ListApprovalsRequest, ResumeOutcome } from "./types.js";
+import type { ApprovalDetail, ApprovalPage, ListApprovalsRequest } from "./types.js";
 
 export interface InboxApprovals extends Omit<Approvals, "get"> {
   /** One page of a tenant's approvals, newest first. Throws ApprovalsError on a bad request or cursor. */
   list(req: ListApprovalsRequest): Promise<ApprovalPage>;
   /** The approval with its events, the policy's reason and the stored call; null when unknown. */
   get(approvalId: string): Promise<ApprovalDetail | null>;
-}
-
-export interface RuntimeApprovals extends InboxApprovals {
-  /**
-   * Executes an approved call on the host's side (the model need not retry); the same
-   * operation as the caller's retry with the approval id, so exactly one of them commits.
-   * Distinct from `runtime.resume(run)`, which clears a run's interrupt flag.
-   */
-  resume(approvalId: string): Promise<ResumeOutcome>;
 }
 
 /** After an edit, the original call's stored context carries over to the edited call. */

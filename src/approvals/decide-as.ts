@@ -4,13 +4,13 @@
  * come from outside (a form, a JSON body, CLI flags), so they are checked here.
  */
 import type { JsonObject } from "../manifest.js";
-import type { DecideOutcome } from "../runtime/approvals.js";
-import type { ApproverContext } from "../runtime/approver.js";
 import type { InboxApprovals } from "./approvals-api.js";
+import { decisionKinds, isDecisionKind } from "./approver-checks.js";
+import type { DecisionKind } from "./approver-checks.js";
+import type { ApproverContext } from "./approver.js";
+import type { DecideOutcome } from "./decide.js";
 import { ApprovalsError } from "./errors.js";
 
-export type DecisionKind = "approve" | "reject" | "edit" | "revoke";
-export const decisionKinds: readonly DecisionKind[] = ["approve", "reject", "edit", "revoke"];
 
 export interface HumanDecision {
   readonly decision: DecisionKind;
@@ -26,10 +26,10 @@ export function parseDecision(body: unknown): HumanDecision {
     throw new ApprovalsError("invalid_request", "body: must be a JSON object {decision, reason?, edited_args?}");
   }
   const b = body as Record<string, unknown>;
-  if (typeof b.decision !== "string" || !(decisionKinds as readonly string[]).includes(b.decision)) {
+  if (!isDecisionKind(b.decision)) {
     throw new ApprovalsError("invalid_request", `decision: must be one of ${decisionKinds.join(", ")}`);
   }
-  const decision = b.decision as DecisionKind;
+  const decision: DecisionKind = b.decision;
   if (b.reason !== undefined && b.reason !== null && (typeof b.reason !== "string" || b.reason.length > MAX_REASON)) {
     throw new ApprovalsError("invalid_request", `reason: must be a string of at most ${MAX_REASON} characters`);
   }

@@ -6,11 +6,11 @@
  * stored assertion and the approver's registered public key.
  */
 import { createHash } from "node:crypto";
-import { verifyAuthenticationResponse } from "@simplewebauthn/server";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { JsonObject } from "../manifest.js";
-import { canonicalJson } from "../runtime/canonical-json.js";
-import { argsHash } from "../runtime/fingerprint.js";
+import { canonicalJson } from "../call-data/canonical-json.js";
+import { argsHash } from "../call-data/fingerprint.js";
+import { loadWebAuthn } from "./webauthn.js";
 import type { ApprovalDecisionKind, ApprovalRecord, ApproverCredential, DecisionSignature, Store } from "../store/store.js";
 
 export interface DecisionRecord {
@@ -63,8 +63,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 export async function checkAssertion(record: DecisionRecord | JsonObject, assertion: unknown, credential: ApproverCredential): Promise<AssertionCheck> {
   if (!isObject(assertion) || typeof assertion.id !== "string" || !isObject(assertion.response)) return { ok: false, problem: "assertion: not a WebAuthn authentication response" };
   if (assertion.id !== credential.credential_id) return { ok: false, problem: `assertion: made with credential ${assertion.id.slice(0, 40)}, not ${credential.credential_id}` };
+  let webauthn;
   try {
-    const result = await verifyAuthenticationResponse({
+    webauthn = await loadWebAuthn();
+  } catch (err) {
+    // Fails closed: without the library no signature counts as valid.
+    return { ok: false, problem: err instanceof Error ? err.message : String(err) };
+  }
+  try {
+    const result = await webauthn.verifyAuthenticationResponse({
       response: assertion as unknown as AuthenticationResponseJSON,
       expectedChallenge: decisionChallenge(record),
       expectedOrigin: credential.origin,

@@ -1,7 +1,7 @@
 /** get: one approval with its decision events, the policy's reason and the stored call. */
 import type { Store } from "../store/store.js";
 import type { ApprovalDetail } from "./types.js";
-import { isUnstorable } from "../runtime/unstorable-text.js";
+import { isUnstorable } from "../call-data/unstorable-text.js";
 
 export async function getApprovalDetail(store: Store, id: string, nowMs: number): Promise<ApprovalDetail | null> {
   // An id no store could hold (a NUL from a URL) is unknown alike on every store.

@@ -1,10 +1,14 @@
 export { createApprovals } from "./create-approvals.js";
 export type { ApprovalsOptions } from "./create-approvals.js";
-export type { InboxApprovals, RuntimeApprovals } from "./approvals-api.js";
+export type { InboxApprovals } from "./approvals-api.js";
+export type { Approvals, DecideOutcome, DecideRefusal, DecideRequest } from "./decide.js";
+export type { ApproverContext } from "./approver.js";
 export { ApprovalsError, isApprovalsError } from "./errors.js";
 export type { ApprovalsErrorCode } from "./errors.js";
 export { approvalPageUrl } from "./link.js";
 export type { OnPendingApproval } from "./pending.js";
-export type { ApprovalDetail, ApprovalPage, ListApprovalsRequest, ResumeOutcome } from "./types.js";
-export { decideAsApprover, decisionKinds, parseDecision } from "./decide-as.js";
-export type { DecisionKind, HumanDecision } from "./decide-as.js";
+export type { ApprovalDetail, ApprovalPage, ListApprovalsRequest, ResumeOutcomeOf } from "./types.js";
+export { decisionKinds } from "./approver-checks.js";
+export type { DecisionKind } from "./approver-checks.js";
+export { decideAsApprover, parseDecision } from "./decide-as.js";
+export type { HumanDecision } from "./decide-as.js";

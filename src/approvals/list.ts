@@ -1,7 +1,7 @@
 /** list: one page of a tenant's approvals, newest first, with filters and a cursor. */
-import type { ApprovalStatus, Store } from "../store/store.js";
+import type { ApprovalStatus, InboxStore } from "../store/store.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
-import { isUnstorable } from "../runtime/unstorable-text.js";
+import { isUnstorable } from "../call-data/unstorable-text.js";
 import { ApprovalsError } from "./errors.js";
 import type { ApprovalPage, ListApprovalsRequest } from "./types.js";
 
@@ -17,7 +17,7 @@ const text = (field: string, v: unknown): string => {
   return v;
 };
 
-export async function listApprovals(store: Store, req: ListApprovalsRequest): Promise<ApprovalPage> {
+export async function listApprovals(store: InboxStore, req: ListApprovalsRequest): Promise<ApprovalPage> {
   const tenant = text("tenant", req.tenant);
   const limit = req.limit ?? DEFAULT_PAGE;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE) {

@@ -3,9 +3,8 @@
  * validated arguments, operation id, trusted context, run id, the policy's reason)
  * is stored next to the approval, and the envelope says what happens next.
  */
-import type { Envelope, TerminalFailureEnvelope } from "../runtime/envelope.js";
-import type { PreparedCall } from "../runtime/types.js";
 import type { ApprovalRecord, PendingCall, Store } from "../store/store.js";
+import type { ApprovalCall } from "./deps.js";
 
 /** Called once per newly stored pending call (e.g. to send a webhook); its errors never change the envelope. */
 export type OnPendingApproval = (approval: ApprovalRecord, call: PendingCall) => void | Promise<void>;
@@ -14,18 +13,27 @@ export const nextStepText =
   "a human decides this approval in the approvals inbox; once approved the host resumes this exact call " +
   "(runtime.approvals.resume), or call again with the same tool, args, operation_id and approval_id: either way it runs once";
 
-export async function pausePendingCall(
+/** The gate's answer as far as the pause reads and extends it (an `approval_required` envelope). */
+interface PausedAnswer {
+  readonly outcome: string;
+  readonly reason?: string;
+  readonly approval_id?: string;
+}
+
+/** The answer, with `expires_at` and `next` when it is an `approval_required` whose call is now stored. */
+export async function pausePendingCall<E extends { readonly outcome: string }>(
   store: Store,
-  call: PreparedCall,
-  envelope: Envelope,
+  call: ApprovalCall,
+  envelope: E,
   policyReason: string | null,
   nowMs: number,
   onPending: OnPendingApproval | undefined,
   onError: (err: unknown) => void,
-): Promise<Envelope> {
-  if (envelope.outcome !== "terminal_failure" || envelope.reason !== "approval_required" || envelope.approval_id === undefined) return envelope;
+): Promise<E> {
+  const answer: PausedAnswer = envelope;
+  if (answer.outcome !== "terminal_failure" || answer.reason !== "approval_required" || answer.approval_id === undefined) return envelope;
   try {
-    return await pause(store, call, envelope, envelope.approval_id, policyReason, nowMs, onPending, onError);
+    return await pause(store, call, envelope, answer.approval_id, policyReason, nowMs, onPending, onError);
   } catch (err) {
     // Without the stored call only the caller's retry can run it; the answer stays approval_required.
     onError(err);
@@ -33,16 +41,16 @@ export async function pausePendingCall(
   }
 }
 
-async function pause(
+async function pause<E>(
   store: Store,
-  call: PreparedCall,
-  envelope: TerminalFailureEnvelope,
+  call: ApprovalCall,
+  envelope: E,
   approvalId: string,
   policyReason: string | null,
   nowMs: number,
   onPending: OnPendingApproval | undefined,
   onError: (err: unknown) => void,
-): Promise<TerminalFailureEnvelope> {
+): Promise<E> {
   const approval = await store.getApproval(approvalId);
   if (approval === null) return envelope;
   const stored = {

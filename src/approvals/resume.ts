@@ -5,24 +5,32 @@
  * the other replays. Not to be confused with `runtime.resume(run)`, which clears a
  * run's interrupt flag.
  */
+import { isUnstorable } from "../call-data/unstorable-text.js";
+import type { Clock } from "../clock.js";
 import type { TrustedContext } from "../generated-runtime.js";
-import type { CallRequest } from "../runtime/types.js";
-import type { Envelope } from "../runtime/envelope.js";
-import type { Clock } from "../runtime/types.js";
+import type { JsonObject } from "../manifest.js";
 import type { Store } from "../store/store.js";
-import type { ResumeOutcome } from "./types.js";
-import { isUnstorable } from "../runtime/unstorable-text.js";
+import type { ResumeOutcomeOf } from "./types.js";
 
-export interface ResumeDeps {
+/** The call resume makes: the caller's retry with the approval. */
+export interface ResumedCallRequest {
+  readonly tool: string;
+  readonly args: JsonObject;
+  readonly operation_id?: string;
+  readonly approval_id: string;
+}
+
+export interface ResumeDeps<E> {
   readonly store: Store;
   readonly clock: Clock;
-  readonly call: (ctx: TrustedContext, request: CallRequest) => Promise<Envelope>;
+  /** The gate's call (`runtime.call`). */
+  readonly call: (ctx: TrustedContext, request: ResumedCallRequest) => Promise<E>;
 }
 
 /** An edit points at the edited call's approval; the chain is short, the bound stops a corrupt loop. */
 const MAX_EDIT_HOPS = 16;
 
-export async function resumeApproval(deps: ResumeDeps, approvalId: string): Promise<ResumeOutcome> {
+export async function resumeApproval<E>(deps: ResumeDeps<E>, approvalId: string): Promise<ResumeOutcomeOf<E>> {
   let id = approvalId;
   for (let hop = 0; hop <= MAX_EDIT_HOPS; hop++) {
     const approval = typeof id === "string" && id.length > 0 && id.length <= 200 && !isUnstorable(id) ? await deps.store.getApproval(id) : null;

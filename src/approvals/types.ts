@@ -1,5 +1,4 @@
 /** The approvals API's request and answer types (list, get, resume). */
-import type { Envelope } from "../runtime/envelope.js";
 import type { ApprovalEvent, ApprovalRecord, ApprovalRequirement, ApprovalStatus, ApprovalVote, PendingCall } from "../store/store.js";
 
 export interface ListApprovalsRequest {
@@ -37,7 +36,8 @@ export interface ApprovalDetail extends ApprovalRecord {
   readonly requirement: ApprovalRequirement | null;
 }
 
-export type ResumeOutcome =
+/** What resuming answers; `E` is the gate's envelope (the runtime's `ResumeOutcome` is this of its `Envelope`). */
+export type ResumeOutcomeOf<E> =
   | {
       readonly ok: true;
       /** The approval whose call ran (for an edit: the edited call's approval). */
@@ -45,7 +45,7 @@ export type ResumeOutcome =
       readonly tool: string;
       readonly operation_id: string | null;
       /** The call's envelope: its outcome, a replay of it, or the terminal answer of a rejected, revoked or expired approval. */
-      readonly envelope: Envelope;
+      readonly envelope: E;
     }
   | {
       readonly ok: false;

@@ -1,6 +1,6 @@
 /**
  * What the approvals CLI commands (approvals, serve) share: opening the store from
- * --db / --url / TOOLGATE_PG_URL, the approver identity from --as/--tenant/--role, and
+ * --db / --url / TOOLGATE_PG_URL (`openStore`), the approver identity from --as/--tenant/--role, and
  * the standalone approvals API over the project's generated/ code and compiled policy.
  */
 import { existsSync } from "node:fs";
@@ -12,11 +12,11 @@ import type { InboxApprovals } from "../approvals/approvals-api.js";
 import type { Manifest } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import { loadPolicyEngineFromFiles } from "../policy/index.js";
-import type { ApproverContext } from "../runtime/approver.js";
+import type { ApproverContext } from "../approvals/approver.js";
 import type { ToolValidators } from "../runtime/types.js";
-import { openPgStore } from "../store/postgres/index.js";
-import { pgUrlEnvVar } from "../store/postgres/pool.js";
-import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { isStoreOpenError, openStore } from "../store/open-store.js";
+import { storeFlagOptions } from "./log-store.js";
+import { pgUrlEnvVar } from "../store/postgres/env.js";
 import type { Store } from "../store/store.js";
 
 export interface StoreFlags {
@@ -51,16 +51,16 @@ export class CliInputError extends Error {
 
 export const isCliInputError = (e: unknown): e is CliInputError => e instanceof CliInputError;
 
+/** The store of --db / --url / --schema (else TOOLGATE_PG_URL), through `openStore`; its errors as CliInputError. */
 export async function openStoreFromFlags(f: StoreFlags): Promise<Store> {
-  if (f.db !== undefined && f.url !== undefined) throw new CliInputError("usage_error", "pass either --db or --url, not both", "--db FILE for SQLite, --url URL for PostgreSQL");
-  if (f.db !== undefined) {
-    if (!existsSync(f.db)) throw new CliInputError("file_not_found", `${f.db} does not exist`, "pass the SQLite file the runtime writes to");
-    return openSqliteStore(f.db);
+  try {
+    return await openStore({ ...storeFlagOptions(f), max: 4, applicationName: "toolgate approvals" });
+  } catch (err) {
+    if (!isStoreOpenError(err)) throw err;
+    if (err.code === "store_conflict") throw new CliInputError("usage_error", "pass either --db or --url, not both", "--db FILE for SQLite, --url URL for PostgreSQL");
+    if (err.code === "store_missing") throw new CliInputError("store_missing", "no store: pass --db FILE or --url URL", `or export ${pgUrlEnvVar}=postgres://user@host:5432/db`);
+    throw new CliInputError("file_not_found", `${err.path ?? ""} does not exist`, "pass the SQLite file the runtime writes to");
   }
-  const url = f.url ?? (process.env[pgUrlEnvVar] || undefined);
-  if (url === undefined) throw new CliInputError("store_missing", "no store: pass --db FILE or --url URL", `or export ${pgUrlEnvVar}=postgres://user@host:5432/db`);
-  const schema = f.schema ?? (process.env["TOOLGATE_PG_SCHEMA"] || undefined);
-  return openPgStore({ url, max: 4, applicationName: "toolgate approvals", ...(schema === undefined ? {} : { schema }) });
 }
 
 const identity = /^[A-Za-z0-9_.@:+-]{1,128}$/;

@@ -1,7 +1,7 @@
 /** Table and JSON renderings of approvals for the CLI. */
 import { quorumText } from "../approvals/quorum.js";
 import type { ApprovalDetail, ApprovalPage } from "../approvals/types.js";
-import type { DecideOutcome } from "../runtime/approvals.js";
+import type { DecideOutcome } from "../approvals/decide.js";
 import type { ApprovalRecord } from "../store/store.js";
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");

@@ -1,15 +1,14 @@
 /**
  * How `log`, `explain` and `replay` open the store: `--db FILE` (SQLite), or
- * `--url URL` / $TOOLGATE_PG_URL (PostgreSQL, `--schema` / $TOOLGATE_PG_SCHEMA).
+ * `--url URL` / $TOOLGATE_PG_URL (PostgreSQL, `--schema` / $TOOLGATE_PG_SCHEMA), through
+ * `openStore`; this module only words its errors for these commands.
  * Enters: the parsed options. Leaves: an open Store, or a located error line.
  */
-import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { pgSchemaEnvVar } from "../store/open-store.js";
+import { isStoreOpenError, openStore, pgSchemaEnvVar } from "../store/open-store.js";
+import type { OpenStoreOptions } from "../store/open-store.js";
+import { pgUrlEnvVar } from "../store/postgres/env.js";
 import { isPgStoreError } from "../store/postgres/errors.js";
-import { openPgStore } from "../store/postgres/pg-store.js";
-import { pgUrlEnvVar } from "../store/postgres/pool.js";
-import { openSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { Store } from "../store/store.js";
 
 export interface LogStoreOptions {
@@ -25,24 +24,28 @@ export function addLogStoreOptions(cmd: Command): Command {
     .option("--schema <name>", `PostgreSQL schema (default: $${pgSchemaEnvVar} or "public")`);
 }
 
+/** The store flags as `openStore` options: a reader opens only a store that exists, never a default file. */
+export function storeFlagOptions(f: LogStoreOptions): OpenStoreOptions {
+  return {
+    ...(f.db === undefined ? {} : { path: f.db }),
+    ...(f.url === undefined ? {} : { url: f.url }),
+    ...(f.schema === undefined ? {} : { schema: f.schema }),
+    defaultPath: null,
+    existingFile: true,
+  };
+}
+
 export type Opened = { readonly store: Store } | { readonly error: string; readonly exitCode: 1 | 2 };
 
 export async function openLogStore(command: string, opts: LogStoreOptions, env: NodeJS.ProcessEnv = process.env): Promise<Opened> {
-  if (opts.db !== undefined && opts.url !== undefined) {
-    return { error: `toolgate ${command}: pass either --db or --url, not both`, exitCode: 2 };
-  }
-  if (opts.db !== undefined) {
-    if (!existsSync(opts.db)) return { error: `${opts.db}:1:1 file_not_found: no store file ${opts.db}\n  hint: pass the --db file your runtime (or \`toolgate demo --db FILE\`) writes`, exitCode: 1 };
-    return { store: openSqliteStore(opts.db) };
-  }
-  const url = opts.url ?? (env[pgUrlEnvVar] || undefined);
-  if (url === undefined) {
-    return { error: `toolgate ${command}: no store: pass --db FILE (SQLite) or --url URL / set ${pgUrlEnvVar} (PostgreSQL)`, exitCode: 2 };
-  }
-  const schema = opts.schema ?? (env[pgSchemaEnvVar] || undefined);
   try {
-    return { store: await openPgStore({ url, max: 2, applicationName: `toolgate ${command}`, ...(schema === undefined ? {} : { schema }) }) };
+    return { store: await openStore({ ...storeFlagOptions(opts), max: 2, applicationName: `toolgate ${command}`, env }) };
   } catch (err) {
+    if (isStoreOpenError(err)) {
+      if (err.code === "store_conflict") return { error: `toolgate ${command}: pass either --db or --url, not both`, exitCode: 2 };
+      if (err.code === "store_missing") return { error: `toolgate ${command}: no store: pass --db FILE (SQLite) or --url URL / set ${pgUrlEnvVar} (PostgreSQL)`, exitCode: 2 };
+      return { error: `${err.path}:1:1 file_not_found: no store file ${err.path}\n  hint: pass the --db file your runtime (or \`toolgate demo --db FILE\`) writes`, exitCode: 1 };
+    }
     const code = isPgStoreError(err) ? err.code : "pg_connection_failed";
     return { error: `toolgate ${command}:1:1 ${code}: ${err instanceof Error ? err.message : String(err)}`, exitCode: 1 };
   }

@@ -1,5 +1,11 @@
-/** Text rendering of a ReplayReport (`toolgate replay`): summary, changed decisions by tool and reason, the not replayable. */
+/**
+ * Text rendering of a ReplayReport (`toolgate replay`): summary, changed decisions by tool and
+ * reason (with the limit figures and run history the first of them was decided and replayed on),
+ * the not replayable.
+ */
+import type { JsonObject } from "../manifest.js";
 import type { ReplayFailOn, ReplayReport, ReplaySide } from "../runtime/replay.js";
+import { loggedFigureLines } from "./logged-figures.js";
 
 const side = (s: ReplaySide): string => `${s.decision} ${s.reason}`;
 const MAX_IDS = 5;
@@ -9,7 +15,8 @@ export interface ReplayHeader {
   readonly filters: string;
 }
 
-export function formatReplay(r: ReplayReport, h: ReplayHeader, failOn: ReplayFailOn): string {
+/** `inputs`: the logged input of each decision id (what replay evaluated), for the figures shown under a group. */
+export function formatReplay(r: ReplayReport, h: ReplayHeader, failOn: ReplayFailOn, inputs: ReadonlyMap<string, JsonObject | null> = new Map()): string {
   const flips = r.changes.filter((c) => c.flip).length;
   const out: string[] = [
     `toolgate replay: ${r.total} logged decision${r.total === 1 ? "" : "s"}${h.filters === "" ? "" : ` (${h.filters})`}`,
@@ -28,6 +35,12 @@ export function formatReplay(r: ReplayReport, h: ReplayHeader, failOn: ReplayFai
       out.push(line(rows[i]!));
       const ids = g.decision_ids.slice(0, MAX_IDS).join(", ");
       out.push(`      ${ids}${g.decision_ids.length > MAX_IDS ? `, +${g.decision_ids.length - MAX_IDS} more` : ""}`);
+      const first = g.decision_ids[0];
+      const figures = first === undefined ? [] : loggedFigureLines(inputs.get(first) ?? null);
+      if (figures.length > 0) {
+        out.push(`      recorded with ${first} (replayed on these, not today's):`);
+        for (const line of figures) out.push(`        ${line}`);
+      }
     });
   }
   if (r.not_replayable.length > 0) {

@@ -10,7 +10,7 @@ import type { Manifest } from "../manifest.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import { createRuntime } from "../runtime/index.js";
 import type { Envelope, ToolEnvelope } from "../runtime/index.js";
-import { argsHash, fingerprint } from "../runtime/fingerprint.js";
+import { argsHash, fingerprint } from "../call-data/fingerprint.js";
 import { decisionIdOfError } from "../runtime/thrown-errors.js";
 import { versionsOf } from "../policy/version.js";
 import type { Store } from "../store/store.js";

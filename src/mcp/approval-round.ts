@@ -3,19 +3,20 @@
  * answers `input_required` instead of the terminal envelope when the client declared
  * elicitation: URL mode points at the approval's inbox page, form mode (only where the tools.yaml
  * approval rules let this principal decide) asks approve or reject inline. Both carry a sealed
- * `requestState`. The retry with that state is checked (seal, principal, call, single use, not
- * revoked) and then runs the call with the approval id through `runtime.call`, so the
- * operation's idempotency record decides the one effect.
+ * `requestState`. The retry with that state is checked (seal, principal, call, not revoked) and
+ * then runs the call with the approval id through `runtime.call`, so the
+ * operation's idempotency record decides the one effect. A write sent without an operation id
+ * gets one minted by the server (`minted-operation.ts`), which the state carries.
  */
 import { acceptedContent, inputRequired, inputResponse } from "@modelcontextprotocol/server";
 import type { CallToolResult, InputRequests, InputRequiredResult } from "@modelcontextprotocol/server";
 import type { TrustedContext } from "../generated-runtime.js";
 import type { ToolManifestEntry } from "../manifest.js";
 import type { Envelope } from "../runtime/envelope.js";
-import { checkApprover } from "../runtime/approver-checks.js";
+import { checkApprover } from "../approvals/approver-checks.js";
 import type { Runtime } from "../runtime/runtime.js";
 import type { CallRequest } from "../runtime/types.js";
-import { storableText } from "../runtime/unstorable-text.js";
+import { storableText } from "../call-data/unstorable-text.js";
 import type { ApprovalRoundState, RequestStateSeal } from "./request-state.js";
 import { checkBinding, RequestStateError } from "./request-state.js";
 import type { ApprovalLink } from "./tool-result.js";
@@ -122,15 +123,22 @@ export type RetryOutcome =
 export async function retryWithState(deps: ApprovalRoundDeps, retry: ApprovalRetry, traceparent: { traceparent: string } | undefined): Promise<RetryOutcome> {
   const state = await deps.seal.open(retry.wireState, deps.now());
   checkBinding(state, retry.ctx, retry.tool.name, retry.argsDigest);
+  if (retry.request.operation_id !== undefined && retry.request.operation_id !== state.operation_id) {
+    throw new RequestStateError("request_state_other_call", "the state belongs to another operation; retry with exactly the arguments of the call that returned it");
+  }
   const approval = await deps.runtime.approvals.get(state.approval_id);
   if (approval === null || approval.tenant !== retry.ctx.tenant) throw new RequestStateError("request_state_forged", "the state names no approval of this tenant");
-  // Single use: once an outcome was recorded under the approval, the state is spent.
+  // The operation is the state's: the client's own id (the digest bound it) or the one the server minted.
+  const request: CallRequest = state.operation_id === "" ? retry.request : { ...retry.request, operation_id: state.operation_id };
+  const withApproval: CallRequest = { ...request, approval_id: approval.id };
   if (approval.consumed_by !== null) {
-    throw new RequestStateError("request_state_used", `the state was already used; call the tool again with operation_id ${state.operation_id} (without the state) to read the recorded outcome`);
+    // Used by another operation: the state has nothing left to run.
+    if (approval.consumed_by !== state.operation_id) throw new RequestStateError("request_state_used", `approval ${approval.id} was used by another operation; nothing ran`);
+    // The state's own operation already ran (an earlier retry, or the host resumed it on decision):
+    // the gate answers its recorded outcome through the operation's idempotency, with no second effect.
+    return { kind: "envelope", envelope: await deps.runtime.call(retry.ctx, withApproval, traceparent) };
   }
   if (approval.status === "revoked") throw new RequestStateError("request_state_revoked", `approval ${approval.id} was revoked; nothing ran`);
-
-  const withApproval: CallRequest = { ...retry.request, approval_id: approval.id };
   if (approval.status === "pending") {
     const inline = inputResponse(retry.inputResponses, INLINE_KEY);
     if (inline.kind === "elicit" && inline.action === "accept") {
@@ -153,7 +161,7 @@ export async function retryWithState(deps: ApprovalRoundDeps, retry: ApprovalRet
     if (again === "pending" && !gaveUp) {
       const result = await approvalInputRequired(
         deps,
-        { ctx: retry.ctx, tool: retry.tool, request: retry.request, argsDigest: retry.argsDigest, approvalId: approval.id, expiresAtMs: state.expires_at_ms },
+        { ctx: retry.ctx, tool: retry.tool, request, argsDigest: retry.argsDigest, approvalId: approval.id, expiresAtMs: state.expires_at_ms },
         retry.support,
       );
       if (result !== null) return { kind: "input_required", result };

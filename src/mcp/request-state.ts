@@ -9,7 +9,7 @@ import { createRequestStateCodec, ProtocolError, ProtocolErrorCode } from "@mode
 import type { RequestStateCodec } from "@modelcontextprotocol/server";
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonValue } from "../manifest.js";
-import { canonicalJson } from "../runtime/canonical-json.js";
+import { canonicalJson } from "../call-data/canonical-json.js";
 
 /** What the state binds a retry to. */
 export interface ApprovalRoundState {
@@ -18,6 +18,7 @@ export interface ApprovalRoundState {
   readonly tool: string;
   /** Hex SHA-256 of the canonical JSON of the call's arguments as the client sent them. */
   readonly args_digest: string;
+  /** The operation the retry runs: the client's own id, or the one the server minted for a write sent without one. */
   readonly operation_id: string;
   readonly approval_id: string;
   /** Unix milliseconds after which the state is refused. */

@@ -11,10 +11,13 @@ import type { AuthInfo, CallToolResult, ClientCapabilities, ServerContext } from
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonValue } from "../manifest.js";
 import type { Runtime } from "../runtime/runtime.js";
+import { withToolCallId } from "../runtime/telemetry.js";
 import { advertisedInputSchema, toCallRequest } from "../adapters/gate-arguments.js";
 import { toolgateVersion } from "../version.js";
+import { BearerTokenError } from "./bearer.js";
 import { approvalInputRequired, retryWithState } from "./approval-round.js";
 import type { ApprovalRoundDeps, ElicitationSupport, ToolCallAnswer } from "./approval-round.js";
+import { callWithMintedOperation, needsMintedOperation } from "./minted-operation.js";
 import { argumentsDigest, requestStateSeal } from "./request-state.js";
 import { toMcpTool } from "./tool-listing.js";
 import { toToolResult } from "./tool-result.js";
@@ -34,6 +37,10 @@ export type McpPrincipal = TrustedContext | ((connection: McpConnection) => Trus
 export type McpEra = "legacy" | "modern";
 
 export interface McpServerOptions {
+  /**
+   * Who calls. A resolver's error never reaches the client as text: it goes to onError; throw a
+   * `BearerTokenError` to answer -32600 unauthorized, anything else answers -32603.
+   */
   readonly principal: McpPrincipal;
   /** The approvals inbox: a base URL (`<base>/approvals/<id>`) or a function of the approval id. */
   readonly approvalLink?: ApprovalLink;
@@ -77,12 +84,21 @@ const instructions =
   "An approval_required answer carries an approval_id: once a human approved it, call the tool again with the same arguments, operation_id and that approval_id. " +
   "Clients that declare elicitation get input_required instead: open the approval page (or decide inline where permitted) and retry with the requestState.";
 
-async function resolvePrincipal(principal: McpPrincipal, connection: McpConnection): Promise<TrustedContext> {
+/** The text a client gets when the principal resolver refused it (a `BearerTokenError`): never the resolver's own text. */
+export const UNAUTHORIZED_TEXT = "unauthorized: no principal for this request (the reason was logged by the server)";
+
+/**
+ * No principal, no tools: the request fails without touching the gate. The resolver's error goes
+ * to onError (it may quote a token, a directory's address or a query); the client gets a fixed
+ * text: -32600 unauthorized for a refusal (`BearerTokenError`), -32603 for any other failure.
+ */
+async function resolvePrincipal(principal: McpPrincipal, connection: McpConnection, onError: (err: unknown) => void): Promise<TrustedContext> {
   try {
     return typeof principal === "function" ? await principal(connection) : principal;
   } catch (err) {
-    // No principal, no tools: the request fails without touching the gate.
-    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `not authenticated: ${err instanceof Error ? err.message : String(err)}`);
+    onError(err);
+    if (err instanceof BearerTokenError) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, UNAUTHORIZED_TEXT);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, INTERNAL_ERROR_TEXT);
   }
 }
 
@@ -120,13 +136,14 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
 
   const onError = options.onError ?? logToStderr;
   server.setRequestHandler("tools/list", guarded(onError, async (_request, ctx) => {
-    const principal = await resolvePrincipal(options.principal, connectionOf(ctx));
+    const principal = await resolvePrincipal(options.principal, connectionOf(ctx), onError);
     const tools = await runtime.listTools(principal);
     return { tools: tools.map(toMcpTool) };
   }));
 
-  server.setRequestHandler("tools/call", guarded(onError, async (request, ctx): Promise<ToolCallAnswer> => {
-    const principal = await resolvePrincipal(options.principal, connectionOf(ctx));
+  // The call's span reports the JSON-RPC request id as gen_ai.tool.call.id (the operation id stays toolgate.operation_id).
+  server.setRequestHandler("tools/call", guarded(onError, (request, ctx): Promise<ToolCallAnswer> => withToolCallId(String(ctx.mcpReq.id), async () => {
+    const principal = await resolvePrincipal(options.principal, connectionOf(ctx), onError);
     const { name } = request.params;
     const raw: unknown = request.params.arguments ?? {};
     if (!isRecord(raw)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "invalid params: arguments must be an object");
@@ -149,16 +166,20 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
       return outcome.kind === "input_required" ? outcome.result : toToolResult(outcome.envelope, options.approvalLink);
     }
 
-    const envelope = await runtime.call(principal, callRequest, traceparent);
+    // A write without an operation id can still be approved through the protocol: the server mints the id and the state binds it.
+    const askable = support.form || (support.url && deps.approvalLink !== undefined);
+    const minted = askable && needsMintedOperation(tool, callRequest) ? await callWithMintedOperation(runtime, principal, callRequest, traceparent) : null;
+    const gated = minted?.request ?? callRequest;
+    const envelope = minted?.envelope ?? (await runtime.call(principal, callRequest, traceparent));
     // An approval binds an operation id (single use); a call without one could never be approved, so it gets the envelope.
-    const approvable = callRequest.operation_id !== undefined && envelope.outcome === "terminal_failure" && envelope.reason === "approval_required" && envelope.approval_id !== undefined;
-    if (approvable && (support.form || support.url)) {
+    const approvable = gated.operation_id !== undefined && envelope.outcome === "terminal_failure" && envelope.reason === "approval_required" && envelope.approval_id !== undefined;
+    if (approvable && askable) {
       const expires = envelope.expires_at === undefined ? Number.NaN : Date.parse(envelope.expires_at);
       const approvalId = envelope.approval_id as string;
       const asked = await approvalInputRequired(deps, {
         ctx: principal,
         tool,
-        request: callRequest,
+        request: gated,
         argsDigest: argumentsDigest(raw as JsonValue),
         approvalId,
         expiresAtMs: Number.isFinite(expires) ? expires : deps.now() + (tool.approval?.ttl_ms ?? 15 * 60_000),
@@ -166,7 +187,7 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions): Se
       if (asked !== null) return asked;
     }
     return toToolResult(envelope, options.approvalLink);
-  }));
+  })));
 
   return server;
 }

@@ -8,6 +8,8 @@
  * policy becomes a denial instead of blocking the process.
  */
 
+import { MODULE_EXPORTS } from "./abi.js";
+
 /**
  * Steps per evaluation unless configured. The shipped policy takes 2-8 steps per
  * decision; a million is 30-100 ms of a runaway
@@ -49,17 +51,13 @@ export interface ModuleFuel {
   charge(units: number): boolean;
 }
 
-interface FuelExports {
-  readonly toolgate_fuel_budget_set?: unknown;
-  readonly toolgate_fuel_left?: unknown;
-}
-
 /** `exports` is a module instance's exports (typed structurally: the declarations need no DOM lib). */
 export function moduleFuel(exports: Readonly<Record<string, unknown>>): ModuleFuel | null {
-  const ex = exports as FuelExports;
-  if (typeof ex.toolgate_fuel_budget_set !== "function" || typeof ex.toolgate_fuel_left !== "function") return null;
-  const setBudget = ex.toolgate_fuel_budget_set as (units: number) => void;
-  const left = ex.toolgate_fuel_left as () => number;
+  const budgetSet = exports[MODULE_EXPORTS.fuelBudgetSet];
+  const fuelLeft = exports[MODULE_EXPORTS.fuelLeft];
+  if (typeof budgetSet !== "function" || typeof fuelLeft !== "function") return null;
+  const setBudget = budgetSet as (units: number) => void;
+  const left = fuelLeft as () => number;
   let current = Number.NaN;
   return {
     set(budget) {

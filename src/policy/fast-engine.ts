@@ -37,6 +37,7 @@ import { compileProjection } from "./projected-writer.js";
 import { buildTemplate, templateBytes } from "./input-template.js";
 import type { InputTemplate } from "./input-template.js";
 import { PolicyLoadError } from "./opa-wasm-engine.js";
+import { DECISION, HOST_BUILTIN_MAX_ARITY, HOST_IMPORTS, hostBuiltinImport, MODULE_EXPORTS, SDK_EXPORTS, TOOLGATE_HOST_EXPORTS } from "./abi.js";
 import { policyCodeVersion, policyDataVersion, policyVersion } from "./version.js";
 
 export interface FastEngineOptions {
@@ -56,25 +57,43 @@ export interface FastEngineOptions {
   readonly strictBuiltinErrors?: boolean;
 }
 
+/** The module's exports the engine calls, by the ABI's names (abi.ts). */
 interface Exports {
-  readonly opa_malloc: (n: number) => number;
-  readonly opa_json_parse: (addr: number, len: number) => number;
-  readonly opa_json_dump: (value: number) => number;
-  readonly opa_heap_ptr_get: () => number;
-  readonly opa_heap_ptr_set: (p: number) => void;
-  readonly opa_eval: (r: number, ep: number, data: number, input: number, len: number, heap: number, fmt: number) => number;
+  readonly malloc: (n: number) => number;
+  readonly jsonParse: (addr: number, len: number) => number;
+  readonly jsonDump: (value: number) => number;
+  readonly heapPtrGet: () => number;
+  readonly heapPtrSet: (p: number) => void;
+  readonly opaEval: (r: number, ep: number, data: number, input: number, len: number, heap: number, fmt: number) => number;
   readonly builtins: () => number;
   readonly entrypoints: () => number;
   // The legacy entry and the shared cells, used by the direct input writer.
-  readonly eval?: (ctx: number) => number;
-  readonly opa_null?: () => number;
-  readonly opa_boolean?: (b: number) => number;
-  /** (entrypoint, input, data) -> 0 undefined, 1 malformed, reason | 4 | allow | requires_approval << 1. */
-  readonly toolgate_decision?: (entrypoint: number, input: number, data: number) => number;
+  readonly eval: ((ctx: number) => number) | undefined;
+  readonly nullCell: (() => number) | undefined;
+  readonly booleanCell: ((b: number) => number) | undefined;
+  /** (entrypoint, input, data) -> the decision scalar (abi.ts DECISION). */
+  readonly decision: ((entrypoint: number, input: number, data: number) => number) | undefined;
 }
 
-const DECISION_UNDEFINED = 0;
-const DECISION_MALFORMED = 1;
+function bindExports(ex: WebAssembly.Exports): Exports {
+  type Fn = (...args: number[]) => number;
+  const fn = (name: string): Fn => ex[name] as Fn;
+  const optional = (name: string): Fn | undefined => (typeof ex[name] === "function" ? (ex[name] as Fn) : undefined);
+  return {
+    malloc: fn(SDK_EXPORTS.malloc),
+    jsonParse: fn(SDK_EXPORTS.jsonParse),
+    jsonDump: fn(SDK_EXPORTS.jsonDump),
+    heapPtrGet: fn(SDK_EXPORTS.heapPtrGet),
+    heapPtrSet: fn(SDK_EXPORTS.heapPtrSet),
+    opaEval: fn(SDK_EXPORTS.opaEval),
+    builtins: fn(SDK_EXPORTS.builtins),
+    entrypoints: fn(SDK_EXPORTS.entrypoints),
+    eval: optional(SDK_EXPORTS.eval),
+    nullCell: optional(TOOLGATE_HOST_EXPORTS.nullCell),
+    booleanCell: optional(TOOLGATE_HOST_EXPORTS.booleanCell),
+    decision: optional(MODULE_EXPORTS.decision),
+  };
+}
 
 /** Checked at load: the writer must build what the module's parser builds. */
 const PROBE = { b: [1, -2, 4294967297, -9007199254740991, true, false, null, "", "xé😀"], a: { "": {}, z: [] }, "é": "k" };
@@ -94,7 +113,7 @@ export class FastPolicy {
   private inputView: Uint8Array;
   private exports!: Exports;
   /** The exports called on every decision, read once instead of from the exports object per call. */
-  private decisionExport: Exports["toolgate_decision"];
+  private decisionExport: Exports["decision"];
   private setHeapPtr!: (p: number) => void;
   private dataAddr = 0;
   private dataHeapPtr = 0;
@@ -143,9 +162,9 @@ export class FastPolicy {
     const p = new FastPolicy(opts.initialPages ?? 5, opts.host ?? createHostBuiltins(), opts.compileWriters ?? true, opts.templates ?? true);
     const module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, { env: p.imports() as WebAssembly.ModuleImports });
-    p.exports = instance.exports as unknown as Exports;
-    p.decisionExport = p.exports.toolgate_decision;
-    p.setHeapPtr = p.exports.opa_heap_ptr_set;
+    p.exports = bindExports(instance.exports);
+    p.decisionExport = p.exports.decision;
+    p.setHeapPtr = p.exports.heapPtrSet;
     p.fuel = moduleFuel(instance.exports);
     p.strictErrors = moduleStrictErrors(instance.exports);
     p.host.attach({ exports: instance.exports, memory: p.memory });
@@ -154,19 +173,17 @@ export class FastPolicy {
   }
 
   private imports(): Record<string, unknown> {
-    const call = (id: number, ...args: number[]): number => this.builtinCall(id, args);
-    return {
-      memory: this.memory,
-      opa_abort: (addr: number): never => {
+    const imports: Record<string, unknown> = {
+      [HOST_IMPORTS.memory]: this.memory,
+      [HOST_IMPORTS.abort]: (addr: number): never => {
         throw new Error(this.cString(addr));
       },
-      opa_println: (addr: number): void => console.log(this.cString(addr)),
-      opa_builtin0: (id: number, _ctx: number) => call(id),
-      opa_builtin1: (id: number, _ctx: number, a: number) => call(id, a),
-      opa_builtin2: (id: number, _ctx: number, a: number, b: number) => call(id, a, b),
-      opa_builtin3: (id: number, _ctx: number, a: number, b: number, c: number) => call(id, a, b, c),
-      opa_builtin4: (id: number, _ctx: number, a: number, b: number, c: number, d: number) => call(id, a, b, c, d),
+      [HOST_IMPORTS.println]: (addr: number): void => console.log(this.cString(addr)),
     };
+    // (id, ctx, ...operands): the module passes exactly `arity` operands.
+    const builtin = (id: number, _ctx: number, ...args: number[]): number => this.builtinCall(id, args);
+    for (let arity = 0; arity <= HOST_BUILTIN_MAX_ARITY; arity++) imports[hostBuiltinImport(arity)] = builtin;
+    return imports;
   }
 
   private init(module: WebAssembly.Module): void {
@@ -180,18 +197,18 @@ export class FastPolicy {
     this.dataAddr = this.loadJson(new TextEncoder().encode("{}"));
     this.entrypoints = this.dumpValue(this.exports.entrypoints()) as Record<string, number>;
     // Key cells of object shapes stay below the saved heap pointer, like data.
-    const keyRegion = this.exports.opa_malloc(KEY_CACHE_BYTES);
-    this.baseHeapPtr = this.exports.opa_heap_ptr_get();
+    const keyRegion = this.exports.malloc(KEY_CACHE_BYTES);
+    this.baseHeapPtr = this.exports.heapPtrGet();
     this.dataHeapPtr = this.baseHeapPtr;
     this.writer = this.checkedWriter(keyRegion);
     this.reader = this.writer === null ? null : new ValueReader(this.memory);
     if (this.writer !== null) {
       this.projections = this.checkedProjections(module, this.writer);
-      const region = this.exports.opa_malloc(STRING_CACHE_BYTES);
+      const region = this.exports.malloc(STRING_CACHE_BYTES);
       this.writer.cacheStrings(region, region + STRING_CACHE_BYTES);
     }
     // Member-name cells stay below the saved heap pointer, like data.
-    this.baseHeapPtr = this.exports.opa_heap_ptr_get();
+    this.baseHeapPtr = this.exports.heapPtrGet();
     this.dataHeapPtr = this.baseHeapPtr;
     this.inputView = this.view().subarray(this.dataHeapPtr);
   }
@@ -204,7 +221,7 @@ export class FastPolicy {
     // The module's own cell for a member name when it holds that name (checked), else a new one.
     const keyCell = (k: string): number => {
       const cell = paths.keys[k];
-      if (cell !== undefined && cell < this.baseHeapPtr && this.cString(this.exports.opa_json_dump(cell)) === JSON.stringify(k)) return cell;
+      if (cell !== undefined && cell < this.baseHeapPtr && this.cString(this.exports.jsonDump(cell)) === JSON.stringify(k)) return cell;
       return this.loadJson(this.encoder.encode(JSON.stringify(k)));
     };
     for (const [name, id] of Object.entries(this.entrypoints)) {
@@ -227,7 +244,7 @@ export class FastPolicy {
    */
   private checkedTemplate(node: ProjectedObject, writer: ValueWriter): InputTemplate | null {
     const bytes = templateBytes(node);
-    const start = (this.exports.opa_malloc(bytes + 8) + 7) & ~7;
+    const start = (this.exports.malloc(bytes + 8) + 7) & ~7;
     writer.sync();
     const template = buildTemplate(node, writer, start);
     if (template === null) return null;
@@ -251,36 +268,36 @@ export class FastPolicy {
    * builds for `sample`, compared by their dumps; the heap is reset afterwards.
    */
   private writesAsParsed(sample: unknown, write: (at: number) => { readonly addr: number; readonly end: number } | null): boolean {
-    const mark = this.exports.opa_heap_ptr_get();
+    const mark = this.exports.heapPtrGet();
     const cells = write((mark + 7) & ~7);
     let same = false;
     if (cells !== null) {
-      this.exports.opa_heap_ptr_set(cells.end);
-      const direct = this.cString(this.exports.opa_json_dump(cells.addr));
-      same = direct === this.cString(this.exports.opa_json_dump(this.loadJson(this.encoder.encode(JSON.stringify(sample)))));
+      this.exports.heapPtrSet(cells.end);
+      const direct = this.cString(this.exports.jsonDump(cells.addr));
+      same = direct === this.cString(this.exports.jsonDump(this.loadJson(this.encoder.encode(JSON.stringify(sample)))));
     }
-    this.exports.opa_heap_ptr_set(mark);
+    this.exports.heapPtrSet(mark);
     return same;
   }
 
   private checkedWriter(keyRegion: number): ValueWriter | null {
     const ex = this.exports;
-    if (ex.eval === undefined || ex.opa_null === undefined || ex.opa_boolean === undefined) return null;
-    const w = new ValueWriter(this.memory, { nullCell: ex.opa_null(), trueCell: ex.opa_boolean(1), falseCell: ex.opa_boolean(0) });
+    if (ex.eval === undefined || ex.nullCell === undefined || ex.booleanCell === undefined) return null;
+    const w = new ValueWriter(this.memory, { nullCell: ex.nullCell(), trueCell: ex.booleanCell(1), falseCell: ex.booleanCell(0) });
     // The probe below writes with the shapes' key cells and writers the engine uses.
     w.cacheKeys(keyRegion, keyRegion + KEY_CACHE_BYTES);
     w.compileShapes = this.compileWriters;
-    const start = (this.exports.opa_heap_ptr_get() + 7) & ~7;
+    const start = (this.exports.heapPtrGet() + 7) & ~7;
     const cells = w.write(PROBE, start);
     if (cells === null) return null;
-    this.exports.opa_heap_ptr_set(cells.end);
-    const direct = this.cString(ex.opa_json_dump(cells.addr));
+    this.exports.heapPtrSet(cells.end);
+    const direct = this.cString(ex.jsonDump(cells.addr));
     const text = new TextEncoder().encode(JSON.stringify(PROBE));
     const parsedAddr = this.loadJson(text);
-    const parsed = this.cString(ex.opa_json_dump(parsedAddr));
+    const parsed = this.cString(ex.jsonDump(parsedAddr));
     // The reader must give back what JSON.parse of the module's dump gives.
     const back = new ValueReader(this.memory).read(parsedAddr);
-    this.exports.opa_heap_ptr_set(this.dataHeapPtr);
+    this.exports.heapPtrSet(this.dataHeapPtr);
     return direct === parsed && JSON.stringify(back) === JSON.stringify(JSON.parse(parsed)) ? w : null;
   }
 
@@ -290,9 +307,9 @@ export class FastPolicy {
   }
 
   setData(data: unknown): void {
-    this.exports.opa_heap_ptr_set(this.baseHeapPtr);
+    this.exports.heapPtrSet(this.baseHeapPtr);
     this.dataAddr = this.loadJson(this.encoder.encode(JSON.stringify(data)));
-    this.dataHeapPtr = this.exports.opa_heap_ptr_get();
+    this.dataHeapPtr = this.exports.heapPtrGet();
     this.inputView = this.view().subarray(this.dataHeapPtr);
     this.reasonCells.fill(0);
   }
@@ -304,7 +321,7 @@ export class FastPolicy {
 
   /** Whether `decide` returns decisions through the module's decision export. */
   get hasDecisionExport(): boolean {
-    return this.exports.toolgate_decision !== undefined;
+    return this.exports.decision !== undefined;
   }
 
   /** Whether the entrypoint's input is written in part (what it can read) rather than whole. */
@@ -350,12 +367,13 @@ export class FastPolicy {
     const inputAddr = input ? this.inputCells(input, entrypoint) : 0;
     this.startEvaluation();
     const r = decision(entrypoint, inputAddr, this.dataAddr);
-    if (r === DECISION_UNDEFINED) return deny("policy_undefined");
-    if (r === DECISION_MALFORMED) return deny("policy_malformed_decision");
-    const allow = (r & 1) !== 0;
-    const ask = (r & 2) !== 0;
+    // decodeDecision (abi.ts), inline: no object per decision.
+    if (r === DECISION.undefined) return deny("policy_undefined");
+    if (r === DECISION.malformed) return deny("policy_malformed_decision");
+    const allow = (r & DECISION.allow) !== 0;
+    const ask = (r & DECISION.requiresApproval) !== 0;
     if (allow && ask) return deny("policy_malformed_decision");
-    return { allow, reason: this.reason(r & ~7), requires_approval: ask };
+    return { allow, reason: this.reason(r & ~DECISION.flags), requires_approval: ask };
   }
 
   /** The input's value, at the saved heap pointer; the heap pointer is left after it. */
@@ -381,8 +399,8 @@ export class FastPolicy {
     if (text === undefined) throw new Error("input is not JSON");
     this.reserve(start + text.length * 3);
     const len = this.encoder.encodeInto(text, this.view().subarray(start)).written;
-    this.exports.opa_heap_ptr_set((start + len + 7) & ~7);
-    const addr = this.exports.opa_json_parse(start, len);
+    this.exports.heapPtrSet((start + len + 7) & ~7);
+    const addr = this.exports.jsonParse(start, len);
     if (addr === 0) throw new Error("input is not JSON");
     return addr;
   }
@@ -421,7 +439,7 @@ export class FastPolicy {
       const cells = this.writer.write(input, (this.dataHeapPtr + 7) & ~7);
       if (cells !== null) {
         const ctx = cells.end;
-        this.exports.opa_heap_ptr_set(ctx + 16);
+        this.exports.heapPtrSet(ctx + 16);
         const dv = new DataView(this.memory.buffer, ctx, 16);
         dv.setUint32(0, cells.addr, true);
         dv.setUint32(4, this.dataAddr, true);
@@ -432,7 +450,7 @@ export class FastPolicy {
         const rs = new DataView(this.memory.buffer).getUint32(ctx + 8, true);
         if (rs === 0) return [];
         const value = this.reader!.read(rs);
-        return value !== DECLINED ? value : JSON.parse(this.cString(this.exports.opa_json_dump(rs)));
+        return value !== DECLINED ? value : JSON.parse(this.cString(this.exports.jsonDump(rs)));
       }
     }
     if (input) {
@@ -443,7 +461,7 @@ export class FastPolicy {
     }
     this.startEvaluation();
     // The heap starts after the input, or at the saved pointer when there is none.
-    const ret = this.exports.opa_eval(0, entrypoint, this.dataAddr, inputAddr, inputLen, this.dataHeapPtr + inputLen, 0);
+    const ret = this.exports.opaEval(0, entrypoint, this.dataAddr, inputAddr, inputLen, this.dataHeapPtr + inputLen, 0);
     return JSON.parse(this.cString(ret));
   }
 
@@ -469,13 +487,13 @@ export class FastPolicy {
   }
 
   private dumpValue(addr: number): unknown {
-    return JSON.parse(this.cString(this.exports.opa_json_dump(addr)));
+    return JSON.parse(this.cString(this.exports.jsonDump(addr)));
   }
 
   private loadJson(bytes: Uint8Array): number {
-    const addr = this.exports.opa_malloc(bytes.byteLength);
+    const addr = this.exports.malloc(bytes.byteLength);
     this.view().set(bytes, addr);
-    const v = this.exports.opa_json_parse(addr, bytes.byteLength);
+    const v = this.exports.jsonParse(addr, bytes.byteLength);
     if (v === 0) throw new Error("failed to parse json value");
     return v;
   }

@@ -13,7 +13,7 @@
 
 import type { ProjectedObject } from "./input-projection.js";
 import type { InputTemplate } from "./input-template.js";
-import { N_INT, T_ARRAY, T_NUMBER, T_OBJECT, T_STRING } from "./value-layout.js";
+import { F_UNSORTED, N_INT, T_ARRAY, T_BOOLEAN, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING } from "./abi.js";
 
 class GiveUp extends Error {}
 const giveUp = new GiveUp();
@@ -45,6 +45,8 @@ const COMPILED_SHAPE_MAX = 32;
 const ASCII = /^[\x00-\x7f]*$/;
 const SHAPES_MAX = 32;
 const CACHED_STRING_MAX = 64;
+/** Strings one input may miss in the string cache before it stops looking (see cacheStrings). */
+const CACHE_MISSES_PER_INPUT = 64;
 
 export class ValueWriter {
   private readonly shapes: Shape[] = [];
@@ -324,18 +326,24 @@ export class ValueWriter {
   /**
    * Keeps short strings' cells in [start, end) (memory the caller reserved below the
    * evaluation heap) and reuses them when the same text comes again, as the
-   * runtime's versions, tool names and ids do from call to call. When the region is
-   * full, the rest of that input's strings go to the heap and the next input starts the
-   * region over: a cell is only needed for the evaluation it was written for, but until
-   * that evaluation ends the cells it already points at must not be overwritten.
+   * runtime's versions, tool names and ids do from call to call. An input looks up its
+   * strings only until CACHE_MISSES_PER_INPUT of them were not there (each one missing is
+   * added): the rest of an input of many distinct strings goes to the heap without a
+   * lookup, so its cost stays one write per string, not a lookup and a refill of the
+   * region per call. When the region is full, the rest of that input's strings go to the heap and
+   * the next input starts the region over: a cell is only needed for the evaluation it
+   * was written for, but until that evaluation ends the cells it already points at must
+   * not be overwritten.
    */
   cacheStrings(start: number, end: number): void {
-    this.cache = { start, end, next: start, full: false, cells: new Map() };
+    this.cache = { start, end, next: start, full: false, misses: 0, cells: new Map() };
   }
 
   private restartFullCache(): void {
     const cache = this.cache;
-    if (cache === null || !cache.full) return;
+    if (cache === null) return;
+    cache.misses = 0;
+    if (!cache.full) return;
     cache.cells.clear();
     cache.next = cache.start;
     cache.full = false;
@@ -346,15 +354,16 @@ export class ValueWriter {
     return this.cache !== null && addr >= this.cache.start && addr < this.cache.end;
   }
 
-  private cache: { readonly start: number; readonly end: number; next: number; full: boolean; readonly cells: Map<string, number> } | null = null;
+  private cache: { readonly start: number; readonly end: number; next: number; full: boolean; misses: number; readonly cells: Map<string, number> } | null = null;
 
   private string(s: string, key = false): number {
     const cache = this.cache;
     // Only ASCII text is kept, so a cached cell is also a valid object key.
-    // Once the region is full for this input, its remaining strings skip the map lookup.
-    if (cache !== null && !cache.full && s.length <= CACHED_STRING_MAX) {
+    // Once the region is full or the input has missed often enough, its remaining strings skip the map lookup.
+    if (cache !== null && !cache.full && cache.misses < CACHE_MISSES_PER_INPUT && s.length <= CACHED_STRING_MAX) {
       const known = cache.cells.get(s);
       if (known !== undefined) return known;
+      cache.misses++;
       if (cache.next + 16 + 3 * CACHED_STRING_MAX + 8 > cache.end) {
         cache.full = true;
         return this.uncachedString(s, key);
@@ -527,9 +536,6 @@ function compileShape(sorted: readonly string[], cells: Uint32Array): ((w: Value
   }
 }
 
-/** Cell flag (byte 1) of an object or set whose entries are not in key order yet (RUNTIME-API.md section 2). */
-const F_UNSORTED = 2;
-
 /** Returned by ValueReader when a value must go through opa_json_dump instead. */
 export const DECLINED: unique symbol = Symbol("declined");
 
@@ -555,11 +561,11 @@ export class ValueReader {
   private value(u8: Uint8Array, u32: Uint32Array, i32: Int32Array, a: number): unknown {
     const w = a >>> 2;
     switch (u8[a]) {
-      case 1:
+      case T_NULL:
         return null;
-      case 2:
+      case T_BOOLEAN:
         return u8[a + 1] !== 0;
-      case 3: {
+      case T_NUMBER: {
         if (u8[a + 1] !== N_INT) throw giveUp;
         const n = i32[w + 3]! * TWO32 + u32[w + 2]!;
         if (!Number.isSafeInteger(n)) throw giveUp;
@@ -568,7 +574,7 @@ export class ValueReader {
       case T_STRING:
         return this.string(u8, u32[w + 2]!, u32[w + 1]!);
       case T_ARRAY:
-      case 7: {
+      case T_SET: {
         // entries appended out of order are sorted by the module's own accessors
         if ((u8[a + 1]! & F_UNSORTED) !== 0) throw giveUp;
         const n = u32[w + 1]!;

@@ -8,11 +8,10 @@
  */
 import type { ValueWriter } from "./fast-input.js";
 import { PolicyLoadError } from "./load-error.js";
-import { compareUtf8 } from "./value-layout.js";
+import { compareUtf8, SECTIONS } from "./abi.js";
+import type { InputPaths, InputPathsSectionJson } from "./abi.js";
 
-export const INPUT_PATHS_SECTION = "toolgate.input_paths";
-
-export type InputPaths = true | { readonly [key: string]: InputPaths };
+const INPUT_PATHS_SECTION = SECTIONS.inputPaths;
 
 /**
  * An object node ready for writing: member names in the runtime's key order
@@ -32,11 +31,8 @@ export interface ProjectedObject {
 /** Writes `value` as its node says and returns its cell (see ValueWriter.writeProjected). */
 export type CompiledProjection = (writer: ValueWriter, value: unknown) => number;
 
-export interface InputPathsSection {
-  readonly entrypoints: Record<string, InputPaths>;
-  /** The module's static string cell of each member name. */
-  readonly keys: Record<string, number>;
-}
+/** The section as read: its trees and key cells, checked (InputPathsSectionJson without the version). */
+export type InputPathsSection = Omit<InputPathsSectionJson, "version">;
 
 /** The section's trees and key cells; null when the module has none (an older compiler). */
 export function readInputPaths(module: WebAssembly.Module): InputPathsSection | null {
@@ -48,7 +44,7 @@ export function readInputPaths(module: WebAssembly.Module): InputPathsSection | 
   } catch (e) {
     throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION} is not JSON (${String(e)}); rebuild the policy`);
   }
-  const p = parsed as { version?: unknown; entrypoints?: unknown; keys?: unknown };
+  const p = parsed as { readonly [K in keyof InputPathsSectionJson]?: unknown };
   const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
   if (!isObject(parsed) || p.version !== 1 || !isObject(p.entrypoints) || !isObject(p.keys)) {
     throw new PolicyLoadError(`policy.wasm: custom section ${INPUT_PATHS_SECTION} is not {"version": 1, "entrypoints": {...}, "keys": {...}}; rebuild the policy`);

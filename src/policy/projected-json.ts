@@ -12,7 +12,7 @@
  * JSON.stringify whole: writing more than the tree names is always safe, writing
  * less never is.
  */
-import type { InputPaths } from "./input-projection.js";
+import type { InputPaths } from "./abi.js";
 
 /** The value's projected JSON as an exactly sized buffer (reused: see jsonProjection), or undefined where JSON.stringify gives undefined. */
 export type JsonProjection = (value: unknown) => ArrayBuffer | undefined;

@@ -8,8 +8,10 @@
  * compiled with strict errors is strict whatever the host sets.
  */
 
+import { TOOLGATE_HOST_EXPORTS } from "./abi.js";
+
 /** The runtime's switch, kept exported by the linker (codegen/wasm/link/kept-exports.ts). */
-export const STRICT_ERRORS_EXPORT = "tg_strict_builtin_errors";
+const STRICT_ERRORS_EXPORT = TOOLGATE_HOST_EXPORTS.strictBuiltinErrors;
 
 export interface ModuleStrictErrors {
   /** Sets the mode of the next evaluations (writes the global only when it changes). */
@@ -42,7 +44,7 @@ export function moduleStrictErrors(exports: Readonly<Record<string, unknown>>): 
 }
 
 /** Thrown by an engine asked for strict errors by a module that cannot give them. */
-export const NO_STRICT_SWITCH = "policy.wasm cannot report its builtin errors (no tg_strict_builtin_errors export): rebuild it with `toolgate build`";
+export const NO_STRICT_SWITCH = `policy.wasm cannot report its builtin errors (no ${STRICT_ERRORS_EXPORT} export): rebuild it with \`toolgate build\``;
 
 /**
  * What the decision log keeps of an evaluation error: for a builtin error its code and

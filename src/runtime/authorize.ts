@@ -5,13 +5,13 @@
  * reason; approval needed -> a durable pending approval and approval_required.
  * Enters: a PreparedCall. Leaves: the allow decision, or an envelope.
  */
-import type { ApprovalRecord, OperationRecord } from "../store/store.js";
+import type { ApprovalRecord, CallState, OperationRecord } from "../store/store.js";
 import type { PolicyApprovalInput, PolicyDecision, PolicyInput } from "../policy/engine.js";
 import { BUDGET_EXCEEDED } from "../policy/budget.js";
 import { EVALUATION_ERROR } from "../policy/engine.js";
 import { versionsOf } from "../policy/version.js";
-import { bindingProblem, callArgsHash, usedUp } from "./approval-binding.js";
-import { requestApproval } from "./approvals.js";
+import { bindingProblem, callArgsHash, usedUp } from "../approvals/binding.js";
+import { requestApproval } from "../approvals/request.js";
 import { resolveContext } from "./context.js";
 import type { HeldClaim } from "./held-claim.js";
 import { terminal } from "./envelope.js";
@@ -19,8 +19,9 @@ import { evaluatePolicy } from "./evaluation.js";
 import type { Evaluation } from "./evaluation.js";
 import { answerFromRecord } from "./idempotency.js";
 import { callLimits, readFigures } from "./limit-figures.js";
+import type { Figures } from "./limit-figures.js";
 import { readRun } from "./run-history.js";
-import { quoteJson } from "./limits.js";
+import { quoteJson } from "../call-data/limits.js";
 import { answer, proceed } from "./phase.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
@@ -56,7 +57,7 @@ export async function authorize(deps: RuntimeDeps, call: PreparedCall, held: Hel
   // One read of what the decision depends on. A read has no effect to stop: invoke's check
   // right before the handler is its one read of the interrupt flag (for a claimed read, the claim's guard).
   const interrupt = tool.effect !== "read";
-  const state =
+  const state: CallState & { readonly figures?: Figures } =
     held !== null && call.operation_id !== null
       ? await held.claim(deps, call, call.operation_id, interrupt, now)
       : call.operation_id === null && call.approval_id === null && !interrupt
@@ -76,13 +77,15 @@ export async function authorize(deps: RuntimeDeps, call: PreparedCall, held: Hel
       return proceed({ decision: "not_evaluated", reason: "reconcile_first", policy_version: null, approval_id: null, deferred: true });
     }
   }
-  return await decide(deps, call, now, { approval: state.approval, record });
+  return await decide(deps, call, now, { approval: state.approval, record, ...(state.figures === undefined ? {} : { figures: state.figures }) });
 }
 
 /** State already read for this decision (authorize's one read); absent, decide reads what it needs. */
 export interface ReadState {
   readonly approval: ApprovalRecord | null;
   readonly record: OperationRecord | null;
+  /** The limits' figures read with claim-first (the claim holds them until it commits). */
+  readonly figures?: Figures;
 }
 
 const denied = (version: string, reason: string, message: string): Step<Authorized> =>
@@ -143,7 +146,7 @@ export async function decide(deps: RuntimeDeps, call: PreparedCall, now: number,
   if (!facts.ok) return answer(facts.envelope, { decision: "not_evaluated", reason: "context_unavailable", policy_version: version });
   const hash = callArgsHash(call);
   const limits = callLimits(deps.manifest, call);
-  const figures = limits.length === 0 ? undefined : await readFigures(deps, call, limits, now);
+  const figures = limits.length === 0 ? undefined : (read?.figures ?? (await readFigures(deps, call, limits, now)));
   const run = await readRun(deps, call);
   const usedUpNow = approval === null ? false : await usedUp(deps, approval, call, now, read?.record);
   const input: PolicyInput = {

@@ -9,8 +9,8 @@ import canonicalize from "canonicalize";
 import type { OperationStatus } from "../store/store.js";
 import { retryable, terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
-import { quote, quoteJson } from "./limits.js";
-import { formatProblems } from "./problems.js";
+import { quote, quoteJson } from "../call-data/limits.js";
+import { formatProblems } from "../call-data/problems.js";
 import { compensationFor } from "./compensation.js";
 import type { ToolValidators } from "./types.js";
 

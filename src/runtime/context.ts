@@ -10,7 +10,7 @@ import type { ContextRequest, StandaloneValidator } from "../generated-runtime.j
 import type { JsonObject, JsonValue, ToolManifestEntry } from "../manifest.js";
 import { retryable } from "./envelope.js";
 import type { RetryableFailureEnvelope } from "./envelope.js";
-import { formatProblems } from "./problems.js";
+import { formatProblems } from "../call-data/problems.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
 
 /** Inside the runtime: any fact resolver, taking the validated arguments as JSON. */

@@ -1,17 +1,18 @@
 /**
  * The policy a gate runs, recorded in the store (`Store.setCurrentPolicy`) so that an approver
- * process can compare its own policy versions with the gates' (`currentPolicyWarnings`).
+ * process can compare its own policy versions with the gates' (`currentPolicyWarnings` in
+ * src/approvals/policy-warnings.ts).
  * A gate writes its policy before its first call answers and again on every swap
  * (`setPolicy`, hot reload). An approver that only decides never writes: its policy may be
  * older than the gates', and recording it would hide exactly that difference.
  */
 import type { PolicyEngine } from "../policy/engine.js";
 import { versionsOf } from "../policy/version.js";
-import type { CurrentPolicyRecord, Store } from "../store/store.js";
+import type { CurrentPolicyRecord, CurrentPolicyStore } from "../store/store.js";
 import type { Clock } from "./types.js";
 
 export interface PolicyPublisherDeps {
-  readonly store: Store;
+  readonly store: CurrentPolicyStore;
   readonly entrypoint: string;
   readonly owner: string;
   readonly clock: Clock;
@@ -63,23 +64,4 @@ export class PolicyPublisher {
     );
     return this.#written;
   }
-}
-
-/** Warnings for a decision made under `approverPolicy` when the gates run `current`. */
-export function currentPolicyWarnings(approverPolicy: PolicyEngine, current: CurrentPolicyRecord | null): string[] {
-  if (current === null) return [];
-  const mine = versionsOf(approverPolicy);
-  const since = new Date(current.updated_at_ms).toISOString();
-  const out: string[] = [];
-  if (current.code_version !== mine.code_version) {
-    out.push(
-      `policy_code_not_current: you decide under policy code ${mine.code_version}, but the gates run ${current.code_version} (in force since ${since}); the shipped policy does not accept an approval decided under other policy code, so this one will not authorise the call: decide again from a process that runs the gates' policy`,
-    );
-  }
-  if (current.data_version !== mine.data_version) {
-    out.push(
-      `policy_data_not_current: you decide under policy data ${mine.data_version}, but the gates run ${current.data_version} (in force since ${since}); the call is checked again against the gates' data (limits, roles) when it commits`,
-    );
-  }
-  return out;
 }

@@ -12,6 +12,8 @@
  */
 import type { CallState, ClaimGuard, OperationRecord } from "../store/store.js";
 import type { Envelope } from "./envelope.js";
+import { callLimits, limitClaims } from "./limit-figures.js";
+import type { Figures } from "./limit-figures.js";
 import { runKey } from "./handler-run.js";
 import type { Abortable, PreparedCall, RuntimeDeps } from "./types.js";
 
@@ -40,10 +42,11 @@ export const claimFirstSlackMs = (deps: RuntimeDeps): number => Math.min(100, de
 
 /**
  * Worth claiming first: the call is likely allowed, so the claim is rarely given back (a write without
- * approval usually gets approval_required). A call with limits claims after the policy saw its figures.
+ * approval usually gets approval_required). A call with limits claims first with its figures: the
+ * claim is made only when it fits every cap, and the policy decides on the figures read in it.
  */
 export const worthClaimingFirst = (call: PreparedCall): boolean =>
-  call.operation_id !== null && (call.approval_id !== null || call.tool.effect === "read") && (call.tool.limits ?? []).length === 0;
+  call.operation_id !== null && (call.approval_id !== null || call.tool.effect === "read");
 
 type Flight = RuntimeDeps["flights"] extends Map<string, infer F> ? F : never;
 
@@ -87,8 +90,12 @@ export class HeldClaim implements Abortable {
     return new HeldClaim(deps, call, call.operation_id);
   }
 
-  /** Claims the operation if it has no record (guarded), reading the call state with it. */
-  async claim(deps: RuntimeDeps, call: PreparedCall, operationId: string, interrupt: boolean, now: number): Promise<CallState> {
+  /**
+   * Claims the operation if it has no record (guarded) and, with limits, fits every cap; reads the
+   * call state with it, and the limits' figures before this call (`figures`, with limits only).
+   */
+  async claim(deps: RuntimeDeps, call: PreparedCall, operationId: string, interrupt: boolean, now: number): Promise<CallState & { readonly figures?: Figures }> {
+    const limits = callLimits(deps.manifest, call);
     const r = await deps.store.claimFirst({
       tenant: call.ctx.tenant,
       operation_id: operationId,
@@ -100,6 +107,7 @@ export class HeldClaim implements Abortable {
       retention_ms: call.tool.retention_ms,
       guard: claimGuard(call, call.approval_id),
       interrupt,
+      ...(limits.length === 0 ? {} : { limits: limitClaims(limits, undefined) }),
     });
     this.#record = r.claimed?.record ?? null;
     if (this.#record !== null) {
@@ -107,7 +115,7 @@ export class HeldClaim implements Abortable {
       deps.inFlight.set(this.#runKey, set);
       set.add(this);
     }
-    return r.state;
+    return r.figures === undefined ? r.state : { ...r.state, figures: r.figures };
   }
 
   /** `runtime.interrupt` of this run in this process, while the claim waits for its handler. */

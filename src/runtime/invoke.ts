@@ -23,7 +23,7 @@ import type { ThrownErrorSlot } from "./thrown-errors.js";
 import { callLimits, limitClaims, limitExceeded } from "./limit-figures.js";
 import type { Authorized, Step } from "./phase.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";
-import { storableEnvelope } from "./unstorable-text.js";
+import { storableEnvelope } from "../call-data/unstorable-text.js";
 
 const opIdOf = (call: PreparedCall): { operation_id?: string } => (call.operation_id === null ? {} : { operation_id: call.operation_id });
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -141,7 +141,11 @@ async function claimAndRun(
   limited: LimitedCall | null,
 ): Promise<Envelope> {
   // The fresh claim authorize made (claim-first) is this call's claim; without one, claim now.
-  if (fresh !== null) return await runClaimed(deps, call, fresh, null, authorizeLate, slot, audit);
+  if (fresh !== null) {
+    // Claimed with its figures (claim-first): the next call of the key in this process may read them.
+    limited?.claimed();
+    return await runClaimed(deps, call, fresh, null, authorizeLate, slot, audit);
+  }
   const leaseMs = leaseOf(deps, call);
   // Real-time bound on waiting for another owner, independent of the (maybe fake) clock.
   const giveUpAt = Date.now() + deps.inProgressWaitMs;

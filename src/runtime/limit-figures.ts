@@ -7,7 +7,7 @@
  */
 import type { JsonObject, LimitSpec, Manifest, ToolManifestEntry } from "../manifest.js";
 import type { LimitClaim, LimitFigures, LimitKey } from "../store/store.js";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson } from "../call-data/canonical-json.js";
 import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import type { PreparedCall, RuntimeDeps } from "./types.js";

@@ -11,7 +11,7 @@ import type { TrustedContext } from "../generated-runtime.js";
 import type { ToolManifestEntry } from "../manifest.js";
 import type { PolicyInput } from "../policy/engine.js";
 import { versionsOf } from "../policy/version.js";
-import { argsHash, fingerprint } from "./fingerprint.js";
+import { argsHash, fingerprint } from "../call-data/fingerprint.js";
 import type { RuntimeDeps } from "./types.js";
 
 /** The operation id writes carry in the listing input: a real call of a write always has one. */

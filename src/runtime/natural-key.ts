@@ -6,7 +6,7 @@
  * the model sends is ignored; a different fingerprint under the same key is a conflict.
  */
 import type { JsonObject, ToolManifestEntry } from "../manifest.js";
-import { fingerprint } from "./fingerprint.js";
+import { fingerprint } from "../call-data/fingerprint.js";
 
 /** Prefix of derived operation ids; refused in a model-sent operation_id, so none can take a key's record. */
 export const naturalKeyPrefix = "key~";

@@ -7,14 +7,14 @@
 import type { TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, ToolManifestEntry } from "../manifest.js";
 import { terminal } from "./envelope.js";
-import { callHashes, operationFingerprint } from "./fingerprint.js";
+import { callHashes, operationFingerprint } from "../call-data/fingerprint.js";
 import { answer, proceed } from "./phase.js";
 import type { Step } from "./phase.js";
-import { defaultMaxArgsBytes, jsonBytes, maxToolNameLength } from "./limits.js";
+import { defaultMaxArgsBytes, jsonBytes, maxToolNameLength } from "../call-data/limits.js";
 import { isReservedOperationId, naturalKeyPrefix, naturalOperationId } from "./natural-key.js";
-import { formatProblems } from "./problems.js";
+import { formatProblems } from "../call-data/problems.js";
 import type { CallRequest, PreparedCall, RuntimeDeps } from "./types.js";
-import { isCleanIdentity, isUnstorable, unstorablePath } from "./unstorable-text.js";
+import { isCleanIdentity, isUnstorable, unstorablePath } from "../call-data/unstorable-text.js";
 
 /** operation_id and approval_id: longer ones are refused (and never stored). */
 export const maxIdLength = 200;

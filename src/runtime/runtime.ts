@@ -10,17 +10,17 @@ import { compensate } from "./compensate.js";
 import type { CompensateOptions } from "./compensate.js";
 import { missingContext, resolveContext } from "./context.js";
 import type { LooseContextResolvers } from "./context.js";
-import { extendApprovals } from "../approvals/approvals-api.js";
-import type { RuntimeApprovals } from "../approvals/approvals-api.js";
+import type { InboxApprovals } from "../approvals/approvals-api.js";
+import { createApprovals } from "../approvals/create-approvals.js";
 import { pausePendingCall } from "../approvals/pending.js";
 import { resumeApproval } from "../approvals/resume.js";
+import type { ResumeOutcomeOf } from "../approvals/types.js";
 import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
-import { consumeAfterInvoke } from "./approval-binding.js";
-import { createApprovals } from "./approvals.js";
+import { consumeAfterInvoke } from "../approvals/binding.js";
 import { authorize, decide } from "./authorize.js";
 import { decisionId as newDecisionId } from "../store/decision-id.js";
 import { PolicyPublisher } from "./current-policy.js";
-import { decisionEntry, defaultDecisionLogRetentionMs } from "./decision-log.js";
+import { decisionEntry, decisionLabels, defaultDecisionLogRetentionMs } from "./decision-log.js";
 import { terminal } from "./envelope.js";
 import type { Envelope } from "./envelope.js";
 import type { DecisionLogEntry, HandlerErrorDetail } from "../store/store.js";
@@ -31,7 +31,7 @@ import { takeTurns } from "./limit-lock.js";
 import { invoke } from "./invoke.js";
 import type { OutcomeAudit } from "./invoke.js";
 import { defaultLeaseMarginMs } from "./lease.js";
-import { defaultMaxArgsBytes, loggableToolName } from "./limits.js";
+import { defaultMaxArgsBytes, loggableToolName } from "../call-data/limits.js";
 import { listTools } from "./list-tools.js";
 import { preflight } from "./preflight.js";
 import type { LogNote } from "./phase.js";
@@ -39,6 +39,7 @@ import { checkEngine, PolicyHolder } from "./policy-holder.js";
 import type { SharedDeps } from "./policy-holder.js";
 import { prepare } from "./prepare.js";
 import { Telemetry } from "./telemetry.js";
+import type { SpanIds } from "./telemetry.js";
 import type { ThrownErrorSlot } from "./thrown-errors.js";
 import { systemClock } from "./types.js";
 import type { CallOptions, CallRequest, ContextResolverMap, HandlerMap, LooseHandler, LooseReconciler, PreparedCall, ReconcilerMap, RuntimeDeps, RuntimeOptions } from "./types.js";
@@ -46,6 +47,18 @@ import { watchPolicyFile } from "./watch-policy.js";
 import type { PolicyWatcher, WatchPolicyOptions } from "./watch-policy.js";
 import type { PolicyEngine } from "../policy/engine.js";
 import { isValidPolicyBudget, policyBudgetProblem } from "../policy/budget.js";
+
+/** What `runtime.approvals.resume` answers: the approved call's envelope, or why it did not run. */
+export type ResumeOutcome = ResumeOutcomeOf<Envelope>;
+
+export interface RuntimeApprovals extends InboxApprovals {
+  /**
+   * Executes an approved call on the host's side (the model need not retry); the same
+   * operation as the caller's retry with the approval id, so exactly one of them commits.
+   * Distinct from `runtime.resume(run)`, which clears a run's interrupt flag.
+   */
+  resume(approvalId: string): Promise<ResumeOutcome>;
+}
 
 export interface Runtime {
   /** Runs one model-proposed call through the gate. Never throws for anything the model sends. */
@@ -88,7 +101,16 @@ function withContext(call: PreparedCall, context: JsonObject | undefined): Prepa
   return { ...call, ctx: { ...call.ctx, context } as PreparedCall["ctx"] };
 }
 
-type EntryOf = (decisionId: string, ctx: TrustedContext, req: CallRequest, prepared: PreparedCall | null, note: LogNote, env: Envelope, error: HandlerErrorDetail | null) => DecisionLogEntry;
+type EntryOf = (
+  decisionId: string,
+  ctx: TrustedContext,
+  req: CallRequest,
+  prepared: PreparedCall | null,
+  note: LogNote,
+  env: Envelope,
+  error: HandlerErrorDetail | null,
+  span: SpanIds | null,
+) => DecisionLogEntry;
 
 /** A recorded call's decision-log entry, built when its outcome is recorded, with its note as it is then. */
 class CallAudit implements OutcomeAudit {
@@ -101,10 +123,11 @@ class CallAudit implements OutcomeAudit {
     readonly call: PreparedCall,
     public note: LogNote,
     readonly slot: ThrownErrorSlot,
+    readonly span: SpanIds | null,
   ) {}
 
   entry(envelope: Envelope): DecisionLogEntry {
-    return this.entryOf(this.decisionId, this.ctx, this.req, this.call, this.note, envelope, this.slot.thrown);
+    return this.entryOf(this.decisionId, this.ctx, this.req, this.call, this.note, envelope, this.slot.thrown, this.span);
   }
 }
 
@@ -140,6 +163,7 @@ export function createRuntime<
   if (missing.length > 0) throw new RuntimeConfigError(`createRuntime: missing ${missing.join(", ")}`);
   if (opts.policyBudget !== undefined && !isValidPolicyBudget(opts.policyBudget)) throw new RuntimeConfigError(policyBudgetProblem("createRuntime", opts.policyBudget));
   const leaseMarginMs = opts.leaseMarginMs ?? defaultLeaseMarginMs;
+  const labels = decisionLabels(opts.labels);
 
   const shared: SharedDeps = {
     manifest: opts.manifest,
@@ -173,7 +197,7 @@ export function createRuntime<
     const toolName = loggableToolName(req.tool);
     return prepared?.tool ?? (Object.prototype.hasOwnProperty.call(deps.manifest.tools, toolName) ? deps.manifest.tools[toolName] : undefined);
   };
-  const entryOf: EntryOf = (decisionId, ctx, req, prepared, note, env, error) => {
+  const entryOf: EntryOf = (decisionId, ctx, req, prepared, note, env, error, span) => {
     const deps = holder.snapshot;
     return decisionEntry({
       decision_id: decisionId,
@@ -187,6 +211,8 @@ export function createRuntime<
       path: deps.manifest.policy.entrypoint,
       retention_ms: retentionMs,
       error,
+      labels,
+      span,
     });
   };
 
@@ -203,12 +229,13 @@ export function createRuntime<
     decisionId: string = newDecisionId(),
     committed = false,
     error: HandlerErrorDetail | null = null,
+    span: SpanIds | null = null,
   ) => {
     const deps = holder.snapshot;
     const tool = toolOf(deps, req, prepared);
     if (!committed) {
       try {
-        await deps.store.appendDecision(entryOf(decisionId, ctx, req, prepared, note, env, error));
+        await deps.store.appendDecision(entryOf(decisionId, ctx, req, prepared, note, env, error, span));
       } catch (err) {
         deps.onError(err); // the audit write failing must not turn a recorded effect into an error
       }
@@ -258,7 +285,7 @@ export function createRuntime<
             const authorized = a.value;
             // The entry is built when the outcome is recorded, with the note as it is then (a deferred call decides late).
             // A call without operation id records no outcome, so it has no entry to commit with one.
-            const audit = call.operation_id === null ? undefined : new CallAudit(entryOf, decisionId, ctx, req, call, note, slot);
+            const audit = call.operation_id === null ? undefined : new CallAudit(entryOf, decisionId, ctx, req, call, note, slot, trace.spanIds);
             // Only a deferred call (reconcile first) asks the policy late.
             const decideNow = async () => {
               const step = await decide(deps, call, deps.clock.now());
@@ -293,7 +320,7 @@ export function createRuntime<
       deps.onError(err);
       env = internalError();
     }
-    const { tool } = await log(ctx, req, prepared, note, env, decisionId, committed, slot.thrown);
+    const { tool } = await log(ctx, req, prepared, note, env, decisionId, committed, slot.thrown, trace.spanIds);
     if (published !== null) await published;
     if (trace.inert) {
       trace.end(null);
@@ -316,7 +343,7 @@ export function createRuntime<
     return env;
   };
 
-  const approvals = extendApprovals(createApprovals(holder.live), { store: shared.store, clock: shared.clock });
+  const approvals = createApprovals(holder.live);
   const runtime: Runtime = {
     call,
     compensate: (ctx, operationId, options) => compensate(holder.snapshot, call, ctx, operationId, options),

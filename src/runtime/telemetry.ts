@@ -7,7 +7,7 @@
  * decisions by outcome and reason, phase and policy-evaluation latency
  * histograms, pending approvals. Enters: call milestones. Leaves: spans and measurements.
  */
-import { context, createContextKey, createNoopMeter, metrics, SpanKind, SpanStatusCode, trace, TraceFlags } from "@opentelemetry/api";
+import { context, createContextKey, createNoopMeter, isSpanContextValid, metrics, SpanKind, SpanStatusCode, trace, TraceFlags } from "@opentelemetry/api";
 import type { Attributes, Context, Counter, Histogram, Meter, Span, SpanContext, Tracer, UpDownCounter } from "@opentelemetry/api";
 import type { HandlerErrorDetail } from "../store/store.js";
 import { toolgateVersion } from "../version.js";
@@ -20,6 +20,12 @@ export interface TelemetryOptions {
 }
 
 export type Phase = "prepare" | "authorize" | "invoke";
+
+/** The W3C ids of a call's span, as its decision-log entry carries them (OPA's trace_id, span_id). */
+export interface SpanIds {
+  readonly trace_id: string;
+  readonly span_id: string;
+}
 
 /** What the call span is annotated with when the call ends. */
 export interface CallSummary {
@@ -89,6 +95,16 @@ export class CallTelemetry {
     this.#recording = span.isRecording();
     this.#ctx = this.#recording ? trace.setSpan(parent, span) : null;
     this.#start = t.metered ? process.hrtime.bigint() : null;
+  }
+
+  /**
+   * The call span's ids, only while it records: without a tracer (the API's no-op span carries
+   * the caller's traceparent ids, not a span of ours) or for an unsampled call there are none.
+   */
+  get spanIds(): SpanIds | null {
+    if (!this.#recording) return null;
+    const sc = this.#span.spanContext();
+    return isSpanContextValid(sc) ? { trace_id: sc.traceId, span_id: sc.spanId } : null;
   }
 
   /** Nothing observes this call: no span records and no meter measures (the phases may run unwrapped). */

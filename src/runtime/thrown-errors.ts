@@ -10,8 +10,8 @@
 import type { FailureSpec, JsonObject, JsonValue, ToolManifestEntry } from "../manifest.js";
 import type { HandlerErrorDetail } from "../store/store.js";
 import { isPermanentError, isTransientError } from "./handler-errors.js";
-import { quote } from "./limits.js";
-import { storableText } from "./unstorable-text.js";
+import { quote } from "../call-data/limits.js";
+import { storableText } from "../call-data/unstorable-text.js";
 
 /** How far along `cause` a declaration or a mark is looked for. */
 const maxCauseDepth = 8;

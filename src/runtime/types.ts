@@ -1,4 +1,5 @@
 /** The runtime's public option and request types, and the dependencies the phases share. */
+import type { DecisionLabelOptions } from "./decision-log.js";
 import type { LooseContextResolvers } from "./context.js";
 import type { HandlerResult, InvokeContext, StandaloneValidator, TrustedContext } from "../generated-runtime.js";
 import type { JsonObject, Manifest, ToolManifestEntry } from "../manifest.js";
@@ -7,13 +8,10 @@ import type { Store } from "../store/store.js";
 import type { OnPendingApproval } from "../approvals/pending.js";
 import type { Envelope } from "./envelope.js";
 import type { Telemetry, TelemetryOptions } from "./telemetry.js";
+import type { Clock } from "../clock.js";
 
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
+export type { Clock } from "../clock.js";
+export { systemClock } from "../clock.js";
 
 /** Any strictly typed handler is assignable here (its argument type is contravariant). */
 export type AnyHandler = (args: never, ctx: InvokeContext) => Promise<HandlerResult<unknown, string>>;
@@ -69,6 +67,12 @@ export interface RuntimeOptions<
   readonly decisionLogRetentionMs?: number;
   /** OpenTelemetry tracer and meter; default the global ones (no-ops unless the host installs an SDK). */
   readonly telemetry?: TelemetryOptions;
+  /**
+   * OPA's decision-log `labels` of every entry: `service` (default: ./package.json's name, else
+   * "toolgate"), `instance` (the entries' `id`; default: a random UUID) and string labels of the
+   * host's. Invalid labels throw DecisionLabelError.
+   */
+  readonly labels?: DecisionLabelOptions;
   /**
    * Resolvers of the tools' declared context facts (generated `ToolContextResolvers`): run right
    * before every authorization; their values are input.context for the policy and ctx.context for the handler.

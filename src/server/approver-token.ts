@@ -4,7 +4,7 @@
  * verifier reads `Authorization: Bearer <jwt>` or the inbox's session cookie.
  */
 import { SignJWT, jwtVerify } from "jose";
-import type { ApproverContext } from "../runtime/approver.js";
+import type { ApproverContext } from "../approvals/approver.js";
 import { checkMaxLifetime, DEFAULT_MAX_TOKEN_LIFETIME_SECONDS, tokenLifetimeProblem } from "./token-lifetime.js";
 
 /** Turns a request into the approver's trusted identity, or null when it is not authenticated. */

@@ -1,7 +1,7 @@
 /** The inbox's server-rendered pages. Every interpolated value goes through escapeHtml. */
 import type { ApprovalDetail, ApprovalPage } from "../approvals/types.js";
 import type { JsonObject } from "../manifest.js";
-import type { ApproverContext } from "../runtime/approver.js";
+import type { ApproverContext } from "../approvals/approver.js";
 import type { ApproverCredential } from "../store/store.js";
 import { quorumText } from "../approvals/quorum.js";
 import type { QuorumState } from "../approvals/quorum.js";

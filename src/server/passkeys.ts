@@ -5,19 +5,16 @@
  * verified against the approver's own registered credential and stored with the decision.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { checkAssertion, decisionChallenge, decisionRecord } from "../approvals/decision-signature.js";
 import type { DecisionRecord } from "../approvals/decision-signature.js";
 import { ApprovalsError } from "../approvals/errors.js";
+import { loadWebAuthn } from "../approvals/webauthn.js";
 import type { JsonObject } from "../manifest.js";
-import type { ApproverContext } from "../runtime/approver.js";
-import type { ApprovalDecisionKind, ApprovalRecord, ApproverCredential, Store } from "../store/store.js";
+import type { ApproverContext } from "../approvals/approver.js";
+import type { ApprovalDecisionKind, ApprovalRecord, ApprovalStore, ApproverCredential, PasskeyStore as PasskeyRole } from "../store/store.js";
 
-export type PasskeyStore = Pick<
-  Store,
-  "saveApproverCredential" | "getApproverCredential" | "listApproverCredentials" | "raiseCredentialCounter" | "saveDecisionSignature" | "listDecisionSignatures" | "getApproval"
->;
+export type PasskeyStore = PasskeyRole & Pick<ApprovalStore, "getApproval">;
 
 /** Where passkeys are used: the relying party. Default: the request's own origin and host name. */
 export interface WebAuthnOptions {
@@ -66,6 +63,7 @@ function challengeOfToken(secret: string, who: ApproverContext, token: unknown, 
 
 export async function registrationOptions(store: PasskeyStore, rp: RelyingParty, who: ApproverContext, secret: string, nowMs: number) {
   const existing = await store.listApproverCredentials(who.tenant, who.user);
+  const { generateRegistrationOptions } = await loadWebAuthn();
   const options = await generateRegistrationOptions({
     rpName: rp.rpName,
     rpID: rp.rpId,
@@ -83,6 +81,7 @@ export async function registerPasskey(store: PasskeyStore, rp: RelyingParty, who
   const b = (typeof body === "object" && body !== null ? body : {}) as { token?: unknown; response?: unknown };
   const challenge = challengeOfToken(secret, who, b.token, nowMs);
   if (typeof b.response !== "object" || b.response === null) throw new ApprovalsError("invalid_request", "response: the authenticator's registration response is required");
+  const { verifyRegistrationResponse } = await loadWebAuthn();
   let verified;
   try {
     verified = await verifyRegistrationResponse({

@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { approvalPageUrl } from "../approvals/link.js";
 import type { OnPendingApproval } from "../approvals/pending.js";
-import type { ApprovalRecord, PendingCall, Store } from "../store/store.js";
+import type { ApprovalRecord, ApprovalStore, InboxStore, PendingCall } from "../store/store.js";
 
 export const signatureHeader = "x-toolgate-signature";
 
@@ -116,7 +116,7 @@ export interface Announcer {
  * yet (whichever process created them), claims and posts them; a failed post is
  * unmarked and retried on a later round.
  */
-export function startAnnouncer(opts: WebhookOptions & { readonly store: Store; readonly intervalMs?: number; readonly onError?: (err: unknown) => void }): Announcer {
+export function startAnnouncer(opts: WebhookOptions & { readonly store: InboxStore & Pick<ApprovalStore, "getApproval">; readonly intervalMs?: number; readonly onError?: (err: unknown) => void }): Announcer {
   const now = opts.now ?? Date.now;
   let running: Promise<number> = Promise.resolve(0);
   const round = async (): Promise<number> => {

@@ -11,10 +11,12 @@ import type {
   ApprovalEvent,
   ApprovalRecord,
   ApprovalStatus,
+  DecisionLabels,
   DecisionLogEntry,
   DecisionLogRecord,
   HandlerErrorDetail,
   OperationRecord,
+  PendingCall,
   RecordOutcomeRequest,
   OperationStatus,
   PolicyDecisionKind,
@@ -191,12 +193,45 @@ export function latestEventOf<J>(approvalId: string, row: LatestEventColumns<J>,
   };
 }
 
-/** A decision-log row as read back (`user`: PostgreSQL selects its user_id column under this name). */
+/** A pending call's row (roles and args are JSON columns). */
+export interface PendingCallColumns<J> {
+  approval_id: string;
+  tenant: string;
+  run_id: string;
+  user_id: string;
+  roles: J;
+  tool: string;
+  args: J;
+  operation_id: string | null;
+  policy_reason: string | null;
+  created_at_ms: Int8;
+  replaced_by: string | null;
+  announced_at_ms: Int8 | null;
+}
+
+export function toPendingCallRecord<J>(row: PendingCallColumns<J>, json: JsonDecoder<J>): PendingCall {
+  return {
+    approval_id: row.approval_id,
+    tenant: row.tenant,
+    run_id: row.run_id,
+    user: row.user_id,
+    roles: json(row.roles) as string[],
+    tool: row.tool,
+    args: json(row.args) as JsonObject,
+    operation_id: row.operation_id,
+    policy_reason: row.policy_reason,
+    created_at_ms: Number(row.created_at_ms),
+    replaced_by: row.replaced_by,
+    announced_at_ms: row.announced_at_ms === null ? null : Number(row.announced_at_ms),
+  };
+}
+
+/** A decision-log row as read back (both stores name their columns alike). */
 export interface DecisionColumns<J> {
   at_ms: Int8;
   tenant: string;
   run_id: string;
-  user: string;
+  user_id: string;
   tool: string;
   operation_id: string | null;
   fingerprint: string | null;
@@ -213,6 +248,10 @@ export interface DecisionColumns<J> {
   shadow: J | null;
   error: J | null;
   expires_at_ms: Int8 | null;
+  /** Absent from rows read by queries that do not select them (the audit chain's). */
+  labels?: J | null;
+  trace_id?: string | null;
+  span_id?: string | null;
 }
 
 export function toDecisionRecord<J>(row: DecisionColumns<J>, id: string, json: JsonDecoder<J>): DecisionLogRecord {
@@ -221,7 +260,7 @@ export function toDecisionRecord<J>(row: DecisionColumns<J>, id: string, json: J
     at_ms: Number(row.at_ms),
     tenant: row.tenant,
     run_id: row.run_id,
-    user: row.user,
+    user: row.user_id,
     tool: row.tool,
     operation_id: row.operation_id,
     fingerprint: row.fingerprint,
@@ -239,26 +278,59 @@ export function toDecisionRecord<J>(row: DecisionColumns<J>, id: string, json: J
     shadow: row.shadow === null ? null : (json(row.shadow) as ShadowDecision),
     error: row.error === null || row.error === undefined ? null : (json(row.error) as HandlerErrorDetail),
     expires_at_ms: row.expires_at_ms === null ? null : Number(row.expires_at_ms),
+    labels: row.labels === null || row.labels === undefined ? null : (json(row.labels) as DecisionLabels | null),
+    trace_id: row.trace_id ?? null,
+    span_id: row.span_id ?? null,
   };
 }
 
-type EntryText = "decision_id" | "path" | "input" | "result" | "erased" | "eval_ns" | "shadow" | "error" | "expires_at_ms";
+type EntryText = "decision_id" | "user" | "path" | "input" | "result" | "erased" | "eval_ns" | "shadow" | "error" | "expires_at_ms" | "labels" | "trace_id" | "span_id";
 
-/** The column values of an entry to insert, JSON documents as text (so a JSON null result stays apart from none). */
-export type DecisionValues = Omit<DecisionLogEntry, EntryText> & {
+/**
+ * The column values of an entry to insert, named as the decision_log table's columns. `J`: how
+ * the JSON columns go in (SQLite: text; PostgreSQL: embedded in the statement's JSON array).
+ * The result is always text, so a JSON null result stays apart from none.
+ */
+export type DecisionValues<J = string> = Omit<DecisionLogEntry, EntryText> & {
   readonly decision_id: string;
+  readonly user_id: string;
   readonly path: string | null;
-  readonly input: string | null;
+  readonly input: J | null;
   readonly result: string | null;
-  readonly erased: string;
+  readonly erased: J;
   readonly eval_ns: number | null;
-  readonly shadow: string | null;
+  readonly shadow: J | null;
   readonly shadow_disagrees: boolean | null;
-  readonly error: string | null;
+  readonly error: J | null;
   readonly expires_at_ms: number | null;
+  readonly labels: J | null;
+  readonly trace_id: string | null;
+  readonly span_id: string | null;
 };
 
-const jsonText = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+/** How a backend passes a JSON value to its statement (null or undefined: SQL NULL). */
+export type JsonEncoder<J> = (value: unknown) => J | null;
+
+/** JSON as text (SQLite's columns, and statement parameters cast to jsonb). */
+export const jsonText: JsonEncoder<string> = (v) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** JSON left as the value, for a statement that takes the rows as one JSON document. */
+export const jsonEmbedded: JsonEncoder<unknown> = (v) => (v === undefined ? null : v);
+
+/** A runtime's labels are one frozen object for all its entries: their JSON text is made once per object. */
+const labelTexts = new WeakMap<DecisionLabels, string>();
+
+/** JSON text of an entry's labels (null: none); kept per object only when it is frozen (it cannot change). */
+export function labelsText(labels: DecisionLabels | null | undefined): string | null {
+  if (labels === null || labels === undefined) return null;
+  if (!Object.isFrozen(labels)) return JSON.stringify(labels);
+  let text = labelTexts.get(labels);
+  if (text === undefined) {
+    text = JSON.stringify(labels);
+    labelTexts.set(labels, text);
+  }
+  return text;
+}
 
 /** Texts of policy decisions `{allow, reason, requires_approval}` seen, by flags and reason (bounded: a policy has few reasons). */
 const resultTexts = new Map<string, string>();
@@ -286,13 +358,16 @@ export function resultText(v: unknown): string | null {
   return text;
 }
 
-export function decisionValues(e: DecisionLogEntry): DecisionValues {
+/** An entry's column values; the JSON columns as `json` gives them (default: text). */
+export function decisionValues(e: DecisionLogEntry): DecisionValues;
+export function decisionValues<J>(e: DecisionLogEntry, json: JsonEncoder<J>): DecisionValues<J>;
+export function decisionValues<J>(e: DecisionLogEntry, json: JsonEncoder<J> = jsonText as JsonEncoder<never>): DecisionValues<J> {
   return {
     decision_id: e.decision_id ?? decisionId(e.at_ms),
     at_ms: e.at_ms,
     tenant: e.tenant,
     run_id: e.run_id,
-    user: e.user,
+    user_id: e.user,
     tool: e.tool,
     operation_id: e.operation_id,
     fingerprint: e.fingerprint,
@@ -302,13 +377,36 @@ export function decisionValues(e: DecisionLogEntry): DecisionValues {
     outcome: e.outcome,
     outcome_reason: e.outcome_reason,
     path: e.path ?? null,
-    input: jsonText(e.input),
+    input: json(e.input),
     result: resultText(e.result),
-    erased: e.erased === undefined || e.erased === null || e.erased.length === 0 ? "[]" : JSON.stringify(e.erased),
+    erased: json(e.erased ?? []) as J,
     eval_ns: e.eval_ns ?? null,
-    shadow: jsonText(e.shadow),
+    shadow: json(e.shadow),
     shadow_disagrees: e.shadow === null || e.shadow === undefined ? null : e.shadow.disagrees,
-    error: jsonText(e.error),
+    error: json(e.error),
     expires_at_ms: e.expires_at_ms ?? null,
+    // A runtime's frozen labels object is encoded once as text, not once per entry.
+    labels: json === (jsonText as JsonEncoder<unknown>) ? (labelsText(e.labels) as J | null) : json(e.labels ?? null),
+    trace_id: e.trace_id ?? null,
+    span_id: e.span_id ?? null,
+  };
+}
+
+/** An entry as the store reads it back (`toDecisionRecord`): every optional field at its default. */
+export function decisionRecordOf(e: DecisionLogEntry, decision_id: string): DecisionLogRecord {
+  return {
+    ...e,
+    decision_id,
+    path: e.path ?? null,
+    input: e.input ?? null,
+    result: e.result ?? null,
+    erased: e.erased ?? [],
+    eval_ns: e.eval_ns ?? null,
+    shadow: e.shadow ?? null,
+    error: e.error ?? null,
+    expires_at_ms: e.expires_at_ms ?? null,
+    labels: e.labels ?? null,
+    trace_id: e.trace_id ?? null,
+    span_id: e.span_id ?? null,
   };
 }

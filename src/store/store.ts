@@ -234,6 +234,12 @@ export interface ClaimFirstResult {
    * (when asked for) approved and unexpired, as the guard saw them.
    */
   readonly state: CallState;
+  /**
+   * With `limits`: each limit key's figures before this call, read under the key locks in the
+   * claim's atomic section; the claim is made only when the call fits every cap (`seen` is not
+   * compared), so the figures hold until it commits and the policy may decide on them.
+   */
+  readonly figures?: Readonly<Record<string, LimitFigures>>;
 }
 
 export type RecordOutcomeResult =
@@ -474,7 +480,16 @@ export interface DecisionLogEntry {
   readonly error?: HandlerErrorDetail | null;
   /** After this the entry is purged (the runtime's decision-log retention); null keeps it. */
   readonly expires_at_ms?: number | null;
+  /** OPA's `labels`: the runtime's `id` (instance), toolgate `version`, `service` and the host's own labels. */
+  readonly labels?: DecisionLabels | null;
+  /** OPA's `trace_id`: the W3C trace id (32 hex digits) of the call's recording span; null without one. */
+  readonly trace_id?: string | null;
+  /** OPA's `span_id`: the id (16 hex digits) of the call's recording span; null without one. */
+  readonly span_id?: string | null;
 }
+
+/** A decision-log entry's labels: string values only (see runtime/decision-log.ts for the bounds). */
+export type DecisionLabels = Readonly<Record<string, string>>;
 
 /** A thrown handler error as logged: the values of the tool's sensitive arguments erased from its texts. */
 export interface HandlerErrorDetail {
@@ -514,6 +529,10 @@ export interface DecisionLogRecord extends DecisionLogEntry {
   readonly shadow: ShadowDecision | null;
   readonly error: HandlerErrorDetail | null;
   readonly expires_at_ms: number | null;
+  /** Null for entries written before labels existed. */
+  readonly labels: DecisionLabels | null;
+  readonly trace_id: string | null;
+  readonly span_id: string | null;
 }
 
 export interface DecisionQuery {
@@ -549,23 +568,19 @@ export interface CurrentPolicyRecord {
   readonly updated_at_ms: number;
 }
 
-// ---------------------------------------------------------------- the interface
+// ---------------------------------------------------------------- the roles
 
-export interface Store {
-  /** Short name for diagnostics ("sqlite", "postgres"). */
-  readonly kind: string;
+/*
+ * A backend implements every role below; `Store` is their intersection. A consumer that needs
+ * one role takes that role's type, so a test double or a new backend can start with one role.
+ */
 
+/** Idempotency records: claims under a lease and fence token, outcomes, attempts; and the call state read with them. */
+export interface OperationStore {
   /** The live record, or null when absent or past its retention (a record with a live lease is never past it). */
   getOperation(tenant: string, operation_id: string, now_ms: number): Promise<OperationRecord | null>;
   /** The operation record, the run's interrupt flag and the presented approval, read at once. */
   readCallState(req: CallStateRequest): Promise<CallState>;
-  /**
-   * The run's latest decision-log entries, oldest first (input.run). Entries this store still
-   * queues for group commit are written first, so every call this process answered is in it.
-   */
-  readRunHistory(req: RunHistoryRequest): Promise<RunHistoryEntry[]>;
-  /** Each limit key's figures now (LimitFigures), by limit name. */
-  readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>>;
   /** Atomically creates, takes over (expired lease or non-final status) or reports the record. See ClaimResult. */
   claimOperation(req: ClaimRequest): Promise<ClaimResult>;
   /**
@@ -593,7 +608,16 @@ export interface Store {
    * caller holds the claim. Returns whether it did.
    */
   refundAttempt(req: RefundAttemptRequest): Promise<boolean>;
+}
 
+/** Limit figures (tools.yaml `limits:`); the entries are written by claims with `limits`. */
+export interface LimitStore {
+  /** Each limit key's figures now (LimitFigures), by limit name. */
+  readLimitFigures(req: LimitFiguresRequest): Promise<Record<string, LimitFigures>>;
+}
+
+/** Approvals and their append-only decision events. */
+export interface ApprovalStore {
   createApproval(approval: NewApproval): Promise<ApprovalRecord>;
   getApproval(id: string): Promise<ApprovalRecord | null>;
   /**
@@ -613,7 +637,10 @@ export interface Store {
   consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult>;
   /** Every recorded decision event of an approval, oldest first. */
   listApprovalEvents(approval_id: string): Promise<ApprovalEvent[]>;
+}
 
+/** Approvals that need several approvers: votes, and the policy's demand of one approval. */
+export interface QuorumStore {
   /** Records an approver's vote towards a quorum; false (and nothing changes) when this approver already voted. */
   addApprovalVote(vote: ApprovalVote): Promise<boolean>;
   /** The votes of an approval, oldest first. */
@@ -621,6 +648,10 @@ export interface Store {
   /** Stores the policy's demand for an approval (before the approval itself, so it is never missing); the first one stays. */
   setApprovalRequirement(req: ApprovalRequirement): Promise<void>;
   getApprovalRequirement(approval_id: string): Promise<ApprovalRequirement | null>;
+}
+
+/** Approvers' passkeys and the assertions that sign decisions. */
+export interface PasskeyStore {
   /** Registers a passkey; false (and nothing changes) when the credential id is already registered. */
   saveApproverCredential(cred: ApproverCredential): Promise<boolean>;
   getApproverCredential(credential_id: string): Promise<ApproverCredential | null>;
@@ -631,7 +662,10 @@ export interface Store {
   saveDecisionSignature(sig: DecisionSignature): Promise<void>;
   /** Every stored assertion governing an approval, oldest first. */
   listDecisionSignatures(approval_id: string): Promise<DecisionSignature[]>;
+}
 
+/** The approvals inbox: listing, the pending call behind an approval, webhook announcements. */
+export interface InboxStore {
   /** One page of a tenant's approvals with their latest decision, in the order of ApprovalListQuery. */
   listApprovals(query: ApprovalListQuery): Promise<ApprovalRecord[]>;
   /** Stores the pending call of an approval; returns false (and changes nothing) when one is already stored. */
@@ -646,11 +680,17 @@ export interface Store {
   claimAnnouncements(now_ms: number, limit: number): Promise<PendingCall[]>;
   /** Clears the announcement mark (the webhook failed; a later claim retries it). */
   unmarkAnnouncement(approval_id: string): Promise<void>;
+}
 
+/** Run interrupt flags. */
+export interface InterruptStore {
   setInterrupt(rec: InterruptRecord): Promise<void>;
   getInterrupt(tenant: string, run_id: string): Promise<InterruptRecord | null>;
   clearInterrupt(tenant: string, run_id: string): Promise<void>;
+}
 
+/** The decision log (group-committed, see DecisionLogOptions) and a run's history read from it. */
+export interface DecisionLogStore {
   /**
    * Logs one decision. By default entries are group-committed (see `DecisionLogOptions`):
    * the promise settles once the entry is queued, and reads of the log flush first.
@@ -661,12 +701,25 @@ export interface Store {
   /** Newest first. */
   listDecisions(query?: DecisionQuery): Promise<DecisionLogRecord[]>;
   getDecision(decision_id: string): Promise<DecisionLogRecord | null>;
+  /**
+   * The run's latest decision-log entries, oldest first (input.run). Entries this store still
+   * queues for group commit are written first, so every call this process answered is in it.
+   */
+  readRunHistory(req: RunHistoryRequest): Promise<RunHistoryEntry[]>;
+}
 
+/** The policy the gates of this store put in force. */
+export interface CurrentPolicyStore {
   /** Records the policy a gate put in force now for `entrypoint` (replacing what another gate wrote). */
   setCurrentPolicy(rec: CurrentPolicyRecord): Promise<void>;
   /** The policy most recently put in force for `entrypoint`, or null when no gate recorded one. */
   getCurrentPolicy(entrypoint: string): Promise<CurrentPolicyRecord | null>;
+}
 
+/** What every store has besides its roles. */
+export interface StoreLifecycle {
+  /** Short name for diagnostics ("sqlite", "postgres"). */
+  readonly kind: string;
   /**
    * Deletes operation records past their retention whose lease is not live, approvals
    * that expired undecided (`expired`, or `pending` past `expires_at_ms`: they hold
@@ -676,3 +729,16 @@ export interface Store {
   purgeExpired(now_ms: number): Promise<number>;
   close(): Promise<void>;
 }
+
+/** Every role (their intersection): what the runtime, the approvals API and the CLI open. */
+export interface Store
+  extends StoreLifecycle,
+    OperationStore,
+    LimitStore,
+    ApprovalStore,
+    QuorumStore,
+    PasskeyStore,
+    InboxStore,
+    InterruptStore,
+    DecisionLogStore,
+    CurrentPolicyStore {}

@@ -1,5 +1,5 @@
 /** Decides an approval as a human approver through the runtime's approvals API. */
-import type { ApproverContext } from "../../src/runtime/approver.js";
+import type { ApproverContext } from "../../src/approvals/approver.js";
 import type { JsonObject } from "../../src/manifest.js";
 import type { InboxApprovals } from "../../src/approvals/index.js";
 

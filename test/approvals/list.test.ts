@@ -6,26 +6,10 @@ import { getApprovalDetail } from "../../src/approvals/get.js";
 import { listApprovals } from "../../src/approvals/list.js";
 import { openSqliteStore } from "../../src/store/index.js";
 import type { NewApproval, Store } from "../../src/store/store.js";
+import { newApproval } from "./decision-fixtures.js";
 
 const T0 = 1_700_000_000_000;
-const approval = (id: string, at: number, over: Partial<NewApproval> = {}): NewApproval => ({
-  id,
-  tenant: "t1",
-  run_id: "r",
-  requested_by: "alice",
-  tool: "reserve_funds",
-  args: { amount: 1 },
-  preview: { amount: 1 },
-  fingerprint: `f-${id}`,
-  args_hash: `h-${id}`,
-  operation_id: `op-${id}`,
-  created_at_ms: at,
-  expires_at_ms: at + 60_000,
-  policy_version: "pv",
-  policy_code_version: "pc",
-  policy_data_version: "pd",
-  ...over,
-});
+const approval = (id: string, at: number, over: Partial<NewApproval> = {}): NewApproval => ({ ...newApproval(id), created_at_ms: at, expires_at_ms: at + 60_000, ...over });
 
 async function seeded(): Promise<Store> {
   const store = openSqliteStore(":memory:");

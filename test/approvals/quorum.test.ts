@@ -10,7 +10,7 @@ import { decisionText } from "../../src/cli/approvals-output.js";
 import type { Manifest } from "../../src/manifest.js";
 import { toDecision } from "../../src/policy/engine.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
-import type { ApproverContext } from "../../src/runtime/approver.js";
+import type { ApproverContext } from "../../src/approvals/approver.js";
 import { createInboxApp, createTokenVerifier, issueApproverToken } from "../../src/server/index.js";
 import type { Store } from "../../src/store/store.js";
 import { manifest } from "../../generated/index.js";

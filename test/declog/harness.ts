@@ -42,7 +42,7 @@ export interface DeclogGate {
 export function gate(
   store: Store,
   policy: PolicyEngine,
-  extra: Partial<Pick<RuntimeOptions<ReturnType<typeof escrowHandlers>>, "shadowPolicy" | "telemetry" | "decisionLogRetentionMs">> & { manifest?: Manifest } = {},
+  extra: Partial<Pick<RuntimeOptions<ReturnType<typeof escrowHandlers>>, "shadowPolicy" | "telemetry" | "decisionLogRetentionMs" | "labels">> & { manifest?: Manifest } = {},
 ): DeclogGate {
   const ledger = new EscrowLedger();
   const clock = manualClock();

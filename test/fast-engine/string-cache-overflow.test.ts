@@ -12,6 +12,7 @@ import { policyInputs } from "../helpers/policy-inputs.js";
 import type { JsonObject } from "../../src/manifest.js";
 import type { PolicyInput } from "../../src/policy/engine.js";
 import { loadFastEngine } from "../../src/policy/fast-engine.js";
+import { ValueWriter } from "../../src/policy/fast-input.js";
 import { loadOpaWasmEngine } from "../../src/policy/opa-wasm-engine.js";
 
 const ENTRY = "toolgate/authz/decision";
@@ -41,5 +42,24 @@ describe("fast engine string cache", () => {
       if (got.allow) allowed++;
     }
     expect(allowed).toBe(3000);
+  });
+
+  it("an input of many distinct strings adds a bounded number of them to the string cache (no refill of the region per call)", () => {
+    const memory = new WebAssembly.Memory({ initial: 8 });
+    const w = new ValueWriter(memory, { nullCell: 8, trueCell: 16, falseCell: 24 });
+    const region = 64 * 1024;
+    w.cacheStrings(region, region + 64 * 1024);
+    const strings = Array.from({ length: 3000 }, (_, i) => `value ${i} xy`);
+    for (let call = 0; call < 3; call++) {
+      const cells = w.write(strings, 4 * 64 * 1024);
+      expect(cells).not.toBeNull();
+      const u32 = new Uint32Array(memory.buffer);
+      const data = u32[(cells!.addr >>> 2) + 3]! >>> 2;
+      const cached = strings.filter((_, i) => w.inStringCache(u32[data + i]!)).length;
+      // Each call adds at most 64 (the earlier calls' are reused). Before: the region filled
+      // with the first ~1,800 strings on every call and started over on the next.
+      expect(cached).toBeGreaterThan(0);
+      expect(cached).toBeLessThanOrEqual(64 * (call + 1));
+    }
   });
 });

@@ -44,6 +44,25 @@ describe("module boundaries", () => {
     expect(await problems("src/cli/probe.ts", 'import { pathToFileURL } from "node:url";\nexport const load = (f: string) => import(pathToFileURL(f).href);\n')).toEqual([]);
   });
 
+  it("a runtime <-> approvals folder cycle is an error: src/approvals may not import src/runtime, not even a type", async () => {
+    for (const code of ['import { createRuntime } from "../runtime/index.js";\nexport const c = createRuntime;\n', 'import type { RuntimeDeps } from "../runtime/types.js";\nexport type D = RuntimeDeps;\n']) {
+      expect((await problems("src/approvals/probe.ts", code)).join("\n")).toContain("no runtime <-> approvals folder cycle");
+    }
+    expect((await problems("src/call-data/probe.ts", 'import { createApprovals } from "../approvals/index.js";\nexport const c = createApprovals;\n')).join("\n")).toContain("src/call-data is below");
+    // The allowed direction: the gate composes the approvals.
+    expect(await problems("src/runtime/probe.ts", 'import { createApprovals } from "../approvals/index.js";\nexport const c = createApprovals;\n')).toEqual([]);
+  });
+
+  it("no module in src/approvals or src/call-data imports src/runtime", () => {
+    const importsOf = (file: string): string[] => [...readFileSync(file, "utf8").matchAll(/(?:from|import\()\s*"(\.{1,2}\/[^"]+)"/g)].map((m) => relative(repoRoot, resolve(dirname(file), m[1] as string)));
+    for (const dir of ["src/approvals", "src/call-data"]) {
+      for (const name of readdirSync(join(repoRoot, dir)).filter((n) => n.endsWith(".ts"))) {
+        const file = join(repoRoot, dir, name);
+        expect(importsOf(file).filter((p) => p.startsWith("src/runtime/")), `${dir}/${name}`).toEqual([]);
+      }
+    }
+  });
+
   it("an import cycle is an error", async () => {
     const cycle = new ESLint({ cwd: repoRoot, ignore: false });
     const results = await cycle.lintFiles([join(repoRoot, "test/fixtures/lint-cycle/a.ts")]);

@@ -87,6 +87,40 @@ describeEachStore("MCP inline approval through form elicitation", (stores) => {
     }
   });
 
+  it("a write sent without operation_id is approved inline under an operation id the server minted, and runs once", async () => {
+    const client = await clientAnswering("hal", () => ({ action: "accept", content: { decision: "approve" } }));
+    try {
+      const before = calls;
+      const result = (await client.callTool({ name: TOOL, arguments: { note: `inline-minted-${kind}` } })) as CallToolResult;
+      const env = result.structuredContent as Record<string, unknown>;
+      expect(env, JSON.stringify(env)).toMatchObject({ outcome: "success", value: { text: `approved and ran: inline-minted-${kind}` } });
+      expect(env["operation_id"]).toMatch(/^mcp_[A-Za-z0-9_-]{22}$/);
+      expect(calls - before).toBe(2);
+      expect(notes.filter((n) => n === `inline-minted-${kind}`)).toHaveLength(1);
+      const page = await runtime.approvals.list({ tenant: "t_acme", tool: TOOL, status: "approved", limit: 200 });
+      expect(page.approvals.find((a) => a.args["note"] === `inline-minted-${kind}`)?.operation_id).toBe(env["operation_id"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a write the policy lets through without an approval never runs under a minted operation id: it answers operation_id required", async () => {
+    const client = await clientAnswering("ivy", () => ({ action: "accept", content: { decision: "approve" } }));
+    try {
+      const result = (await client.callTool({ name: "unapproved_note", arguments: { note: `direct-${kind}` } })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({ outcome: "terminal_failure", reason: "invalid_arguments" });
+      expect(String((result.structuredContent as Record<string, unknown>)["message"])).toContain("operation_id");
+      expect(notes).not.toContain(`direct-${kind}`);
+      // With its own id it runs, as before.
+      const own = (await client.callTool({ name: "unapproved_note", arguments: { note: `direct-${kind}`, operation_id: `op-direct-${kind}` } })) as CallToolResult;
+      expect(own.structuredContent).toMatchObject({ outcome: "success", operation_id: `op-direct-${kind}` });
+      expect(notes.filter((n) => n === `direct-${kind}`)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("rejecting inline records the rejection with the caller as approver and answers the terminal envelope", async () => {
     const client = await clientAnswering("erin", () => ({ action: "accept", content: { decision: "reject" } }));
     try {

@@ -7,7 +7,7 @@
 import type { Server as HttpServer } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpHttpHandler } from "../../src/mcp/index.js";
 import { createInboxApp, createTokenVerifier, issueApproverToken, listenInbox } from "../../src/server/index.js";
 import type { RunningInbox } from "../../src/server/index.js";
@@ -94,32 +94,36 @@ describeEachStore("MCP approvals through input_required", (stores) => {
     expect(r.body.error?.data?.["reason"]).toBe(reason);
   }
 
-  it("a client with URL elicitation gets input_required to the inbox page; approved through the inbox's HTTP API, the SDK client's retry runs the call exactly once in 2 round trips", async () => {
-    const op = `op-e2e-${kind}`;
-    const client = new Client({ name: "toolgate-e2e", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: { pin: MODERN } } });
-    const seen: string[] = [];
-    client.setRequestHandler("elicitation/create", async (request) => {
-      const params = request.params as { mode?: string; url?: string };
-      seen.push(`${params.mode}:${params.url}`);
-      // The human opens the page and approves; the client then reports the URL flow as done.
-      const id = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(params.url ?? "")?.[1] ?? "");
-      expect(await decide(id, "approve")).toBe(200);
-      return { action: "accept" };
+  for (const own of [true, false]) {
+    it(`a client with URL elicitation gets input_required to the inbox page; approved through the inbox's HTTP API, the SDK client's retry runs the call exactly once in 2 round trips (${own ? "the client's operation_id" : "operation_id minted by the server"})`, async () => {
+      const sent = `op-e2e-${kind}`;
+      const client = new Client({ name: "toolgate-e2e", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: { pin: MODERN } } });
+      const seen: string[] = [];
+      client.setRequestHandler("elicitation/create", async (request) => {
+        const params = request.params as { mode?: string; url?: string };
+        seen.push(`${params.mode}:${params.url}`);
+        // The human opens the page and approves; the client then reports the URL flow as done.
+        const id = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(params.url ?? "")?.[1] ?? "");
+        expect(await decide(id, "approve")).toBe(200);
+        return { action: "accept" };
+      });
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${alice}` } } }));
+      try {
+        const before = calls;
+        const result = (await client.callTool(own ? reserve(sent) : reserveWithoutId())) as CallToolResult;
+        expect(result.isError).not.toBe(true);
+        const op = String((result.structuredContent as Structured)["operation_id"]);
+        expect(op).toMatch(own ? new RegExp(`^${sent}$`) : /^mcp_/);
+        expect(result.structuredContent).toMatchObject({ outcome: "success", replayed: false, value: { state: "reserved" } });
+        expect(seen).toHaveLength(1);
+        expect(seen[0]).toMatch(new RegExp(`^url:${inbox.url}/approvals/apr_`));
+        expect(calls - before).toBe(2);
+        expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+      } finally {
+        await client.close();
+      }
     });
-    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${alice}` } } }));
-    try {
-      const before = calls;
-      const result = (await client.callTool(reserve(op))) as CallToolResult;
-      expect(result.isError).not.toBe(true);
-      expect(result.structuredContent).toMatchObject({ outcome: "success", operation_id: op, replayed: false, value: { state: "reserved" } });
-      expect(seen).toHaveLength(1);
-      expect(seen[0]).toMatch(new RegExp(`^url:${inbox.url}/approvals/apr_`));
-      expect(calls - before).toBe(2);
-      expect(gate.ledger.effectsOf(op)).toHaveLength(1);
-    } finally {
-      await client.close();
-    }
-  });
+  }
 
   it("a pending approval answers input_required again; after approval the state runs the call", async () => {
     const op = `op-pending-${kind}`;
@@ -172,6 +176,100 @@ describeEachStore("MCP approvals through input_required", (stores) => {
     expect(gate.ledger.effectsOf(op)).toHaveLength(0);
   });
 
+  const reserveWithoutId = (extra: Record<string, unknown> = {}) => ({ name: "reserve_funds", arguments: { ...reserveArgs, ...extra } });
+  /** A first round of a call sent without operation_id: the state, the approval and the operation id the server minted. */
+  async function mintedRound(bearer = alice, args: Record<string, unknown> = {}): Promise<{ state: string; approvalId: string; operationId: string }> {
+    const r = await modernRpc(url, bearer, "tools/call", reserveWithoutId(args), urlMode);
+    const result = r.body.result as { resultType: string; requestState: string; inputRequests: Record<string, { params: { url: string } }> };
+    expect(result.resultType, JSON.stringify(r.body)).toBe("input_required");
+    const approvalId = decodeURIComponent(/\/approvals\/([^/]+)$/.exec(result.inputRequests["approval_page"]?.params.url ?? "")?.[1] ?? "");
+    const operationId = (await gate.runtime.approvals.get(approvalId))?.operation_id ?? "";
+    return { state: result.requestState, approvalId, operationId };
+  }
+
+  it("a write sent without operation_id gets a random operation id minted by the server, sealed in the state: the approved retry runs exactly that operation once", async () => {
+    const { state, approvalId, operationId } = await mintedRound();
+    // 128 random bits, base64url: unguessable, and told apart from a model's own ids by its prefix.
+    expect(operationId).toMatch(/^mcp_[A-Za-z0-9_-]{22}$/);
+    expect(await decide(approvalId, "approve")).toBe(200);
+    const done = await modernRpc(url, alice, "tools/call", { ...reserveWithoutId(), requestState: state }, urlMode);
+    expect(done.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId, replayed: false });
+    expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+    // Another call without an id is another operation with its own approval: never the first one's id.
+    const next = await mintedRound();
+    expect(next.operationId).toMatch(/^mcp_/);
+    expect(next.operationId).not.toBe(operationId);
+    expect(next.approvalId).not.toBe(approvalId);
+    expect(gate.ledger.effectsOf(next.operationId)).toHaveLength(0);
+  });
+
+  it("a retry without the state never runs the approved minted operation a second time, nor under another id", async () => {
+    const { state, approvalId, operationId } = await mintedRound();
+    expect(await decide(approvalId, "approve")).toBe(200);
+    // Without the state: a new call (a new pending approval), nothing runs.
+    const fresh = await modernRpc(url, alice, "tools/call", reserveWithoutId(), urlMode);
+    expect(fresh.body.result?.["resultType"]).toBe("input_required");
+    // The approval id without an operation id is never given a fresh one: today's answer, nothing runs.
+    const noId = await modernRpc(url, alice, "tools/call", reserveWithoutId({ approval_id: approvalId }), urlMode);
+    expect(noId.body.result?.["structuredContent"]).toMatchObject({ outcome: "terminal_failure", reason: "invalid_arguments" });
+    expect(gate.ledger.effectsOf(operationId)).toHaveLength(0);
+    // The state (or the minted id with the approval) runs it, once.
+    const done = await modernRpc(url, alice, "tools/call", { ...reserveWithoutId(), requestState: state }, urlMode);
+    expect(done.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId });
+    const byId = await modernRpc(url, alice, "tools/call", reserve(operationId, { approval_id: approvalId }), urlMode);
+    expect(byId.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId, replayed: true });
+    const again = await modernRpc(url, alice, "tools/call", reserveWithoutId(), urlMode);
+    expect(again.body.result?.["resultType"]).toBe("input_required");
+    expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+  });
+
+  it("a minted operation is its principal's only: another user's state, id or approval never runs it or reads its outcome", async () => {
+    const { state, approvalId, operationId } = await mintedRound();
+    expect(await decide(approvalId, "approve")).toBe(200);
+    const carol = await token({ tenant: "t_acme", sub: "carol", roles: ["agent"] });
+    refused(await modernRpc(url, carol, "tools/call", { ...reserveWithoutId(), requestState: state }, urlMode), "request_state_other_principal");
+    const stolen = await modernRpc(url, carol, "tools/call", reserve(operationId, { approval_id: approvalId }), urlMode);
+    expect(stolen.body.result?.["structuredContent"]).not.toMatchObject({ outcome: "success" });
+    expect(gate.ledger.effectsOf(operationId)).toHaveLength(0);
+    const done = await modernRpc(url, alice, "tools/call", { ...reserveWithoutId(), requestState: state }, urlMode);
+    const resource = (done.body.result?.["structuredContent"] as Structured)["resource_id"];
+    expect(done.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId });
+    // After the commit, the id alone does not replay alice's outcome to carol.
+    const peek = await modernRpc(url, carol, "tools/call", reserve(operationId), urlMode);
+    expect(peek.body.result?.["structuredContent"]).not.toMatchObject({ outcome: "success" });
+    expect(JSON.stringify(peek.body)).not.toContain(String(resource));
+    expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+  });
+
+  it("a state minted for a call without operation_id is refused when the retry adds an operation id of its own (request_state_other_call)", async () => {
+    const { state, approvalId, operationId } = await mintedRound();
+    expect(await decide(approvalId, "approve")).toBe(200);
+    refused(await modernRpc(url, alice, "tools/call", { ...reserve(`op-smuggled-${kind}`), requestState: state }, urlMode), "request_state_other_call");
+    refused(await modernRpc(url, alice, "tools/call", { ...reserve(operationId), requestState: state }, urlMode), "request_state_other_call");
+    expect(gate.ledger.effectsOf(`op-smuggled-${kind}`)).toHaveLength(0);
+    expect(gate.ledger.effectsOf(operationId)).toHaveLength(0);
+  });
+
+  it("where no elicitation mode can be offered (form only, no self-approval) the approval_required envelope carries the minted operation_id: the retry with it and the approval runs once", async () => {
+    const r = await modernRpc(url, alice, "tools/call", reserveWithoutId(), { elicitation: { form: {} } });
+    const env = r.body.result?.["structuredContent"] as Structured;
+    expect(env).toMatchObject({ outcome: "terminal_failure", reason: "approval_required" });
+    const operationId = String(env["operation_id"]);
+    expect(operationId).toMatch(/^mcp_[A-Za-z0-9_-]{22}$/);
+    expect(await decide(String(env["approval_id"]), "approve")).toBe(200);
+    const done = await modernRpc(url, alice, "tools/call", reserve(operationId, { approval_id: env["approval_id"] }), {});
+    expect(done.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId, replayed: false });
+    expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+  });
+
+  it("without elicitation a write without operation_id still answers invalid_arguments: no id is minted where no state can carry it", async () => {
+    const before = (await gate.runtime.approvals.list({ tenant: "t_acme", tool: "reserve_funds", status: "pending", limit: 200 })).approvals.length;
+    const r = await modernRpc(url, alice, "tools/call", reserveWithoutId(), {});
+    expect(r.body.result?.["structuredContent"]).toMatchObject({ outcome: "terminal_failure", reason: "invalid_arguments" });
+    expect(String((r.body.result?.["structuredContent"] as Structured)["message"])).toContain("operation_id");
+    expect((await gate.runtime.approvals.list({ tenant: "t_acme", tool: "reserve_funds", status: "pending", limit: 200 })).approvals.length).toBe(before);
+  });
+
   it("a forged requestState is refused (request_state_forged) and runs nothing", async () => {
     const op = `op-forged-${kind}`;
     const { state, approvalId } = await firstRound(op);
@@ -186,14 +284,71 @@ describeEachStore("MCP approvals through input_required", (stores) => {
     expect(gate.ledger.effectsOf(op)).toHaveLength(0);
   });
 
-  it("a replayed requestState is refused (request_state_used): the approved call ran once", async () => {
+  it("a replayed requestState answers the operation's recorded envelope (replayed, same resource): the approved call ran once", async () => {
     const op = `op-replayed-${kind}`;
     const { state, approvalId } = await firstRound(op);
     expect(await decide(approvalId, "approve")).toBe(200);
     const first = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
-    expect(first.body.result?.["structuredContent"]).toMatchObject({ outcome: "success" });
-    refused(await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode), "request_state_used");
+    const committed = first.body.result?.["structuredContent"] as Structured;
+    expect(committed).toMatchObject({ outcome: "success", replayed: false });
+    const again = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
+    expect(again.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: op, replayed: true, resource_id: committed["resource_id"] });
     expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+  });
+
+  describe("with a host that resumes approved calls itself (inbox resumeOnDecision)", () => {
+    let resuming: RunningInbox;
+    beforeAll(async () => {
+      resuming = await listenInbox(
+        createInboxApp({ approvals: gate.runtime.approvals, verifyApprover: createTokenVerifier({ secret: INBOX_SECRET }), csrfSecret: CSRF, resumeOnDecision: true }),
+      );
+    });
+    afterAll(async () => {
+      await resuming?.close();
+    });
+
+    async function approveAndResume(approvalId: string): Promise<void> {
+      const bob = await issueApproverToken({ secret: INBOX_SECRET, tenant: "t_acme", user: "bob", roles: ["approver"] });
+      const res = await fetch(`${resuming.url}/api/approvals/${encodeURIComponent(approvalId)}/decision`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${bob}` },
+        body: JSON.stringify({ decision: "approve" }),
+      });
+      expect(res.status).toBe(200);
+    }
+
+    it("the client's retry after the host resumed the call answers the recorded envelope (idempotent replay), not request_state_used", async () => {
+      const op = `op-resumed-${kind}`;
+      const { state, approvalId } = await firstRound(op);
+      await approveAndResume(approvalId);
+      expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+      expect((await gate.runtime.approvals.get(approvalId))?.consumed_by).toBe(op);
+      const retry = await modernRpc(url, alice, "tools/call", { ...reserve(op), requestState: state }, urlMode);
+      expect(retry.body.error, JSON.stringify(retry.body)).toBeUndefined();
+      expect(retry.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: op, replayed: true, value: { state: "reserved" } });
+      expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+    });
+
+    it("a minted operation the host resumed answers the client's retry with its recorded envelope", async () => {
+      const { state, approvalId, operationId } = await mintedRound();
+      await approveAndResume(approvalId);
+      expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+      const retry = await modernRpc(url, alice, "tools/call", { ...reserveWithoutId(), requestState: state }, urlMode);
+      expect(retry.body.result?.["structuredContent"]).toMatchObject({ outcome: "success", operation_id: operationId, replayed: true });
+      expect(gate.ledger.effectsOf(operationId)).toHaveLength(1);
+    });
+
+    it("a resumed call's state stays refused for another principal and for other arguments, and reveals nothing", async () => {
+      const op = `op-resumed-other-${kind}`;
+      const { state, approvalId } = await firstRound(op);
+      await approveAndResume(approvalId);
+      const carol = await token({ tenant: "t_acme", sub: "carol", roles: ["agent"] });
+      const byCarol = await modernRpc(url, carol, "tools/call", { ...reserve(op), requestState: state }, urlMode);
+      refused(byCarol, "request_state_other_principal");
+      expect(JSON.stringify(byCarol.body)).not.toContain("reserved");
+      refused(await modernRpc(url, alice, "tools/call", { ...reserve(op, { amount: 999_999 }), requestState: state }, urlMode), "request_state_other_call");
+      expect(gate.ledger.effectsOf(op)).toHaveLength(1);
+    });
   });
 
   it("an expired requestState is refused (request_state_expired) and runs nothing", async () => {

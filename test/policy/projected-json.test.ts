@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { InputPaths } from "../../src/policy/input-projection.js";
+import type { InputPaths } from "../../src/policy/abi.js";
 import { jsonProjection as bytesProjection } from "../../src/policy/projected-json.js";
 
 /** The projection's bytes as text (undefined stays undefined). */

@@ -90,12 +90,12 @@ describe("pre-1.0 Rego (v0)", () => {
     expect(await run([text, libText], "v = data.k8s.violation", input, "v1")).toEqual([{ v: [{ msg: "container b is not allowed" }] }]);
   });
 
-  it("tools.yaml policy.rego_version accepts v0 and v1 and rejects anything else with a location", () => {
+  it("tools.yaml policy.rego_version accepts v0 and rejects an unknown version with a location", () => {
     const base = "version: 1\npolicy:\n  entrypoint: a/b\n  rego_version: VERSION\ntools:\n  t:\n    description: d\n    effect: read\n    input: { type: object, properties: {}, additionalProperties: false }\n    output: { type: object }\n";
     const ok = loadToolsSource(base.replace("VERSION", "v0"), "tools.yaml");
     expect(ok.errors).toEqual([]);
     expect(ok.loaded?.raw.policy?.rego_version).toBe("v0");
-    const bad = loadToolsSource(base.replace("VERSION", "v2"), "tools.yaml");
+    const bad = loadToolsSource(base.replace("VERSION", "v9"), "tools.yaml");
     expect(bad.loaded).toBeNull();
     expect(bad.errors[0]?.location.row).toBe(4);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/manifest.js";
-import { argsHash, callHashes, fingerprint } from "../../src/runtime/fingerprint.js";
+import { argsHash, callHashes, fingerprint } from "../../src/call-data/fingerprint.js";
 
 const cases: { args: JsonObject; fields: string[] }[] = [
   { args: { account_id: "a", amount: 1 }, fields: [] },

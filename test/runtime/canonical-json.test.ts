@@ -2,8 +2,8 @@ import canonicalize from "canonicalize";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../../src/manifest.js";
-import { canonicalJson } from "../../src/runtime/canonical-json.js";
-import { argsHash, fingerprint } from "../../src/runtime/fingerprint.js";
+import { canonicalJson } from "../../src/call-data/canonical-json.js";
+import { argsHash, fingerprint } from "../../src/call-data/fingerprint.js";
 import { createHash } from "node:crypto";
 
 const reference = (v: unknown): string => {

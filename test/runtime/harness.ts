@@ -7,7 +7,7 @@ import type { TrustedContext } from "../../src/generated-runtime.js";
 import type { JsonObject, Manifest } from "../../src/manifest.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { createRuntime } from "../../src/runtime/index.js";
-import type { ApproverContext } from "../../src/runtime/approver.js";
+import type { ApproverContext } from "../../src/approvals/approver.js";
 import type { Clock, Runtime } from "../../src/runtime/index.js";
 import { openSqliteStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/store.js";

@@ -9,6 +9,7 @@ import type { LimitSpec, Manifest } from "../../src/manifest.js";
 import type { PolicyDecision, PolicyEngine, PolicyInput } from "../../src/policy/engine.js";
 import type { Envelope } from "../../src/runtime/index.js";
 import type { Store } from "../../src/store/store.js";
+import { callHashes, operationFingerprint } from "../../src/call-data/fingerprint.js";
 import { alice, makeGate, reserveArgs } from "./harness.js";
 import type { Gate } from "./harness.js";
 import { describeEachStore } from "../helpers/stores.js";
@@ -98,21 +99,29 @@ describeEachStore("limits and natural keys", (stores) => {
     expect(seen.at(-1)?.limits?.["reserved_per_account"]).toEqual({ count: 0, sum: 0 });
   });
 
-  it("a crashed call counts until its lease runs out, then no longer", async () => {
+  it("a crashed call keeps counting after its lease runs out until a retry with its operation id reconciles it", async () => {
     const seen: PolicyInput[] = [];
     const m = limitedManifest({});
     const gate = gateWith(m, allowing(seen));
-    // A worker claimed 4,000 and died before recording anything.
+    // A worker claimed 4,000 and died before its handler recorded anything (its effect may have happened).
+    const args = reserveArgs(4_000);
+    const tool = m.tools["reserve_funds"]!;
     const claimed = await store.claimOperation({
-      tenant: alice.tenant, operation_id: "op-crashed", tool: "reserve_funds", fingerprint: "f-crashed", owner: "dead", now_ms: gate.clock.now(),
-      lease_ms: 10_000, retention_ms: 86_400_000,
+      tenant: alice.tenant, operation_id: "op-crashed", tool: "reserve_funds", fingerprint: operationFingerprint(callHashes(alice.tenant, tool.name, args, tool.fingerprint).fingerprint, alice.user),
+      owner: "dead", now_ms: gate.clock.now(), lease_ms: 10_000, retention_ms: 86_400_000,
       limits: [{ name: cap.name, key: JSON.stringify(["acc_alice"]), window_ms: cap.window_ms, amount: 4_000, max_sum: 5_000, max_count: null, seen: null }],
     });
     expect(claimed.kind).toBe("claimed");
     expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_001), operation_id: "op-1" }))).toBe("limit_exceeded");
     gate.clock.advance(10_001);
-    expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_001), operation_id: "op-2" }))).toBe("success");
-    expect(seen.at(-1)?.limits?.["reserved_per_account"]).toEqual({ count: 0, sum: 0 });
+    // Its lease ran out, but nobody knows yet whether it reserved: it still counts.
+    expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_001), operation_id: "op-2" }))).toBe("limit_exceeded");
+    expect(seen.at(-1)?.limits?.["reserved_per_account"]).toEqual({ count: 1, sum: 4_000 });
+    // The retry reconciles (nothing was reserved), runs it and counts it once.
+    expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args, operation_id: "op-crashed" }))).toBe("success");
+    expect(gate.ledger.effectsOf("op-crashed")).toHaveLength(1);
+    expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_000), operation_id: "op-3" }))).toBe("success");
+    expect(seen.at(-1)?.limits?.["reserved_per_account"]).toEqual({ count: 1, sum: 4_000 });
   });
 
   it("two concurrent calls never both pass a max_sum that only one of them fits", async () => {
@@ -126,6 +135,58 @@ describeEachStore("limits and natural keys", (stores) => {
     expect(sum).toBeLessThanOrEqual(5_000);
     expect(executed).toBe(4);
     expect(answers.filter((e) => reasonOf(e) === "limit_exceeded")).toHaveLength(8);
+  });
+
+  /** A policy that asks for an approval of every write without one; the calls are then approved. */
+  const approvingFirst = (seen: PolicyInput[]): PolicyEngine =>
+    allowing(seen, (i) => (i.approval?.decision === "approve" ? null : { allow: false, reason: "needs_approval", requires_approval: true }));
+  async function approvedCalls(gate: Gate, amounts: readonly number[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const [i, amount] of amounts.entries()) {
+      const asked = await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(amount), operation_id: `op-${i}` });
+      const id = asked.outcome === "terminal_failure" ? (asked.approval_id ?? "") : "";
+      expect((await gate.runtime.approvals.decide(id, { decision: "approve" }, { tenant: alice.tenant, user: "bob", roles: ["approver"] })).ok).toBe(true);
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  it("concurrent approved calls claim first with their figures and never both pass a max_sum that only one of them fits", async () => {
+    const seen: PolicyInput[] = [];
+    const gate = gateWith(limitedManifest({}), approvingFirst(seen));
+    const amounts = Array.from({ length: 12 }, (_, i) => 1_000 + i);
+    const approvals = await approvedCalls(gate, amounts);
+    seen.length = 0;
+    const answers = await Promise.all(amounts.map((a, i) => gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(a), operation_id: `op-${i}`, approval_id: approvals[i]! })));
+    const executedSum = answers.reduce((s, e, i) => s + (ok(e) ? amounts[i]! : 0), 0);
+    expect(gate.ledger.effects).toHaveLength(answers.filter(ok).length);
+    expect(executedSum).toBeLessThanOrEqual(5_000);
+    expect(answers.filter(ok)).toHaveLength(4);
+    expect(answers.filter((e) => reasonOf(e) === "limit_exceeded")).toHaveLength(8);
+    // Each executed call was decided on the figures of the calls claimed before it.
+    const decided = seen.filter((i) => i.approval !== null).map((i) => i.limits?.["reserved_per_account"]?.count);
+    expect(new Set(decided.slice(0, 4))).toEqual(new Set([0, 1, 2, 3]));
+  });
+
+  it("an approved call with limits is one store round trip before its handler: claim-first reads its figures, and nothing reads them again", async () => {
+    const calls: string[] = [];
+    const counted = new Proxy(store, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver) as unknown;
+        if (typeof v !== "function") return v;
+        return (...args: unknown[]) => {
+          calls.push(String(key));
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const gate = makeGate({ policy: approvingFirst([]), store: counted, manifest: limitedManifest({}) });
+    const [approval] = await approvedCalls(gate, [1_000]);
+    calls.length = 0;
+    expect(reasonOf(await gate.runtime.call(alice, { tool: "reserve_funds", args: reserveArgs(1_000), operation_id: "op-0", approval_id: approval! }))).toBe("success");
+    const before = calls.slice(0, calls.indexOf("recordOutcome"));
+    expect(before.filter((c) => c === "claimFirst")).toHaveLength(1);
+    expect(before.filter((c) => c === "readLimitFigures" || c === "claimOperation" || c === "readCallState")).toEqual([]);
   });
 
   it("a policy threshold on input.limits holds at commit: a call decided on figures that moved is decided again", async () => {

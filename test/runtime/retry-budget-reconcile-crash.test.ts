@@ -8,7 +8,7 @@
  */
 import { beforeAll, expect, it } from "vitest";
 import type { PolicyEngine } from "../../src/policy/engine.js";
-import { fingerprint, operationFingerprint } from "../../src/runtime/fingerprint.js";
+import { fingerprint, operationFingerprint } from "../../src/call-data/fingerprint.js";
 import { alice, approved, loadShippedPolicy, makeGate, reserveArgs, withTool } from "./harness.js";
 import { manifest } from "../../generated/index.js";
 import { describeEachStore } from "../helpers/stores.js";

@@ -194,7 +194,7 @@ describeEachStore("audit chain", (stores) => {
       stores.name === "postgres"
         ? `INSERT INTO decision_log (decision_id, at, tenant, run_id, user_id, tool, decision, outcome)
            VALUES ('forged', now(), 't1', 'run-1', 'alice', 'reserve_funds', 'allow', 'success')`
-        : `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, decision, outcome)
+        : `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user_id, tool, decision, outcome)
            VALUES ('forged', ${T0 + 99}, 't1', 'run-1', 'alice', 'reserve_funds', 'allow', 'success')`,
     );
     const v = verifyChain(await readChain(store));

@@ -40,6 +40,9 @@ export const logEntry = (over: Partial<DecisionLogEntry> = {}): DecisionLogEntry
   shadow: { policy_version: "pv-2", decision: "allow", reason: "read_allowed", result: { allow: true }, eval_ns: 99, disagrees: true },
   error: { error_id: "e_1", treated_as: "retryable", matched: "ECONNRESET", name: "Error", code: "ECONNRESET", message: "read ECONNRESET", stack: "Error: read ECONNRESET\n    at x", erased: [] },
   expires_at_ms: T0 + 60_000,
+  labels: { id: "gate-1", version: "0.1.0", service: "payments", region: "eu \"west\" ✓" },
+  trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
+  span_id: "00f067aa0ba902b7",
   ...over,
 });
 
@@ -133,10 +136,10 @@ export function runDecisionLogContract(name: string, make: (opts: DecisionLogOpt
 
     it("an entry without the optional fields reads back with nulls, an empty erased list and a generated id", async () => {
       const { store } = await open();
-      const { decision_id: _, path: _p, input: _i, result: _r, erased: _e, eval_ns: _n, shadow: _s, error: _err, expires_at_ms: _x, ...plain } = logEntry();
+      const { decision_id: _, path: _p, input: _i, result: _r, erased: _e, eval_ns: _n, shadow: _s, error: _err, expires_at_ms: _x, labels: _l, trace_id: _t, span_id: _sp, ...plain } = logEntry();
       await store.appendDecision(plain);
       const [got] = await store.listDecisions();
-      expect(got).toEqual({ ...plain, decision_id: got!.decision_id, path: null, input: null, result: null, erased: [], eval_ns: null, shadow: null, error: null, expires_at_ms: null });
+      expect(got).toEqual({ ...plain, decision_id: got!.decision_id, path: null, input: null, result: null, erased: [], eval_ns: null, shadow: null, error: null, expires_at_ms: null, labels: null, trace_id: null, span_id: null });
       expect(got!.decision_id).toMatch(/^[0-9a-f-]{36}$/);
       expect(await store.getDecision(got!.decision_id)).toEqual(got);
     });

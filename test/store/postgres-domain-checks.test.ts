@@ -1,4 +1,5 @@
-// Migration 008 moves the single-column CHECK constraints of idempotency_records and
+// Migration 008 moves the single-column CHECK constraints of operations (idempotency_records
+// before migration 016) and
 // approvals into domains: PostgreSQL re-reads and re-prepares a table's CHECK constraints
 // in every INSERT/UPDATE it executes, a domain's once per connection. The same values
 // stay refused, and a database that has rows when it migrates keeps them.
@@ -9,9 +10,10 @@ import { dropSchema, pgUrl, randomSchemaName, skipWithoutPg } from "../helpers/p
 
 const skip = skipWithoutPg("postgres domain checks");
 
-const insertRecord = (over: Record<string, string>): string => {
+// `table`: idempotency_records in a schema migrated to before 016.
+const insertRecord = (over: Record<string, string>, table = "operations"): string => {
   const v = { status: "'in_progress'", fence_token: "1", attempts: "1", claimed_from: "NULL", envelope: "NULL", ...over };
-  return `INSERT INTO idempotency_records (tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner,
+  return `INSERT INTO ${table} (tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner,
       lease_expires_at, attempts, claimed_from, envelope, created_at, updated_at, expires_at)
     VALUES ('t', 'op-' || gen_random_uuid(), 'tool', 'fp', ${v.status}, ${v.fence_token}, 'me', now(), ${v.attempts},
       ${v.claimed_from}, ${v.envelope}, now(), now(), now())`;
@@ -45,7 +47,7 @@ describe.skipIf(skip)("migration 008: the write path's value checks as domains",
     await pool?.end();
   });
 
-  it("leaves no single-column CHECK constraint on idempotency_records or approvals (re-prepared per statement)", async () => {
+  it("leaves no single-column CHECK constraint on operations or approvals (re-prepared per statement)", async () => {
     const schema = await migrated();
     const res = await pool!.query<{ rel: string; def: string }>(
       `SELECT c.conrelid::regclass::text AS rel, pg_get_constraintdef(c.oid) AS def FROM pg_constraint c
@@ -53,7 +55,7 @@ describe.skipIf(skip)("migration 008: the write path's value checks as domains",
        WHERE n.nspname = $1 AND c.contype = 'c' AND c.conrelid <> 0 ORDER BY 1, 2`,
       [schema],
     );
-    const onHotTables = res.rows.filter((r) => /^(.*\.)?(idempotency_records|approvals)$/.test(r.rel));
+    const onHotTables = res.rows.filter((r) => /^(.*\.)?(operations|approvals)$/.test(r.rel));
     // Only the two checks across columns remain table constraints.
     expect(onHotTables.map((r) => r.def)).toEqual([
       "CHECK (((consumed_by IS NULL) = (consumed_at IS NULL)))",
@@ -78,19 +80,19 @@ describe.skipIf(skip)("migration 008: the write path's value checks as domains",
     await run(schema, insertApproval("'approved'"));
     await expect(run(schema, insertApproval("'granted'"))).rejects.toThrow(/violates check constraint/);
     await expect(run(schema, "UPDATE approvals SET status = 'granted'")).rejects.toThrow(/violates check constraint/);
-    await expect(run(schema, "UPDATE idempotency_records SET status = 'done'")).resolves.toBeUndefined(); // no rows
+    await expect(run(schema, "UPDATE operations SET status = 'done'")).resolves.toBeUndefined(); // no rows
   });
 
   it("applies to a database with rows, keeping them", async () => {
     const schema = await migrated(7);
-    await run(schema, insertRecord({ status: "'final'", envelope: `'{"outcome":"success"}'`, fence_token: "3", attempts: "2", claimed_from: "'unknown'" }));
+    await run(schema, insertRecord({ status: "'final'", envelope: `'{"outcome":"success"}'`, fence_token: "3", attempts: "2", claimed_from: "'unknown'" }, "idempotency_records"));
     await run(schema, insertApproval("'expired'"));
     const res = await migrate(pool!, { schema });
     expect(res.applied.map((m) => m.version)).toContain(8);
     const client = await pool!.connect();
     try {
       await client.query(`SET search_path = ${schema}`);
-      const rec = await client.query("SELECT status, fence_token, attempts, claimed_from, json_build_array(status, fence_token) AS j FROM idempotency_records");
+      const rec = await client.query("SELECT status, fence_token, attempts, claimed_from, json_build_array(status, fence_token) AS j FROM operations");
       expect(rec.rows).toEqual([{ status: "final", fence_token: "3", attempts: 2, claimed_from: "unknown", j: ["final", 3] }]);
       const apr = await client.query("SELECT status FROM approvals");
       expect(apr.rows).toEqual([{ status: "expired" }]);
@@ -104,7 +106,7 @@ describe.skipIf(skip)("migration 008: the write path's value checks as domains",
     const schema = await migrated(7);
     // Possible only with the old constraint dropped by hand: the migration must not hide it.
     await run(schema, "ALTER TABLE idempotency_records DROP CONSTRAINT idempotency_records_attempts_check");
-    await run(schema, insertRecord({ attempts: "0" }));
+    await run(schema, insertRecord({ attempts: "0" }, "idempotency_records"));
     await expect(migrate(pool!, { schema })).rejects.toThrow(/constraint/);
   });
 });

@@ -120,7 +120,7 @@ describe.skipIf(skip)("migrate against PostgreSQL", () => {
     const again = await runCli(["migrate", "--url", pgUrl!, "--schema", schema]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/already current/);
-    const t = await pool!.query("SELECT to_regclass($1) AS t", [`${schema}.idempotency_records`]);
+    const t = await pool!.query("SELECT to_regclass($1) AS t", [`${schema}.operations`]);
     expect(t.rows[0].t).not.toBeNull();
   });
 });

@@ -13,7 +13,7 @@ let shared: TestSchema | null = null;
 async function emptySchema(): Promise<TestSchema> {
   shared ??= await createTestSchema();
   await shared.pool.query(
-    "TRUNCATE idempotency_records, approval_events, approvals, decision_log, run_state RESTART IDENTITY CASCADE",
+    "TRUNCATE operations, approval_events, approvals, decision_log, interrupts RESTART IDENTITY CASCADE",
   );
   return shared;
 }

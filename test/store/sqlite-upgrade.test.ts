@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/index.js";
+import { ensureSqliteColumns } from "../../src/store/sqlite/decision-log.js";
+import { dropDecisionLogAutoincrement } from "../../src/store/sqlite/migrate.js";
 import { sqliteSchemaVersion } from "../../src/store/sqlite/schema.js";
 import type { DecisionLogEntry } from "../../src/store/store.js";
 import { sqliteSchemaV1 } from "./sqlite-v1-schema.js";
@@ -74,7 +76,7 @@ describe("sqlite store: files of older schemas", () => {
     await store.close();
     // Decision ids stay unique.
     const db = new Database(path);
-    expect(() => db.prepare("INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, decision, outcome) VALUES ('d-new', 1, 't', 'r', 'u', 't', 'allow', 'success')").run()).toThrow(/UNIQUE/);
+    expect(() => db.prepare("INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user_id, tool, decision, outcome) VALUES ('d-new', 1, 't', 'r', 'u', 't', 'allow', 'success')").run()).toThrow(/UNIQUE/);
     db.close();
     // Opening again changes nothing more.
     const again = openSqliteStore(path);
@@ -83,18 +85,24 @@ describe("sqlite store: files of older schemas", () => {
     expect(logSql(path)).toMatchObject({ sequence: 0, integrity: "ok" });
   });
 
-  it("a connection that opened the file before the change keeps writing to the log", async () => {
+  // Schema 2's change only (schema 3 renames columns, which a process of an older version
+  // still names: those are stopped before the upgrade, see src/store/README.md).
+  it("a connection that opened the file before the AUTOINCREMENT change keeps writing to the log", async () => {
     const path = v1File();
     const old = new Database(path);
     const oldInsert = old.prepare(
       "INSERT INTO decision_log (at_ms, tenant, run_id, user, tool, decision, outcome) VALUES (?, 't1', 'r1', 'u', 'get_account', 'allow', 'success')",
     );
     oldInsert.run(1_500);
-    const store = openSqliteStore(path);
+    const upgrader = new Database(path);
+    ensureSqliteColumns(upgrader);
+    expect(dropDecisionLogAutoincrement(upgrader)).toBe(true);
+    upgrader.close();
     oldInsert.run(1_600);
+    old.close();
+    const store = openSqliteStore(path);
     await store.appendDecision(entry(1_700));
     expect((await store.listDecisions({ tenant: "t1" })).map((r) => r.at_ms)).toEqual([1_700, 1_600, 1_500, 1_003, 1_002, 1_001]);
-    old.close();
     await store.close();
     expect(logSql(path).integrity).toBe("ok");
   });

@@ -7,8 +7,8 @@
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { describe, expect, it } from "vitest";
 import { compilePolicy } from "../../codegen/compiler/index.js";
-import { FUEL_SECTION } from "../../codegen/wasm/emit/fuel.js";
-import type { FuelSection } from "../../codegen/wasm/emit/fuel.js";
+import { SECTIONS } from "../../src/policy/abi.js";
+import type { FuelSection } from "../../src/policy/abi.js";
 
 interface FuelExports {
   toolgate_fuel_budget_set(units: number): void;
@@ -39,7 +39,7 @@ async function load(source: string, entrypoint: string) {
 }
 
 function fuelSection(wasm: Uint8Array): FuelSection {
-  const sections = WebAssembly.Module.customSections(new WebAssembly.Module(new Uint8Array(wasm)), FUEL_SECTION);
+  const sections = WebAssembly.Module.customSections(new WebAssembly.Module(new Uint8Array(wasm)), SECTIONS.fuel);
   expect(sections).toHaveLength(1);
   return JSON.parse(new TextDecoder().decode(sections[0]!)) as FuelSection;
 }

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { compilePolicy } from "../../codegen/compiler/index.js";
-import { INPUT_PATHS_SECTION, inputPaths } from "../../codegen/wasm/emit/input-paths.js";
-import type { InputPaths } from "../../codegen/wasm/emit/input-paths.js";
+import { inputPaths } from "../../codegen/wasm/emit/input-paths.js";
+import { SECTIONS } from "../../src/policy/abi.js";
+import type { InputPaths } from "../../src/policy/abi.js";
 
 function paths(body: string, entry = "p/r"): InputPaths {
   const r = compilePolicy({ modules: [{ file: "p.rego", source: `package p\n\n${body}\n` }], entrypoints: [entry], stopAfter: "plan" });
@@ -51,7 +52,7 @@ describe("input paths of a plan", () => {
     const { readFileSync } = await import("node:fs");
     const r = compilePolicy({ modules: [{ file: "policies/authz.rego", source: readFileSync("policies/authz.rego", "utf8") }], entrypoints: ["toolgate/authz/decision"] });
     expect(r.errors).toEqual([]);
-    const section = WebAssembly.Module.customSections(new WebAssembly.Module(r.wasm! as Uint8Array<ArrayBuffer>), INPUT_PATHS_SECTION);
+    const section = WebAssembly.Module.customSections(new WebAssembly.Module(r.wasm! as Uint8Array<ArrayBuffer>), SECTIONS.inputPaths);
     expect(section).toHaveLength(1);
     const parsed = JSON.parse(new TextDecoder().decode(section[0])) as { version: number; entrypoints: Record<string, Record<string, unknown>>; keys: Record<string, number> };
     expect(parsed.version).toBe(1);

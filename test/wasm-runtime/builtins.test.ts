@@ -151,6 +151,40 @@ const cases: [string, string[], string | undefined][] = [
   ["opa_to_number", ["null"], "0"],
   ["opa_to_number", ['"x1"'], undefined],
   ["opa_to_number", ['"12345678901234567890123"'], "12345678901234567890123"],
+  // Go strconv.ParseFloat syntax: "5." and ".5" are numbers, exponents of any case, one sign
+  ["opa_to_number", ['"5."'], "5"],
+  ["opa_to_number", ['"1e3"'], "1000"],
+  ["opa_to_number", ['"1E+3"'], "1000"],
+  ["opa_to_number", ['"-0"'], "0"],
+  ["opa_to_number", ['"1e-400"'], "0"],
+  ["opa_to_number", ['"1.7976931348623157e308"'], "1.7976931348623157e+308"],
+  ["opa_to_number", ['"1e400"'], undefined],
+  ["opa_to_number", ['"-1e400"'], undefined],
+  ["opa_to_number", ['"inf"'], undefined],
+  ["opa_to_number", ['"."'], undefined],
+  ["opa_to_number", ['"1e"'], undefined],
+  ["opa_to_number", ['"+-1"'], undefined],
+  ["opa_to_number", ['"1_000"'], undefined],
+  ["opa_to_number", ['" 1"'], undefined],
+  // the hexadecimal form: 0x mantissa, a p exponent required, underscores only between digits or after 0x
+  ["opa_to_number", ['"0x1p4"'], "16"],
+  ["opa_to_number", ['"-0X1.8P1"'], "-3"],
+  ["opa_to_number", ['"0x.8p0"'], "0.5"],
+  ["opa_to_number", ['"0x1p-2"'], "0.25"],
+  ["opa_to_number", ['"0x_1_0p0"'], "16"],
+  ["opa_to_number", ['"0x1p1_0"'], "1024"],
+  ["opa_to_number", ['"0x1.fffffffffffff8p0"'], "2"],
+  ["opa_to_number", ['"0x1.fffffffffffffp1023"'], "1.7976931348623157e+308"],
+  ["opa_to_number", ['"0x1p-1074"'], "5e-324"],
+  ["opa_to_number", ['"0x1p-2000"'], "0"],
+  ["opa_to_number", ['"0x10"'], undefined],
+  ["opa_to_number", ['"0xp1"'], undefined],
+  ["opa_to_number", ['"0x1p"'], undefined],
+  ["opa_to_number", ['"0x1e1"'], undefined],
+  ["opa_to_number", ['"0x1__0p0"'], undefined],
+  ["opa_to_number", ['"0x1_p0"'], undefined],
+  ["opa_to_number", ['"0x1p_1"'], undefined],
+  ["opa_to_number", ['"0x1p1024"'], undefined],
   ["opa_numbers_range", ["1", "4"], "[1,2,3,4]"],
   ["opa_numbers_range", ["2", "-1"], "[2,1,0,-1]"],
   ["opa_numbers_range", ["3.14", "4"], undefined],
@@ -197,6 +231,16 @@ describe("strict builtin errors", () => {
     ["opa_numbers_range", ["3.14", "4"], "eval_type_error: numbers.range: operand 1 must be integer number but got floating-point number"],
     ["opa_strings_format_int", ["1", "3"], "eval_type_error: format_int: operand 2 must be one of {2, 8, 10, 16}"],
     ["opa_to_number", ['"abc"'], 'eval_builtin_error: to_number: strconv.ParseFloat: parsing "abc": invalid syntax'],
+    ["opa_to_number", ['"1e400"'], 'eval_builtin_error: to_number: strconv.ParseFloat: parsing "1e400": value out of range'],
+    ["opa_to_number", ['"-1e400"'], 'eval_builtin_error: to_number: strconv.ParseFloat: parsing "-1e400": value out of range'],
+    ["opa_to_number", [`"1${"0".repeat(400)}"`], `eval_builtin_error: to_number: strconv.ParseFloat: parsing "1${"0".repeat(400)}": value out of range`],
+    ["opa_to_number", ['"Infinity"'], "eval_type_error: to_number: operand 1 must be valid number string but got string"],
+    ["opa_to_number", ['"-NaN"'], "eval_type_error: to_number: operand 1 must be valid number string but got string"],
+    ["opa_to_number", ['"+-inf"'], "eval_type_error: to_number: operand 1 must be valid number string but got string"],
+    ["opa_to_number", ['"infinit"'], 'eval_builtin_error: to_number: strconv.ParseFloat: parsing "infinit": invalid syntax'],
+    ["opa_to_number", ['"1e"'], 'eval_builtin_error: to_number: strconv.ParseFloat: parsing "1e": invalid syntax'],
+    ["opa_to_number", ['"0x1p1024"'], 'eval_builtin_error: to_number: strconv.ParseFloat: parsing "0x1p1024": value out of range'],
+    ["opa_to_number", ['"0x10"'], 'eval_builtin_error: to_number: strconv.ParseFloat: parsing "0x10": invalid syntax'],
   ] as const)("%s(%j) aborts with %s", (name, args, want) => {
     expect(strictError(name, ...args)).toContain(want);
   });
@@ -278,7 +322,16 @@ describe("json.marshal_with_options", () => {
 
   it("rejects unknown option keys under strict errors", () => {
     expect(strictError("tg_json_marshal_with_options", "[1]", '{"include_winning_lottery_numbers":true}')).toContain(
-      'eval_type_error: json.marshal_with_options: object contained unknown key "include_winning_lottery_numbers"',
+      'eval_type_error: json.marshal_with_options: operand 2 object contained unknown key "include_winning_lottery_numbers"',
+    );
+  });
+
+  it("names a cast failure with the option key's index in the options' key order, as OPA does", () => {
+    expect(strictError("tg_json_marshal_with_options", "[1]", '{"indent":"x","prefix":2}')).toContain(
+      'eval_type_error: json.marshal_with_options: operand 2 key "prefix" failed cast to string: operand 1 must be string but got number',
+    );
+    expect(strictError("tg_json_marshal_with_options", "[1]", '{"pretty":null}')).toContain(
+      'eval_type_error: json.marshal_with_options: operand 2 key "pretty" failed cast to bool',
     );
   });
 });

@@ -3,6 +3,7 @@ import { opa_abort } from "./env";
 import { bBegin, bByte, bBytes, bLit, bEnd } from "./memory";
 import { tag, T_NULL, T_BOOLEAN, T_NUMBER, T_STRING, T_ARRAY, T_OBJECT, T_SET } from "./value";
 import { writeI64 } from "./number";
+import { writeRego } from "./json-print";
 
 /** Strict builtin errors: set to 1 by generated code (RUNTIME-API.md, Errors). */
 export let tg_strict_builtin_errors: i32 = 0;
@@ -94,6 +95,20 @@ export function typeError(name: string, operand: i32, want: string, got: usize):
   return 0;
 }
 
+/** OPA's IntOperand/BigIntOperand text for a number that is not an integer. */
+export function notInteger(name: string, operand: i32): usize {
+  if (tg_strict_builtin_errors == 0) return 0;
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit("eval_type_error: ");
+  bLit(name);
+  bLit(": operand ");
+  writeI64(operand);
+  bLit(" must be integer number but got floating-point number");
+  raise();
+  return 0;
+}
+
 /** `... operand <i> must be <want> but got <container type> containing <element type>`. */
 export function typeErrorContaining(name: string, operand: i32, want: string, container: usize, elem: usize): usize {
   if (tg_strict_builtin_errors == 0) return 0;
@@ -109,22 +124,6 @@ export function typeErrorContaining(name: string, operand: i32, want: string, co
   bLit(typeName(container));
   bLit(" containing ");
   bLit(typeName(elem));
-  raise();
-  return 0;
-}
-
-/** `eval_type_error: <name>: <msg> "<bytes>"` (a message that quotes a value). */
-export function typeErrorQuoting(name: string, msg: string, p: usize, n: usize): usize {
-  if (tg_strict_builtin_errors == 0) return 0;
-  bBegin();
-  writeLocation(locFile, locRow, locCol);
-  bLit("eval_type_error: ");
-  bLit(name);
-  bLit(": ");
-  bLit(msg);
-  bByte(34);
-  bBytes(p, n);
-  bByte(34);
   raise();
   return 0;
 }
@@ -153,6 +152,36 @@ export function builtinErrorWith(name: string, prefix: string, p: usize, n: usiz
   bLit(prefix);
   bBytes(p, n);
   bLit(suffix);
+  raise();
+  return 0;
+}
+
+/**
+ * `eval_type_error: <name>: operand <operand> <prefix><named in Rego syntax><middle>`, as
+ * OPA's NewOperandErr formats an ast value with %s/%v (a string comes out quoted). When
+ * `index` is not negative, the wrapped StringOperand error follows:
+ * `operand <index> must be string but got <type of got>`, preceded by
+ * ` at index <index>: ` when `atIndex`.
+ */
+export function operandErrorNaming(name: string, operand: i32, prefix: string, named: usize, middle: string, index: i32, got: usize, atIndex: bool = false): usize {
+  if (tg_strict_builtin_errors == 0) return 0;
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit("eval_type_error: ");
+  bLit(name);
+  bLit(": operand ");
+  writeI64(operand);
+  bByte(32);
+  bLit(prefix);
+  writeRego(named);
+  bLit(middle);
+  if (atIndex) { bLit(" at index "); writeI64(index); bLit(": "); }
+  if (index >= 0) {
+    bLit("operand ");
+    writeI64(index);
+    bLit(" must be string but got ");
+    bLit(typeName(got));
+  }
   raise();
   return 0;
 }

@@ -5,21 +5,17 @@
  * "requires_approval": bool}` (other members are ignored, as the host's
  * `toDecision` ignores them):
  *
- *   0                          the result set does not hold exactly one result
- *   1                          one result, but not such an object
- *   reason | 4 | allow | ask<<1 otherwise; `reason` is the address of the reason's
- *                              string cell (cells are 8-byte aligned, so the low
- *                              three bits are free). A reason the policy spells out
- *                              is a static string cell, the same address on every
- *                              call, so a host keeps a table of them by address.
+ * the scalar of `DECISION` / `decisionScalar` in src/policy/abi.ts (undefined when the
+ * result set does not hold exactly one result, malformed when it is not such an
+ * object, else the reason's string cell address with the flag bits). A reason the
+ * policy spells out is a static string cell, the same address on every call, so a
+ * host keeps a table of them by address.
  *
  * The caller sets the heap pointer first, as for `eval`; nothing is dumped.
  */
 import * as binaryen from "../link/builder-api.js";
 import type { EmitEnv } from "./emit-func.js";
-import { T_BOOLEAN, T_OBJECT, T_STRING } from "../../../src/policy/value-layout.js";
-
-export const DECISION_EXPORT = "toolgate_decision";
+import { CODE_EXPORTS as RT, DECISION, MODULE_EXPORTS, T_BOOLEAN, T_OBJECT, T_STRING } from "../../../src/policy/abi.js";
 
 const i32 = binaryen.i32;
 
@@ -49,11 +45,12 @@ export function addDecisionExport(
     // The entry is read only when the object has one at that index (a read past the end could trap).
     const has = m.i32.gt_u(m.i32.load(4, 4, get(res)), m.i32.const(at));
     const same = m.i32.eq(m.i32.load(8 * at, 4, m.local.tee(members, m.i32.load(12, 4, get(res)), i32)), m.i32.const(cell));
-    const call = (): binaryen.ExpressionRef => m.call(env.rt("opa_value_get"), [get(res), m.i32.const(cell)], i32);
+    const call = (): binaryen.ExpressionRef => m.call(env.rt(RT.valueGet), [get(res), m.i32.const(cell)], i32);
     return m.local.set(target, m.if(has, m.if(same, m.i32.load(8 * at + 4, 4, m.local.get(members, i32)), call()), call()));
   };
+  const flag = (l: number, bit: number): binaryen.ExpressionRef => (bit === 1 ? truth(l) : m.i32.shl(truth(l), m.i32.const(Math.log2(bit))));
   const malformedUnless = (l: number, tag: number): binaryen.ExpressionRef =>
-    m.if(m.i32.or(m.i32.eqz(get(l)), m.i32.ne(type(l), m.i32.const(tag))), m.return(m.i32.const(1)));
+    m.if(m.i32.or(m.i32.eqz(get(l)), m.i32.ne(type(l), m.i32.const(tag))), m.return(m.i32.const(DECISION.malformed)));
   const got = "got_value";
   const direct: binaryen.ExpressionRef[] = [];
   valuePlans.forEach((name, id) => {
@@ -61,7 +58,7 @@ export function addDecisionExport(
     direct.push(m.if(m.i32.eq(get(ep), m.i32.const(id)), m.block(null, [
       ...evalStart(),
       m.local.set(res, m.call(name, [get(input), get(data)], i32)),
-      m.if(m.i32.eqz(get(res)), m.return(m.i32.const(0))),
+      m.if(m.i32.eqz(get(res)), m.return(m.i32.const(DECISION.undefined))),
       m.br(got),
     ])));
   });
@@ -71,11 +68,11 @@ export function addDecisionExport(
       m.block(got, [
         ...direct,
         m.local.set(rs, m.call(evalFunction, [m.i32.const(0), get(ep), get(input), get(data)], i32)),
-        m.if(m.i32.eqz(get(rs)), m.return(m.i32.const(0))),
-        m.if(m.i32.ne(m.call(env.rt("opa_value_length"), [get(rs)], i32), m.i32.const(1)), m.return(m.i32.const(0))),
-        m.local.set(res, m.call(env.rt("tg_value_at"), [get(rs), m.i32.const(0)], i32)),
-        m.if(m.i32.eqz(get(res)), m.return(m.i32.const(1))),
-        m.local.set(res, m.call(env.rt("opa_value_get"), [get(res), m.i32.const(env.data.string("result"))], i32)),
+        m.if(m.i32.eqz(get(rs)), m.return(m.i32.const(DECISION.undefined))),
+        m.if(m.i32.ne(m.call(env.rt(RT.valueLength), [get(rs)], i32), m.i32.const(1)), m.return(m.i32.const(DECISION.undefined))),
+        m.local.set(res, m.call(env.rt(RT.valueAt), [get(rs), m.i32.const(0)], i32)),
+        m.if(m.i32.eqz(get(res)), m.return(m.i32.const(DECISION.malformed))),
+        m.local.set(res, m.call(env.rt(RT.valueGet), [get(res), m.i32.const(env.data.string("result"))], i32)),
       ]),
       malformedUnless(res, T_OBJECT),
       member(allow, "allow", 0),
@@ -84,13 +81,11 @@ export function addDecisionExport(
       malformedUnless(ask, T_BOOLEAN),
       member(reason, "reason", 1),
       malformedUnless(reason, T_STRING),
-      m.i32.or(
-        m.i32.or(get(reason), m.i32.const(4)),
-        m.i32.or(truth(allow), m.i32.shl(truth(ask), m.i32.const(1))),
-      ),
+      // decisionScalar(allow, ask, reason): a boolean's byte (0/1) shifted to its flag bit.
+      m.i32.or(m.i32.or(get(reason), m.i32.const(DECISION.defined)), m.i32.or(flag(allow, DECISION.allow), flag(ask, DECISION.requiresApproval))),
     ],
     i32,
   );
-  m.addFunction(DECISION_EXPORT, binaryen.createType([i32, i32, i32]), i32, [i32, i32, i32, i32, i32, i32], body);
-  m.addFunctionExport(DECISION_EXPORT, DECISION_EXPORT);
+  m.addFunction(MODULE_EXPORTS.decision, binaryen.createType([i32, i32, i32]), i32, [i32, i32, i32, i32, i32, i32], body);
+  m.addFunctionExport(MODULE_EXPORTS.decision, MODULE_EXPORTS.decision);
 }

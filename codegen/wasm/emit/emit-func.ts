@@ -12,14 +12,16 @@ import type { CostOperand, FuelBuiltins } from "./fuel-builtins.js";
 import type { Memo } from "./memo.js";
 import type { MemberPosition } from "./member-positions.js";
 import type { StaticData } from "./static-data.js";
+import { CODE_EXPORTS as RT, T_ARRAY, T_BOOLEAN, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING } from "../../../src/policy/abi.js";
+import type { RuntimeExportName } from "../../../src/policy/abi.js";
 
 const i32 = binaryen.i32;
 type Ref = binaryen.ExpressionRef;
-const T_NULL = 1;
-const T_BOOLEAN = 2;
-const T_OBJECT = 6;
 /** Type-test builtins and the tag they test (RUNTIME-API.md section 2). */
-const TYPE_TESTS = new Map([["is_null", 1], ["is_boolean", 2], ["is_number", 3], ["is_string", 4], ["is_array", 5], ["is_object", 6], ["is_set", 7]]);
+const TYPE_TESTS = new Map([
+  ["is_null", T_NULL], ["is_boolean", T_BOOLEAN], ["is_number", T_NUMBER], ["is_string", T_STRING],
+  ["is_array", T_ARRAY], ["is_object", T_OBJECT], ["is_set", T_SET],
+]);
 
 /** What statement lowering needs from the module being built. */
 export interface EmitEnv {
@@ -131,7 +133,7 @@ export class FuncEmitter {
     return this.env.m.local.set(l, v);
   }
 
-  private call(rtName: string, args: Ref[], result: binaryen.Type = i32): Ref {
+  private call(rtName: RuntimeExportName, args: Ref[], result: binaryen.Type = i32): Ref {
     return this.env.m.call(this.env.rt(rtName), args, result);
   }
 
@@ -165,7 +167,7 @@ export class FuncEmitter {
   private runtimeError(loc: Location, message: string): Ref {
     const m = this.env.m;
     const d = this.env.data;
-    return this.call("opa_runtime_error", [
+    return this.call(RT.runtimeError, [
       m.i32.const(d.cstring(this.env.files[loc.file] ?? "unknown")),
       m.i32.const(loc.row),
       m.i32.const(loc.col),
@@ -183,7 +185,7 @@ export class FuncEmitter {
       if (s.type === "ResultSetAddStmt") {
         const differs = m.i32.and(
           m.i32.ne(this.get(rv.out), m.i32.const(0)),
-          m.i32.eqz(this.call("tg_value_equal", [this.get(rv.out), this.get(rv.rule.value)])),
+          m.i32.eqz(this.call(RT.valueEqual, [this.get(rv.out), this.get(rv.rule.value)])),
         );
         return m.block(null, [m.if(differs, m.return(m.i32.const(0))), this.set(rv.out, this.get(rv.rule.value))]);
       }
@@ -194,7 +196,7 @@ export class FuncEmitter {
       case "BlockStmt": return m.block(null, s.blocks.map((b) => this.block(b)), binaryen.none);
       case "BreakStmt": return m.br(this.labels[this.labels.length - 1 - s.index]!);
       case "DotStmt": return this.dot(s.source, s.key, s.target);
-      case "LenStmt": return this.set(s.target, this.call("opa_number_size", [this.call("opa_value_length", [o(s.source)])]));
+      case "LenStmt": return this.set(s.target, this.call(RT.numberSize, [this.call(RT.valueLength, [o(s.source)])]));
       case "ScanStmt": return this.scan(s.source, s.key, s.value, s.block, s.loc);
       case "NotStmt": return this.block(s.block, [m.br(this.fail)]);
       case "AssignIntStmt": return this.set(s.target, m.i32.const(this.env.data.int(s.value)));
@@ -206,7 +208,7 @@ export class FuncEmitter {
           m.if(
             m.i32.eqz(this.get(s.target)),
             this.set(s.target, this.get(src)),
-            m.if(m.i32.eqz(this.call("tg_value_equal", [this.get(s.target), this.get(src)])), this.runtimeError(s.loc, s.message)),
+            m.if(m.i32.eqz(this.call(RT.valueEqual, [this.get(s.target), this.get(src)])), this.runtimeError(s.loc, s.message)),
           ),
         ]);
       }
@@ -216,16 +218,16 @@ export class FuncEmitter {
         const v = this.env.consts[s.index];
         if (v === undefined) throw new Error(`MakeConstStmt: no constant #${s.index}`);
         const cell = m.i32.const(this.env.data.value(v));
-        return this.set(s.target, s.copy === true ? this.call("opa_value_shallow_copy", [cell]) : cell);
+        return this.set(s.target, s.copy === true ? this.call(RT.valueShallowCopy, [cell]) : cell);
       }
       case "MakeNumberIntStmt": return this.set(s.target, m.i32.const(this.env.data.int(s.value)));
       case "MakeNumberRefStmt": {
         const [ptr, len] = this.env.data.raw(this.env.strings[s.index]!);
-        return this.setOrFail(s.target, this.call("opa_number_ref", [m.i32.const(ptr), m.i32.const(len)]));
+        return this.setOrFail(s.target, this.call(RT.numberRef, [m.i32.const(ptr), m.i32.const(len)]));
       }
-      case "MakeArrayStmt": return this.set(s.target, this.call("opa_array_with_cap", [m.i32.const(s.capacity)]));
-      case "MakeObjectStmt": return this.set(s.target, this.call("opa_object", []));
-      case "MakeSetStmt": return this.set(s.target, this.call("opa_set", []));
+      case "MakeArrayStmt": return this.set(s.target, this.call(RT.arrayWithCap, [m.i32.const(s.capacity)]));
+      case "MakeObjectStmt": return this.set(s.target, this.call(RT.object, []));
+      case "MakeSetStmt": return this.set(s.target, this.call(RT.set, []));
       case "EqualStmt": return this.failIf(m.i32.eqz(this.equal(s.a, s.b)));
       case "NotEqualStmt": return this.failIf(this.equal(s.a, s.b));
       case "IsArrayStmt": return this.typeIs(o(s.source), 5);
@@ -233,21 +235,21 @@ export class FuncEmitter {
       case "IsSetStmt": return this.typeIs(o(s.source), 7);
       case "IsDefinedStmt": return this.failIf(m.i32.eqz(this.get(s.source)));
       case "IsUndefinedStmt": return this.failIf(m.i32.ne(this.get(s.source), m.i32.const(0)));
-      case "ArrayAppendStmt": return this.call("opa_array_append", [this.get(s.array), o(s.value)], binaryen.none);
-      case "ObjectInsertStmt": return this.call("opa_object_insert", [this.get(s.object), o(s.key), o(s.value)], binaryen.none);
+      case "ArrayAppendStmt": return this.call(RT.arrayAppend, [this.get(s.array), o(s.value)], binaryen.none);
+      case "ObjectInsertStmt": return this.call(RT.objectInsert, [this.get(s.object), o(s.key), o(s.value)], binaryen.none);
       case "ObjectInsertOnceStmt":
         return m.if(
-          m.i32.eqz(this.call("tg_object_insert_once", [this.get(s.object), o(s.key), o(s.value)])),
+          m.i32.eqz(this.call(RT.objectInsertOnce, [this.get(s.object), o(s.key), o(s.value)])),
           this.runtimeError(s.loc, s.message),
         );
-      case "ObjectMergeStmt": return this.setOrFail(s.target, this.call("opa_value_merge", [this.get(s.a), this.get(s.b)]));
-      case "SetAddStmt": return this.call("opa_set_add", [this.get(s.set), o(s.value)], binaryen.none);
+      case "ObjectMergeStmt": return this.setOrFail(s.target, this.call(RT.valueMerge, [this.get(s.a), this.get(s.b)]));
+      case "SetAddStmt": return this.call(RT.setAdd, [this.get(s.set), o(s.value)], binaryen.none);
       case "WithStmt": return this.withStmt(s.local, s.path, o(s.value), s.target);
       case "NopStmt": return m.nop();
       case "CoverStmt": return m.i32.store8(0, 1, m.i32.const(this.env.coverageBase() + s.point), m.i32.const(1));
       case "ResultSetAddStmt":
         if (this.resultSet === null) throw new Error("ResultSetAddStmt outside a plan");
-        return this.call("opa_set_add", [this.get(this.resultSet), this.get(s.value)], binaryen.none);
+        return this.call(RT.setAdd, [this.get(this.resultSet), this.get(s.value)], binaryen.none);
     }
   }
 
@@ -279,7 +281,7 @@ export class FuncEmitter {
    */
   private member(source: Operand, key: Operand): Ref {
     const m = this.env.m;
-    const call = (): Ref => this.call("opa_value_get", [this.operand(source), this.operand(key)]);
+    const call = (): Ref => this.call(RT.valueGet, [this.operand(source), this.operand(key)]);
     const guess = this.env.memberPosition;
     if (guess === undefined || key.kind !== "string" || source.kind !== "local" || source.local === DATA) return call();
     const name = this.env.strings[key.index]!;
@@ -309,7 +311,7 @@ export class FuncEmitter {
       return m.i32.and(m.i32.ne(cell(), m.i32.const(0)), m.i32.eq(m.i32.load8_u(0, 1, cell()), m.i32.const(T_NULL)));
     }
     const [x, c] = b.kind === "bool" ? [a, b] : a.kind === "bool" ? [b, a] : [null, null];
-    if (x === null || c === null || x.kind !== "local") return this.call("tg_value_equal", [this.operand(a), this.operand(b)]);
+    if (x === null || c === null || x.kind !== "local") return this.call(RT.valueEqual, [this.operand(a), this.operand(b)]);
     // A boolean cell is its tag and a 0/1 byte; 0 (undefined) equals nothing.
     const cell = (): Ref => this.get(x.local);
     const bits = T_BOOLEAN | ((c.value ? 1 : 0) << 8);
@@ -318,7 +320,7 @@ export class FuncEmitter {
 
   private typeIs(v: Ref, tag: number): Ref {
     const m = this.env.m;
-    return this.failIf(m.i32.ne(this.call("opa_value_type", [v]), m.i32.const(tag)));
+    return this.failIf(m.i32.ne(this.call(RT.valueType, [v]), m.i32.const(tag)));
   }
 
   private callStmt(s: Extract<Stmt, { type: "CallStmt" }>): Ref {
@@ -360,9 +362,9 @@ export class FuncEmitter {
     let invoke: Ref;
     if (target.kind === "host") {
       // Exact host builtins: operands go as tagged JSON text, the tagged result is rebuilt (sets, exact numbers).
-      const operands = target.exact ? args.map((a) => this.call("tg_exact_encode", [a])) : args;
+      const operands = target.exact ? args.map((a) => this.call(RT.exactEncode, [a])) : args;
       const r = m.call(this.env.hostImport(target.arity), [m.i32.const(target.id), m.i32.const(0), ...operands], i32);
-      invoke = this.setOrFail(s.result, target.exact ? this.call("tg_exact_decode", [r]) : r);
+      invoke = this.setOrFail(s.result, target.exact ? this.call(RT.exactDecode, [r]) : r);
     } else invoke = this.setOrFail(s.result, m.call(target.name, args, i32));
     const call = charged(invoke);
     // Strict mode: builtin errors (native, or host ones reading tg_location) carry this call's location;
@@ -371,7 +373,7 @@ export class FuncEmitter {
     const d = this.env.data;
     const loc = s.loc;
     return m.block(null, [
-      this.call("tg_set_location", [m.i32.const(d.cstring(this.env.files[loc.file] ?? "unknown")), m.i32.const(loc.row), m.i32.const(loc.col)], binaryen.none),
+      this.call(RT.setLocation, [m.i32.const(d.cstring(this.env.files[loc.file] ?? "unknown")), m.i32.const(loc.row), m.i32.const(loc.col)], binaryen.none),
       call,
     ]);
   }
@@ -391,15 +393,15 @@ export class FuncEmitter {
     return m.block(null, [
       this.set(found, m.i32.const(0)),
       m.block(exit, [
-        m.br(exit, m.i32.lt_u(this.call("opa_value_type", [this.get(source)]), m.i32.const(5))),
-        this.set(n, this.call("opa_value_length", [this.get(source)])),
+        m.br(exit, m.i32.lt_u(this.call(RT.valueType, [this.get(source)]), m.i32.const(T_ARRAY))),
+        this.set(n, this.call(RT.valueLength, [this.get(source)])),
         // A scan runs to its end (breaks leave only after it), so its fuel is paid up front.
         ...(this.env.fuel === null ? [] : [this.env.fuel.scan(this.get(n), loc)]),
         this.set(i, m.i32.const(0)),
         m.loop(loop, m.block(null, [
           m.br(exit, m.i32.ge_u(this.get(i), this.get(n))),
-          this.set(key, this.call("tg_key_at", [this.get(source), this.get(i)])),
-          this.set(value, this.call("tg_value_at", [this.get(source), this.get(i)])),
+          this.set(key, this.call(RT.keyAt, [this.get(source), this.get(i)])),
+          this.set(value, this.call(RT.valueAt, [this.get(source), this.get(i)])),
           this.set(i, m.i32.add(this.get(i), m.i32.const(1))),
           this.block(body, [this.set(found, m.i32.const(1))]),
           m.br(loop),
@@ -413,11 +415,11 @@ export class FuncEmitter {
     const m = this.env.m;
     if (path.length === 0) return this.set(target, value);
     const arr = this.scratch();
-    const parts: Ref[] = [this.set(arr, this.call("opa_array_with_cap", [m.i32.const(path.length)]))];
+    const parts: Ref[] = [this.set(arr, this.call(RT.arrayWithCap, [m.i32.const(path.length)]))];
     for (const p of path) {
-      parts.push(this.call("opa_array_append", [this.get(arr), m.i32.const(this.env.data.string(this.env.strings[p]!))], binaryen.none));
+      parts.push(this.call(RT.arrayAppend, [this.get(arr), m.i32.const(this.env.data.string(this.env.strings[p]!))], binaryen.none));
     }
-    parts.push(this.set(target, this.call("tg_value_upsert", [this.get(base), this.get(arr), value])));
+    parts.push(this.set(target, this.call(RT.valueUpsert, [this.get(base), this.get(arr), value])));
     return m.block(null, parts);
   }
 }

@@ -11,7 +11,7 @@
  * operands are priced at build time.
  */
 import * as binaryen from "../link/builder-api.js";
-import { N_FLOAT, N_INT, T_ARRAY, T_NUMBER, T_STRING } from "../../../src/policy/value-layout.js";
+import { N_FLOAT, N_INT, T_ARRAY, T_NUMBER, T_STRING } from "../../../src/policy/abi.js";
 
 type Ref = binaryen.ExpressionRef;
 const i32 = binaryen.i32;

@@ -18,33 +18,23 @@
  * `toolgate_fuel_budget_set(units: f64)` (Infinity = unlimited; it also refills the
  * counter) and reads what is left with `toolgate_fuel_left() -> f64` (negative once
  * the budget was exceeded). The custom section `toolgate.fuel` records how many
- * checks of each kind the module has (a static measure of their cost).
+ * checks of each kind the module has (a static measure of their cost). The names
+ * and the section's shape are the ABI's (src/policy/abi.ts).
  */
 import * as binaryen from "../link/builder-api.js";
 import type { Location } from "../../plan/ir.js";
+import { MODULE_EXPORTS } from "../../../src/policy/abi.js";
+import type { FuelSection, FuelSite } from "../../../src/policy/abi.js";
 
 type Ref = binaryen.ExpressionRef;
 
 const FUEL = "tg_fuel";
 const BUDGET = "tg_fuel_budget";
 const OUT = "tg_fuel_out";
-export const FUEL_BUDGET_SET_EXPORT = "toolgate_fuel_budget_set";
-export const FUEL_LEFT_EXPORT = "toolgate_fuel_left";
+const FUEL_BUDGET_SET_EXPORT = MODULE_EXPORTS.fuelBudgetSet;
+const FUEL_LEFT_EXPORT = MODULE_EXPORTS.fuelLeft;
 export const FUEL_MESSAGE = "policy_budget_exceeded: evaluation used up its step budget";
-export const FUEL_SECTION = "toolgate.fuel";
 const UNLIMITED = 0x7fff_ffff_ffff_ffffn;
-
-/** Where the module checks its fuel. */
-export type FuelSite = "entry" | "scan" | "builtin";
-
-/** Contents of the `toolgate.fuel` custom section. */
-export interface FuelSection {
-  readonly version: 1;
-  /** Check sites per kind. */
-  readonly checks: Record<FuelSite, number>;
-  /** Generated functions with and without an entry check. */
-  readonly functions: { readonly checked: number; readonly unchecked: number };
-}
 
 /** What the fuel code needs from the module being built. */
 export interface FuelEnv {

@@ -12,13 +12,14 @@ import { builtinTable } from "./builtins.js";
 import { addDecisionExport } from "./decision-export.js";
 import type { EmitEnv } from "./emit-func.js";
 import { FuncEmitter } from "./emit-func.js";
-import { Fuel, FUEL_SECTION } from "./fuel.js";
+import { Fuel } from "./fuel.js";
 import { FuelBuiltins } from "./fuel-builtins.js";
 import { functionsNeedingEntryCheck } from "./fuel-leaves.js";
 import { Memo } from "./memo.js";
 import { appendStaticData, exportedName, finishHeapBase, importedFunction, linkModule, optimizeGenerated, readRuntime, replaceImport, runtimeHasGlobal, setGlobalInit, staticDataStart, validationError } from "../link/index.js";
-import { INPUT_PATHS_SECTION, inputPaths, inputPathsTable } from "./input-paths.js";
-import type { InputPaths } from "./input-paths.js";
+import { inputPaths, inputPathsTable } from "./input-paths.js";
+import { CODE_EXPORTS as RT, HOST_IMPORT_MODULE, HOST_IMPORTS, hostBuiltinImport, MODULE_EXPORTS, SDK_EXPORTS, SECTIONS, TOOLGATE_HOST_EXPORTS } from "../../../src/policy/abi.js";
+import type { InputPaths, InputPathsSectionJson } from "../../../src/policy/abi.js";
 import { memberPositions } from "./member-positions.js";
 import { StaticData } from "./static-data.js";
 
@@ -80,8 +81,8 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   let println: string | undefined;
   const printlnImport = (): string => {
     if (println === undefined) {
-      println = "opa_println";
-      m.addFunctionImport(println, "env", "opa_println", i32, binaryen.none);
+      println = HOST_IMPORTS.println;
+      m.addFunctionImport(println, HOST_IMPORT_MODULE, HOST_IMPORTS.println, i32, binaryen.none);
     }
     return println;
   };
@@ -90,7 +91,7 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     m,
     cstring: (s) => data.cstring(s),
     file: (i) => policy.static.files[i] ?? "unknown",
-    runtimeError: exportedName(m, "opa_runtime_error"),
+    runtimeError: exportedName(m, RT.runtimeError),
   });
   const memo = opts.memoize === false ? null : new Memo(m, data, policy.funcs);
   const entrypoints = inputPaths(policy);
@@ -138,8 +139,8 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
     hostImport(arity) {
       let n = hostImports.get(arity);
       if (n === undefined) {
-        n = `opa_builtin${arity}`;
-        m.addFunctionImport(n, "env", n, binaryen.createType(Array(arity + 2).fill(i32)), i32);
+        n = hostBuiltinImport(arity);
+        m.addFunctionImport(n, HOST_IMPORT_MODULE, n, binaryen.createType(Array(arity + 2).fill(i32)), i32);
         hostImports.set(arity, n);
       }
       return n;
@@ -151,12 +152,12 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
   const planNames = policy.plans.map((p, i) => addPlan(env, p, i));
 
   // toolgate.eval(ctx, entrypoint, input, data) -> result set
-  const abort = importedFunction(m, "env", "opa_abort");
-  if (abort === undefined) throw new EmitError("runtime.wasm does not import env.opa_abort");
+  const abort = importedFunction(m, HOST_IMPORT_MODULE, HOST_IMPORTS.abort);
+  if (abort === undefined) throw new EmitError(`runtime.wasm does not import ${HOST_IMPORT_MODULE}.${HOST_IMPORTS.abort}`);
   // What every evaluation starts with (fresh nodes per call: a node is used once).
   const evalStart = (): binaryen.ExpressionRef[] => {
     const start: binaryen.ExpressionRef[] = [];
-    if (opts.strictBuiltinErrors === true) start.push(m.global.set(exportedName(m, "tg_strict_builtin_errors"), m.i32.const(1)));
+    if (opts.strictBuiltinErrors === true) start.push(m.global.set(exportedName(m, TOOLGATE_HOST_EXPORTS.strictBuiltinErrors), m.i32.const(1)));
     if (usesNow) start.push(m.global.set(NOW_GLOBAL, m.i32.const(0)));
     if (memo !== null) start.push(memo.reset());
     return start;
@@ -181,26 +182,27 @@ function build(m: binaryen.Module, policy: Policy, opts: EmitOptions): Uint8Arra
 
   if (coverage > 0) {
     // One byte per coverage point; the caller reads and clears them (toolgate test --coverage).
-    m.addFunction("toolgate_coverage_ptr", binaryen.none, i32, [], m.i32.const(coverageAt));
-    m.addFunctionExport("toolgate_coverage_ptr", "toolgate_coverage_ptr");
+    m.addFunction(MODULE_EXPORTS.coveragePtr, binaryen.none, i32, [], m.i32.const(coverageAt));
+    m.addFunctionExport(MODULE_EXPORTS.coveragePtr, MODULE_EXPORTS.coveragePtr);
   }
   // The input each entrypoint can read, for hosts that write only that, with the static
   // string cell of every member name (a host that uses these cells as keys makes the
   // runtime's key compare a pointer compare). The SDK ignores custom sections.
   const keys = Object.fromEntries(memberNames(entrypoints).map((k) => [k, data.string(k)]));
-  m.addCustomSection(INPUT_PATHS_SECTION, new TextEncoder().encode(JSON.stringify({ version: 1, entrypoints, keys })));
-  if (fuel !== null) m.addCustomSection(FUEL_SECTION, new TextEncoder().encode(JSON.stringify(fuel.section())));
+  const section: InputPathsSectionJson = { version: 1, entrypoints, keys };
+  m.addCustomSection(SECTIONS.inputPaths, new TextEncoder().encode(JSON.stringify(section)));
+  if (fuel !== null) m.addCustomSection(SECTIONS.fuel, new TextEncoder().encode(JSON.stringify(fuel.section())));
   appendStaticData(m, data.blob());
   // The same paths in memory, for the runtime's projected input parse (opa_eval). A runtime
   // library without `tg_input_paths` (one built before the projected parse, as a benchmark
   // baseline links) parses the whole input and gets no table.
-  if (runtimeHasGlobal(m, "tg_input_paths")) {
+  if (runtimeHasGlobal(m, RT.inputPaths)) {
     const pathsAt = staticDataStart(m);
     appendStaticData(m, inputPathsTable(policy.plans.map((p) => p.name), entrypoints, (k) => keys[k]!, pathsAt));
-    setGlobalInit(m, "tg_input_paths", m.i32.const(pathsAt));
+    setGlobalInit(m, RT.inputPaths, m.i32.const(pathsAt));
   }
   finishHeapBase(m);
-  if (opts.legacyAbi === true) setGlobalInit(m, "opa_wasm_abi_minor_version", m.i32.const(1));
+  if (opts.legacyAbi === true) setGlobalInit(m, SDK_EXPORTS.abiMinorVersion, m.i32.const(1));
 
   phase("generate");
   // Spliced with the pre-optimised runtime at binary level; binaryen only on request.
@@ -243,7 +245,7 @@ function addPlan(env: EmitEnv, p: Plan, id: number): string {
   const fe = new FuncEmitter(env, count + 1, rs);
   const m = env.m;
   const refuel = env.fuel === null ? [] : [env.fuel.reset()];
-  const body = [...refuel, m.local.set(rs, m.call(env.rt("opa_set"), [], i32)), ...fe.blocks(p.blocks), m.return(m.local.get(rs, i32))];
+  const body = [...refuel, m.local.set(rs, m.call(env.rt(RT.set), [], i32)), ...fe.blocks(p.blocks), m.return(m.local.get(rs, i32))];
   const name = `plan.${id}`;
   finish(env, name, 2, fe, body);
   return name;
@@ -290,10 +292,10 @@ function localCount(blocks: readonly import("../../plan/ir.js").Block[], min: nu
 function nameMap(env: EmitEnv, entries: readonly (readonly [string, number])[], before: binaryen.ExpressionRef[] = []): binaryen.ExpressionRef {
   const m = env.m;
   const obj = 0;
-  const parts = [...before, m.local.set(obj, m.call(env.rt("opa_object"), [], i32))];
+  const parts = [...before, m.local.set(obj, m.call(env.rt(RT.object), [], i32))];
   for (const [name, id] of entries) {
     parts.push(
-      m.call(env.rt("opa_object_insert"), [m.local.get(obj, i32), m.i32.const(env.data.string(name)), m.i32.const(env.data.int(id))], binaryen.none),
+      m.call(env.rt(RT.objectInsert), [m.local.get(obj, i32), m.i32.const(env.data.string(name)), m.i32.const(env.data.int(id))], binaryen.none),
     );
   }
   parts.push(m.local.get(obj, i32));

@@ -16,11 +16,7 @@
  */
 import type { Block, Func, Local, Operand, Plan, Policy, Stmt } from "../../plan/ir.js";
 import { DATA, INPUT } from "../../plan/ir.js";
-
-export type InputPaths = true | { readonly [key: string]: InputPaths };
-
-/** The custom section the emitter writes: `{ version: 1, entrypoints: { "<path>": InputPaths } }`. */
-export const INPUT_PATHS_SECTION = "toolgate.input_paths";
+import type { InputPaths } from "../../../src/policy/abi.js";
 
 /** Builtins whose result depends only on the operand's type (and on nothing inside a composite). */
 const TYPE_ONLY = new Set(["is_string", "is_number", "is_boolean", "is_null", "is_object", "is_array", "is_set", "type_name"]);

@@ -9,8 +9,8 @@
  * through `opa_value_get`, so a wrong guess costs a compare and never changes a
  * result.
  */
-import type { InputPaths } from "./input-paths.js";
-import { compareUtf8 } from "../../../src/policy/value-layout.js";
+import { compareUtf8 } from "../../../src/policy/abi.js";
+import type { InputPaths } from "../../../src/policy/abi.js";
 
 /** The guessed index of member `key` in an object read from `input` itself (`fromInput`) or from a value inside it. */
 export type MemberPosition = (key: string, fromInput: boolean) => number | undefined;

@@ -8,7 +8,7 @@
  */
 import type { ConstValue } from "../../plan/ir.js";
 import { compareConst, sortedMembers } from "./const-order.js";
-import { T_ARRAY, T_BOOLEAN, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING } from "../../../src/policy/value-layout.js";
+import { T_ARRAY, T_BOOLEAN, T_NULL, T_NUMBER, T_OBJECT, T_SET, T_STRING } from "../../../src/policy/abi.js";
 
 
 export class StaticData {

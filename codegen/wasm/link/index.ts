@@ -22,6 +22,4 @@ export {
   runtimeHasGlobal,
   setGlobalInit,
   staticDataStart,
-  TOOLGATE_IMPORTS,
 } from "./runtime-symbols.js";
-export type { ToolgateImport } from "./runtime-symbols.js";

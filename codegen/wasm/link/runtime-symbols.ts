@@ -10,14 +10,13 @@ import { Module } from "./module-builder.js";
 import { runtimeBytes } from "./runtime-bytes.js";
 import { runtimeLibrary } from "./runtime-library.js";
 import { createType, i32 } from "./types.js";
-
-/** The imports generated code must provide (module `toolgate`). */
-export const TOOLGATE_IMPORTS = ["eval", "entrypoints", "builtins", "heap_base"] as const;
-export type ToolgateImport = (typeof TOOLGATE_IMPORTS)[number];
+import { RUNTIME_IMPORT_MODULE } from "../../../src/policy/abi.js";
+import type { RuntimeImport } from "../../../src/policy/abi.js";
 
 export const RUNTIME_EXPORT_PREFIX = "runtime:";
 export const RUNTIME_IMPORT_PREFIX = "import:";
-export const TOOLGATE_MODULE = "toolgate";
+/** The module of the imports generated code provides (RUNTIME_IMPORTS). */
+export const TOOLGATE_MODULE = RUNTIME_IMPORT_MODULE;
 
 /** A fresh builder module over the runtime library (decoded once per library). */
 export function readRuntime(bytes: Uint8Array = runtimeBytes()): Module {
@@ -38,7 +37,7 @@ export function importedFunction(m: Module, module: string, base: string): strin
 }
 
 /** Defines the function every runtime call of import `toolgate.<name>` now calls; returns its name. */
-export function replaceImport(m: Module, name: ToolgateImport, vars: readonly number[], body: ExpressionRef): string {
+export function replaceImport(m: Module, name: RuntimeImport, vars: readonly number[], body: ExpressionRef): string {
   const imp = m.runtime.imports.find((i) => i.kind === "function" && i.module === TOOLGATE_MODULE && i.base === name);
   if (imp === undefined || imp.kind !== "function") throw new LinkError(`runtime does not import toolgate.${name}`);
   const type = m.runtime.types[imp.type]!;

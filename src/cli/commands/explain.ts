@@ -10,7 +10,7 @@ import { loadPolicyFile } from "../../policy/policy-file.js";
 import type { PolicyInput } from "../../policy/engine.js";
 import { opaDecisionEvent } from "../../runtime/decision-log.js";
 import { decisionIdOfError } from "../../runtime/thrown-errors.js";
-import { formatHandlerError } from "./log.js";
+import { formatDecisionOrigin, formatHandlerError } from "./log.js";
 import { addLogStoreOptions, openLogStore } from "../log-store.js";
 import type { LogStoreOptions } from "../log-store.js";
 import type { RegisterCommand } from "./index.js";
@@ -117,6 +117,7 @@ export const registerExplain: RegisterCommand = (program, setExitCode) => {
       if (current === null) console.log(`  on disk    (no ${opts.policy}: the version it was made under cannot be checked)`);
       else if (sameVersion) console.log(`  on disk    ${opts.policy} + ${opts.data} is the version it was made under`);
       else console.log(`  on disk    ${current.version} differs from the logged version: the rules below are today's (${opts.policies}), decided ${JSON.stringify(current.decision)}`);
+      for (const line of formatDecisionOrigin(record)) console.log(`  ${line}`);
       for (const line of loggedFigureLines(record.input)) console.log(`  ${line}`);
       if (record.erased.length > 0) console.log(`  erased     ${record.erased.join(", ")} (not in the logged input: rules reading them see undefined)`);
       if (record.error !== null) console.log(`  handler    threw; the model saw only the error id\n${formatHandlerError(record.error).replace(/^/gm, "    ")}`);

@@ -48,6 +48,21 @@ export function formatLogTable(rows: readonly DecisionLogRecord[]): string {
   return [line(head), ...cells.map(line)].join("\n");
 }
 
+/**
+ * Where a decision was made, for a terminal: the gate's labels (`id`, `version`, `service`
+ * first) and the call span's trace and span ids. No lines for an entry written before them.
+ */
+export function formatDecisionOrigin(r: DecisionLogRecord): string[] {
+  const lines: string[] = [];
+  if (r.labels !== null) {
+    const first = ["service", "id", "version"].filter((k) => r.labels![k] !== undefined);
+    const keys = [...first, ...Object.keys(r.labels).filter((k) => !first.includes(k))];
+    lines.push(`labels     ${keys.map((k) => `${k}=${JSON.stringify(r.labels![k])}`).join(" ")}`);
+  }
+  if (r.trace_id !== null) lines.push(`trace      trace_id ${r.trace_id} span_id ${r.span_id ?? "-"}`);
+  return lines;
+}
+
 /** A thrown handler error as logged, for a terminal: what the model was not told. */
 export function formatHandlerError(e: HandlerErrorDetail): string {
   const lines = [
@@ -101,7 +116,10 @@ export const registerLog: RegisterCommand = (program, setExitCode) => {
           return setExitCode(1);
         }
         if (opts.format === "json") console.log(JSON.stringify([opaDecisionEvent(record)], null, 2));
-        else console.log(`${formatLogTable([record])}${record.error === null ? "" : `\n\n${formatHandlerError(record.error)}`}`);
+        else {
+          const origin = formatDecisionOrigin(record).map((line) => `\n  ${line}`).join("");
+          console.log(`${formatLogTable([record])}${origin}${record.error === null ? "" : `\n\n${formatHandlerError(record.error)}`}`);
+        }
         return;
       }
       const query: DecisionQuery = {

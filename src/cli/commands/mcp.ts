@@ -94,7 +94,7 @@ async function run(opts: McpOptions): Promise<void> {
   }
   const { generated, handlers, reconcilers } = await handlerModule(opts);
   // Loaded after the usage and input checks, so those errors answer without loading the runtime.
-  const [{ createRuntime }, { isPolicyLoadError, loadPolicyEngineFromFiles }, { openStore, storeConfigFromEnv }, mcp] = await Promise.all([
+  const [{ createRuntime }, { isPolicyLoadError, loadPolicyEngineFromFiles }, { openStore }, mcp] = await Promise.all([
     import("../../runtime/index.js"),
     import("../../policy/index.js"),
     import("../../store/index.js"),
@@ -113,7 +113,7 @@ async function run(opts: McpOptions): Promise<void> {
     throw new InputError(`${opts.policy}:1:1 policy_load_error: ${err.message}\n  hint: rebuild it with \`toolgate build\``);
   }
   const db = opts.db ?? join(mkdtempSync(join(tmpdir(), "toolgate-mcp-")), "state.db");
-  const store = await openStore(storeConfigFromEnv(db));
+  const store = await openStore({ defaultPath: db });
   const runtime = createRuntime({
     manifest: generated.manifest,
     validators: generated.validators,

@@ -107,7 +107,7 @@ export const registerReplay: RegisterCommand = (program, setExitCode) => {
           opts.tool === undefined ? null : `tool ${opts.tool}`,
         ].filter((x) => x !== null).join(", ");
         const source = bundle ? `${opts.policy}, bundle data${readBundleFiles(readFileSync(opts.policy), opts.policy).has("data.json") ? "" : " (none)"}` : `${opts.policy}, data ${dataFile ?? "(none)"}`;
-        console.log(formatReplay(report, { candidate: source, filters }, opts.failOn));
+        console.log(formatReplay(report, { candidate: source, filters }, opts.failOn, new Map(records.map((r) => [r.decision_id, r.input]))));
       }
       if (replayFails(report, opts.failOn)) setExitCode(1);
     } finally {

@@ -7,7 +7,8 @@
  */
 import { createHmac } from "node:crypto";
 import { existsSync } from "node:fs";
-import type { InboxApprovals, RuntimeApprovals } from "../../approvals/approvals-api.js";
+import type { InboxApprovals } from "../../approvals/approvals-api.js";
+import type { RuntimeApprovals } from "../../runtime/runtime.js";
 import { createApprovals } from "../../approvals/create-approvals.js";
 import { startAnnouncer } from "../../server/webhook.js";
 import type { Announcer } from "../../server/webhook.js";

@@ -12,6 +12,8 @@ export interface SigOptions {
   readonly deprecated?: boolean;
   /** Runtime library export. */
   readonly native?: string;
+  /** Runtime export that served modules built before the builtin moved to the host. */
+  readonly retiredNative?: string;
   /** Host implementations: the entry takes `host[name]`, which must exist. */
   readonly host?: HostGroup;
   readonly sdk?: boolean;

@@ -8,6 +8,7 @@
  */
 import { bitsBuiltins as bits } from "../host-builtins/bits.js";
 import { cryptoBuiltins as crypto } from "../host-builtins/crypto.js";
+import { encodingBuiltins as encoding } from "../host-builtins/encoding.js";
 import { globBuiltins as glob } from "../host-builtins/glob.js";
 import { jsonFilterBuiltins as jsonFilter } from "../host-builtins/json-filter.js";
 import { jsonPatchBuiltins as jsonPatch } from "../host-builtins/json-patch.js";
@@ -144,14 +145,15 @@ export const OPA_BUILTINS: readonly BuiltinEntry[] = [
   // encoding
   sig("json.marshal", "any", "string", { native: "opa_json_marshal" }),
   sig("json.marshal_with_options", "any object", "string", { native: "tg_json_marshal_with_options" }),
-  sig("json.unmarshal", "string", "any", { native: "opa_json_unmarshal" }),
+  // host: Go's encoding/json and encoding/base64 error texts (the retired natives serve modules built before)
+  sig("json.unmarshal", "string", "any", { host: encoding, retiredNative: "opa_json_unmarshal" }),
   sig("json.is_valid", "string", "boolean", { native: "tg_json_is_valid" }),
   sig("base64.encode", "string", "string", { native: "opa_base64_encode" }),
-  sig("base64.decode", "string", "string", { native: "opa_base64_decode" }),
+  sig("base64.decode", "string", "string", { host: encoding, retiredNative: "opa_base64_decode" }),
   sig("base64.is_valid", "string", "boolean", { native: "opa_base64_is_valid" }),
   sig("base64url.encode", "string", "string", { native: "opa_base64_url_encode" }),
   sig("base64url.encode_no_pad", "string", "string", { native: "tg_base64_url_encode_no_pad" }),
-  sig("base64url.decode", "string", "string", { native: "opa_base64_url_decode" }),
+  sig("base64url.decode", "string", "string", { host: encoding, retiredNative: "opa_base64_url_decode" }),
   sig("urlquery.encode", "string", "string"),
   sig("urlquery.decode", "string", "string"),
   sig("urlquery.encode_object", "object", "string"),

@@ -37,6 +37,12 @@ export interface BuiltinSignature {
 export interface BuiltinEntry extends BuiltinSignature {
   /** Export of the runtime library (runtime.wasm) that implements it; its arity is `args.length`. */
   readonly native?: string;
+  /**
+   * A runtime library export that implemented the builtin in modules built before it
+   * moved to `host`; the runtime keeps exporting it so those modules still load. The
+   * emitter never calls it.
+   */
+  readonly retiredNative?: string;
   /** JavaScript implementation, called through `env.opa_builtin<arity>`. */
   readonly host?: HostBuiltinFn;
   /** Implemented by the opa-wasm SDK's own JavaScript, under its plain name. */

@@ -18,13 +18,15 @@ export class BuiltinError extends Error {
 export const isBuiltinError = (e: unknown): e is BuiltinError =>
   typeof e === "object" && e !== null && (e as { name?: unknown }).name === "BuiltinError";
 
-/** OPA's type names of JSON values (sets reach the host as arrays). */
+/** OPA's type names of JSON values (sets reach the host as arrays, except on the exact protocol). */
 export function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
+  if (v instanceof Set) return "set";
   switch (typeof v) {
     case "boolean":
       return "boolean";
+    case "bigint":
     case "number":
       return "number";
     case "string":

@@ -2,92 +2,52 @@
  * glob.match with the semantics of github.com/gobwas/glob, which OPA uses:
  * `*` any run of non-delimiter characters, `**` any run, `?` one non-delimiter
  * character, `[abc]` `[a-z]` `[!a-z]` classes, `{a,b}` alternatives (nested),
- * `\` escapes. Delimiters: null -> none, [] -> ["."] (OPA's defaults).
+ * `\` escapes (the syntax and its errors: glob-syntax.ts). Delimiters: null -> none,
+ * [] -> ["."] (OPA's defaults).
  * A pattern is compiled once into an anchored RE2 expression (re2js: linear-time
  * matching, so `*a*a*a*…b` cannot backtrack) and cached.
  */
 import { RE2JS } from "re2js";
-import { builtinError, operandTypeError } from "./errors.js";
+import { builtinError, operandError, operandTypeError, typeName } from "./errors.js";
+import { GlobSyntaxError, parseGlob, type GlobNode } from "./glob-syntax.js";
 import { stringOperand } from "./operands.js";
 
 const reEscape = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 
+const cp = (c: number): string => `\\x{${c.toString(16)}}`;
+
+/** The RE2 expression a gobwas tree matches (anchored by the caller). */
+function toRegex(node: GlobNode, notSep: string): string {
+  switch (node.kind) {
+    case "pattern":
+      return node.children.map((c) => toRegex(c, notSep)).join("");
+    case "anyOf":
+      return `(?:${node.children.map((c) => toRegex(c, notSep)).join("|")})`;
+    case "text":
+      return reEscape(node.text);
+    case "any":
+      return `${notSep}*`;
+    case "super":
+      return "[\\s\\S]*";
+    case "single":
+      return notSep;
+    case "list":
+      return `[${node.not ? "^" : ""}${[...node.chars].map((c) => cp(c.codePointAt(0)!)).join("")}]`;
+    case "range":
+      return `[${node.not ? "^" : ""}${cp(node.lo)}-${cp(node.hi)}]`;
+  }
+}
+
 function compileGlob(pattern: string, delimiters: readonly string[]): RE2JS {
-  const notSep = delimiters.length === 0 ? "[\\s\\S]" : `[^${delimiters.map(reEscape).join("")}]`;
-  const chars = [...pattern];
-  let i = 0;
-  let depth = 0;
-  let out = "";
-  while (i < chars.length) {
-    const c = chars[i]!;
-    if (c === "\\") {
-      const next = chars[i + 1];
-      if (next === undefined) throw builtinError("unexpected end of input after escape");
-      out += reEscape(next);
-      i += 2;
-    } else if (c === "*") {
-      if (chars[i + 1] === "*") {
-        out += "[\\s\\S]*";
-        i += 2;
-      } else {
-        out += `${notSep}*`;
-        i++;
-      }
-    } else if (c === "?") {
-      out += notSep;
-      i++;
-    } else if (c === "[") {
-      let j = i + 1;
-      let cls = "[";
-      if (chars[j] === "!") {
-        cls += "^";
-        j++;
-      }
-      let closed = false;
-      let n = 0;
-      while (j < chars.length) {
-        const d = chars[j]!;
-        if (d === "]") {
-          closed = true;
-          break;
-        }
-        if (chars[j + 1] === "-" && chars[j + 2] !== undefined && chars[j + 2] !== "]") {
-          const hi = chars[j + 2]!;
-          if (hi < d) throw builtinError(`invalid range: ${d}-${hi}`);
-          cls += `${reEscape(d)}-${reEscape(hi)}`;
-          j += 3;
-        } else {
-          cls += reEscape(d);
-          j++;
-        }
-        n++;
-      }
-      if (!closed) throw builtinError("unexpected end of input: unclosed [");
-      if (n === 0) throw builtinError("empty character class");
-      out += cls + "]";
-      i = j + 1;
-    } else if (c === "{") {
-      out += "(?:";
-      depth++;
-      i++;
-    } else if (c === "}" && depth > 0) {
-      out += ")";
-      depth--;
-      i++;
-    } else if (c === "," && depth > 0) {
-      out += "|";
-      i++;
-    } else {
-      out += reEscape(c);
-      i++;
-    }
-  }
-  if (depth !== 0) throw builtinError("unexpected end of input: unclosed {");
+  const notSep = delimiters.length === 0 ? "[\\s\\S]" : `[^${delimiters.map((d) => cp(d.codePointAt(0)!)).join("")}]`;
+  let tree: GlobNode;
   try {
-    return RE2JS.compile(`^(?:${out})$`);
+    tree = parseGlob(pattern);
   } catch (e) {
-    throw builtinError(e instanceof Error ? e.message : String(e));
+    if (e instanceof GlobSyntaxError) throw builtinError(e.message);
+    throw e;
   }
+  return RE2JS.compile(`^(?:${toRegex(tree, notSep)})$`);
 }
 
 const cache = new Map<string, RE2JS>();
@@ -108,10 +68,12 @@ export function globMatch(pattern: unknown, delimiters: unknown, match: unknown)
   let delims: string[];
   if (delimiters === null) delims = [];
   else if (Array.isArray(delimiters)) {
+    // OPA's RuneSliceOperand: each element one character.
     delims = delimiters.map((d) => {
-      if (typeof d !== "string") throw operandTypeError(2, d, "string");
-      return [...d][0] ?? "";
-    }).filter((d) => d !== "");
+      if (typeof d !== "string") throw operandError(2, `must be array of strings but got array containing ${typeName(d)}`);
+      if ([...d].length !== 1) throw operandError(2, "must be array of runes but got array containing string");
+      return d;
+    });
     if (delims.length === 0) delims = ["."];
   } else throw operandTypeError(2, delimiters, "array", "null");
   const m = stringOperand(match, 3);

@@ -6,6 +6,7 @@
 import { LONG_DAYS, LONG_MONTHS, splitLayout } from "./go-layout.js";
 import type { Std } from "./go-layout.js";
 import { builtinError } from "./errors.js";
+import { goTimeQuote } from "./go-quote.js";
 
 export interface Civil {
   year: number; month: number; day: number; hour: number; minute: number; second: number;
@@ -45,10 +46,10 @@ export function civilToNs(c: Civil): bigint {
 const pad = (n: number, w: number): string => String(Math.abs(n)).padStart(w, "0");
 
 function parseErr(value: string, layout: string, rest: string, elem: string): never {
-  throw new TimeParseError(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(elem)}`);
+  throw new TimeParseError(`parsing time ${goTimeQuote(value)} as ${goTimeQuote(layout)}: cannot parse ${goTimeQuote(rest)} as ${goTimeQuote(elem)}`);
 }
 function rangeErr(value: string, what: string): never {
-  throw new TimeParseError(`parsing time ${JSON.stringify(value)}: ${what} out of range`);
+  throw new TimeParseError(`parsing time ${goTimeQuote(value)}: ${what} out of range`);
 }
 
 /** Leading digits: exactly `fixed` of them, or 1..2 when fixed is 0. */
@@ -147,7 +148,7 @@ export function goParse(layout: string, value: string): Civil {
       }
     }
   }
-  if (rest !== "") throw new TimeParseError(`parsing time ${JSON.stringify(value)}: extra text: ${JSON.stringify(rest)}`);
+  if (rest !== "") throw new TimeParseError(`parsing time ${goTimeQuote(value)}: extra text: ${goTimeQuote(rest)}`);
   if (pm === true && c.hour < 12) c.hour += 12;
   else if (pm === false && c.hour === 12) c.hour = 0;
   if (c.day < 1 || c.day > daysIn(c.month, c.year)) rangeErr(value, "day");

@@ -3,7 +3,10 @@
  * verifying builtins share): base64url with or without padding, header and
  * payload JSON objects, JWE rejected, OPA's error texts.
  */
+import { base64UrlPadded } from "./encoding.js";
 import { builtinError } from "./errors.js";
+import { CorruptInputError, goBase64UrlDecode } from "./go-base64.js";
+import { goJsonUnmarshalBytes } from "./go-json-decode.js";
 import { stringOperand } from "./operands.js";
 
 export interface CompactJws {
@@ -22,29 +25,22 @@ export function splitJws(token: unknown): CompactJws {
   return { header: parts[0]!, payload: parts[1]!, signature: parts[2]! };
 }
 
-const URL_ALPHABET = /[A-Za-z0-9_-]/;
-
-/** OPA's base64url.decode: missing padding is restored (RFC 7515 appendix C), then Go's strict decoder. */
+/** OPA's base64url.decode: missing padding is restored (RFC 7515 appendix C), then Go's decoder. */
 export function base64UrlDecode(s: string): Buffer {
-  let padded = s;
-  if (!s.endsWith("=")) {
-    const rest = s.length % 4;
-    if (rest === 1) throw builtinError(`illegal base64url string: ${s}`);
-    padded = s + "=".repeat(rest === 0 ? 0 : 4 - rest);
+  try {
+    return Buffer.from(goBase64UrlDecode(base64UrlPadded(s)));
+  } catch (e) {
+    if (e instanceof CorruptInputError) throw builtinError(e.message);
+    throw e;
   }
-  const body = padded.replace(/=+$/, "");
-  for (let i = 0; i < body.length; i++) {
-    if (!URL_ALPHABET.test(body[i]!)) throw builtinError(`illegal base64 data at input byte ${i}`);
-  }
-  if (padded.length % 4 !== 0 || padded.length - body.length > 2) throw builtinError(`illegal base64 data at input byte ${body.length}`);
-  return Buffer.from(body, "base64url");
 }
 
 /** OPA's extractJSONObject. */
 export function jsonObject(text: string): Record<string, unknown> {
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    // OPA decodes with json.unmarshal: Go's syntax errors, the first value of the text.
+    v = JSON.parse(new TextDecoder().decode(goJsonUnmarshalBytes(text)));
   } catch (e) {
     throw builtinError(`invalid JSON: ${(e as Error).message}`);
   }

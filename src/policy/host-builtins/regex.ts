@@ -4,6 +4,7 @@ import { intOperand, stringOperand } from "./operands.js";
 import { globsMatch } from "./globs-match.js";
 import { compileRe2, isValidRe2 } from "./re2.js";
 import type { Re2 } from "./re2.js";
+import { goQuote } from "./go-quote.js";
 
 /**
  * Go's `FindAllStringSubmatchIndex(s, n)`: non-overlapping matches, an empty match right
@@ -121,10 +122,10 @@ function delimiterIndices(s: string, open: string, close: string): number[] {
       if (++level === 1) at = i;
     } else if (s[i] === close) {
       if (--level === 0) out.push(at, i + 1);
-      else if (level < 0) throw builtinError(`unbalanced braces in ${JSON.stringify(s)}`);
+      else if (level < 0) throw builtinError(`unbalanced braces in ${goQuote(s)}`);
     }
   }
-  if (level !== 0) throw builtinError(`unbalanced braces in ${JSON.stringify(s)}`);
+  if (level !== 0) throw builtinError(`unbalanced braces in ${goQuote(s)}`);
   return out;
 }
 

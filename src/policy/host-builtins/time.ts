@@ -11,6 +11,7 @@ import { builtinError, operandTypeError } from "./errors.js";
 import { exactInt, jsonText, type HostNumber } from "./exact.js";
 import { parseExact, RegoNumber, RegoObject, RegoSet, type Value } from "./exact-value.js";
 import { NAMED_LAYOUTS } from "./go-layout.js";
+import { goTimeQuote } from "./go-quote.js";
 import { civilToNs, daysIn, goFormat, goParse, TimeParseError, utcSeconds, type Civil } from "./go-time.js";
 import { goIntOperand, stringOperand } from "./operands.js";
 
@@ -56,7 +57,7 @@ const UNITS: Record<string, bigint> = { ns: 1n, us: 1000n, "µs": 1000n, "μs": 
 /** Go's time.ParseDuration. */
 export function parseDurationNs(value: unknown): HostNumber {
   const orig = stringOperand(value, 1);
-  const invalid = (): never => { throw builtinError(`time: invalid duration ${JSON.stringify(orig)}`); };
+  const invalid = (): never => { throw builtinError(`time: invalid duration ${goTimeQuote(orig)}`); };
   let s = orig;
   let neg = false;
   if (s.startsWith("-") || s.startsWith("+")) { neg = s[0] === "-"; s = s.slice(1); }
@@ -69,9 +70,9 @@ export function parseDurationNs(value: unknown): HostNumber {
     if (whole === "" && (frac ?? "") === "") invalid();
     s = s.slice(m[0].length);
     const unit = /^[^\d.]*/.exec(s)![0];
-    if (unit === "") throw builtinError(`time: missing unit in duration ${JSON.stringify(orig)}`);
+    if (unit === "") throw builtinError(`time: missing unit in duration ${goTimeQuote(orig)}`);
     const scale = UNITS[unit];
-    if (scale === undefined) throw builtinError(`time: unknown unit ${JSON.stringify(unit)} in duration ${JSON.stringify(orig)}`);
+    if (scale === undefined) throw builtinError(`time: unknown unit ${goTimeQuote(unit)} in duration ${goTimeQuote(orig)}`);
     let v = BigInt(whole === "" ? "0" : whole) * scale;
     if (frac !== undefined && frac !== "") v += (BigInt(frac) * scale) / 10n ** BigInt(frac.length);
     total += v;
@@ -108,7 +109,8 @@ function zoned(a: unknown): Zoned {
     return { ns: n, tz, layout };
   }
   const num = n as number;
-  if (!Number.isFinite(num) || Math.abs(num) > 2 ** 63) throw builtinError("timestamp too big");
+  // OPA reads the instant with big.Float.Int64: a fraction is inexact, hence "too big" as well.
+  if (!Number.isInteger(num) || Math.abs(num) > 2 ** 63) throw builtinError("timestamp too big");
   return { ns: BigInt(Math.trunc(num)), tz, layout };
 }
 

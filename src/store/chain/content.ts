@@ -4,36 +4,26 @@
  * the hash a writer computed. Enters: entries, records, events. Leaves: plain JSON objects.
  */
 import type { JsonObject, JsonValue } from "../../manifest.js";
-import type { ApprovalEvent, DecisionLogEntry } from "../store.js";
+import { decisionRecordOf } from "../rows.js";
+import type { ApprovalEvent, DecisionLogEntry, DecisionLogRecord } from "../store.js";
 
 export type ChainKind = "decision" | "approval_decision";
 
-/** A decision-log entry's content, with the defaults its row reads back with. */
+/**
+ * The decision-log fields the chain covers (a field added to the log later is not: it would
+ * change the content of every record written before it).
+ */
+const decisionFields = [
+  "decision_id", "at_ms", "tenant", "run_id", "user", "tool", "operation_id", "fingerprint", "decision", "reason",
+  "policy_version", "outcome", "outcome_reason", "path", "input", "result", "erased", "eval_ns", "shadow", "expires_at_ms", "error",
+] as const satisfies readonly (keyof DecisionLogRecord)[];
+
+/** A decision-log entry's content: its covered fields as the store reads them back (`decisionRecordOf`). */
 export function decisionContent(e: DecisionLogEntry, decisionId: string): JsonObject {
-  return {
-    kind: "decision",
-    decision_id: decisionId,
-    at_ms: e.at_ms,
-    tenant: e.tenant,
-    run_id: e.run_id,
-    user: e.user,
-    tool: e.tool,
-    operation_id: e.operation_id,
-    fingerprint: e.fingerprint,
-    decision: e.decision,
-    reason: e.reason,
-    policy_version: e.policy_version,
-    outcome: e.outcome,
-    outcome_reason: e.outcome_reason,
-    path: e.path ?? null,
-    input: e.input ?? null,
-    result: e.result ?? null,
-    erased: [...(e.erased ?? [])],
-    eval_ns: e.eval_ns ?? null,
-    shadow: (e.shadow ?? null) as JsonValue,
-    expires_at_ms: e.expires_at_ms ?? null,
-    error: (e.error ?? null) as JsonValue,
-  };
+  const record = decisionRecordOf(e, decisionId);
+  const content: Record<string, JsonValue> = { kind: "decision" };
+  for (const field of decisionFields) content[field] = record[field] as JsonValue;
+  return content;
 }
 
 /** An approval decision's content (approve, edit, reject, revoke, as the store records it). */

@@ -1,12 +1,12 @@
 /**
  * Approvals on PostgreSQL: a row per request plus append-only decision events.
- * A decision is one statement (UPDATE ... WHERE <decidable> then INSERT the event
- * from its RETURNING), so two approvers racing settle it exactly once.
+ * A decision is planned on the row as read (`planStoreDecision`, ../decision-plan.ts) and
+ * written by one statement (UPDATE ... WHERE <decidable> then INSERT the event from its
+ * RETURNING), so two approvers racing settle it exactly once.
  */
 import type pg from "pg";
 import type { JsonObject } from "../../manifest.js";
 import type {
-  ApprovalDecisionKind,
   ApprovalEvent,
   ApprovalRecord,
   ApprovalStatus,
@@ -18,6 +18,7 @@ import type {
 import { approvalDecisionContent } from "../chain/content.js";
 import { contentHash } from "../chain/link.js";
 import { runPrepared } from "./pool.js";
+import { explainConsume, planStoreDecision } from "../decision-plan.js";
 import {
   approvalColumns,
   eventColumns,
@@ -27,14 +28,6 @@ import {
   type ApprovalEventRow,
   type ApprovalRow,
 } from "./rows.js";
-
-/** Status an approval has after each decision kind. `revoke` withdraws a pending or given approval. */
-const statusAfter: Readonly<Record<ApprovalDecisionKind, ApprovalStatus>> = {
-  approve: "approved",
-  edit: "edited",
-  reject: "rejected",
-  revoke: "revoked",
-};
 
 const insertSql = `
 INSERT INTO approvals (id, tenant, run_id, requested_by, tool, args, preview, fingerprint, operation_id,
@@ -133,72 +126,67 @@ const lockSql = `SELECT id FROM approvals WHERE id = $1 FOR UPDATE`;
 const executedSql = `
 SELECT a.consumed_by, o.status AS op_status, o.envelope AS op_envelope
   FROM approvals a
-  LEFT JOIN idempotency_records o ON o.tenant = a.tenant AND o.operation_id = a.operation_id AND o.tool = a.tool
+  LEFT JOIN operations o ON o.tenant = a.tenant AND o.operation_id = a.operation_id AND o.tool = a.tool
  WHERE a.id = $1`;
 
 /**
  * A revoke, in a transaction: the approval's row is locked first, then the claim a call made
- * under it is looked for. A guarded claim key-share-locks the same row (operations.ts), so of a
- * revoke and a claim exactly one wins: the revoke stops the claim, or answers already_executed.
+ * under it is looked for and the revoke planned (`planStoreDecision`). A guarded claim
+ * key-share-locks the same row (operations.ts), so of a revoke and a claim exactly one wins:
+ * the revoke stops the claim, or answers already_executed.
  */
-async function revoke(db: pg.Pool, ev: ApprovalEvent): Promise<DecideResult | null> {
+async function revoke(db: pg.Pool, ev: ApprovalEvent): Promise<DecideResult> {
   const client = await db.connect();
   let done = false;
   try {
     await client.query("BEGIN");
     const locked = await client.query(lockSql, [ev.approval_id]);
+    let executed: { outcome: JsonObject | null } | null = null;
     if (locked.rowCount === 1) {
       const row = (await client.query<{ consumed_by: string | null; op_status: string | null; op_envelope: JsonObject | null }>(executedSql, [ev.approval_id])).rows[0];
       const claimed = row !== undefined && row.op_status !== null && row.op_status !== "retryable";
-      if (row !== undefined && (claimed || row.consumed_by !== null)) {
-        await client.query("ROLLBACK");
-        done = true;
-        const approval = await getApproval(db, ev.approval_id);
-        if (approval === null) return { ok: false, why: "not_found", approval: null };
-        return { ok: false, why: "already_executed", approval, outcome: claimed && row.op_status === "final" ? row.op_envelope : null };
-      }
+      if (row !== undefined && (claimed || row.consumed_by !== null)) executed = { outcome: claimed && row.op_status === "final" ? row.op_envelope : null };
     }
-    const res = await client.query(decideSql, decideParams(ev, "revoked"));
+    const current = (await client.query<ApprovalRow>(getSql, [ev.approval_id])).rows[0];
+    const plan = planStoreDecision(current === undefined ? null : toApproval(current), ev, executed);
+    if (plan.write === null) {
+      await client.query("ROLLBACK");
+      done = true;
+      return plan.result;
+    }
+    const res = await client.query(decideSql, decideParams(ev, plan.write));
     await client.query("COMMIT");
     done = true;
-    return res.rowCount === 1 ? null : await refusal(db, ev.approval_id);
+    return res.rowCount === 1 ? plan.result : explain(db, ev);
   } finally {
     if (!done) await client.query("ROLLBACK").catch(() => undefined);
     client.release();
   }
 }
 
-/** Explains a decision that wrote nothing from the current row; the decision itself was the UPDATE. */
-async function refusal(db: pg.Pool, approvalId: string): Promise<DecideResult> {
-  const approval = await getApproval(db, approvalId);
-  if (approval === null) return { ok: false, why: "not_found", approval: null };
-  return { ok: false, why: approval.status === "pending" ? "expired" : "already_decided", approval };
+/** Explains a decision whose UPDATE wrote nothing (another decision or the expiry came first) from the row as it is now. */
+async function explain(db: pg.Pool, ev: ApprovalEvent): Promise<DecideResult> {
+  const plan = planStoreDecision(await getApproval(db, ev.approval_id), ev);
+  if (plan.write !== null) throw new Error(`the decision of ${ev.approval_id} was neither written nor refused`);
+  return plan.result;
 }
 
+/**
+ * Planned on the row as read (`planStoreDecision`), written by the guarded UPDATE, whose WHERE
+ * is the plan's rule again: of two approvers racing, exactly one settles it.
+ */
 export async function decideApproval(db: pg.Pool, ev: ApprovalEvent): Promise<DecideResult> {
-  const status = statusAfter[ev.decision];
-  if (status === undefined) throw new Error(`unknown approval decision ${JSON.stringify(ev.decision)}`);
-  if (ev.decision === "revoke") {
-    const refused = await revoke(db, ev);
-    if (refused !== null) return refused;
-    const approval = await getApproval(db, ev.approval_id);
-    if (approval === null) return { ok: false, why: "not_found", approval: null };
-    return { ok: true, approval: { ...approval, status, decision: ev } };
-  }
-  const res = await runPrepared(db, "apr_decide", decideSql, decideParams(ev, status));
-  const approval = await getApproval(db, ev.approval_id);
+  if (ev.decision === "revoke") return revoke(db, ev);
+  const plan = planStoreDecision(await getApproval(db, ev.approval_id), ev);
+  if (plan.write === null) return plan.result;
+  const res = await runPrepared(db, "apr_decide", decideSql, decideParams(ev, plan.write));
   // Answer with the approval as this decision settled it, even if a later one already followed.
-  if (res.rowCount === 1 && approval !== null) return { ok: true, approval: { ...approval, status, decision: ev } };
-  return refusal(db, ev.approval_id);
+  return res.rowCount === 1 ? plan.result : explain(db, ev);
 }
 
 export async function consumeApproval(db: pg.Pool, req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
   const res = await runPrepared(db, "apr_consume", consumeSql, [req.approval_id, req.tenant, req.operation_id, req.now_ms]);
-  if (res.rowCount === 1) return { ok: true };
-  const current = await getApproval(db, req.approval_id);
-  if (current === null || current.tenant !== req.tenant || current.status !== "approved") return { ok: false, why: "not_approved" };
-  if (current.consumed_by === req.operation_id) return { ok: true };
-  return { ok: false, why: current.consumed_by === null ? "not_approved" : "already_consumed" };
+  return res.rowCount === 1 ? { ok: true } : explainConsume(await getApproval(db, req.approval_id), req);
 }
 
 export async function listApprovalEvents(db: pg.Pool, approvalId: string): Promise<ApprovalEvent[]> {

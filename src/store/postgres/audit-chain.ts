@@ -23,7 +23,7 @@ interface Linked {
 type DecisionChainRow = DecisionColumns<JsonObject | JsonValue | string[] | ShadowDecision> & Linked & { decision_id: string; seq: string };
 type EventChainRow = ApprovalEventRow & Linked & { seq: string; tenant: string };
 
-const decisionSql = `SELECT seq, decision_id, toolgate_ms(at) AS at_ms, tenant, run_id, user_id AS "user", tool, operation_id, fingerprint,
+const decisionSql = `SELECT seq, decision_id, toolgate_ms(at) AS at_ms, tenant, run_id, user_id, tool, operation_id, fingerprint,
   decision, reason, policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow,
   toolgate_ms(expires_at) AS expires_at_ms, error, chain_seq, prev_link, link
   FROM decision_log WHERE $1::text IS NULL OR tenant = $1 ORDER BY tenant, chain_seq NULLS FIRST, seq`;

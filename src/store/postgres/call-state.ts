@@ -14,9 +14,9 @@ import type { ApprovalRow } from "./rows.js";
 // $1 tenant, $2 operation_id (NULL: none), $3 run_id, $4 approval_id (NULL: none), $5 read the interrupt.
 const callStateSql = `
 SELECT json_build_array(
-  (SELECT ${operationArray} FROM idempotency_records WHERE tenant = $1::text AND operation_id = $2::text),
-  (SELECT row_to_json(i) FROM (SELECT interrupt_reason AS reason, toolgate_ms(interrupted_at) AS at_ms FROM run_state
-     WHERE $5::boolean AND tenant = $1::text AND run_id = $3::text AND interrupted_at IS NOT NULL) i),
+  (SELECT ${operationArray} FROM operations WHERE tenant = $1::text AND operation_id = $2::text),
+  (SELECT row_to_json(i) FROM (SELECT reason, toolgate_ms(at) AS at_ms FROM interrupts
+     WHERE $5::boolean AND tenant = $1::text AND run_id = $3::text AND at IS NOT NULL) i),
   (SELECT row_to_json(ap) FROM (SELECT ${approvalColumns} FROM approvals a ${latestEventJoin} WHERE a.id = $4::text) ap))`;
 
 /** [operation, interrupt, approval], each null when absent. */

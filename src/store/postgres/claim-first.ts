@@ -22,9 +22,9 @@ WITH claimed AS (${insertClaimSql}
   RETURNING 1)
 SELECT json_build_array(
   EXISTS (SELECT 1 FROM claimed),
-  (SELECT ${operationArray} FROM idempotency_records WHERE tenant = $1::text AND operation_id = $2::text AND NOT EXISTS (SELECT 1 FROM claimed)),
-  (SELECT row_to_json(i) FROM (SELECT interrupt_reason AS reason, toolgate_ms(interrupted_at) AS at_ms FROM run_state
-     WHERE $12::boolean AND tenant = $1::text AND run_id = $9::text AND interrupted_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claimed)) i),
+  (SELECT ${operationArray} FROM operations WHERE tenant = $1::text AND operation_id = $2::text AND NOT EXISTS (SELECT 1 FROM claimed)),
+  (SELECT row_to_json(i) FROM (SELECT reason, toolgate_ms(at) AS at_ms FROM interrupts
+     WHERE $12::boolean AND tenant = $1::text AND run_id = $9::text AND at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claimed)) i),
   (SELECT row_to_json(ap) FROM (SELECT ${approvalColumns} FROM approvals a ${latestEventJoin} WHERE a.id = $10::text) ap))`;
 
 /** [inserted, operation, interrupt, approval], each part null when absent. */
@@ -49,7 +49,7 @@ export async function claimFirst(db: pg.Pool, req: ClaimFirstRequest): Promise<C
 
 // $1 tenant, $2 operation_id, $3 fence_token, $4 owner, $5 created_at_ms: only the fresh claim itself.
 const releaseSql = `
-DELETE FROM idempotency_records
+DELETE FROM operations
  WHERE tenant = $1::text AND operation_id = $2::text AND fence_token = $3::bigint AND lease_owner = $4::text
    AND created_at = toolgate_ts($5::bigint) AND status = 'in_progress' AND attempts = 1 AND claimed_from IS NULL`;
 

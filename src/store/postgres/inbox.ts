@@ -8,44 +8,16 @@ import type pg from "pg";
 import type { JsonObject } from "../../manifest.js";
 import type { ApprovalListQuery, ApprovalRecord, NewPendingCall, PendingCall } from "../store.js";
 import { runPrepared } from "./pool.js";
-import { approvalColumns, latestEventJoin, toApproval, type ApprovalRow } from "./rows.js";
-
-type Int8 = string | number;
+import { toPendingCallRecord } from "../rows.js";
+import type { PendingCallColumns } from "../rows.js";
+import { approvalColumns, latestEventJoin, pgJson, toApproval, type ApprovalRow } from "./rows.js";
 
 const pendingColumns = `approval_id, tenant, run_id, user_id, roles, tool, args, operation_id, policy_reason,
   toolgate_ms(created_at) AS created_at_ms, replaced_by, toolgate_ms(announced_at) AS announced_at_ms`;
 
-interface PendingCallRow {
-  approval_id: string;
-  tenant: string;
-  run_id: string;
-  user_id: string;
-  roles: string[];
-  tool: string;
-  args: JsonObject;
-  operation_id: string | null;
-  policy_reason: string | null;
-  created_at_ms: Int8;
-  replaced_by: string | null;
-  announced_at_ms: Int8 | null;
-}
+type PendingCallRow = PendingCallColumns<JsonObject | string[]>;
 
-function toPendingCall(row: PendingCallRow): PendingCall {
-  return {
-    approval_id: row.approval_id,
-    tenant: row.tenant,
-    run_id: row.run_id,
-    user: row.user_id,
-    roles: row.roles,
-    tool: row.tool,
-    args: row.args,
-    operation_id: row.operation_id,
-    policy_reason: row.policy_reason,
-    created_at_ms: Number(row.created_at_ms),
-    replaced_by: row.replaced_by,
-    announced_at_ms: row.announced_at_ms === null ? null : Number(row.announced_at_ms),
-  };
-}
+const toPendingCall = (row: PendingCallRow): PendingCall => toPendingCallRecord(row, pgJson);
 
 const insertSql = `
 INSERT INTO pending_calls (approval_id, tenant, run_id, user_id, roles, tool, args, operation_id, policy_reason, created_at)

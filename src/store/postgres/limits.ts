@@ -6,73 +6,168 @@
  * usual claim statements and writes its `limit_entries` rows before COMMIT. Every claim of a key
  * holds its lock until its entry is committed, so the figures a claim read hold until it commits;
  * claims of other keys never wait (no global lock).
+ *
+ * Round trips: the claim is two (BEGIN, the locks, the record FOR UPDATE, the guard's state and
+ * the figures; then the claim, the entries and COMMIT), simple-protocol queries (several
+ * statements, one message) whose text carries the values: `inlineParams` quotes each one with
+ * pg's escapeLiteral or writes a checked number. Claim-first with limits is one prepared
+ * statement (claimFirstLimited).
  */
 import { createHash } from "node:crypto";
-import type pg from "pg";
-import { checkGuard, checkLimits, planClaim } from "../claim.js";
-import type { ClaimRequest, ClaimResult, LimitClaim, LimitFigures, LimitFiguresRequest, LimitKey, OperationRecord } from "../store.js";
-import { claimParams, claimSql, freshClaimSql, readGuardState } from "./operations.js";
-import { operationArray, operationFromArray, toOperation } from "./rows.js";
+import pg from "pg";
+import { checkGuard, checkLimits, isExpired, planClaim } from "../claim.js";
+import type { GuardState } from "../claim.js";
+import type { ApprovalStatus, ClaimFirstRequest, ClaimFirstResult, ClaimRequest, ClaimResult, LimitClaim, LimitFigures, LimitFiguresRequest, LimitKey, OperationRecord } from "../store.js";
+import { claimParams, claimSql, insertClaimSql } from "./operations.js";
+import { runPreparedValue } from "./pool.js";
+import { approvalColumns, latestEventJoin, operationArray, operationFromArray, toApproval, toOperation } from "./rows.js";
+import type { ApprovalRow } from "./rows.js";
 
-// $1 tenant, $2 limit, $3 key, $4 excluded operation id, $5 window start (ms), $6 now (ms).
-const figuresSql = `
-SELECT COUNT(*)::bigint AS count, COALESCE(SUM(e.amount), 0)::double precision AS sum
-  FROM limit_entries e
-  JOIN idempotency_records o ON o.tenant = e.tenant AND o.operation_id = e.operation_id AND toolgate_ms(o.created_at) = e.claimed_at_ms
- WHERE e.tenant = $1 AND e.limit_name = $2 AND e.limit_key = $3 AND e.operation_id <> $4
-   AND o.created_at > toolgate_ts($5::bigint)
-   AND (CASE WHEN o.status = 'final'
-             THEN coalesce(o.envelope->>'outcome' = 'success' OR o.envelope->>'reason' IN ('timeout', 'outcome_unknown'), false)
-             ELSE o.status IN ('in_progress', 'unknown') AND o.lease_expires_at > toolgate_ts($6::bigint) END)`;
-
-const upsertSql = `
-INSERT INTO limit_entries (tenant, limit_name, limit_key, operation_id, amount, claimed_at_ms) VALUES ($1, $2, $3, $4, $5, $6)
-ON CONFLICT (tenant, limit_name, operation_id) DO UPDATE
-  SET limit_key = excluded.limit_key, amount = excluded.amount, claimed_at_ms = excluded.claimed_at_ms`;
-
-
-async function figuresOf(db: pg.Pool | pg.PoolClient, req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {
-  const out: Record<string, LimitFigures> = {};
-  for (const k of req.keys) {
-    const res = await db.query<{ count: string; sum: number }>(figuresSql, [req.tenant, k.name, k.key, req.operation_id ?? "", req.now_ms - k.window_ms, req.now_ms]);
-    out[k.name] = { count: Number(res.rows[0]?.count ?? 0), sum: Number(res.rows[0]?.sum ?? 0) };
+/** A SQL literal of a parameter value (text, a finite number, a boolean or NULL). */
+function literal(v: unknown): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw new Error(`postgres limits: ${v} is not a finite number`);
+    return String(v);
   }
-  return out;
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (typeof v === "string") return pg.escapeLiteral(v);
+  throw new Error(`postgres limits: no literal for a ${typeof v}`);
 }
 
-export const readLimitFigures = (db: pg.Pool, req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> => figuresOf(db, req);
+/** `sql` with each `$n` replaced by the literal of `params[n - 1]` (the statements here have no other `$`). */
+export const inlineParams = (sql: string, params: readonly unknown[]): string =>
+  sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const i = Number(n) - 1;
+    if (i < 0 || i >= params.length) throw new Error(`postgres limits: no parameter $${n}`);
+    return literal(params[i]);
+  });
+
+/** One row per limit key: (name, key, window start, amount, max_sum, max_count). */
+function keyRows(keys: readonly (LimitKey & Partial<Pick<LimitClaim, "amount" | "max_sum" | "max_count">>)[], nowMs: number): string {
+  const rows = keys.map(
+    (k) =>
+      `(${literal(k.name)}::text, ${literal(k.key)}::text, ${literal(nowMs - k.window_ms)}::bigint, ${literal(k.amount ?? 0)}::double precision, ` +
+      `${literal(k.max_sum ?? null)}::double precision, ${literal(k.max_count ?? null)}::bigint)`,
+  );
+  return `(VALUES ${rows.join(", ")}) AS k (name, key, since, amount, max_sum, max_count)`;
+}
+
+/**
+ * Each key's figures, one row per key (name, count, sum), for the keys of `keys` (keyRows): the
+ * entries of the window that count (migration 017: `counts` follows the record; a call counts
+ * when it succeeded, ended in a final timeout or outcome_unknown, or is claimed with no outcome
+ * recorded, in flight or crashed and not yet reconciled, whatever its lease). One range of the
+ * index limit_entries_window, no record read.
+ */
+const figuresSql = (tenant: string, exclude: string, keys: string): string => `
+SELECT k.name, k.amount, k.max_sum, k.max_count, f.count, f.sum FROM ${keys} CROSS JOIN LATERAL (
+  SELECT COUNT(*)::bigint AS count, COALESCE(SUM(e.amount), 0)::double precision AS sum
+    FROM limit_entries e
+   WHERE e.tenant = ${literal(tenant)} AND e.limit_name = k.name AND e.limit_key = k.key AND e.claimed_at_ms > k.since
+     AND e.counts AND e.operation_id <> ${literal(exclude)}) f`;
+
+type FigureRow = { name: string; count: string; sum: number };
+
+const figuresFrom = (rows: readonly FigureRow[]): Record<string, LimitFigures> => {
+  const out: Record<string, LimitFigures> = {};
+  for (const r of rows) out[r.name] = { count: Number(r.count), sum: Number(r.sum) };
+  return out;
+};
+
+/** The figures of every key of the request, in one statement. */
+export async function readLimitFigures(db: pg.Pool, req: LimitFiguresRequest): Promise<Record<string, LimitFigures>> {
+  if (req.keys.length === 0) return {};
+  const res = await db.query<FigureRow>(figuresSql(req.tenant, req.operation_id ?? "", keyRows(req.keys, req.now_ms)));
+  return figuresFrom(res.rows);
+}
 
 /** The advisory lock of a limit key: the first 8 bytes of SHA-256 of [tenant, limit, key], as a signed int8 literal. */
 const lockId = (tenant: string, k: LimitKey): string =>
   BigInt.asIntN(64, BigInt(`0x${createHash("sha256").update(JSON.stringify([tenant, k.name, k.key])).digest("hex").slice(0, 16)}`)).toString();
 
-/**
- * BEGIN, the key locks (in one order for every claim, so none waits in a cycle) and the record
- * locked FOR UPDATE, in one round trip: a simple-protocol query, so the text carries the values
- * (the lock ids are integers; tenant and operation id are quoted with escapeLiteral).
- */
-const openSql = (client: pg.PoolClient, req: ClaimRequest, limits: readonly LimitClaim[]): string =>
-  [
-    "BEGIN",
-    ...[...new Set(limits.map((k) => lockId(req.tenant, k)))].sort().map((id) => `SELECT pg_advisory_xact_lock(${id}::bigint)`),
-    `SELECT ${operationArray} AS op FROM idempotency_records WHERE tenant = ${client.escapeLiteral(req.tenant)} AND operation_id = ${client.escapeLiteral(req.operation_id)} FOR UPDATE`,
-  ].join(";\n");
+/** The key locks, in one order for every claim, so none waits in a cycle. */
+const lockSql = (tenant: string, limits: readonly LimitKey[]): string[] =>
+  [...new Set(limits.map((k) => lockId(tenant, k)))].sort().map((id) => `SELECT pg_advisory_xact_lock(${id}::bigint)`);
 
-/** The claim with its limits, in one transaction (see the file comment). */
+// The guard's state as readGuardState reads it ($1 tenant, $9 run_id, $10 approval_id of claimParams).
+const guardStateSql = `SELECT (SELECT reason FROM interrupts WHERE tenant = $1::text AND run_id = $9::text AND at IS NOT NULL) AS interrupt_reason,
+  a.tenant AS approval_tenant, a.status AS approval_status, toolgate_ms(a.expires_at) AS approval_expires_ms,
+  a.requested_by AS approval_requested_by, a.run_id AS approval_run_id
+  FROM (SELECT 1) one LEFT JOIN approvals a ON a.id = $10::text`;
+
+type GuardRow = {
+  interrupt_reason: string | null;
+  approval_tenant: string | null;
+  approval_status: string | null;
+  approval_expires_ms: string | null;
+  approval_requested_by: string;
+  approval_run_id: string;
+};
+
+const guardStateOf = (row: GuardRow | undefined): GuardState => ({
+  interrupt: row?.interrupt_reason == null ? null : { reason: row.interrupt_reason },
+  approval:
+    row?.approval_tenant == null
+      ? null
+      : { tenant: row.approval_tenant, status: row.approval_status as ApprovalStatus, expires_at_ms: Number(row.approval_expires_ms), requested_by: row.approval_requested_by, run_id: row.approval_run_id },
+});
+
+/** The entries of a claimed record: one per limit, from the rows `claimed` (a CTE or table with created_at). */
+const entriesSql = (tenant: string, operationId: string, limits: readonly LimitClaim[], nowMs: number, claimed: string): string => `
+INSERT INTO limit_entries (tenant, limit_name, limit_key, operation_id, amount, claimed_at_ms, counts)
+SELECT ${literal(tenant)}, k.name, k.key, ${literal(operationId)}, k.amount, toolgate_ms(c.created_at), true FROM ${claimed} c CROSS JOIN ${keyRows(limits, nowMs)}
+ON CONFLICT (tenant, limit_name, operation_id) DO UPDATE
+  SET limit_key = excluded.limit_key, amount = excluded.amount, claimed_at_ms = excluded.claimed_at_ms, counts = true`;
+
+type Results = pg.QueryResult<Record<string, unknown>>[];
+
+/** The claim with its limits, in one transaction of two round trips (see the file comment). */
 export async function claimLimited(db: pg.Pool, req: ClaimRequest, limits: readonly LimitClaim[]): Promise<ClaimResult> {
+  const params = claimParams(req);
   for (;;) {
     const client = await db.connect();
+    let open = false;
     try {
-      const opened = (await client.query(openSql(client, req, limits))) as unknown as pg.QueryResult<{ op: unknown[] }>[];
-      const row = opened.at(-1)?.rows[0];
+      const opened = (await client.query(
+        [
+          "BEGIN",
+          ...lockSql(req.tenant, limits),
+          `SELECT ${operationArray} AS op FROM operations WHERE tenant = ${literal(req.tenant)} AND operation_id = ${literal(req.operation_id)} FOR UPDATE`,
+          ...(req.guard === undefined ? [] : [inlineParams(guardStateSql, params)]),
+          figuresSql(req.tenant, req.operation_id, keyRows(limits, req.now_ms)),
+        ].join(";\n"),
+      )) as unknown as Results;
+      open = true;
+      const figures = figuresFrom(opened.at(-1)!.rows as FigureRow[]);
+      const row = opened[1 + new Set(limits.map((k) => lockId(req.tenant, k))).size]!.rows[0] as { op: unknown[] } | undefined;
       const current = row === undefined ? null : toOperation(operationFromArray(row.op));
-      const result = await claimInTransaction(client, req, limits, current);
-      await client.query(result.kind === "claimed" ? "COMMIT" : "ROLLBACK");
-      return result;
+      const refused = req.guard === undefined ? null : checkGuard(req, guardStateOf(opened.at(-2)!.rows[0] as GuardRow | undefined));
+      const plan = refused === null ? planClaim(current, req) : null;
+      const answer = refused ?? (plan!.write === null ? plan!.result : checkLimits(req, figures));
+      if (answer !== null) {
+        await client.query("ROLLBACK");
+        open = false;
+        return answer;
+      }
+      const claimed =
+        current === null
+          ? `WITH claimed AS (${inlineParams(insertClaimSql, params)} ON CONFLICT (tenant, operation_id) DO NOTHING RETURNING ${operationArray} AS op, created_at),
+             entries AS (${entriesSql(req.tenant, req.operation_id, limits, req.now_ms, "claimed")})
+             SELECT op FROM claimed`
+          : // The row is locked FOR UPDATE and the plan said claimable: the statement claims.
+            `WITH claimed AS (${inlineParams(claimSql, params)}, created_at),
+             entries AS (${entriesSql(req.tenant, req.operation_id, limits, req.now_ms, "claimed")})
+             SELECT op FROM claimed`;
+      const done = (await client.query(`${claimed};\nCOMMIT`)) as unknown as Results;
+      open = false;
+      const op = (done[0]!.rows[0] as { op: unknown[] } | undefined)?.op;
+      // Nothing inserted: another claimer inserted the record since it was read; read it next round.
+      if (op === undefined) continue;
+      const r = operationFromArray(op);
+      return { kind: "claimed", record: toOperation(r), previous: r.claimed_from === null ? null : (r.claimed_from as OperationRecord["status"]) };
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      // Two first claims of one operation id under different keys: the loser sees the winner's row next time.
-      if ((err as { code?: unknown }).code === "23505") continue;
+      if (open) await client.query("ROLLBACK").catch(() => undefined);
       throw err;
     } finally {
       client.release();
@@ -80,38 +175,78 @@ export async function claimLimited(db: pg.Pool, req: ClaimRequest, limits: reado
   }
 }
 
-/** The claim's decision under the key locks, with the record as read FOR UPDATE. */
-async function claimInTransaction(client: pg.PoolClient, req: ClaimRequest, limits: readonly LimitClaim[], current: OperationRecord | null): Promise<ClaimResult> {
-  if (req.guard !== undefined) {
-    const refused = checkGuard(req, await readGuardState(client, req.tenant, req.guard));
-    if (refused !== null) return refused;
-  }
-  const plan = planClaim(current, req);
-  if (plan.write === null) return plan.result;
-  const refused = checkLimits(req, await figuresOf(client, { tenant: req.tenant, operation_id: req.operation_id, now_ms: req.now_ms, keys: limits }));
-  if (refused !== null) return refused;
-  const params = claimParams(req);
-  let record: OperationRecord;
-  let previous: OperationRecord["status"] | null = null;
-  const inserted = await client.query<{ inserted: boolean }>(freshClaimSql, params);
-  if (inserted.rows[0]?.inserted === true) {
-    record = plan.write;
-  } else {
-    const claimed = await client.query<{ op: unknown[] }>(claimSql, params);
-    const op = claimed.rows[0]?.op;
-    // The row is locked and the plan said claimable, so the statement claims; if not, say what is there.
-    if (op === undefined) return planClaim(current, { ...req, now_ms: req.now_ms }).result;
-    const r = operationFromArray(op);
-    record = toOperation(r);
-    previous = r.claimed_from === null ? null : (r.claimed_from as OperationRecord["status"]);
-  }
-  for (const l of limits) await client.query(upsertSql, [record.tenant, l.name, l.key, record.operation_id, l.amount, record.created_at_ms]);
-  return { kind: "claimed", record, previous };
+/** [inserted, operation, interrupt, approval, figures rows] as claim-first with limits answers them. */
+type ClaimFirstValue = [boolean, unknown[] | null, { reason: string; at_ms: number } | null, ApprovalRow | null, FigureRow[] | null];
+
+/** Parameter $n, a JSON array, as a PostgreSQL array of `type` (the statement runner sends scalars only). */
+const arr = (n: number, type: string): string => `ARRAY(SELECT v::${type} FROM json_array_elements_text($${n}::json) WITH ORDINALITY AS a (v, i) ORDER BY i)`;
+
+// $1..$11 as insertClaimSql, $12 read the interrupt; the limits as JSON arrays in one order: $13 names,
+// $14 keys, $15 window starts, $16 amounts, $17 max_sum, $18 max_count; $19 the key locks, sorted.
+const claimFirstLimitedSql = `
+WITH figures AS (
+  SELECT f.f_name AS name, f.f_count AS count, f.f_sum AS sum, k.amount, k.max_sum, k.max_count
+    FROM toolgate_limit_figures($1::text, $2::text, ${arr(13, "text")}, ${arr(14, "text")}, ${arr(15, "bigint")}, ${arr(19, "bigint")}) f
+    JOIN unnest(${arr(13, "text")}, ${arr(16, "double precision")}, ${arr(17, "double precision")}, ${arr(18, "bigint")}) AS k (name, amount, max_sum, max_count) ON k.name = f.f_name),
+fits AS (SELECT coalesce(bool_and((max_count IS NULL OR count + 1 <= max_count) AND (max_sum IS NULL OR sum + amount <= max_sum)), true) AS ok FROM figures),
+claimed AS (${insertClaimSql} AND (SELECT ok FROM fits)
+  ON CONFLICT (tenant, operation_id) DO NOTHING
+  RETURNING created_at),
+entries AS (
+  INSERT INTO limit_entries (tenant, limit_name, limit_key, operation_id, amount, claimed_at_ms, counts)
+  SELECT $1::text, k.name, k.key, $2::text, k.amount, toolgate_ms(c.created_at), true
+    FROM claimed c CROSS JOIN unnest(${arr(13, "text")}, ${arr(14, "text")}, ${arr(16, "double precision")}) AS k (name, key, amount)
+  ON CONFLICT (tenant, limit_name, operation_id) DO UPDATE
+    SET limit_key = excluded.limit_key, amount = excluded.amount, claimed_at_ms = excluded.claimed_at_ms, counts = true)
+SELECT json_build_array(
+  EXISTS (SELECT 1 FROM claimed),
+  (SELECT ${operationArray} FROM operations WHERE tenant = $1::text AND operation_id = $2::text AND NOT EXISTS (SELECT 1 FROM claimed)),
+  (SELECT row_to_json(i) FROM (SELECT reason, toolgate_ms(at) AS at_ms FROM interrupts
+     WHERE $12::boolean AND tenant = $1::text AND run_id = $9::text AND at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM claimed)) i),
+  (SELECT row_to_json(ap) FROM (SELECT ${approvalColumns} FROM approvals a ${latestEventJoin} WHERE a.id = $10::text) ap),
+  (SELECT json_agg(json_build_object('name', name, 'count', count, 'sum', sum)) FROM figures))`;
+
+/**
+ * Claim-first of a call with limits, in one round trip (one prepared statement): it takes the key
+ * locks and reads the figures (toolgate_limit_figures, migration 017), and makes the fresh guarded
+ * claim with its entries only when the call fits every cap; it answers the call state as
+ * claim-first does, and the figures (before this call) the policy then decides on: they hold
+ * until the claim commits, so the claim needs no second check.
+ */
+export async function claimFirstLimited(db: pg.Pool, req: ClaimFirstRequest, limits: readonly LimitClaim[]): Promise<ClaimFirstResult & { figures: Record<string, LimitFigures> }> {
+  const locks = [...new Set(limits.map((k) => lockId(req.tenant, k)))].sort();
+  const params = [
+    ...claimParams(req),
+    req.interrupt,
+    ...[
+      limits.map((l) => l.name),
+      limits.map((l) => l.key),
+      limits.map((l) => req.now_ms - l.window_ms),
+      limits.map((l) => l.amount),
+      limits.map((l) => l.max_sum),
+      limits.map((l) => l.max_count),
+      locks,
+    ].map((a) => JSON.stringify(a)),
+  ];
+  const value = await runPreparedValue<ClaimFirstValue>(db, "op_claim_first_limited", claimFirstLimitedSql, params);
+  if (value === undefined) throw new Error("claim-first with limits answered no row");
+  const [inserted, opRow, interrupt, approvalRow, figureRows] = value;
+  const op = opRow === null ? null : toOperation(operationFromArray(opRow));
+  const fresh = planClaim(null, req).result;
+  return {
+    claimed: inserted && fresh.kind === "claimed" ? fresh : null,
+    state: {
+      operation: op !== null && !isExpired(op, req.now_ms) ? op : null,
+      interrupt: interrupt === null ? null : { tenant: req.tenant, run_id: req.guard.run_id, reason: interrupt.reason, at_ms: Number(interrupt.at_ms) },
+      approval: approvalRow === null ? null : toApproval(approvalRow),
+    },
+    figures: figuresFrom(figureRows ?? []),
+  };
 }
 
 /** Entries whose operation incarnation is gone. */
 export async function purgeLimitEntries(db: pg.Pool): Promise<number> {
-  const res = await db.query(`DELETE FROM limit_entries e WHERE NOT EXISTS (SELECT 1 FROM idempotency_records o
+  const res = await db.query(`DELETE FROM limit_entries e WHERE NOT EXISTS (SELECT 1 FROM operations o
     WHERE o.tenant = e.tenant AND o.operation_id = e.operation_id AND toolgate_ms(o.created_at) = e.claimed_at_ms)`);
   return res.rowCount ?? 0;
 }

@@ -25,7 +25,7 @@ import { operationArray, operationFromArray, recordedArray, toOperation } from "
 // share lock does not conflict with the UPDATE that consumes the approval (a no-key update), so an
 // outcome being recorded and a claim waiting for its operation row never wait for each other.
 const guardOk = `($9::text IS NULL OR (
-    NOT EXISTS (SELECT 1 FROM run_state s WHERE s.tenant = $1::text AND s.run_id = $9::text AND s.interrupted_at IS NOT NULL)
+    NOT EXISTS (SELECT 1 FROM interrupts s WHERE s.tenant = $1::text AND s.run_id = $9::text AND s.at IS NOT NULL)
     AND ($10::text IS NULL OR EXISTS (SELECT 1 FROM approvals a WHERE a.id = $10::text AND a.tenant = $1::text
          AND a.status = 'approved' AND a.expires_at > toolgate_ts($6::bigint)
          AND ($11::text IS NULL OR (a.requested_by = $11::text AND a.run_id = $9::text)) FOR KEY SHARE))))`;
@@ -34,7 +34,7 @@ const gone = "(r.expires_at <= excluded.created_at AND r.lease_expires_at <= exc
 // The new record, inserted when the guard holds: both claim statements (and claim-first's,
 // claim-first.ts) start with it.
 export const insertClaimSql = `
-INSERT INTO idempotency_records AS r
+INSERT INTO operations AS r
   (tenant, operation_id, tool, fingerprint, status, fence_token, lease_owner, lease_expires_at, attempts,
    claimed_from, envelope, created_at, updated_at, expires_at)
 SELECT $1::text, $2::text, $3::text, $4::text, 'in_progress', 1, $5::text, toolgate_ts($6::bigint + $7::bigint), 1,
@@ -72,7 +72,7 @@ RETURNING 'true'::json AS inserted`;
 
 // $1 tenant, $2 operation_id, $3 fence_token, $4 status, $5 envelope, $6 now_ms, $7 keep_lease.
 const recordSql = `
-UPDATE idempotency_records
+UPDATE operations
    SET status = $4::text, envelope = $5::json,
        lease_expires_at = CASE WHEN $7::boolean AND $4::text = 'unknown' THEN lease_expires_at
                                ELSE LEAST(lease_expires_at, toolgate_ts($6::bigint)) END,
@@ -80,7 +80,7 @@ UPDATE idempotency_records
  WHERE tenant = $1 AND operation_id = $2 AND fence_token = $3 AND status <> 'final'
 RETURNING ${recordedArray} AS op`;
 
-const selectSql = `SELECT ${operationArray} AS op FROM idempotency_records WHERE tenant = $1 AND operation_id = $2`;
+const selectSql = `SELECT ${operationArray} AS op FROM operations WHERE tenant = $1 AND operation_id = $2`;
 
 // A "no" from the claim statement is explained by reading the row; if the row
 // changed in between so that it is claimable again, the statement runs again.
@@ -136,7 +136,7 @@ export async function readGuardState(db: pg.Pool | pg.PoolClient, tenant: string
     approval_requested_by: string;
     approval_run_id: string;
   }>(
-    `SELECT (SELECT interrupt_reason FROM run_state WHERE tenant = $1 AND run_id = $2 AND interrupted_at IS NOT NULL) AS interrupt_reason,
+    `SELECT (SELECT reason FROM interrupts WHERE tenant = $1 AND run_id = $2 AND at IS NOT NULL) AS interrupt_reason,
             a.tenant AS approval_tenant, a.status AS approval_status, toolgate_ms(a.expires_at) AS approval_expires_ms,
             a.requested_by AS approval_requested_by, a.run_id AS approval_run_id
        FROM (SELECT 1) one LEFT JOIN approvals a ON a.id = $3`,
@@ -207,7 +207,7 @@ export async function recordOutcome(db: pg.Pool, req: RecordOutcomeRequest, log:
 
 // $1 tenant, $2 operation_id, $3 fence_token, $4 now_ms.
 const refundSql = `
-UPDATE idempotency_records SET attempts = attempts - 1, updated_at = toolgate_ts($4::bigint)
+UPDATE operations SET attempts = attempts - 1, updated_at = toolgate_ts($4::bigint)
  WHERE tenant = $1 AND operation_id = $2 AND fence_token = $3 AND status = 'in_progress' AND attempts > 1`;
 
 export async function refundAttempt(db: pg.Pool, req: RefundAttemptRequest): Promise<boolean> {
@@ -218,7 +218,7 @@ export async function refundAttempt(db: pg.Pool, req: RefundAttemptRequest): Pro
 /** Expired records without a live lease, then approvals that expired undecided. */
 export async function purgeExpired(db: pg.Pool, nowMs: number): Promise<number> {
   const opsGone = await db.query(
-    "DELETE FROM idempotency_records WHERE expires_at <= toolgate_ts($1::bigint) AND lease_expires_at <= toolgate_ts($1::bigint)",
+    "DELETE FROM operations WHERE expires_at <= toolgate_ts($1::bigint) AND lease_expires_at <= toolgate_ts($1::bigint)",
     [nowMs],
   );
   const approvalsGone = await db.query(

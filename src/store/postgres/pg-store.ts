@@ -50,7 +50,7 @@ import { readChain } from "./audit-chain.js";
 import * as decisionLog from "./decision-log.js";
 import { PgStoreError } from "./errors.js";
 import * as inbox from "./inbox.js";
-import { claimLimited, purgeLimitEntries, readLimitFigures } from "./limits.js";
+import { claimFirstLimited, claimLimited, purgeLimitEntries, readLimitFigures } from "./limits.js";
 import { loadMigrations, migrate } from "./migrations.js";
 import * as ops from "./operations.js";
 import * as passkeys from "./passkeys.js";
@@ -171,7 +171,8 @@ class PgStore implements Store {
   }
 
   claimFirst(req: ClaimFirstRequest): Promise<ClaimFirstResult> {
-    return claimFirst(this.#db, req);
+    const limits = req.limits ?? [];
+    return limits.length === 0 ? claimFirst(this.#db, req) : claimFirstLimited(this.#db, req, limits);
   }
 
   releaseClaim(claim: OperationRecord): Promise<boolean> {

@@ -7,10 +7,10 @@ export async function setInterrupt(db: pg.Pool, rec: InterruptRecord): Promise<v
   await runPrepared(
     db,
     "run_set_interrupt",
-    `INSERT INTO run_state (tenant, run_id, interrupt_reason, interrupted_at)
+    `INSERT INTO interrupts (tenant, run_id, reason, at)
      VALUES ($1, $2, $3, toolgate_ts($4::bigint))
      ON CONFLICT (tenant, run_id) DO UPDATE
-       SET interrupt_reason = excluded.interrupt_reason, interrupted_at = excluded.interrupted_at`,
+       SET reason = excluded.reason, at = excluded.at`,
     [rec.tenant, rec.run_id, rec.reason, rec.at_ms],
   );
 }
@@ -19,8 +19,8 @@ export async function getInterrupt(db: pg.Pool, tenant: string, runId: string): 
   const res = await runPrepared<{ reason: string; at_ms: string }>(
     db,
     "run_get_interrupt",
-    `SELECT interrupt_reason AS reason, toolgate_ms(interrupted_at) AS at_ms
-       FROM run_state WHERE tenant = $1 AND run_id = $2 AND interrupted_at IS NOT NULL`,
+    `SELECT reason, toolgate_ms(at) AS at_ms
+       FROM interrupts WHERE tenant = $1 AND run_id = $2 AND at IS NOT NULL`,
     [tenant, runId],
   );
   const row = res.rows[0];
@@ -31,7 +31,7 @@ export async function clearInterrupt(db: pg.Pool, tenant: string, runId: string)
   await runPrepared(
     db,
     "run_clear_interrupt",
-    "UPDATE run_state SET interrupt_reason = NULL, interrupted_at = NULL WHERE tenant = $1 AND run_id = $2",
+    "UPDATE interrupts SET reason = NULL, at = NULL WHERE tenant = $1 AND run_id = $2",
     [tenant, runId],
   );
 }

@@ -54,22 +54,22 @@ export class SqliteDecisionLog {
     // Unchained (`chain: false`, the bench's baseline) the plain INSERT runs, with a NULL content hash.
     this.#insert = db.prepare(
       chained
-        ? `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
+        ? `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
          policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms, error,
-         content_hash, chain_seq, prev_link, link)
+         labels, trace_id, span_id, content_hash, chain_seq, prev_link, link)
        SELECT v.*,
          CASE WHEN v.h IS NULL THEN NULL ELSE coalesce(hd.seq, 0) + 1 END,
          CASE WHEN v.h IS NULL THEN NULL ELSE coalesce(hd.link, '${genesisLink}') END,
          CASE WHEN v.h IS NULL THEN NULL ELSE toolgate_chain_link(coalesce(hd.link, '${genesisLink}'), v.h) END
-       FROM (SELECT ? AS decision_id, ? AS at_ms, ? AS tenant, ? AS run_id, ? AS user, ? AS tool, ? AS operation_id,
+       FROM (SELECT ? AS decision_id, ? AS at_ms, ? AS tenant, ? AS run_id, ? AS user_id, ? AS tool, ? AS operation_id,
                ? AS fingerprint, ? AS decision, ? AS reason, ? AS policy_version, ? AS outcome, ? AS outcome_reason, ? AS path,
                ? AS input, ? AS result, ? AS erased, ? AS eval_ns, ? AS shadow, ? AS shadow_disagrees, ? AS expires_at_ms,
-               ? AS error, ? AS h) AS v
+               ? AS error, ? AS labels, ? AS trace_id, ? AS span_id, ? AS h) AS v
        LEFT JOIN audit_chain_heads hd ON hd.tenant = v.tenant`
-        : `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user, tool, operation_id, fingerprint, decision, reason,
+        : `INSERT INTO decision_log (decision_id, at_ms, tenant, run_id, user_id, tool, operation_id, fingerprint, decision, reason,
          policy_version, outcome, outcome_reason, path, input, result, erased, eval_ns, shadow, shadow_disagrees, expires_at_ms, error,
-         content_hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         labels, trace_id, span_id, content_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#byId = db.prepare<[string], DecisionRow>("SELECT * FROM decision_log WHERE decision_id = ?");
     const keepPruned = db.prepare<[number]>(keepPrunedDecisionsSql);
@@ -93,9 +93,9 @@ export class SqliteDecisionLog {
       const hash = this.#chained ? contentHash(decisionContent(e, v.decision_id)) : null;
       // Positional, in the column order of the INSERT (binding by name costs more per row).
       this.#insert.run(
-        v.decision_id, v.at_ms, v.tenant, v.run_id, v.user, v.tool, v.operation_id, v.fingerprint, v.decision, v.reason,
+        v.decision_id, v.at_ms, v.tenant, v.run_id, v.user_id, v.tool, v.operation_id, v.fingerprint, v.decision, v.reason,
         v.policy_version, v.outcome, v.outcome_reason, v.path, v.input, v.result, v.erased, v.eval_ns, v.shadow,
-        v.shadow_disagrees === null ? null : v.shadow_disagrees ? 1 : 0, v.expires_at_ms, v.error, hash,
+        v.shadow_disagrees === null ? null : v.shadow_disagrees ? 1 : 0, v.expires_at_ms, v.error, v.labels, v.trace_id, v.span_id, hash,
       );
     }
   }

@@ -4,43 +4,17 @@
  */
 import type { Database as Db } from "better-sqlite3";
 import type { ApprovalListQuery, ApprovalRecord, NewPendingCall, PendingCall } from "../store.js";
-import { toApproval, toApprovalEvent } from "./rows.js";
+import { toPendingCallRecord } from "../rows.js";
+import type { PendingCallColumns } from "../rows.js";
+import { parseJson, toApproval, toApprovalEvent } from "./rows.js";
 import type { ApprovalEventRow, ApprovalRow } from "./rows.js";
 
-interface PendingCallRow {
-  approval_id: string;
-  tenant: string;
-  run_id: string;
-  user: string;
-  roles: string;
-  tool: string;
-  args: string;
-  operation_id: string | null;
-  policy_reason: string | null;
-  created_at_ms: number;
-  replaced_by: string | null;
-  announced_at_ms: number | null;
-}
+type PendingCallRow = PendingCallColumns<string>;
 
-function toPendingCall(row: PendingCallRow): PendingCall {
-  return {
-    approval_id: row.approval_id,
-    tenant: row.tenant,
-    run_id: row.run_id,
-    user: row.user,
-    roles: JSON.parse(row.roles) as string[],
-    tool: row.tool,
-    args: JSON.parse(row.args) as PendingCall["args"],
-    operation_id: row.operation_id,
-    policy_reason: row.policy_reason,
-    created_at_ms: Number(row.created_at_ms),
-    replaced_by: row.replaced_by,
-    announced_at_ms: row.announced_at_ms === null ? null : Number(row.announced_at_ms),
-  };
-}
+const toPendingCall = (row: PendingCallRow): PendingCall => toPendingCallRecord(row, parseJson);
 
 const insertSql = `INSERT OR IGNORE INTO pending_calls
-  (approval_id, tenant, run_id, user, roles, tool, args, operation_id, policy_reason, created_at_ms, replaced_by, announced_at_ms)
+  (approval_id, tenant, run_id, user_id, roles, tool, args, operation_id, policy_reason, created_at_ms, replaced_by, announced_at_ms)
   VALUES (@approval_id, @tenant, @run_id, @user, @roles, @tool, @args, @operation_id, @policy_reason, @created_at_ms, NULL, NULL)`;
 
 const params = (c: NewPendingCall) => ({ ...c, roles: JSON.stringify(c.roles), args: JSON.stringify(c.args) });

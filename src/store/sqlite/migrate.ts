@@ -54,7 +54,38 @@ export function dropDecisionLogAutoincrement(db: Db): boolean {
   }
 }
 
+const columnNames = (db: Db, table: string): Set<string> =>
+  new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+
+/** Column renames of schema 3, by table: the PostgreSQL store's names (`user` is a keyword in SQL). */
+export const sqliteRenamedColumns: Readonly<Record<string, readonly (readonly [from: string, to: string])[]>> = {
+  decision_log: [["user", "user_id"]],
+  pending_calls: [["user", "user_id"]],
+};
+
+/**
+ * Schema 3: columns renamed to the names both stores use (`sqliteRenamedColumns`).
+ * `ALTER TABLE ... RENAME COLUMN` edits the table's definition (and every index and trigger
+ * naming the column), not its rows, so it is O(1) whatever the size of the log. In one
+ * IMMEDIATE transaction that looks at the columns again inside it: of several processes
+ * opening the file at once, the first renames and the others find nothing to do.
+ */
+export function renameSqliteColumns(db: Db): boolean {
+  const pending = (): [string, string, string][] =>
+    Object.entries(sqliteRenamedColumns).flatMap(([table, renames]) => {
+      const have = columnNames(db, table);
+      return renames.filter(([from, to]) => have.has(from) && !have.has(to)).map(([from, to]): [string, string, string] => [table, from, to]);
+    });
+  if (pending().length === 0) return false;
+  return db.transaction((): boolean => {
+    const todo = pending();
+    for (const [table, from, to] of todo) db.exec(`ALTER TABLE ${table} RENAME COLUMN "${from}" TO ${to}`);
+    return todo.length > 0;
+  }).immediate();
+}
+
 /** Every in-place change, oldest first. */
 export function migrateSqliteFile(db: Db): void {
   dropDecisionLogAutoincrement(db);
+  renameSqliteColumns(db);
 }

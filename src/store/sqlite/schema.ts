@@ -1,9 +1,11 @@
 /**
  * DDL of the SQLite store. Versioned with `PRAGMA user_version` so later changes can migrate
- * (2: decision_log.seq without AUTOINCREMENT; files made before are changed in place by
- * ./migrate.ts).
+ * (2: decision_log.seq without AUTOINCREMENT; 3: the `user` columns are `user_id`, as on
+ * PostgreSQL; files made before are changed in place by ./migrate.ts). Tables and columns have
+ * the PostgreSQL store's names; a time is `<name>_at_ms` (INTEGER epoch ms) where PostgreSQL has
+ * `<name>_at` (timestamptz).
  */
-export const sqliteSchemaVersion = 2;
+export const sqliteSchemaVersion = 3;
 
 export const sqliteSchema = `
 CREATE TABLE IF NOT EXISTS operations (
@@ -53,7 +55,7 @@ CREATE TABLE IF NOT EXISTS pending_calls (
   approval_id     TEXT    PRIMARY KEY REFERENCES approvals (id) ON DELETE CASCADE,
   tenant          TEXT    NOT NULL,
   run_id          TEXT    NOT NULL,
-  user            TEXT    NOT NULL,
+  user_id         TEXT    NOT NULL,
   roles           TEXT    NOT NULL,
   tool            TEXT    NOT NULL,
   args            TEXT    NOT NULL,
@@ -95,7 +97,7 @@ CREATE TABLE IF NOT EXISTS decision_log (
   at_ms          INTEGER NOT NULL,
   tenant         TEXT    NOT NULL,
   run_id         TEXT    NOT NULL,
-  user           TEXT    NOT NULL,
+  user_id        TEXT    NOT NULL,
   tool           TEXT    NOT NULL,
   operation_id   TEXT,
   fingerprint    TEXT,
@@ -160,6 +162,10 @@ export const sqliteAddedColumns: Readonly<Record<string, readonly (readonly [nam
     ["error", "TEXT"],
     // The audit chain (./audit-chain.ts); NULL on entries written before it existed.
     ...chainColumns,
+    // OPA's labels (JSON text), trace_id and span_id; NULL on entries written before them.
+    ["labels", "TEXT"],
+    ["trace_id", "TEXT"],
+    ["span_id", "TEXT"],
   ],
 };
 

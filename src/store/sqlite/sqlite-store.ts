@@ -9,6 +9,7 @@ import type { JsonObject } from "../../manifest.js";
 import type { Database as Db } from "better-sqlite3";
 import { recordedOperation, recordedOperationColumns } from "../rows.js";
 import { checkGuard, checkLimits, isExpired, planClaim, planRecord, planRefund, refundChangedColumns } from "../claim.js";
+import { explainConsume, planStoreDecision } from "../decision-plan.js";
 import type {
   RunHistoryEntry,
   RunHistoryRequest,
@@ -49,7 +50,7 @@ import { backstopCheckpointPages, defaultCheckpointIntervalMs, startCheckpointer
 import type { CheckpointHandle } from "./checkpointer.js";
 import { SqliteCallState } from "./call-state.js";
 import { SqliteInbox } from "./inbox.js";
-import { limitEntriesSchema, SqliteLimits } from "./limits.js";
+import { ensureLimitEntries, SqliteLimits } from "./limits.js";
 import { SqlitePasskeys } from "./passkeys.js";
 import { DecisionBatch } from "../decision-batch.js";
 import type { DecisionLogOptions } from "../decision-batch.js";
@@ -86,8 +87,6 @@ const setColumns = (columns: readonly string[]): string => columns.map((c) => `$
 const columnValues = (rec: OperationRecord, columns: readonly (keyof OperationRecord)[]): unknown[] =>
   columns.map((c) => (c === "envelope" ? (rec.envelope === null ? null : JSON.stringify(rec.envelope)) : rec[c]));
 
-const decisionStatus = { approve: "approved", edit: "edited", reject: "rejected", revoke: "revoked" } as const;
-
 /** Opens (and creates) the store at `path`, or an in-memory one for ":memory:". */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   const db = new Database(path, options.trace === undefined ? {} : { verbose: (sql: unknown) => options.trace?.(String(sql)) });
@@ -97,7 +96,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   db.pragma("foreign_keys = ON");
   db.exec(sqliteSchema);
   db.exec(sqliteChainSchema);
-  db.exec(limitEntriesSchema);
+  ensureLimitEntries(db);
   ensureSqliteColumns(db);
   db.exec(sqliteChainTriggers);
   migrateSqliteFile(db);
@@ -340,12 +339,18 @@ class SqliteStore implements Store {
   }
 
   async claimFirst(req: ClaimFirstRequest): Promise<ClaimFirstResult> {
+    const limits = req.limits ?? [];
     return this.#atomic((): ClaimFirstResult => {
-      const fresh = this.#claimFresh(req);
+      // With limits: the figures under the one writer, and the claim only when the call fits.
+      const figures = limits.length === 0 ? undefined : this.#limits.figures({ tenant: req.tenant, operation_id: req.operation_id, now_ms: req.now_ms, keys: limits });
+      const fits = figures === undefined || checkLimits({ ...req, limits: limits.map((l) => ({ ...l, seen: null })) }, figures) === null;
+      const fresh = fits ? this.#claimFresh(req) : null;
+      if (figures !== undefined && fresh?.kind === "claimed") this.#limits.record(fresh.record, limits);
+      const counted = figures === undefined ? {} : { figures };
       const read = { tenant: req.tenant, run_id: req.guard.run_id, operation_id: req.operation_id, approval_id: req.guard.approval_id, interrupt: req.interrupt, now_ms: req.now_ms };
-      if (fresh === null || fresh.kind !== "claimed") return { claimed: null, state: this.#callState.read(read) };
+      if (fresh === null || fresh.kind !== "claimed") return { claimed: null, state: this.#callState.read(read), ...counted };
       // Inserted: no record existed and the guard held (no interrupt), so only the approval is read.
-      return { claimed: fresh, state: this.#callState.read({ ...read, operation_id: null, interrupt: false }) };
+      return { claimed: fresh, state: this.#callState.read({ ...read, operation_id: null, interrupt: false }), ...counted };
     });
   }
 
@@ -410,24 +415,18 @@ class SqliteStore implements Store {
   async decideApproval(event: ApprovalEvent): Promise<DecideResult> {
     return this.#atomic((): DecideResult => {
       const current = this.#approval(event.approval_id);
-      if (current === null) return { ok: false, why: "not_found", approval: null };
-      if (event.decision === "revoke") {
-        if (current.status !== "pending" && current.status !== "approved") return { ok: false, why: "already_decided", approval: current };
-        // The claim runs in an IMMEDIATE transaction too: a call that claimed first has executed (or is executing).
-        const executed = this.#executedUnder(current);
-        if (executed !== null) return { ok: false, why: "already_executed", approval: current, outcome: executed.outcome };
-      } else {
-        if (current.status !== "pending") return { ok: false, why: "already_decided", approval: current };
-        if (current.expires_at_ms <= event.decided_at_ms) return { ok: false, why: "expired", approval: current };
-      }
+      // The claim runs in an IMMEDIATE transaction too: a call that claimed first has executed (or is executing).
+      const executed = event.decision === "revoke" && current !== null ? this.#executedUnder(current) : undefined;
+      const plan = planStoreDecision(current, event, executed);
+      if (plan.write === null || current === null) return plan.result;
       const inserted = this.#q.insEvent.run({
         ...event,
         approver_roles: JSON.stringify(event.approver_roles),
         edited_args: event.edited_args === null ? null : JSON.stringify(event.edited_args),
       });
       this.#chain.linkApprovalDecision(Number(inserted.lastInsertRowid), current.tenant, event);
-      this.#q.setApprovalStatus.run(decisionStatus[event.decision], event.approval_id);
-      return { ok: true, approval: { ...current, status: decisionStatus[event.decision], decision: event } };
+      this.#q.setApprovalStatus.run(plan.write, event.approval_id);
+      return plan.result;
     });
   }
 
@@ -442,11 +441,7 @@ class SqliteStore implements Store {
   async consumeApproval(req: ConsumeApprovalRequest): Promise<ConsumeApprovalResult> {
     return this.#atomic((): ConsumeApprovalResult => {
       const changed = this.#q.consume.run(req.operation_id, req.now_ms, req.approval_id, req.tenant, req.operation_id).changes;
-      if (changed === 1) return { ok: true };
-      const current = this.#approval(req.approval_id);
-      if (current === null || current.tenant !== req.tenant || current.status !== "approved") return { ok: false, why: "not_approved" };
-      if (current.consumed_by === req.operation_id) return { ok: true };
-      return { ok: false, why: current.consumed_by === null ? "not_approved" : "already_consumed" };
+      return changed === 1 ? { ok: true } : explainConsume(this.#approval(req.approval_id), req);
     });
   }
 

@@ -3,7 +3,9 @@
  * (TG_STORE=postgres, TOOLGATE_TEST_SCHEMA) or a SQLite file shared with the other workers
  * (TG_STORE=sqlite, TG_SQLITE_PATH), with reserve_funds limited to TG_MAX_SUM per account
  * (limit-gate.ts), an allow-all policy, and effects in a side table. A "run" message makes
- * all its calls at once (at `at_ms`) and answers each call's outcome.
+ * all its calls at once (at `at_ms`) and answers each call's outcome; with `kill: {phase, at}`
+ * the process SIGKILLs itself when the `at`-th call reaches that phase (a crash race), and
+ * TG_TIMEOUT_MS / TG_LEASE_MARGIN_MS shorten the lease so the race can wait it out.
  */
 import type { TrustedContext } from "../../../src/generated-runtime.js";
 import type { CallRequest } from "../../../src/runtime/index.js";
@@ -14,6 +16,7 @@ import type { Store } from "../../../src/store/store.js";
 import { pgEffects } from "./effects-table.js";
 import type { EffectSink } from "./effects-table.js";
 import { buildLimitGate } from "./limit-gate.js";
+import type { CallPhase } from "./limit-gate.js";
 import { openSqliteEffects } from "./sqlite-effects.js";
 import { serve, tell } from "./worker-io.js";
 
@@ -34,11 +37,30 @@ if (env("TG_STORE") === "postgres") {
   store = openSqliteStore(env("TG_SQLITE_PATH"), { busyTimeoutMs: 60_000 });
   effects = openSqliteEffects(env("TG_EFFECTS_PATH"));
 }
-const gate = buildLimitGate({ store, effects, name, maxSum: Number(env("TG_MAX_SUM")) });
+let kill: { phase: CallPhase; at: number } | null = null;
+const reached = new Map<CallPhase, number>();
+const onPhase = (phase: CallPhase): void => {
+  const n = (reached.get(phase) ?? 0) + 1;
+  reached.set(phase, n);
+  if (kill !== null && kill.phase === phase && kill.at === n) process.kill(process.pid, "SIGKILL");
+};
+const optional = (name: string): number | undefined => (process.env[name] === undefined || process.env[name] === "" ? undefined : Number(process.env[name]));
+const timeoutMs = optional("TG_TIMEOUT_MS");
+const leaseMarginMs = optional("TG_LEASE_MARGIN_MS");
+const gate = buildLimitGate({
+  store,
+  effects,
+  name,
+  maxSum: Number(env("TG_MAX_SUM")),
+  onPhase,
+  ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  ...(leaseMarginMs === undefined ? {} : { leaseMarginMs }),
+});
 tell({ type: "ready" });
 
 await serve(["run"], async (msg) => {
   const calls = msg["calls"] as { ctx: TrustedContext; request: CallRequest }[];
+  kill = (msg["kill"] as { phase: CallPhase; at: number } | undefined) ?? null;
   const wait = Number(msg["at_ms"]) - Date.now();
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   const answers = await Promise.all(calls.map((c) => gate.call(c.ctx, c.request)));

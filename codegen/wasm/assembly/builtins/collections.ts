@@ -6,7 +6,7 @@ import {
 import { toI64, okInt } from "../number";
 import { equal } from "../compare";
 import { objFind, objGet, setHas, setAdd, valueGet, shallowCopy, objInsert } from "../collections";
-import { typeError, typeErrorMsg } from "../errors";
+import { typeError, typeErrorMsg, typeErrorContaining, notInteger } from "../errors";
 import { isArr, isSet, isObj, isNum } from "./util";
 
 // ---- sets
@@ -45,7 +45,7 @@ export function opa_sets_union(sets: usize): usize {
   const n = colLen(sets);
   for (let i = 0; i < n; i++) {
     const s = setGet(sets, i);
-    if (!isSet(s)) return typeError("union", 1, "set of sets", sets);
+    if (!isSet(s)) return typeError("union", 1, "set", s);
     r = union2(r, s);
   }
   return r;
@@ -56,10 +56,10 @@ export function opa_sets_intersection(sets: usize): usize {
   const n = colLen(sets);
   if (n == 0) return mkSet(0);
   let r = setGet(sets, 0);
-  if (!isSet(r)) return typeError("intersection", 1, "set of sets", sets);
+  if (!isSet(r)) return typeError("intersection", 1, "set", r);
   for (let i = 1; i < n; i++) {
     const s = setGet(sets, i);
-    if (!isSet(s)) return typeError("intersection", 1, "set of sets", sets);
+    if (!isSet(s)) return typeError("intersection", 1, "set", s);
     r = intersect2(r, s);
   }
   return r;
@@ -152,7 +152,7 @@ export function tg_object_union_n(objs: usize): usize {
   const n = colLen(objs);
   for (let i = 0; i < n; i++) {
     const o = arrGet(objs, i);
-    if (!isObj(o)) return typeError("object.union_n", 1, "array of objects", objs);
+    if (!isObj(o)) return typeErrorContaining("object.union_n", 1, "array of objects", objs, o);
     r = unionObjects(r, o);
   }
   return r;
@@ -173,11 +173,11 @@ export function opa_array_concat(a: usize, b: usize): usize {
 export function opa_array_slice(a: usize, start: usize, stop: usize): usize {
   if (!isArr(a)) return typeError("array.slice", 1, "array", a);
   if (!isNum(start)) return typeError("array.slice", 2, "number", start);
-  if (!isNum(stop)) return typeError("array.slice", 3, "number", stop);
   let s = toI64(start);
-  if (!okInt) return typeError("array.slice", 2, "integer", start);
+  if (!okInt) return notInteger("array.slice", 2);
+  if (!isNum(stop)) return typeError("array.slice", 3, "number", stop);
   let e = toI64(stop);
-  if (!okInt) return typeError("array.slice", 3, "integer", stop);
+  if (!okInt) return notInteger("array.slice", 3);
   const n = <i64>colLen(a);
   if (s < 0) s = 0;
   if (e > n) e = n;

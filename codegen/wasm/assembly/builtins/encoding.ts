@@ -3,7 +3,7 @@ import { alloc } from "../memory";
 import { mkString, mkBool, strLen, strPtr, colLen, objKey, objVal, boolVal, tag, T_BOOLEAN } from "../value";
 import { parseJSON } from "../json-parse";
 import { jsonString, jsonStringIndented } from "../json-print";
-import { typeError, typeErrorQuoting, builtinError } from "../errors";
+import { typeError, builtinError, operandErrorNaming } from "../errors";
 import { isStr, isObj, litString } from "./util";
 
 export function opa_json_marshal(v: usize): usize {
@@ -25,18 +25,19 @@ export function tg_json_marshal_with_options(v: usize, opts: usize): usize {
   for (let i = 0; i < n; i++) {
     const k = objKey(opts, i);
     const x = objVal(opts, i);
-    if (!isStr(k)) return typeError(NAME_MWO, 2, "object with string keys", opts);
+    // OPA's texts (encoding.go); i is the key's index in the options' key order
+    if (!isStr(k)) return operandErrorNaming(NAME_MWO, 2, "failed to stringify key ", k, "", i, k, true);
     const kp = strPtr(k), kn = strLen(k);
     if (kn == 6 && load<u32>(kp) == 0x74657270 && load<u16>(kp + 4) == 0x7974) { // "pretty"
-      if (tag(x) != T_BOOLEAN) return typeError(NAME_MWO, 2, "boolean for \"pretty\"", x);
+      if (tag(x) != T_BOOLEAN) return operandErrorNaming(NAME_MWO, 2, "key ", k, " failed cast to bool", -1, x);
       pretty = boolVal(x); prettySet = true;
     } else if (kn == 6 && load<u32>(kp) == 0x65646e69 && load<u16>(kp + 4) == 0x746e) { // "indent"
-      if (!isStr(x)) return typeError(NAME_MWO, 2, "string for \"indent\"", x);
+      if (!isStr(x)) return operandErrorNaming(NAME_MWO, 2, "key ", k, " failed cast to string: ", i, x);
       indent = x; if (!prettySet) pretty = true;
     } else if (kn == 6 && load<u32>(kp) == 0x66657270 && load<u16>(kp + 4) == 0x7869) { // "prefix"
-      if (!isStr(x)) return typeError(NAME_MWO, 2, "string for \"prefix\"", x);
+      if (!isStr(x)) return operandErrorNaming(NAME_MWO, 2, "key ", k, " failed cast to string: ", i, x);
       prefix = x; if (!prettySet) pretty = true;
-    } else return typeErrorQuoting(NAME_MWO, "object contained unknown key ", kp, kn);
+    } else return operandErrorNaming(NAME_MWO, 2, "object contained unknown key ", k, "", -1, x);
   }
   if (!pretty) return jsonString(v);
   return jsonStringIndented(v, strPtr(prefix), strLen(prefix), strPtr(indent), strLen(indent));

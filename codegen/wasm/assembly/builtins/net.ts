@@ -137,8 +137,9 @@ function samePrefix(a: usize, b: usize, bits: i32): bool {
 
 export function tg_net_cidr_contains(cidr: usize, x: usize): usize {
   if (!isStr(cidr)) return typeError("net.cidr_contains", 1, "string", cidr);
-  if (!isStr(x)) return typeError("net.cidr_contains", 2, "string", x);
   if (!parseAddr(cidr, ADDR_A, true)) return builtinErrorWith("net.cidr_contains", "invalid CIDR address: ", strPtr(cidr), strLen(cidr), "");
+  // OPA reads the second operand with position 1 too (StringOperand(operands[1], 1))
+  if (!isStr(x)) return typeError("net.cidr_contains", 1, "string", x);
   const famA = family;
   let lenA = prefixLen;
   if (!parseAddr(x, ADDR_B, false) && !parseAddr(x, ADDR_B, true)) {

@@ -7,7 +7,7 @@ import {
 import { toI64, okInt, toF64 } from "../number";
 import { putUtf8 } from "../json-parse";
 import { simpleCase } from "./case-map";
-import { typeError, typeErrorMsg, typeErrorContaining, builtinError } from "../errors";
+import { typeError, typeErrorMsg, typeErrorContaining, builtinError, notInteger } from "../errors";
 import {
   isNum, isStr, isArr, isSet, isObj, runeWidth, runeCount, runeOffset, decodeRune, decodedLen, indexOfBytes, copyString,
 } from "./util";
@@ -163,8 +163,8 @@ export function opa_strings_replace_n(patterns: usize, s: usize): usize {
   if (!isStr(s)) return typeError("strings.replace_n", 2, "string", s);
   const k = colLen(patterns);
   for (let j = 0; j < k; j++) {
-    if (!isStr(objKey(patterns, j))) return typeError("strings.replace_n", 1, "object[string: string]", patterns);
-    if (!isStr(objVal(patterns, j))) return typeError("strings.replace_n", 1, "object[string: string]", patterns);
+    if (!isStr(objKey(patterns, j))) return typeErrorMsg("strings.replace_n", "operand 1 non-string key found in pattern object");
+    if (!isStr(objVal(patterns, j))) return typeErrorMsg("strings.replace_n", "operand 1 non-string value found in pattern object");
   }
   const p = strPtr(s), n = strLen(s);
   // worst case growth is bounded by the longest replacement per input byte
@@ -197,11 +197,11 @@ export function opa_strings_replace_n(patterns: usize, s: usize): usize {
 export function opa_strings_substring(s: usize, start: usize, len: usize): usize {
   if (!isStr(s)) return typeError("substring", 1, "string", s);
   if (!isNum(start)) return typeError("substring", 2, "number", start);
-  if (!isNum(len)) return typeError("substring", 3, "number", len);
   const st = toI64(start);
-  if (!okInt) return typeError("substring", 2, "integer", start);
+  if (!okInt) return notInteger("substring", 2);
+  if (!isNum(len)) return typeError("substring", 3, "number", len);
   const ln = toI64(len);
-  if (!okInt) return typeError("substring", 3, "integer", len);
+  if (!okInt) return notInteger("substring", 3);
   if (st < 0) return builtinError("substring", "negative offset");
   const p = strPtr(s), n = strLen(s);
   const runes = <i64>runeCount(p, n);

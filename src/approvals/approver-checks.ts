@@ -4,16 +4,21 @@
  * may pass through whatever an HTTP request carried.
  */
 import type { ApprovalSpec, ApprovalsSettings } from "../manifest.js";
+import type { ApproverVerdict } from "../store/decision-plan.js";
 import type { ApprovalDecisionKind, ApprovalRecord } from "../store/store.js";
 import type { ApproverContext } from "./approver.js";
-import { isCleanIdentity } from "./unstorable-text.js";
+import { isCleanIdentity } from "../call-data/unstorable-text.js";
 
-export const decisionKinds: readonly ApprovalDecisionKind[] = ["approve", "edit", "reject", "revoke"];
+/** What an approver may decide (the store's `ApprovalDecisionKind`). */
+export type DecisionKind = ApprovalDecisionKind;
+
+/** Every decision kind, in the order messages and the inbox list them. */
+export const decisionKinds: readonly DecisionKind[] = ["approve", "edit", "reject", "revoke"];
 
 export const isDecisionKind = (v: unknown): v is ApprovalDecisionKind =>
   typeof v === "string" && (decisionKinds as readonly string[]).includes(v);
 
-export type ApproverRefusal = "invalid_approver" | "not_found" | "self_approval" | "approver_role_required" | "approver_roles_unconfigured";
+export type { ApproverRefusal } from "../store/decision-plan.js";
 
 
 /**
@@ -36,7 +41,7 @@ export function checkApprover(
   approver: ApproverContext,
   decision: ApprovalDecisionKind,
   settings?: ApprovalsSettings,
-): { readonly why: ApproverRefusal; readonly message: string } | null {
+): ApproverVerdict {
   const a = approver as Partial<Record<keyof ApproverContext, unknown>> | null;
   if (
     a === null ||

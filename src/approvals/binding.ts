@@ -8,11 +8,11 @@
  * approval it relies on carries a valid passkey signature by its approver. The policy can deny
  * more, never allow more.
  */
-import { approvalSignature } from "../approvals/decision-signature.js";
-import { effectiveApproval, quorumState } from "../approvals/quorum.js";
+import { approvalSignature } from "./decision-signature.js";
+import { effectiveApproval, quorumState } from "./quorum.js";
 import type { ApprovalRecord, OperationRecord } from "../store/store.js";
-import { demandOf } from "./approval-demand.js";
-import type { PreparedCall, RuntimeDeps } from "./types.js";
+import { demandOf } from "./demand.js";
+import type { ApprovalCall, ApprovalDeps } from "./deps.js";
 
 export type BindingProblem =
   | "approval_tenant_mismatch"
@@ -28,7 +28,7 @@ export type BindingProblem =
   | "approval_signature_invalid";
 
 /** The call's argument hash (`argsHash` of tenant, tool and its complete arguments), computed in prepare. */
-export function callArgsHash(call: PreparedCall): string {
+export function callArgsHash(call: ApprovalCall): string {
   return call.args_hash;
 }
 
@@ -37,9 +37,9 @@ export function callArgsHash(call: PreparedCall): string {
  * `known`: the call's argument hash and whether the approval is used up, when already computed.
  */
 export async function bindingProblem(
-  deps: RuntimeDeps,
+  deps: Pick<ApprovalDeps, "store">,
   approval: ApprovalRecord,
-  call: PreparedCall,
+  call: ApprovalCall,
   now: number,
   known?: { readonly args_hash: string; readonly used_up: boolean },
 ): Promise<BindingProblem | null> {
@@ -72,7 +72,7 @@ export async function bindingProblem(
  * retention the same id is a new operation). The consuming operation itself, while its record
  * is live (a retry, a reconcile), may still rely on it.
  */
-export async function usedUp(deps: RuntimeDeps, approval: ApprovalRecord, call: PreparedCall, now: number, record?: OperationRecord | null): Promise<boolean> {
+export async function usedUp(deps: Pick<ApprovalDeps, "store">, approval: ApprovalRecord, call: ApprovalCall, now: number, record?: OperationRecord | null): Promise<boolean> {
   if (approval.consumed_by === null) return false;
   if (call.operation_id === null || approval.consumed_by !== call.operation_id) return true;
   return (record !== undefined ? record : await deps.store.getOperation(call.ctx.tenant, call.operation_id, now)) === null;
@@ -84,7 +84,7 @@ export async function usedUp(deps: RuntimeDeps, approval: ApprovalRecord, call: 
  * by that operation. Errors go to onError: the answer
  * already stands, and the binding check still refuses a second operation.
  */
-export async function consumeAfterInvoke(deps: RuntimeDeps, call: PreparedCall): Promise<void> {
+export async function consumeAfterInvoke(deps: Pick<ApprovalDeps, "store" | "clock" | "onError">, call: ApprovalCall): Promise<void> {
   if (call.approval_id === null || call.operation_id === null) return;
   try {
     const now = deps.clock.now();

@@ -8,7 +8,6 @@
  * control character (`isCleanIdentity`).
  */
 import type { JsonValue } from "../manifest.js";
-import type { Envelope } from "./envelope.js";
 
 const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 const toWellFormed = (s: string): string => (s as unknown as { toWellFormed(): string }).toWellFormed();
@@ -85,6 +84,6 @@ function storable(value: JsonValue): JsonValue {
 }
 
 /** The envelope with every NUL and unpaired surrogate replaced by U+FFFD; the same object when it has none. */
-export function storableEnvelope<E extends Envelope>(env: E): E {
+export function storableEnvelope<E extends { readonly outcome: string }>(env: E): E {
   return storable(env as unknown as JsonValue) as unknown as E;
 }

@@ -1,84 +1,31 @@
 /**
- * Approvals: a durable pending request bound to the complete arguments (argument hash),
- * tenant, tool, operation and expiry, and decisions recorded as events (approver and roles,
- * decision, reason, time, policy versions). `edit` does not approve the original call: it
+ * Deciding approvals: decisions recorded as events (approver and roles, decision, reason,
+ * time, policy versions) after the approver checks (`approver-checks.ts`). `edit` does not approve the original call: it
  * creates a new approval for the edited arguments, with their own fingerprint, approved by
  * the same approver, which the caller then uses for the edited call.
  */
 import { randomUUID } from "node:crypto";
+import { argsHash, fingerprint, pickFields } from "../call-data/fingerprint.js";
+import { formatProblems } from "../call-data/problems.js";
+import { isUnstorable, unstorablePath } from "../call-data/unstorable-text.js";
 import type { JsonObject } from "../manifest.js";
-import { effectiveApproval, quorumState } from "../approvals/quorum.js";
-import type { QuorumSpec, QuorumState } from "../approvals/quorum.js";
 import { versionsOf } from "../policy/version.js";
-import type { ApprovalDemand } from "../policy/engine.js";
-import type { ApprovalEvent, ApprovalRecord, ApprovalRequirement } from "../store/store.js";
+import { alreadyExecutedText, decisionRefusalText, planDecision } from "../store/decision-plan.js";
+import type { DecisionRequest } from "../store/decision-plan.js";
+import type { ApprovalDecisionKind, ApprovalEvent, ApprovalRecord } from "../store/store.js";
 import type { ApproverContext } from "./approver.js";
 import { checkApprover, decisionKinds, isDecisionKind, normalIdentity } from "./approver-checks.js";
-import { currentPolicyWarnings } from "./current-policy.js";
 import type { ApproverRefusal } from "./approver-checks.js";
-import { argsHash, fingerprint, pickFields } from "./fingerprint.js";
-import { formatProblems } from "./problems.js";
-import type { PreparedCall, RuntimeDeps } from "./types.js";
-import { isUnstorable, unstorablePath } from "./unstorable-text.js";
-import { demandOf, rememberDemand } from "./approval-demand.js";
-
-/** Used when a custom policy asks approval for a tool that declares none. */
-const DEFAULT_TTL_MS = 15 * 60_000;
-
-const sameDemand = (a: ApprovalRequirement | null, b: ApprovalRequirement | null): boolean =>
-  (a === null && b === null) || (a !== null && b !== null && a.quorum === b.quorum && a.signed === b.signed && a.quorum_roles.join("\u0000") === b.quorum_roles.join("\u0000"));
-
-/**
- * A pending approval is reused only for the identical call: same tool, operation, policy, every
- * argument and the same demand of the policy. The policy's demand (`demand`: quorum, roles,
- * signed) is stored before the approval, so an approval never exists without it.
- */
-export async function requestApproval(deps: RuntimeDeps, call: PreparedCall, now: number, demand?: ApprovalDemand): Promise<ApprovalRecord> {
-  const id = `apr_${randomUUID()}`;
-  const requirement: ApprovalRequirement | null =
-    demand === undefined ? null : { approval_id: id, quorum: demand.quorum ?? 1, quorum_roles: [...(demand.quorum_roles ?? [])], signed: demand.signed === true };
-  const hash = call.args_hash;
-  const versions = versionsOf(deps.policy);
-  const existing = await deps.store.findPendingApproval(call.ctx.tenant, call.fingerprint, now, hash);
-  if (
-    existing !== null &&
-    existing.tool === call.tool.name &&
-    existing.operation_id === call.operation_id &&
-    existing.args_hash === hash &&
-    existing.requested_by === call.ctx.user &&
-    // A principal-bound approval serves only its own run: another run's would never authorise this call.
-    ((call.tool.approval?.binding ?? "principal") === "tenant" || existing.run_id === call.ctx.run_id) &&
-    existing.policy_version === versions.version &&
-    sameDemand(await demandOf(deps.store, existing.id), requirement === null ? null : { ...requirement, approval_id: existing.id })
-  ) {
-    return existing;
-  }
-  if (requirement !== null) await deps.store.setApprovalRequirement(requirement);
-  rememberDemand(deps.store, id, requirement);
-  const spec = call.tool.approval;
-  return deps.store.createApproval({
-    id,
-    tenant: call.ctx.tenant,
-    run_id: call.ctx.run_id,
-    requested_by: call.ctx.user,
-    tool: call.tool.name,
-    args: call.args,
-    preview: pickFields(call.args, spec?.preview ?? call.tool.fingerprint),
-    fingerprint: call.fingerprint,
-    args_hash: hash,
-    operation_id: call.operation_id,
-    created_at_ms: now,
-    expires_at_ms: now + (spec?.ttl_ms ?? DEFAULT_TTL_MS),
-    policy_version: versions.version,
-    policy_code_version: versions.code_version,
-    policy_data_version: versions.data_version,
-  });
-}
+import { demandOf, rememberDemand } from "./demand.js";
+import type { ApprovalDeps } from "./deps.js";
+import { currentPolicyWarnings, versionWarnings } from "./policy-warnings.js";
+import { effectiveApproval, quorumState } from "./quorum.js";
+import type { QuorumSpec, QuorumState } from "./quorum.js";
 
 /** What the approver decides. Every field is checked: it may come straight from an HTTP body. */
 export interface DecideRequest {
   /** `revoke` withdraws a pending or given approval; a call already past authorize is stopped before its claim. */
-  readonly decision: "approve" | "edit" | "reject" | "revoke";
+  readonly decision: ApprovalDecisionKind;
   readonly reason?: string;
   /** Required with `edit`: the full arguments the approver wants instead. */
   readonly edited_args?: JsonObject;
@@ -123,43 +70,24 @@ export interface Approvals {
   events(approvalId: string): Promise<ApprovalEvent[]>;
 }
 
-/** Warnings about the policy versions a decision is made under, compared with the request's. */
-function versionWarnings(deps: RuntimeDeps, approval: ApprovalRecord): string[] {
-  const now = versionsOf(deps.policy);
-  const out: string[] = [];
-  if (approval.policy_code_version !== now.code_version) {
-    out.push(
-      `policy_code_changed: this approval was requested under policy code ${approval.policy_code_version || "(unknown)"} and is decided under ${now.code_version}; the shipped policy does not accept an approval across a code change, so it will not authorise the call unless the gate runs ${now.code_version}`,
-    );
-  }
-  if (approval.policy_data_version !== now.data_version) {
-    out.push(
-      `policy_data_changed: this approval was requested under policy data ${approval.policy_data_version || "(unknown)"} and is decided under ${now.data_version}; data rules (limits, roles) are checked again when the call commits`,
-    );
-  }
-  return out;
-}
-
 /**
- * An approve towards a quorum: the approver's vote (one per approver), bound to the approval's
- * argument hash and policy version; the approval turns approved only with the vote that
- * completes the quorum. Concurrent completing votes both try; the store decides one, and the
- * other finds it approved.
+ * An approve towards a quorum, planned as a vote (`planDecision`): the approver's vote (one per
+ * approver), bound to the approval's argument hash and policy version; the approval turns
+ * approved only with the vote that completes the quorum. Concurrent completing votes both try;
+ * the store decides one, and the other finds it approved.
  */
-async function vote(deps: RuntimeDeps, approval: ApprovalRecord, quorum: QuorumSpec, event: ApprovalEvent): Promise<{ ok: true; approval: ApprovalRecord; quorum: QuorumState } | { ok: false; why: DecideRefusal; message: string }> {
-  if (approval.status !== "pending") return { ok: false, why: "already_decided", message: `approval ${approval.id} cannot be decided: already_decided` };
-  if (event.decided_at_ms >= approval.expires_at_ms) return { ok: false, why: "expired", message: `approval ${approval.id} cannot be decided: expired` };
+async function vote(deps: ApprovalDeps, approval: ApprovalRecord, quorum: QuorumSpec, event: ApprovalEvent): Promise<{ ok: true; approval: ApprovalRecord; quorum: QuorumState } | { ok: false; why: DecideRefusal; message: string }> {
   const added = await deps.store.addApprovalVote({
     approval_id: approval.id,
     tenant: approval.tenant,
-    // Distinct approvers are distinct identities as the provider sees them ("Bob" is bob when case is ignored).
-    approver: normalIdentity(event.approver, deps.manifest.approvals?.identity_case),
+    approver: voterIdentity(deps, event.approver),
     approver_roles: event.approver_roles,
     args_hash: approval.args_hash,
     policy_version: approval.policy_version,
     decided_at_ms: event.decided_at_ms,
   });
-  if (!added) return { ok: false, why: "already_voted", message: `${event.approver} already approved ${approval.id}; the quorum needs approvals from distinct approvers` };
+  // The store's own guard against a concurrent second vote of the same approver.
+  if (!added) return { ok: false, why: "already_voted", message: decisionRefusalText(approval.id, "already_voted", event.approver) };
   const state = quorumState(quorum, approval, await deps.store.listApprovalVotes(approval.id));
   if (!state.complete) return { ok: true, approval: (await deps.store.getApproval(approval.id)) ?? approval, quorum: state };
   const result = await deps.store.decideApproval({ ...event, approval_id: approval.id, decision: "approve" });
@@ -167,12 +95,26 @@ async function vote(deps: RuntimeDeps, approval: ApprovalRecord, quorum: QuorumS
   const now = await deps.store.getApproval(approval.id);
   if (result.why === "already_decided" && now?.status === "approved") return { ok: true, approval: now, quorum: state };
   const why = result.why === "already_executed" ? "already_decided" : result.why;
-  return { ok: false, why, message: `approval ${approval.id} cannot be decided: ${why}` };
+  return { ok: false, why, message: decisionRefusalText(approval.id, why) };
+}
+
+/** Distinct approvers are distinct identities as the provider sees them ("Bob" is bob when case is ignored). */
+const voterIdentity = (deps: ApprovalDeps, user: string): string => normalIdentity(user, deps.manifest.approvals?.identity_case);
+
+/** The request `planDecision` plans: for an approve towards a quorum, with the identities that voted so far. */
+async function decisionRequest(deps: ApprovalDeps, approval: ApprovalRecord, decision: ApprovalDecisionKind, approver: string | null, voting: boolean): Promise<DecisionRequest> {
+  // A refused approver's context may be anything (it is checked, not trusted): then it names no one.
+  if (approver === null) return { approval_id: approval.id, decision };
+  const req: DecisionRequest = { approval_id: approval.id, decision, approver };
+  if (!voting) return req;
+  const voted = (await deps.store.listApprovalVotes(approval.id)).map((v) => v.approver);
+  return { ...req, vote: { identity: voterIdentity(deps, approver), voted } };
 }
 
 const storableId = (id: unknown): id is string => typeof id === "string" && !isUnstorable(id);
 
-export function createApprovals(deps: RuntimeDeps): Approvals {
+/** The decision core of the approvals API (`createApprovals` adds listing, details and edit links). */
+export function approvalDecisions(deps: ApprovalDeps): Approvals {
   const decide = async (approvalId: string, req: DecideRequest, approver: ApproverContext): Promise<DecideOutcome> => {
     const decision: unknown = (req as { decision?: unknown } | null)?.decision;
     if (!isDecisionKind(decision)) {
@@ -184,12 +126,11 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
     }
     const now = deps.clock.now();
     const current = storableId(approvalId) ? await deps.store.getApproval(approvalId) : null;
-    if (current === null) return { ok: false, why: "not_found", message: `approval ${approvalId} does not exist` };
+    if (current === null) return { ok: false, why: "not_found", message: decisionRefusalText(approvalId, "not_found") };
     const tool = deps.manifest.tools[current.tool];
-    const refused = checkApprover(current, tool?.approval ?? null, approver, decision, deps.manifest.approvals);
-    if (refused !== null) return { ok: false, ...refused };
+    const verdict = checkApprover(current, tool?.approval ?? null, approver, decision, deps.manifest.approvals);
     let edited: { args: JsonObject; fingerprint: string } | null = null;
-    if (decision === "edit") {
+    if (verdict === null && decision === "edit") {
       const validate = deps.validators[current.tool]?.input;
       const args = req.edited_args === undefined ? undefined : (JSON.parse(JSON.stringify(req.edited_args)) as JsonObject);
       const unstorable = args === undefined ? null : unstorablePath(args);
@@ -207,6 +148,9 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
     const versions = versionsOf(deps.policy);
     const demand = await demandOf(deps.store, approvalId);
     const quorum = effectiveApproval(tool?.approval, demand).quorum;
+    const voting = verdict === null && quorum !== null && decision === "approve";
+    const plan = planDecision(current, await decisionRequest(deps, current, decision, verdict === null ? approver.user : null, voting), verdict, now);
+    if (!plan.ok) return plan;
     const event: ApprovalEvent = {
       approval_id: approvalId,
       decision,
@@ -221,23 +165,17 @@ export function createApprovals(deps: RuntimeDeps): Approvals {
     };
     const warningsOf = async (): Promise<string[]> =>
       decision === "approve" || decision === "edit"
-        ? [...versionWarnings(deps, current), ...currentPolicyWarnings(deps.policy, await deps.store.getCurrentPolicy(deps.manifest.policy.entrypoint))]
+        ? [...versionWarnings(deps.policy, current), ...currentPolicyWarnings(deps.policy, await deps.store.getCurrentPolicy(deps.manifest.policy.entrypoint))]
         : [];
-    if (quorum !== null && decision === "approve") {
+    if (plan.kind === "vote" && quorum !== null) {
       const voted = await vote(deps, current, quorum, event);
       return voted.ok ? { ok: true, approval: voted.approval, warnings: await warningsOf(), quorum: voted.quorum } : voted;
     }
     const result = await deps.store.decideApproval(event);
     if (!result.ok && result.why === "already_executed") {
-      const state = result.outcome === null ? "is running or its outcome is not known yet" : `answered ${JSON.stringify(result.outcome["outcome"] ?? null)}`;
-      return {
-        ok: false,
-        why: "already_executed",
-        message: `approval ${approvalId} was not revoked: the call it approved already executed (operation ${current.operation_id ?? "(none)"} ${state})`,
-        outcome: result.outcome,
-      };
+      return { ok: false, why: "already_executed", message: alreadyExecutedText(current, result.outcome), outcome: result.outcome };
     }
-    if (!result.ok) return { ok: false, why: result.why, message: `approval ${approvalId} cannot be decided: ${result.why}` };
+    if (!result.ok) return { ok: false, why: result.why, message: decisionRefusalText(approvalId, result.why) };
     const warnings = await warningsOf();
     if (edited === null) return { ok: true, approval: result.approval, warnings };
     // The edit's own approval: same scope, expiry and demand, new arguments, approved by the editor.
