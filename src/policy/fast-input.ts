@@ -39,6 +39,10 @@ interface Shape {
   readonly cells: Uint32Array | null;
   /** The object's cells written by straight-line code for this shape (see compileShapes), or null. */
   readonly write: ((w: ValueWriter, o: Record<string, unknown>) => number) | null;
+  /** Whether `cells` lie in room granted after the fixed key region (see grantKeyRoom). */
+  readonly granted: boolean;
+  /** Whether this shape (without cells) already asked for key room. */
+  asked: boolean;
 }
 /** Shapes with more keys are written by the loop. */
 const COMPILED_SHAPE_MAX = 32;
@@ -49,7 +53,7 @@ const CACHED_STRING_MAX = 64;
 const CACHE_MISSES_PER_INPUT = 64;
 
 export class ValueWriter {
-  private readonly shapes: Shape[] = [];
+  private shapes: Shape[] = [];
   private u8: Uint8Array;
   private u32: Uint32Array;
   private i32: Int32Array;
@@ -390,13 +394,41 @@ export class ValueWriter {
       this.ptr = bytes;
     }
     const u8 = this.u8;
-    for (let i = 0; i < len; i++) {
-      const ch = s.charCodeAt(i);
-      if (ch >= 0x80) {
-        ascii = false;
-        break;
+    if ((bytes & 3) === 0) {
+      // Four characters per 32-bit store and one ASCII test at the end, as slotString: the bytes
+      // from `bytes` are 4-aligned and at least len * 3 of them are free, so the last word's
+      // spare bytes (up to 3, not counted in the length) land in free memory.
+      const u32 = this.u32;
+      let w = bytes >>> 2;
+      let bits = 0;
+      let i = 0;
+      for (; i + 4 <= len; i += 4) {
+        const a = s.charCodeAt(i);
+        const b = s.charCodeAt(i + 1);
+        const d = s.charCodeAt(i + 2);
+        const e = s.charCodeAt(i + 3);
+        bits |= a | b | d | e;
+        u32[w++] = a | (b << 8) | (d << 16) | (e << 24);
       }
-      u8[bytes + i] = ch;
+      if (i < len) {
+        let x = 0;
+        for (let k = 0; i < len; i++, k += 8) {
+          const a = s.charCodeAt(i);
+          bits |= a;
+          x |= a << k;
+        }
+        u32[w] = x;
+      }
+      ascii = bits < 0x80;
+    } else {
+      for (let i = 0; i < len; i++) {
+        const ch = s.charCodeAt(i);
+        if (ch >= 0x80) {
+          ascii = false;
+          break;
+        }
+        u8[bytes + i] = ch;
+      }
     }
     let written = len;
     if (!ascii) {
@@ -429,9 +461,40 @@ export class ValueWriter {
    */
   cacheKeys(start: number, end: number): void {
     this.keyRegion = { next: start, end };
+    this.fixedKeyRegion = this.keyRegion;
   }
 
   private keyRegion: { next: number; readonly end: number } | null = null;
+  private fixedKeyRegion: { next: number; readonly end: number } | null = null;
+
+  /**
+   * Bytes of key cells that shapes seen more than once found no room for in the key
+   * region; the engine may grant them (grantKeyRoom) before the next input, so the keys
+   * of a wide object that comes again are written once, not on every call.
+   */
+  keyRoomWanted = 0;
+
+  /**
+   * More key-cell room, [start, end) (kept below the evaluation heap until
+   * dropGrantedKeys): shapes without cells are made again with cells there.
+   */
+  grantKeyRoom(start: number, end: number): void {
+    this.keyRoomWanted = 0;
+    this.keyRegion = { next: start, end };
+    this.shapes = this.shapes.filter((s) => s.cells !== null);
+  }
+
+  /** Declines the wanted room: those shapes keep writing their keys per object. */
+  refuseKeyRoom(): void {
+    this.keyRoomWanted = 0;
+  }
+
+  /** Forgets the shapes whose cells lie in granted room (the engine reclaimed it) and returns to the fixed key region. */
+  dropGrantedKeys(): void {
+    this.keyRoomWanted = 0;
+    this.keyRegion = this.fixedKeyRegion;
+    this.shapes = this.shapes.filter((s) => !s.granted);
+  }
 
   /**
    * Whether objects of a known shape are written by code made for that shape (one
@@ -452,12 +515,19 @@ export class ValueWriter {
       const k = shape.keys;
       if (k.length !== n) continue;
       for (let i = 0; i < n; i++) if (k[i] !== keys[i]) continue outer;
+      if (shape.cells === null && !shape.asked) {
+        // Seen again without key cells: ask for room (keyCellBytes is -1 for keys that are never kept).
+        shape.asked = true;
+        const bytes = this.keyRegion === null ? -1 : keyCellBytes(shape.sorted);
+        if (bytes > 0) this.keyRoomWanted += bytes;
+      }
       return shape;
     }
     const sorted = [...keys].sort();
     if (this.shapes.length >= SHAPES_MAX) this.shapes.shift();
     const cells = this.keyCells(sorted);
-    const shape = { keys, sorted, cells, write: this.compileShapes && cells !== null ? compileShape(sorted, cells) : null };
+    const granted = cells !== null && this.keyRegion !== this.fixedKeyRegion;
+    const shape = { keys, sorted, cells, write: this.compileShapes && cells !== null ? compileShape(sorted, cells) : null, granted, asked: false };
     this.shapes.push(shape);
     return shape;
   }
@@ -466,12 +536,8 @@ export class ValueWriter {
   private keyCells(keys: readonly string[]): Uint32Array | null {
     const region = this.keyRegion;
     if (region === null) return null;
-    let bytes = 0;
-    for (const k of keys) {
-      if (!ASCII.test(k)) return null;
-      bytes += 16 + ((k.length + 7) & ~7);
-    }
-    if (region.next + bytes > region.end) return null;
+    const bytes = keyCellBytes(keys);
+    if (bytes < 0 || region.next + bytes > region.end) return null;
     const cells = new Uint32Array(keys.length);
     const ptr = this.ptr;
     this.ptr = region.next;
@@ -506,6 +572,16 @@ export class ValueWriter {
     }
     return c;
   }
+}
+
+/** Bytes the key cells of `keys` take in the key region (8-aligned strings after 16-byte cells); -1 unless all are ASCII. */
+function keyCellBytes(keys: readonly string[]): number {
+  let bytes = 0;
+  for (const k of keys) {
+    if (!ASCII.test(k)) return -1;
+    bytes += 16 + ((k.length + 7) & ~7);
+  }
+  return bytes;
 }
 
 /**
