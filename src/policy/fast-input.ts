@@ -51,6 +51,11 @@ const SHAPES_MAX = 32;
 const CACHED_STRING_MAX = 64;
 /** Strings one input may miss in the string cache before it stops looking (see cacheStrings). */
 const CACHE_MISSES_PER_INPUT = 64;
+/**
+ * Strings one input may look up in the string cache at all (see cacheStrings): the cells
+ * of this many cached strings (16 + at most 64 bytes each, 40 KB) fit in the region.
+ */
+const CACHE_LOOKUPS_PER_INPUT = 512;
 
 export class ValueWriter {
   private shapes: Shape[] = [];
@@ -334,19 +339,24 @@ export class ValueWriter {
    * strings only until CACHE_MISSES_PER_INPUT of them were not there (each one missing is
    * added): the rest of an input of many distinct strings goes to the heap without a
    * lookup, so its cost stays one write per string, not a lookup and a refill of the
-   * region per call. When the region is full, the rest of that input's strings go to the heap and
+   * region per call. It also stops after CACHE_LOOKUPS_PER_INPUT lookups, so the strings an
+   * input repeated call after call can add all fit in the region: a wide input that comes
+   * again settles into hits for its first strings and writes for the rest, where without
+   * the bound it added 64 more strings per call and emptied the full region every few
+   * dozen calls. When the region is full, the rest of that input's strings go to the heap and
    * the next input starts the region over: a cell is only needed for the evaluation it
    * was written for, but until that evaluation ends the cells it already points at must
    * not be overwritten.
    */
   cacheStrings(start: number, end: number): void {
-    this.cache = { start, end, next: start, full: false, misses: 0, cells: new Map() };
+    this.cache = { start, end, next: start, full: false, misses: 0, lookups: 0, cells: new Map() };
   }
 
   private restartFullCache(): void {
     const cache = this.cache;
     if (cache === null) return;
     cache.misses = 0;
+    cache.lookups = 0;
     if (!cache.full) return;
     cache.cells.clear();
     cache.next = cache.start;
@@ -358,13 +368,14 @@ export class ValueWriter {
     return this.cache !== null && addr >= this.cache.start && addr < this.cache.end;
   }
 
-  private cache: { readonly start: number; readonly end: number; next: number; full: boolean; misses: number; readonly cells: Map<string, number> } | null = null;
+  private cache: { readonly start: number; readonly end: number; next: number; full: boolean; misses: number; lookups: number; readonly cells: Map<string, number> } | null = null;
 
   private string(s: string, key = false): number {
     const cache = this.cache;
     // Only ASCII text is kept, so a cached cell is also a valid object key.
-    // Once the region is full or the input has missed often enough, its remaining strings skip the map lookup.
-    if (cache !== null && !cache.full && cache.misses < CACHE_MISSES_PER_INPUT && s.length <= CACHED_STRING_MAX) {
+    // Once the region is full or the input has missed or looked up often enough, its remaining strings skip the map lookup.
+    if (cache !== null && !cache.full && cache.misses < CACHE_MISSES_PER_INPUT && cache.lookups < CACHE_LOOKUPS_PER_INPUT && s.length <= CACHED_STRING_MAX) {
+      cache.lookups++;
       const known = cache.cells.get(s);
       if (known !== undefined) return known;
       cache.misses++;
