@@ -214,12 +214,26 @@ export class ValueWriter {
    */
   slotString(c: number, cap: number, s: string): boolean {
     const len = s.length;
-    const u32 = this.u32;
     if (len > cap) {
-      u32[(c >>> 2) + 1] = 0;
+      this.u32[(c >>> 2) + 1] = 0;
       return false;
     }
-    let w = (c + 16) >>> 2;
+    // The last word's unused bytes are the slot's own (cap is a multiple of 4); the length bounds what is read.
+    const ascii = this.asciiWords(s, c + 16);
+    this.u32[(c >>> 2) + 1] = ascii ? len : 0;
+    return ascii;
+  }
+
+  /**
+   * The characters of `s` from byte `at` (4-aligned), four per 32-bit store, up to 3 bytes
+   * past its length in the last word (the caller's room); whether all were ASCII (if not, the
+   * bytes are not its UTF-8). The ASCII check is one test at the end: reading the characters
+   * is most of the cost, so the loop does nothing else per character.
+   */
+  private asciiWords(s: string, at: number): boolean {
+    const len = s.length;
+    const u32 = this.u32;
+    let w = at >>> 2;
     let bits = 0;
     let i = 0;
     for (; i + 4 <= len; i += 4) {
@@ -231,7 +245,6 @@ export class ValueWriter {
       u32[w++] = a | (b << 8) | (d << 16) | (e << 24);
     }
     if (i < len) {
-      // The last word's unused bytes are the slot's own (cap is a multiple of 4); the length bounds what is read.
       let x = 0;
       for (let k = 0; i < len; i++, k += 8) {
         const a = s.charCodeAt(i);
@@ -240,7 +253,6 @@ export class ValueWriter {
       }
       u32[w] = x;
     }
-    u32[(c >>> 2) + 1] = bits < 0x80 ? len : 0;
     return bits < 0x80;
   }
 
@@ -406,31 +418,8 @@ export class ValueWriter {
     }
     const u8 = this.u8;
     if ((bytes & 3) === 0) {
-      // Four characters per 32-bit store and one ASCII test at the end, as slotString: the bytes
-      // from `bytes` are 4-aligned and at least len * 3 of them are free, so the last word's
-      // spare bytes (up to 3, not counted in the length) land in free memory.
-      const u32 = this.u32;
-      let w = bytes >>> 2;
-      let bits = 0;
-      let i = 0;
-      for (; i + 4 <= len; i += 4) {
-        const a = s.charCodeAt(i);
-        const b = s.charCodeAt(i + 1);
-        const d = s.charCodeAt(i + 2);
-        const e = s.charCodeAt(i + 3);
-        bits |= a | b | d | e;
-        u32[w++] = a | (b << 8) | (d << 16) | (e << 24);
-      }
-      if (i < len) {
-        let x = 0;
-        for (let k = 0; i < len; i++, k += 8) {
-          const a = s.charCodeAt(i);
-          bits |= a;
-          x |= a << k;
-        }
-        u32[w] = x;
-      }
-      ascii = bits < 0x80;
+      // At least len * 3 bytes from `bytes` are free: room for the last word's spare bytes.
+      ascii = this.asciiWords(s, bytes);
     } else {
       for (let i = 0; i < len; i++) {
         const ch = s.charCodeAt(i);
