@@ -489,11 +489,14 @@ export class ValueWriter {
     this.keyRoomWanted = 0;
   }
 
-  /** Forgets the shapes whose cells lie in granted room (the engine reclaimed it) and returns to the fixed key region. */
+  /**
+   * Forgets the shapes whose cells lie in granted room (the engine reclaimed it) and returns to
+   * the fixed key region; shapes without cells are forgotten too, so they may ask again.
+   */
   dropGrantedKeys(): void {
     this.keyRoomWanted = 0;
     this.keyRegion = this.fixedKeyRegion;
-    this.shapes = this.shapes.filter((s) => !s.granted);
+    this.shapes = this.shapes.filter((s) => !s.granted && s.cells !== null);
   }
 
   /**
