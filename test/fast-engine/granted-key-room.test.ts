@@ -53,4 +53,18 @@ describe("granted key room", () => {
     policy.setData({ filler: wide(3000, "data value that is longer than the keys it overwrites") });
     for (let i = 0; i < 4; i++) expect(policy.evaluate(input, ep)).toEqual([{ result: input }]);
   });
+
+  it("granted key room is bounded: wide shapes past the budget keep writing their keys per object and still read back", async () => {
+    const policy = await echoPolicy();
+    const ep = policy.entrypoints["t/x"]!;
+    policy.setData({});
+    // 80 shapes of 4,000 keys want about 10 MB of key cells; the engine grants at most 4 MB.
+    for (let s = 0; s < 80; s++) {
+      const args: Record<string, number> = {};
+      for (let i = 0; i < 4000; i++) args[`s${s}_key_${i}`] = i;
+      for (let call = 0; call < 3; call++) expect(policy.evaluate({ args }, ep)).toEqual([{ result: { args } }]);
+    }
+    expect(policy.memoryBytes).toBeLessThan(6 * 1024 * 1024);
+  });
 });
+
