@@ -101,6 +101,8 @@ const PROBE = { b: [1, -2, 4294967297, -9007199254740991, true, false, null, "",
 const PAGE = 65536;
 const STRING_CACHE_BYTES = 64 * 1024;
 const KEY_CACHE_BYTES = 16 * 1024;
+/** Key-cell room granted on demand above the data (for wide objects that recur), in all until setData. */
+const GRANTED_KEY_BYTES_MAX = 4 * 1024 * 1024;
 /** Entries of the reason table (a power of two); cells are 8-aligned, so the slot is taken from the bits above. */
 const REASON_SLOTS = 256;
 
@@ -119,6 +121,8 @@ export class FastPolicy {
   private dataHeapPtr = 0;
   private baseHeapPtr = 0;
   private builtinNames: string[] = [];
+  /** Bytes of key-cell room granted to the writer since the data was set. */
+  private grantedKeyBytes = 0;
   entrypoints: Record<string, number> = {};
   /** Null when the module lacks what direct writing needs or fails the load-time check. */
   private writer: ValueWriter | null = null;
@@ -307,6 +311,9 @@ export class FastPolicy {
   }
 
   setData(data: unknown): void {
+    // Granted key room lies above the base heap pointer: the data overwrites it.
+    this.writer?.dropGrantedKeys();
+    this.grantedKeyBytes = 0;
     this.exports.heapPtrSet(this.baseHeapPtr);
     this.dataAddr = this.loadJson(this.encoder.encode(JSON.stringify(data)));
     this.dataHeapPtr = this.exports.heapPtrGet();
@@ -378,8 +385,9 @@ export class FastPolicy {
 
   /** The input's value, at the saved heap pointer; the heap pointer is left after it. */
   private inputCells(input: unknown, entrypoint: number): number {
-    const start = (this.dataHeapPtr + 7) & ~7;
     const writer = this.writer;
+    if (writer !== null && writer.keyRoomWanted > 0) this.grantKeyRoom(writer);
+    const start = (this.dataHeapPtr + 7) & ~7;
     const template = this.templates[entrypoint];
     if (writer !== null && template) {
       // Cell addresses are never 0 (0 is the module's "undefined").
@@ -434,6 +442,7 @@ export class FastPolicy {
     let inputAddr = 0;
     // The SDK passes a falsy input as "no input"; do the same.
     if (input && this.writer !== null) {
+      if (this.writer.keyRoomWanted > 0) this.grantKeyRoom(this.writer);
       // Cells at the saved heap pointer, then a 16-byte ctx (+0 input, +4 data,
       // +8 result, +12 entrypoint), then the legacy eval: no JSON either way.
       const cells = this.writer.write(input, (this.dataHeapPtr + 7) & ~7);
@@ -463,6 +472,25 @@ export class FastPolicy {
     // The heap starts after the input, or at the saved pointer when there is none.
     const ret = this.exports.opaEval(0, entrypoint, this.dataAddr, inputAddr, inputLen, this.dataHeapPtr + inputLen, 0);
     return JSON.parse(this.cString(ret));
+  }
+
+  /**
+   * Room for the key cells the writer wants (ValueWriter.keyRoomWanted), taken at the saved
+   * heap pointer and kept there like data until setData, within GRANTED_KEY_BYTES_MAX.
+   */
+  private grantKeyRoom(writer: ValueWriter): void {
+    const bytes = writer.keyRoomWanted;
+    if (this.grantedKeyBytes + bytes > GRANTED_KEY_BYTES_MAX) {
+      writer.refuseKeyRoom();
+      return;
+    }
+    this.exports.heapPtrSet(this.dataHeapPtr);
+    const start = (this.exports.malloc(bytes + 8) + 7) & ~7;
+    this.dataHeapPtr = this.exports.heapPtrGet();
+    this.grantedKeyBytes += bytes + 8;
+    this.inputView = this.view().subarray(this.dataHeapPtr);
+    writer.sync();
+    writer.grantKeyRoom(start, start + bytes);
   }
 
   /** Per-evaluation host state (the clock read once, seeded draws); a module that calls no host builtin has none. */

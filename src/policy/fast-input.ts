@@ -39,6 +39,10 @@ interface Shape {
   readonly cells: Uint32Array | null;
   /** The object's cells written by straight-line code for this shape (see compileShapes), or null. */
   readonly write: ((w: ValueWriter, o: Record<string, unknown>) => number) | null;
+  /** Whether `cells` lie in room granted after the fixed key region (see grantKeyRoom). */
+  readonly granted: boolean;
+  /** Whether this shape (without cells) already asked for key room. */
+  asked: boolean;
 }
 /** Shapes with more keys are written by the loop. */
 const COMPILED_SHAPE_MAX = 32;
@@ -47,9 +51,14 @@ const SHAPES_MAX = 32;
 const CACHED_STRING_MAX = 64;
 /** Strings one input may miss in the string cache before it stops looking (see cacheStrings). */
 const CACHE_MISSES_PER_INPUT = 64;
+/**
+ * Strings one input may look up in the string cache at all (see cacheStrings): the cells
+ * of this many cached strings (16 + at most 64 bytes each, 40 KB) fit in the region.
+ */
+const CACHE_LOOKUPS_PER_INPUT = 512;
 
 export class ValueWriter {
-  private readonly shapes: Shape[] = [];
+  private shapes: Shape[] = [];
   private u8: Uint8Array;
   private u32: Uint32Array;
   private i32: Int32Array;
@@ -205,12 +214,26 @@ export class ValueWriter {
    */
   slotString(c: number, cap: number, s: string): boolean {
     const len = s.length;
-    const u32 = this.u32;
     if (len > cap) {
-      u32[(c >>> 2) + 1] = 0;
+      this.u32[(c >>> 2) + 1] = 0;
       return false;
     }
-    let w = (c + 16) >>> 2;
+    // The last word's unused bytes are the slot's own (cap is a multiple of 4); the length bounds what is read.
+    const ascii = this.asciiWords(s, c + 16);
+    this.u32[(c >>> 2) + 1] = ascii ? len : 0;
+    return ascii;
+  }
+
+  /**
+   * The characters of `s` from byte `at` (4-aligned), four per 32-bit store, up to 3 bytes
+   * past its length in the last word (the caller's room); whether all were ASCII (if not, the
+   * bytes are not its UTF-8). The ASCII check is one test at the end: reading the characters
+   * is most of the cost, so the loop does nothing else per character.
+   */
+  private asciiWords(s: string, at: number): boolean {
+    const len = s.length;
+    const u32 = this.u32;
+    let w = at >>> 2;
     let bits = 0;
     let i = 0;
     for (; i + 4 <= len; i += 4) {
@@ -222,7 +245,6 @@ export class ValueWriter {
       u32[w++] = a | (b << 8) | (d << 16) | (e << 24);
     }
     if (i < len) {
-      // The last word's unused bytes are the slot's own (cap is a multiple of 4); the length bounds what is read.
       let x = 0;
       for (let k = 0; i < len; i++, k += 8) {
         const a = s.charCodeAt(i);
@@ -231,7 +253,6 @@ export class ValueWriter {
       }
       u32[w] = x;
     }
-    u32[(c >>> 2) + 1] = bits < 0x80 ? len : 0;
     return bits < 0x80;
   }
 
@@ -330,19 +351,24 @@ export class ValueWriter {
    * strings only until CACHE_MISSES_PER_INPUT of them were not there (each one missing is
    * added): the rest of an input of many distinct strings goes to the heap without a
    * lookup, so its cost stays one write per string, not a lookup and a refill of the
-   * region per call. When the region is full, the rest of that input's strings go to the heap and
+   * region per call. It also stops after CACHE_LOOKUPS_PER_INPUT lookups, so the strings an
+   * input repeated call after call can add all fit in the region: a wide input that comes
+   * again settles into hits for its first strings and writes for the rest, where without
+   * the bound it added 64 more strings per call and emptied the full region every few
+   * dozen calls. When the region is full, the rest of that input's strings go to the heap and
    * the next input starts the region over: a cell is only needed for the evaluation it
    * was written for, but until that evaluation ends the cells it already points at must
    * not be overwritten.
    */
   cacheStrings(start: number, end: number): void {
-    this.cache = { start, end, next: start, full: false, misses: 0, cells: new Map() };
+    this.cache = { start, end, next: start, full: false, misses: 0, lookups: 0, cells: new Map() };
   }
 
   private restartFullCache(): void {
     const cache = this.cache;
     if (cache === null) return;
     cache.misses = 0;
+    cache.lookups = 0;
     if (!cache.full) return;
     cache.cells.clear();
     cache.next = cache.start;
@@ -354,13 +380,14 @@ export class ValueWriter {
     return this.cache !== null && addr >= this.cache.start && addr < this.cache.end;
   }
 
-  private cache: { readonly start: number; readonly end: number; next: number; full: boolean; misses: number; readonly cells: Map<string, number> } | null = null;
+  private cache: { readonly start: number; readonly end: number; next: number; full: boolean; misses: number; lookups: number; readonly cells: Map<string, number> } | null = null;
 
   private string(s: string, key = false): number {
     const cache = this.cache;
     // Only ASCII text is kept, so a cached cell is also a valid object key.
-    // Once the region is full or the input has missed often enough, its remaining strings skip the map lookup.
-    if (cache !== null && !cache.full && cache.misses < CACHE_MISSES_PER_INPUT && s.length <= CACHED_STRING_MAX) {
+    // Once the region is full or the input has missed or looked up often enough, its remaining strings skip the map lookup.
+    if (cache !== null && !cache.full && cache.misses < CACHE_MISSES_PER_INPUT && cache.lookups < CACHE_LOOKUPS_PER_INPUT && s.length <= CACHED_STRING_MAX) {
+      cache.lookups++;
       const known = cache.cells.get(s);
       if (known !== undefined) return known;
       cache.misses++;
@@ -390,13 +417,18 @@ export class ValueWriter {
       this.ptr = bytes;
     }
     const u8 = this.u8;
-    for (let i = 0; i < len; i++) {
-      const ch = s.charCodeAt(i);
-      if (ch >= 0x80) {
-        ascii = false;
-        break;
+    if ((bytes & 3) === 0) {
+      // At least len * 3 bytes from `bytes` are free: room for the last word's spare bytes.
+      ascii = this.asciiWords(s, bytes);
+    } else {
+      for (let i = 0; i < len; i++) {
+        const ch = s.charCodeAt(i);
+        if (ch >= 0x80) {
+          ascii = false;
+          break;
+        }
+        u8[bytes + i] = ch;
       }
-      u8[bytes + i] = ch;
     }
     let written = len;
     if (!ascii) {
@@ -429,9 +461,43 @@ export class ValueWriter {
    */
   cacheKeys(start: number, end: number): void {
     this.keyRegion = { next: start, end };
+    this.fixedKeyRegion = this.keyRegion;
   }
 
   private keyRegion: { next: number; readonly end: number } | null = null;
+  private fixedKeyRegion: { next: number; readonly end: number } | null = null;
+
+  /**
+   * Bytes of key cells that shapes seen more than once found no room for in the key
+   * region; the engine may grant them (grantKeyRoom) before the next input, so the keys
+   * of a wide object that comes again are written once, not on every call.
+   */
+  keyRoomWanted = 0;
+
+  /**
+   * More key-cell room, [start, end) (kept below the evaluation heap until
+   * dropGrantedKeys): shapes without cells are made again with cells there.
+   */
+  grantKeyRoom(start: number, end: number): void {
+    this.keyRoomWanted = 0;
+    this.keyRegion = { next: start, end };
+    this.shapes = this.shapes.filter((s) => s.cells !== null);
+  }
+
+  /** Declines the wanted room: those shapes keep writing their keys per object. */
+  refuseKeyRoom(): void {
+    this.keyRoomWanted = 0;
+  }
+
+  /**
+   * Forgets the shapes whose cells lie in granted room (the engine reclaimed it) and returns to
+   * the fixed key region; shapes without cells are forgotten too, so they may ask again.
+   */
+  dropGrantedKeys(): void {
+    this.keyRoomWanted = 0;
+    this.keyRegion = this.fixedKeyRegion;
+    this.shapes = this.shapes.filter((s) => !s.granted && s.cells !== null);
+  }
 
   /**
    * Whether objects of a known shape are written by code made for that shape (one
@@ -452,12 +518,19 @@ export class ValueWriter {
       const k = shape.keys;
       if (k.length !== n) continue;
       for (let i = 0; i < n; i++) if (k[i] !== keys[i]) continue outer;
+      if (shape.cells === null && !shape.asked) {
+        // Seen again without key cells: ask for room (keyCellBytes is -1 for keys that are never kept).
+        shape.asked = true;
+        const bytes = this.keyRegion === null ? -1 : keyCellBytes(shape.sorted);
+        if (bytes > 0) this.keyRoomWanted += bytes;
+      }
       return shape;
     }
     const sorted = [...keys].sort();
     if (this.shapes.length >= SHAPES_MAX) this.shapes.shift();
     const cells = this.keyCells(sorted);
-    const shape = { keys, sorted, cells, write: this.compileShapes && cells !== null ? compileShape(sorted, cells) : null };
+    const granted = cells !== null && this.keyRegion !== this.fixedKeyRegion;
+    const shape = { keys, sorted, cells, write: this.compileShapes && cells !== null ? compileShape(sorted, cells) : null, granted, asked: false };
     this.shapes.push(shape);
     return shape;
   }
@@ -466,12 +539,8 @@ export class ValueWriter {
   private keyCells(keys: readonly string[]): Uint32Array | null {
     const region = this.keyRegion;
     if (region === null) return null;
-    let bytes = 0;
-    for (const k of keys) {
-      if (!ASCII.test(k)) return null;
-      bytes += 16 + ((k.length + 7) & ~7);
-    }
-    if (region.next + bytes > region.end) return null;
+    const bytes = keyCellBytes(keys);
+    if (bytes < 0 || region.next + bytes > region.end) return null;
     const cells = new Uint32Array(keys.length);
     const ptr = this.ptr;
     this.ptr = region.next;
@@ -506,6 +575,16 @@ export class ValueWriter {
     }
     return c;
   }
+}
+
+/** Bytes the key cells of `keys` take in the key region (8-aligned strings after 16-byte cells); -1 unless all are ASCII. */
+function keyCellBytes(keys: readonly string[]): number {
+  let bytes = 0;
+  for (const k of keys) {
+    if (!ASCII.test(k)) return -1;
+    bytes += 16 + ((k.length + 7) & ~7);
+  }
+  return bytes;
 }
 
 /**

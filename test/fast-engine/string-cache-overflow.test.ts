@@ -62,4 +62,24 @@ describe("fast engine string cache", () => {
       expect(cached).toBeLessThanOrEqual(64 * (call + 1));
     }
   });
+
+  it("a wide input that comes again settles: the string cache stops refilling and each call writes the same cells", () => {
+    const memory = new WebAssembly.Memory({ initial: 8 });
+    const w = new ValueWriter(memory, { nullCell: 8, trueCell: 16, falseCell: 24 });
+    const region = 64 * 1024;
+    w.cacheStrings(region, region + 64 * 1024);
+    const strings = Array.from({ length: 4000 }, (_, i) => `value ${i} xy`);
+    const heap = 4 * 64 * 1024;
+    const calls = Array.from({ length: 100 }, () => {
+      const cells = w.write(strings, heap);
+      expect(cells).not.toBeNull();
+      const u32 = new Uint32Array(memory.buffer);
+      const data = u32[(cells!.addr >>> 2) + 3]! >>> 2;
+      return { heapBytes: cells!.end - heap, cached: strings.filter((_, i) => w.inStringCache(u32[data + i]!)).length };
+    });
+    // Before: each call added 64 more strings, the region filled after ~30 calls and started over.
+    const settled = calls.slice(20);
+    expect(new Set(settled.map((c) => c.heapBytes)).size).toBe(1);
+    expect(settled.every((c) => c.cached === 512)).toBe(true);
+  });
 });
