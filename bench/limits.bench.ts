@@ -5,9 +5,12 @@
  * (max_sum far above what the run reserves, so every call is checked and none refused):
  * the limit's figures read for the policy, then the claim that re-reads and counts them.
  * Rounds alternate between the two; the row is the median per-call time of each. Target: the
- * limited write at most 1.3x the unlimited one.
+ * limited write at most 1.3x the unlimited one. A note adds the CPU per call (this process, and
+ * on PostgreSQL its pool's server processes when they run on this machine), which holds steady on
+ * a loaded machine where wall time does not.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import type pg from "pg";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -35,39 +38,87 @@ const limited: Manifest = {
 const args = { account_id: "acc_alice", amount: 1, currency: "EUR", recipient: "acc_bob" };
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** µs per approved write, `n` sequential calls, each in a tenant of its own round so records never meet. */
-async function round(store: Store, m: Manifest, n: number, tenant: string): Promise<number> {
+/** CPU µs so far of this process and of the server processes `pids` (Linux schedstat; those not readable count 0). */
+function cpuUs(pids: ReadonlySet<number>): number {
+  const own = process.cpuUsage();
+  let server = 0;
+  for (const pid of pids) {
+    const file = `/proc/${pid}/schedstat`;
+    if (existsSync(file)) server += Number(readFileSync(file, "utf8").split(" ")[0]) / 1000;
+  }
+  return own.user + own.system + server;
+}
+
+/** The server process ids of a pool's connections: those it holds (all checked out at once, `max` of them) and those it opens later. */
+async function serverPids(pool: pg.Pool, max: number): Promise<Set<number>> {
+  const pids = new Set<number>();
+  const add = (client: pg.PoolClient): void => {
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (pid !== undefined) pids.add(pid);
+  };
+  pool.on("connect", add);
+  const held = await Promise.all(Array.from({ length: max }, () => pool.connect()));
+  for (const client of held) {
+    add(client);
+    client.release();
+  }
+  return pids;
+}
+
+interface Timing {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+/** µs per approved write (wall and CPU), `n` sequential calls, each in a tenant of its own round so records never meet. */
+async function round(store: Store, m: Manifest, n: number, tenant: string, pids: ReadonlySet<number>): Promise<Timing> {
   const ledger = new EscrowLedger();
   const runtime = createRuntime({ manifest: m, validators, handlers: escrowHandlers(ledger), reconcilers: escrowReconcilers(ledger), policy: await loadShippedPolicy(), store });
   const ctx: TrustedContext = { tenant, user: "alice", roles: ["agent"], run_id: `run_${tenant}` };
   const approvals = await grantedApprovals(runtime, ctx, "reserve_funds", args, n);
+  const cpu = cpuUs(pids);
   const started = performance.now();
   for (let i = 0; i < n; i++) {
     const e = await runtime.call(ctx, { tool: "reserve_funds", args, operation_id: `op-${i}`, approval_id: approvals[i]! });
     if (e.outcome !== "success") throw new Error(`bench:limits: ${JSON.stringify(e)}`);
   }
-  return ((performance.now() - started) * 1000) / n;
+  return { wall: ((performance.now() - started) * 1000) / n, cpu: (cpuUs(pids) - cpu) / n };
 }
 
-async function measure(store: Store, n: number, rounds: number): Promise<{ plain: number; limited: number }> {
-  const plain: number[] = [];
-  const checked: number[] = [];
-  await round(store, manifest, Math.min(n, 50), "warm_plain");
-  await round(store, limited, Math.min(n, 50), "warm_limited");
+interface Figures {
+  readonly plain: number;
+  readonly limited: number;
+  readonly plainCpu: number;
+  readonly limitedCpu: number;
+}
+
+async function measure(store: Store, n: number, rounds: number, pids: ReadonlySet<number> = new Set()): Promise<Figures> {
+  const plain: Timing[] = [];
+  const checked: Timing[] = [];
+  await round(store, manifest, Math.min(n, 50), "warm_plain", pids);
+  await round(store, limited, Math.min(n, 50), "warm_limited", pids);
   for (let r = 0; r < rounds; r++) {
-    plain.push(await round(store, manifest, n, `plain_${r}`));
-    checked.push(await round(store, limited, n, `limited_${r}`));
+    plain.push(await round(store, manifest, n, `plain_${r}`, pids));
+    checked.push(await round(store, limited, n, `limited_${r}`, pids));
   }
-  return { plain: median(plain), limited: median(checked) };
+  return {
+    plain: median(plain.map((t) => t.wall)),
+    limited: median(checked.map((t) => t.wall)),
+    plainCpu: median(plain.map((t) => t.cpu)),
+    limitedCpu: median(checked.map((t) => t.cpu)),
+  };
 }
 
-const rowOf = (storeName: string, f: { plain: number; limited: number }): BenchRow => ({
+const rowOf = (storeName: string, f: Figures): BenchRow => ({
   what: `approved write with a limit check (${storeName})`,
   unit: "µs/call",
   better: "lower",
   toolgate: { label: "toolgate", value: f.limited },
   anchors: [{ label: "the same approved write without a limit", value: f.plain }],
-  notes: [`limited / unlimited = ${(f.limited / f.plain).toFixed(2)}x; target <= 1.3x`],
+  notes: [
+    `limited / unlimited = ${(f.limited / f.plain).toFixed(2)}x; target <= 1.3x`,
+    `CPU per call (client and server): ${f.limitedCpu.toFixed(0)} µs vs ${f.plainCpu.toFixed(0)} µs without, ${(f.limitedCpu / f.plainCpu).toFixed(2)}x`,
+  ],
 });
 
 export const limitsSource: RowSource = {
@@ -90,9 +141,10 @@ export const limitsSource: RowSource = {
     else {
       const schema = await createTestSchema();
       try {
+        const pids = await serverPids(schema.pool, schema.pool.options.max);
         const pg = await openPgStore({ pool: schema.pool });
         ctx.log("bench:limits PostgreSQL");
-        rows.push(rowOf("PostgreSQL", await measure(pg, n, rounds)));
+        rows.push(rowOf("PostgreSQL", await measure(pg, n, rounds, pids)));
         await pg.close();
       } finally {
         await schema.drop();
@@ -104,6 +156,6 @@ export const limitsSource: RowSource = {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await limitsSource.run({ quick: process.argv.includes("--quick"), pgUrl: process.env["TOOLGATE_PG_URL"], log: (m) => void process.stderr.write(`${m}\n`) });
-  if ("rows" in result) for (const r of result.rows) console.log(`${r.what}: ${r.toolgate.value.toFixed(0)} µs/call vs ${r.anchors[0]!.value.toFixed(0)} µs/call without; ${r.notes?.[0] ?? ""}`);
+  if ("rows" in result) for (const r of result.rows) console.log(`${r.what}: ${r.toolgate.value.toFixed(0)} µs/call vs ${r.anchors[0]!.value.toFixed(0)} µs/call without; ${(r.notes ?? []).join("; ")}`);
   if ("missing" in result) console.log(result.missing);
 }

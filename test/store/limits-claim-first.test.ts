@@ -39,4 +39,21 @@ describeEachStore("claim-first with limits", (stores) => {
     expect(await store.releaseClaim(r.claimed!.record)).toBe(true);
     expect(await store.readLimitFigures({ tenant: "t", operation_id: null, now_ms: now, keys: [limit] })).toEqual({ cap: { count: 0, sum: 0 } });
   });
+
+  it("a claim-first key with quotes, backslashes, commas, braces or NULL in it is counted as written, apart from every other key", async () => {
+    const now = Date.now();
+    const keys = ['["a\\"b"]', '["a,b"]', '["{a}"]', '["NULL"]', "[null]", '["a b"]', '["a\\\\b"]'];
+    const limits = (key: string, i: number): LimitClaim[] => [
+      { ...limit, name: "cap", key, amount: i + 1 },
+      { ...limit, name: 'other "cap"', key, amount: 1, max_sum: null, max_count: 100 },
+    ];
+    for (const [i, key] of keys.entries()) {
+      const r = await store.claimFirst({ ...first(i, now), limits: limits(key, i) });
+      expect(r.claimed).not.toBeNull();
+      expect(r.figures).toEqual({ cap: { count: 0, sum: 0 }, 'other "cap"': { count: 0, sum: 0 } });
+    }
+    for (const [i, key] of keys.entries()) {
+      expect(await store.readLimitFigures({ tenant: "t", operation_id: null, now_ms: now, keys: limits(key, i) })).toEqual({ cap: { count: 1, sum: i + 1 }, 'other "cap"': { count: 1, sum: 1 } });
+    }
+  });
 });

@@ -178,16 +178,30 @@ export async function claimLimited(db: pg.Pool, req: ClaimRequest, limits: reado
 /** [inserted, operation, interrupt, approval, figures rows] as claim-first with limits answers them. */
 type ClaimFirstValue = [boolean, unknown[] | null, { reason: string; at_ms: number } | null, ApprovalRow | null, FigureRow[] | null];
 
-/** Parameter $n, a JSON array, as a PostgreSQL array of `type` (the statement runner sends scalars only). */
-const arr = (n: number, type: string): string => `ARRAY(SELECT v::${type} FROM json_array_elements_text($${n}::json) WITH ORDINALITY AS a (v, i) ORDER BY i)`;
+/**
+ * An array parameter's text in PostgreSQL's array syntax (the statement runner sends scalars
+ * only): a string double-quoted with `\` and `"` backslash-escaped, a finite number as written,
+ * null as NULL. The server parses it straight into the array, with no JSON to read first.
+ */
+export function arrayLiteral(values: readonly (string | number | null)[]): string {
+  const items = values.map((v) => {
+    if (v === null) return "NULL";
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) throw new Error(`postgres limits: ${v} is not a finite number`);
+      return String(v);
+    }
+    return `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  });
+  return `{${items.join(",")}}`;
+}
 
-// $1..$11 as insertClaimSql, $12 read the interrupt; the limits as JSON arrays in one order: $13 names,
+// $1..$11 as insertClaimSql, $12 read the interrupt; the limits as arrays (arrayLiteral) in one order: $13 names,
 // $14 keys, $15 window starts, $16 amounts, $17 max_sum, $18 max_count; $19 the key locks, sorted.
 const claimFirstLimitedSql = `
 WITH figures AS (
   SELECT f.f_name AS name, f.f_count AS count, f.f_sum AS sum, k.amount, k.max_sum, k.max_count
-    FROM toolgate_limit_figures($1::text, $2::text, ${arr(13, "text")}, ${arr(14, "text")}, ${arr(15, "bigint")}, ${arr(19, "bigint")}) f
-    JOIN unnest(${arr(13, "text")}, ${arr(16, "double precision")}, ${arr(17, "double precision")}, ${arr(18, "bigint")}) AS k (name, amount, max_sum, max_count) ON k.name = f.f_name),
+    FROM toolgate_limit_figures($1::text, $2::text, $13::text[], $14::text[], $15::bigint[], $19::bigint[]) f
+    JOIN unnest($13::text[], $16::double precision[], $17::double precision[], $18::bigint[]) AS k (name, amount, max_sum, max_count) ON k.name = f.f_name),
 fits AS (SELECT coalesce(bool_and((max_count IS NULL OR count + 1 <= max_count) AND (max_sum IS NULL OR sum + amount <= max_sum)), true) AS ok FROM figures),
 claimed AS (${insertClaimSql} AND (SELECT ok FROM fits)
   ON CONFLICT (tenant, operation_id) DO NOTHING
@@ -195,7 +209,7 @@ claimed AS (${insertClaimSql} AND (SELECT ok FROM fits)
 entries AS (
   INSERT INTO limit_entries (tenant, limit_name, limit_key, operation_id, amount, claimed_at_ms, counts)
   SELECT $1::text, k.name, k.key, $2::text, k.amount, toolgate_ms(c.created_at), true
-    FROM claimed c CROSS JOIN unnest(${arr(13, "text")}, ${arr(14, "text")}, ${arr(16, "double precision")}) AS k (name, key, amount)
+    FROM claimed c CROSS JOIN unnest($13::text[], $14::text[], $16::double precision[]) AS k (name, key, amount)
   ON CONFLICT (tenant, limit_name, operation_id) DO UPDATE
     SET limit_key = excluded.limit_key, amount = excluded.amount, claimed_at_ms = excluded.claimed_at_ms, counts = true)
 SELECT json_build_array(
@@ -226,7 +240,7 @@ export async function claimFirstLimited(db: pg.Pool, req: ClaimFirstRequest, lim
       limits.map((l) => l.max_sum),
       limits.map((l) => l.max_count),
       locks,
-    ].map((a) => JSON.stringify(a)),
+    ].map(arrayLiteral),
   ];
   const value = await runPreparedValue<ClaimFirstValue>(db, "op_claim_first_limited", claimFirstLimitedSql, params);
   if (value === undefined) throw new Error("claim-first with limits answered no row");
