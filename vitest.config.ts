@@ -40,6 +40,18 @@ const processSuites = [
 ];
 /** Suites that need PostgreSQL (TOOLGATE_PG_URL) for everything they test. */
 const postgresSuites = ["test/store/postgres*.test.ts", "test/store/inbox-postgres.test.ts", "test/evals/postgres.test.ts"];
+/**
+ * In-process suites that need a fresh module graph: they mock a module away, rely on a
+ * registry that another suite fills (the Rego parser behind rego.parse_module), or install
+ * OpenTelemetry's global context manager. The rest of the unit project shares its workers'
+ * module graphs (`isolate: false`), which saves most of its import time.
+ */
+const isolatedUnitSuites = [
+  "test/approvals/webauthn-optional-peer.test.ts",
+  "test/builtins/rego-parse-module-missing.test.ts",
+  "test/declog/telemetry.test.ts",
+  "test/mcp/traceparent.test.ts",
+];
 /** Suites that drive Chromium. */
 const browserSuites = ["test/browser/**/*.test.ts"];
 
@@ -57,10 +69,20 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // `npm run test:unit` (the `unit` project) is the edit-test loop: in-process suites only.
-    // Both-stores suites inside it also run on PostgreSQL when TOOLGATE_PG_URL is set.
+    // `npm run test:unit` (the `unit` and `unit-isolated` projects) is the edit-test loop:
+    // in-process suites only. Both-stores suites inside it also run on PostgreSQL when
+    // TOOLGATE_PG_URL is set.
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...processSuites, ...postgresSuites, ...browserSuites] } },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: [...processSuites, ...postgresSuites, ...browserSuites, ...isolatedUnitSuites],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: "unit-isolated", include: isolatedUnitSuites } },
       { extends: true, test: { name: "process", include: processSuites } },
       { extends: true, test: { name: "postgres", include: postgresSuites } },
       { extends: true, test: { name: "browser", include: browserSuites } },

@@ -1,6 +1,6 @@
 /**
  * rego.parse_module: OPA's AST JSON of a module (shapes as OPA's ast marshal tests pin
- * them), served by the build tools' parser; without them, a clear error that aborts.
+ * them), served by the build tools' parser (without them: rego-parse-module-missing.test.ts).
  */
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -29,13 +29,6 @@ async function evalRule(body: string, strict = false): Promise<unknown> {
 
 const T = (type: string, value: unknown) => ({ type, value });
 const ref = (...parts: unknown[]) => T("ref", parts);
-
-// Runs first: this file's process has not registered the parser yet.
-describe("rego.parse_module without the build tools", () => {
-  it("aborts the evaluation with an error naming what is missing, in non-strict mode too", async () => {
-    await expect(evalRule('r := rego.parse_module("x.rego", "package x")')).rejects.toThrow(/rego\.parse_module needs toolgate's Rego parser, which the runtime entry does not load/);
-  });
-});
 
 describe("rego.parse_module's AST JSON (OPA's ast marshal shapes)", () => {
   it("a rule with an if body: head name, value and ref; body expressions with their index", () => {
