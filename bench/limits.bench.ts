@@ -8,6 +8,10 @@
  * limited write at most 1.3x the unlimited one. A note adds the CPU per call (this process, and
  * on PostgreSQL its pool's server processes when they run on this machine), which holds steady on
  * a loaded machine where wall time does not.
+ *
+ * Two rows a store: one hot key (every call of a round on one account, so the window holds up to
+ * `n` entries that each figures read counts), and one key per call (each call on an account of
+ * its own: the window holds no entry, so the row is the check's fixed cost).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type pg from "pg";
@@ -17,7 +21,7 @@ import { performance } from "node:perf_hooks";
 import { manifest, validators } from "../generated/index.js";
 import type { TrustedContext } from "../src/generated-runtime.js";
 import type { Manifest } from "../src/manifest.js";
-import { EscrowLedger, escrowHandlers, escrowReconcilers } from "../src/demo/escrow.js";
+import { EscrowLedger, defaultAccounts, escrowHandlers, escrowReconcilers } from "../src/demo/escrow.js";
 import { createRuntime } from "../src/runtime/index.js";
 import { openSqliteStore } from "../src/store/index.js";
 import { openPgStore } from "../src/store/postgres/index.js";
@@ -36,6 +40,9 @@ const limited: Manifest = {
   },
 };
 const args = { account_id: "acc_alice", amount: 1, currency: "EUR", recipient: "acc_bob" };
+/** The calls of a round: all on one account (a hot limit key), or each on an account of its own. */
+type Keys = "hot" | "own";
+const argsOf = (keys: Keys) => (i: number) => (keys === "hot" ? args : { ...args, account_id: `acc_${i}` });
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** CPU µs so far of this process and of the server processes `pids` (Linux schedstat; those not readable count 0). */
@@ -71,15 +78,17 @@ interface Timing {
 }
 
 /** µs per approved write (wall and CPU), `n` sequential calls, each in a tenant of its own round so records never meet. */
-async function round(store: Store, m: Manifest, n: number, tenant: string, pids: ReadonlySet<number>): Promise<Timing> {
-  const ledger = new EscrowLedger();
+async function round(store: Store, m: Manifest, n: number, tenant: string, pids: ReadonlySet<number>, keys: Keys): Promise<Timing> {
+  const own = keys === "own" ? Array.from({ length: n }, (_, i) => ({ account_id: `acc_${i}`, balance: 500_000, currency: "EUR" as const, status: "open" as const })) : [];
+  const ledger = new EscrowLedger([...defaultAccounts, ...own]);
   const runtime = createRuntime({ manifest: m, validators, handlers: escrowHandlers(ledger), reconcilers: escrowReconcilers(ledger), policy: await loadShippedPolicy(), store });
   const ctx: TrustedContext = { tenant, user: "alice", roles: ["agent"], run_id: `run_${tenant}` };
-  const approvals = await grantedApprovals(runtime, ctx, "reserve_funds", args, n);
+  const callArgs = argsOf(keys);
+  const approvals = await grantedApprovals(runtime, ctx, "reserve_funds", callArgs, n);
   const cpu = cpuUs(pids);
   const started = performance.now();
   for (let i = 0; i < n; i++) {
-    const e = await runtime.call(ctx, { tool: "reserve_funds", args, operation_id: `op-${i}`, approval_id: approvals[i]! });
+    const e = await runtime.call(ctx, { tool: "reserve_funds", args: callArgs(i), operation_id: `op-${i}`, approval_id: approvals[i]! });
     if (e.outcome !== "success") throw new Error(`bench:limits: ${JSON.stringify(e)}`);
   }
   return { wall: ((performance.now() - started) * 1000) / n, cpu: (cpuUs(pids) - cpu) / n };
@@ -92,14 +101,14 @@ interface Figures {
   readonly limitedCpu: number;
 }
 
-async function measure(store: Store, n: number, rounds: number, pids: ReadonlySet<number> = new Set()): Promise<Figures> {
+async function measure(store: Store, n: number, rounds: number, keys: Keys, pids: ReadonlySet<number> = new Set()): Promise<Figures> {
   const plain: Timing[] = [];
   const checked: Timing[] = [];
-  await round(store, manifest, Math.min(n, 50), "warm_plain", pids);
-  await round(store, limited, Math.min(n, 50), "warm_limited", pids);
+  await round(store, manifest, Math.min(n, 50), `warm_plain_${keys}`, pids, keys);
+  await round(store, limited, Math.min(n, 50), `warm_limited_${keys}`, pids, keys);
   for (let r = 0; r < rounds; r++) {
-    plain.push(await round(store, manifest, n, `plain_${r}`, pids));
-    checked.push(await round(store, limited, n, `limited_${r}`, pids));
+    plain.push(await round(store, manifest, n, `plain_${keys}_${r}`, pids, keys));
+    checked.push(await round(store, limited, n, `limited_${keys}_${r}`, pids, keys));
   }
   return {
     plain: median(plain.map((t) => t.wall)),
@@ -109,8 +118,8 @@ async function measure(store: Store, n: number, rounds: number, pids: ReadonlySe
   };
 }
 
-const rowOf = (storeName: string, f: Figures): BenchRow => ({
-  what: `approved write with a limit check (${storeName})`,
+const rowOf = (storeName: string, keys: Keys, n: number, f: Figures): BenchRow => ({
+  what: `approved write with a limit check (${storeName}, ${keys === "hot" ? `one hot key, up to ${n} entries in its window` : "a key per call"})`,
   unit: "µs/call",
   better: "lower",
   toolgate: { label: "toolgate", value: f.limited },
@@ -131,7 +140,7 @@ export const limitsSource: RowSource = {
     try {
       const sqlite = openSqliteStore(join(dir, "bench.db"));
       ctx.log("bench:limits SQLite");
-      rows.push(rowOf("SQLite", await measure(sqlite, n, rounds)));
+      for (const keys of ["hot", "own"] as const) rows.push(rowOf("SQLite", keys, n, await measure(sqlite, n, rounds, keys)));
       await sqlite.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -144,7 +153,7 @@ export const limitsSource: RowSource = {
         const pids = await serverPids(schema.pool, schema.pool.options.max);
         const pg = await openPgStore({ pool: schema.pool });
         ctx.log("bench:limits PostgreSQL");
-        rows.push(rowOf("PostgreSQL", await measure(pg, n, rounds, pids)));
+        for (const keys of ["hot", "own"] as const) rows.push(rowOf("PostgreSQL", keys, n, await measure(pg, n, rounds, keys, pids)));
         await pg.close();
       } finally {
         await schema.drop();
