@@ -9,6 +9,7 @@ import type { Diagnostic, SourceLocation } from "../diagnostics.js";
 import type { CoveragePoint } from "../plan/coverage.js";
 import type { RuleGroup, RuleKind } from "../rego/index.js";
 import { compileModules, parseQuery } from "../rego/index.js";
+import { MODULE_EXPORTS } from "../../src/policy/abi.js";
 import { hostBuiltins } from "../../src/policy/host-builtins/index.js";
 import { dataReads, groupEdges, groupsRead, reachable } from "./explain-deps.js";
 import { compilePolicy } from "./index.js";
@@ -149,7 +150,7 @@ async function compileGroups(modules: readonly SourceFile[], groups: readonly Ru
   if (out.wasm === null) return { errors: out.errors };
   const policy = await loadPolicy(out.wasm, undefined, hostBuiltins);
   const points: readonly CoveragePoint[] = out.coverage?.points ?? [];
-  const ptr = ((policy.wasmInstance as WebAssembly.Instance).exports as Record<string, unknown>)["toolgate_coverage_ptr"];
+  const ptr = ((policy.wasmInstance as WebAssembly.Instance).exports as Record<string, unknown>)[MODULE_EXPORTS.coveragePtr];
   const headPoint = new Map<string, number>();
   points.forEach((p, i) => {
     const key = `${p.file}:${p.row}`;

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { loadPolicy } from "@open-policy-agent/opa-wasm";
+import { MODULE_EXPORTS } from "../../src/policy/abi.js";
 import type { CustomBuiltins } from "../../src/policy/builtins/index.js";
 import { createHostBuiltins } from "../../src/policy/host-builtins/index.js";
 import type { Diagnostic } from "../diagnostics.js";
@@ -106,7 +107,7 @@ export async function runPolicyTests(opts: RunOptions): Promise<RunReport> {
   if (opts.coverage !== true) return base;
   const todo = todoRanges(modules);
   const points = compiled.coverage?.points;
-  const ptr = ((policy.wasmInstance as WebAssembly.Instance).exports as Record<string, unknown>)["toolgate_coverage_ptr"];
+  const ptr = ((policy.wasmInstance as WebAssembly.Instance).exports as Record<string, unknown>)[MODULE_EXPORTS.coveragePtr];
   if (points === undefined || typeof ptr !== "function") {
     return { ...base, coverageError: "the compiled module carries no coverage instrumentation (compiler option `coverage`)" };
   }

@@ -5,7 +5,8 @@ import { isUnstorable } from "../call-data/unstorable-text.js";
 import { ApprovalsError } from "./errors.js";
 import type { ApprovalPage, ListApprovalsRequest } from "./types.js";
 
-const statuses: readonly ApprovalStatus[] = ["pending", "approved", "edited", "rejected", "revoked"];
+/** The statuses a list of approvals can be filtered by. */
+export const approvalListStatuses: readonly ApprovalStatus[] = ["pending", "approved", "edited", "rejected", "revoked"];
 export const MAX_PAGE = 200;
 const DEFAULT_PAGE = 50;
 
@@ -23,8 +24,8 @@ export async function listApprovals(store: InboxStore, req: ListApprovalsRequest
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE) {
     throw new ApprovalsError("invalid_request", `limit: must be an integer from 1 to ${MAX_PAGE}`);
   }
-  if (req.status !== undefined && !statuses.includes(req.status)) {
-    throw new ApprovalsError("invalid_request", `status: must be one of ${statuses.join(", ")}`);
+  if (req.status !== undefined && !approvalListStatuses.includes(req.status)) {
+    throw new ApprovalsError("invalid_request", `status: must be one of ${approvalListStatuses.join(", ")}`);
   }
   let before: number | undefined;
   if (req.older_than !== undefined) {

@@ -2,24 +2,17 @@
  * `toolgate eval --explain` output: the eval result, then every rule's value for
  * the same input (a table, or one JSON document with `--format json`).
  */
-import { InvalidArgumentError } from "commander";
 import { formatDiagnostic } from "../../codegen/diagnostics.js";
 import { explainPolicy } from "../../codegen/compiler/explain.js";
 import type { ExplainOptions } from "../../codegen/compiler/explain.js";
 import { formatExplanation } from "../../codegen/compiler/explain-format.js";
-
-export type ExplainFormat = "pretty" | "json";
-
-export function parseExplainFormat(v: string): ExplainFormat {
-  if (v !== "pretty" && v !== "json") throw new InvalidArgumentError("must be pretty or json");
-  return v;
-}
+import type { OutputFormat } from "./option-parsers.js";
 
 /**
  * Prints `result` (the `opa eval` JSON, or null when the query failed) and the
  * explanation. Returns false when the policy could not be explained.
  */
-export async function printExplained(result: unknown, opts: ExplainOptions, format: ExplainFormat): Promise<boolean> {
+export async function printExplained(result: unknown, opts: ExplainOptions, format: OutputFormat): Promise<boolean> {
   const e = await explainPolicy(opts);
   for (const d of e.errors) console.error(formatDiagnostic(d));
   if (format === "json") {

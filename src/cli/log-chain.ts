@@ -4,12 +4,12 @@
  * Leaves: a report on stdout and an exit code (0 intact, 1 broken or bad input, 2 usage).
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { InvalidArgumentError } from "commander";
 import type { Command } from "commander";
 import { exportLines, isChainExportError, isChainSource, parseExport, verifyChain } from "../store/chain/index.js";
 import type { ChainHead, ChainSnapshot, ChainVerdict } from "../store/chain/index.js";
 import { addLogStoreOptions, openLogStore } from "./log-store.js";
 import type { LogStoreOptions } from "./log-store.js";
+import { parseOutputFormat } from "./option-parsers.js";
 
 type SetExitCode = (code: number) => void;
 
@@ -80,10 +80,7 @@ export function registerLogChain(log: Command, setExitCode: SetExitCode): void {
       .option("--tenant <tenant>", "only this tenant")
       .option("--file <export.jsonl>", "verify an export offline, without a store")
       .option("--anchor <export.jsonl>", "also check the heads recorded in an earlier export: a chain rewritten from before them fails")
-      .option("--format <format>", "pretty or json", (v: string) => {
-        if (v !== "pretty" && v !== "json") throw new InvalidArgumentError("must be pretty or json");
-        return v;
-      }, "pretty"),
+      .option("--format <format>", "pretty or json", parseOutputFormat, "pretty"),
   ).action(async (_opts: VerifyOptions, cmd: Command) => {
     // The listing (`log`) declares the same store options, so commander may give them to it.
     const opts = cmd.optsWithGlobals<VerifyOptions>();

@@ -15,6 +15,7 @@ import type { ResumeOutcome, RuntimeApprovals } from "../runtime/runtime.js";
 import { decideAsApprover, parseDecision } from "../approvals/decide-as.js";
 import type { HumanDecision } from "../approvals/decide-as.js";
 import { ApprovalsError, isApprovalsError } from "../approvals/errors.js";
+import { approvalListStatuses } from "../approvals/list.js";
 import type { ApprovalDetail, ListApprovalsRequest } from "../approvals/types.js";
 import type { JsonObject } from "../manifest.js";
 import type { DecideOutcome } from "../approvals/decide.js";
@@ -73,7 +74,7 @@ export interface InboxAppOptions {
 
 /** Enough for any tool's arguments an approver would edit by hand; more is refused before parsing. */
 const MAX_BODY_BYTES = 256 * 1024;
-const statuses: readonly string[] = ["pending", "approved", "edited", "rejected", "revoked"];
+const statuses: readonly string[] = approvalListStatuses;
 const canResume = (a: InboxApprovals | RuntimeApprovals): a is RuntimeApprovals => typeof (a as Partial<RuntimeApprovals>).resume === "function";
 const subject = (who: ApproverContext | null): string => (who === null ? "" : `${who.tenant}\u0000${who.user}`);
 

@@ -2,6 +2,7 @@
 import type { ApprovalDetail, ApprovalPage } from "../approvals/types.js";
 import type { JsonObject } from "../manifest.js";
 import type { ApproverContext } from "../approvals/approver.js";
+import { approvalListStatuses } from "../approvals/list.js";
 import type { ApproverCredential } from "../store/store.js";
 import { quorumText } from "../approvals/quorum.js";
 import type { QuorumState } from "../approvals/quorum.js";
@@ -94,7 +95,7 @@ export function listPage(v: ListView): string {
 <td>${status(a.status, a.status === "pending" && a.expires_at_ms <= nowMs)}</td></tr>`;
     })
     .join("");
-  const filters = ["pending", "approved", "edited", "rejected", "revoked", "all"]
+  const filters = [...approvalListStatuses, "all"]
     .map((s) => (s === filter ? `<strong>${e(s)}</strong>` : `<a href="/approvals?status=${e(s)}">${e(s)}</a>`))
     .join(" · ");
   return layout(

@@ -15,7 +15,7 @@ import { loadMigrations, migrate } from "../../src/store/postgres/migrations.js"
 import { openPgStore } from "../../src/store/postgres/index.js";
 import { createTestSchema, skipWithoutPg } from "../helpers/pg-env.js";
 import { readChain } from "./audit-chain-stores.js";
-import { sqliteSchemaV1 } from "./sqlite-v1-schema.js";
+import { sqliteSchemaV1 } from "./fixtures/sqlite-old-schemas.js";
 
 const entry = (at_ms: number): DecisionLogEntry => ({
   decision_id: `new-${at_ms}`, at_ms, tenant: "t1", run_id: "r1", user: "u", tool: "get_account", operation_id: null, fingerprint: null,

@@ -14,7 +14,7 @@ import { ensureSqliteColumns } from "../../src/store/sqlite/decision-log.js";
 import { dropDecisionLogAutoincrement } from "../../src/store/sqlite/migrate.js";
 import { sqliteSchemaVersion } from "../../src/store/sqlite/schema.js";
 import type { DecisionLogEntry } from "../../src/store/store.js";
-import { sqliteSchemaV1 } from "./sqlite-v1-schema.js";
+import { sqliteSchemaV1 } from "./fixtures/sqlite-old-schemas.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -19,7 +19,7 @@ import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { sqliteSchemaVersion } from "../../src/store/sqlite/schema.js";
 import type { DecisionLogEntry, Store } from "../../src/store/store.js";
 import { dropSchema, pgUrl, randomSchemaName, skipWithoutPg } from "../helpers/pg-env.js";
-import { sqliteAddedColumnsV2, sqliteChainV2, sqliteIndexesAfterColumnsV2, sqliteSchemaV2 } from "./fixtures/sqlite-schema-v2.js";
+import { sqliteAddedColumnsV2, sqliteChainV2, sqliteIndexesAfterColumnsV2, sqliteSchemaV2 } from "./fixtures/sqlite-old-schemas.js";
 
 const NOW = 10_000;
 const LATER = 1_000_000;

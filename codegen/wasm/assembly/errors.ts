@@ -75,22 +75,45 @@ export function typeName(v: usize): string {
   return "unknown";
 }
 
+/** Starts a message at the last tg_set_location: `<file>:<row>:<col>: <code><name>`. */
+@inline function beginError(code: string, name: string): void {
+  bBegin();
+  writeLocation(locFile, locRow, locCol);
+  bLit(code);
+  bLit(name);
+}
+
+/** Starts `eval_type_error: <name>: operand <operand>`. */
+@inline function beginOperandError(name: string, operand: i32): void {
+  beginError("eval_type_error: ", name);
+  bLit(": operand ");
+  writeI64(operand);
+}
+
+/** ` must be <want> but got <type of got>`. */
+@inline function writeMustBe(want: string, got: usize): void {
+  bLit(" must be ");
+  bLit(want);
+  bLit(" but got ");
+  bLit(typeName(got));
+}
+
+/** Aborts with `<code><name>: <msg>` at the last tg_set_location. */
+@inline function raiseMessage(code: string, name: string, msg: string): void {
+  beginError(code, name);
+  bLit(": ");
+  bLit(msg);
+  raise();
+}
+
 /**
  * Operand type error: undefined (0) unless strict, then
  * `eval_type_error: <name>: operand <i> must be <want> but got <type>`.
  */
 export function typeError(name: string, operand: i32, want: string, got: usize): usize {
   if (tg_strict_builtin_errors == 0) return 0;
-  bBegin();
-  writeLocation(locFile, locRow, locCol);
-  bLit("eval_type_error: ");
-  bLit(name);
-  bLit(": operand ");
-  writeI64(operand);
-  bLit(" must be ");
-  bLit(want);
-  bLit(" but got ");
-  bLit(typeName(got));
+  beginOperandError(name, operand);
+  writeMustBe(want, got);
   raise();
   return 0;
 }
@@ -98,12 +121,7 @@ export function typeError(name: string, operand: i32, want: string, got: usize):
 /** OPA's IntOperand/BigIntOperand text for a number that is not an integer. */
 export function notInteger(name: string, operand: i32): usize {
   if (tg_strict_builtin_errors == 0) return 0;
-  bBegin();
-  writeLocation(locFile, locRow, locCol);
-  bLit("eval_type_error: ");
-  bLit(name);
-  bLit(": operand ");
-  writeI64(operand);
+  beginOperandError(name, operand);
   bLit(" must be integer number but got floating-point number");
   raise();
   return 0;
@@ -112,16 +130,8 @@ export function notInteger(name: string, operand: i32): usize {
 /** `... operand <i> must be <want> but got <container type> containing <element type>`. */
 export function typeErrorContaining(name: string, operand: i32, want: string, container: usize, elem: usize): usize {
   if (tg_strict_builtin_errors == 0) return 0;
-  bBegin();
-  writeLocation(locFile, locRow, locCol);
-  bLit("eval_type_error: ");
-  bLit(name);
-  bLit(": operand ");
-  writeI64(operand);
-  bLit(" must be ");
-  bLit(want);
-  bLit(" but got ");
-  bLit(typeName(container));
+  beginOperandError(name, operand);
+  writeMustBe(want, container);
   bLit(" containing ");
   bLit(typeName(elem));
   raise();
@@ -131,23 +141,14 @@ export function typeErrorContaining(name: string, operand: i32, want: string, co
 /** Type error with a free-form message: `eval_type_error: <name>: <msg>`. */
 export function typeErrorMsg(name: string, msg: string): usize {
   if (tg_strict_builtin_errors == 0) return 0;
-  bBegin();
-  writeLocation(locFile, locRow, locCol);
-  bLit("eval_type_error: ");
-  bLit(name);
-  bLit(": ");
-  bLit(msg);
-  raise();
+  raiseMessage("eval_type_error: ", name, msg);
   return 0;
 }
 
 /** Builtin failure naming a value, as Go's errors do: `eval_builtin_error: <name>: <prefix><bytes><suffix>`. */
 export function builtinErrorWith(name: string, prefix: string, p: usize, n: usize, suffix: string): usize {
   if (tg_strict_builtin_errors == 0) return 0;
-  bBegin();
-  writeLocation(locFile, locRow, locCol);
-  bLit("eval_builtin_error: ");
-  bLit(name);
+  beginError("eval_builtin_error: ", name);
   bLit(": ");
   bLit(prefix);
   bBytes(p, n);
@@ -165,12 +166,7 @@ export function builtinErrorWith(name: string, prefix: string, p: usize, n: usiz
  */
 export function operandErrorNaming(name: string, operand: i32, prefix: string, named: usize, middle: string, index: i32, got: usize, atIndex: bool = false): usize {
   if (tg_strict_builtin_errors == 0) return 0;
-  bBegin();
-  writeLocation(locFile, locRow, locCol);
-  bLit("eval_type_error: ");
-  bLit(name);
-  bLit(": operand ");
-  writeI64(operand);
+  beginOperandError(name, operand);
   bByte(32);
   bLit(prefix);
   writeRego(named);
@@ -189,13 +185,7 @@ export function operandErrorNaming(name: string, operand: i32, prefix: string, n
 /** Builtin failure: undefined unless strict, then `eval_builtin_error: <name>: <msg>`. */
 export function builtinError(name: string, msg: string): usize {
   if (tg_strict_builtin_errors == 0) return 0;
-  bBegin();
-  writeLocation(locFile, locRow, locCol);
-  bLit("eval_builtin_error: ");
-  bLit(name);
-  bLit(": ");
-  bLit(msg);
-  raise();
+  raiseMessage("eval_builtin_error: ", name, msg);
   return 0;
 }
 

@@ -8,7 +8,7 @@ import { formatHtml } from "../../evals/report-html.js";
 import { formatTable } from "../../evals/report-table.js";
 import { thresholdFailures } from "../../evals/thresholds.js";
 import type { StandaloneValidator } from "../../generated-runtime.js";
-import { isPolicyLoadError, loadPolicyEngineFromFiles } from "../../policy/index.js";
+import { loadCommandPolicy } from "../policy-engine.js";
 import { importUserModule } from "../user-module.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -137,22 +137,13 @@ export const registerAgentEval: RegisterCommand = (program, setExitCode) => {
         setExitCode(1);
         return;
       }
-      for (const [file, hint] of [[opts.policy, "run `toolgate build` first"], [opts.data, "pass --data with your policy data file"]] as const) {
-        if (!existsSync(file)) {
-          console.error(`${file}:1:1 file_not_found: ${file} does not exist\n  hint: ${hint}`);
-          setExitCode(1);
-          return;
-        }
-      }
-      let policy;
-      try {
-        policy = await loadPolicyEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint: manifest.policy.entrypoint });
-      } catch (err) {
-        if (!isPolicyLoadError(err)) throw err;
-        console.error(`${opts.policy}:1:1 policy_load_error: ${err.message}\n  hint: rebuild it with \`toolgate build\``);
+      const policyLoad = await loadCommandPolicy({ wasm: opts.policy, data: opts.data, entrypoint: manifest.policy.entrypoint });
+      if ("error" in policyLoad) {
+        console.error(policyLoad.error);
         setExitCode(1);
         return;
       }
+      const policy = policyLoad.engine;
 
       const agents = agentSpecs.map((a) => (typeof a === "function" ? a(suites) : a));
       const result = await runSuites(suites, agents, { manifest, validators, policy, surfaces });

@@ -8,7 +8,7 @@ import { decideAsApprover } from "../../approvals/decide-as.js";
 import { isApprovalsError } from "../../approvals/errors.js";
 import type { DecideOutcome } from "../../approvals/decide.js";
 import { getApprovalDetail } from "../../approvals/get.js";
-import { listApprovals } from "../../approvals/list.js";
+import { approvalListStatuses, listApprovals } from "../../approvals/list.js";
 import { verificationText, verifyApprovalSignatures } from "../../approvals/verify.js";
 import type { ApprovalVerification } from "../../approvals/verify.js";
 import type { ApprovalStatus, Store } from "../../store/store.js";
@@ -107,7 +107,7 @@ export const registerApprovals: RegisterCommand = (program, setExitCode) => {
   const approvals = program.command("approvals").description("list, show and decide approvals (approve, reject, edit, revoke)");
 
   common(approvals.command("list").description("a tenant's approvals, newest first"), false)
-    .option("--status <status>", "pending, approved, edited, rejected, revoked or all", "pending")
+    .option("--status <status>", `${approvalListStatuses.join(", ")} or all`, "pending")
     .option("--tool <name>", "only this tool")
     .option("--requested-by <user>", "only calls made for this user")
     .option("--older-than <duration>", "only approvals created longer ago than this (30s, 15m, 24h)")

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runDemo } from "../../demo/scenarios.js";
 import type { DemoStep } from "../../demo/scenarios.js";
-import { isPolicyLoadError, loadPolicyEngineFromFiles } from "../../policy/index.js";
 import { openSqliteStore } from "../../store/index.js";
+import { loadCommandPolicy } from "../policy-engine.js";
 import type { RegisterCommand } from "./index.js";
 
 interface DemoOptions {
@@ -29,22 +29,13 @@ export const registerDemo: RegisterCommand = (program, setExitCode) => {
     .option("--db <file>", "SQLite file to use (default: a fresh one in a temp dir)")
     .option("--entrypoint <path>", "policy decision entrypoint", "toolgate/authz/decision")
     .action(async (opts: DemoOptions) => {
-      for (const [file, hint] of [[opts.policy, "run `toolgate build` first"], [opts.data, "pass --data with your policy data file"]] as const) {
-        if (!existsSync(file)) {
-          console.error(`${file}:1:1 file_not_found: ${file} does not exist\n  hint: ${hint}`);
-          setExitCode(1);
-          return;
-        }
-      }
-      let policy;
-      try {
-        policy = await loadPolicyEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint: opts.entrypoint });
-      } catch (err) {
-        if (!isPolicyLoadError(err)) throw err;
-        console.error(`${opts.policy}:1:1 policy_load_error: ${err.message}\n  hint: rebuild it with \`toolgate build\``);
+      const policyLoad = await loadCommandPolicy({ wasm: opts.policy, data: opts.data, entrypoint: opts.entrypoint });
+      if ("error" in policyLoad) {
+        console.error(policyLoad.error);
         setExitCode(1);
         return;
       }
+      const policy = policyLoad.engine;
       const db = opts.db ?? join(mkdtempSync(join(tmpdir(), "toolgate-demo-")), "state.db");
       const store = openSqliteStore(db);
       console.log(`toolgate demo — store ${db}, policy ${opts.policy} (version ${policy.version})`);

@@ -6,8 +6,9 @@ import { captureQuery, formatEvalResult } from "../../../codegen/compiler/eval-q
 import { compilePolicy } from "../../../codegen/compiler/index.js";
 import { createHostBuiltins } from "../../policy/host-builtins/index.js";
 import { policyBuiltinsForCommand } from "../policy-builtins.js";
-import { parseExplainFormat, printExplained } from "../explain-output.js";
-import type { ExplainFormat } from "../explain-output.js";
+import { printExplained } from "../explain-output.js";
+import { parseOutputFormat } from "../option-parsers.js";
+import type { OutputFormat } from "../option-parsers.js";
 import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -51,8 +52,8 @@ export const registerEval: RegisterCommand = (program, setExitCode) => {
     .option("--data <file>", "base data document (JSON file), merged at the root; repeatable", collect, [])
     .option("--explain", "after the result, show every rule of the policy with its value for this input (rules the query depends on first; functions are not evaluated)")
     .option("--v0-compatible", V0_FLAG_HELP)
-    .option("--format <format>", "with --explain: pretty (result, then a table) or json (one document with an `explanation` field)", parseExplainFormat, "pretty")
-    .action(async (query: string, opts: { dataPath: string[]; input?: string; data?: string[]; explain?: boolean; format: ExplainFormat; v0Compatible?: boolean }) => {
+    .option("--format <format>", "with --explain: pretty (result, then a table) or json (one document with an `explanation` field)", parseOutputFormat, "pretty")
+    .action(async (query: string, opts: { dataPath: string[]; input?: string; data?: string[]; explain?: boolean; format: OutputFormat; v0Compatible?: boolean }) => {
       const { rego, data, missing } = load(opts.dataPath);
       if (missing.length > 0) {
         for (const m of missing) console.error(`${m}: no such file or folder`);

@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from "node:fs";
-import { InvalidArgumentError } from "commander";
 import { policyFiles } from "../../../codegen/compiler/build.js";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { compileExplainer, queryText } from "../../../codegen/compiler/explain.js";
@@ -12,6 +11,7 @@ import { opaDecisionEvent } from "../../runtime/decision-log.js";
 import { decisionIdOfError } from "../../runtime/thrown-errors.js";
 import { formatDecisionOrigin, formatHandlerError } from "./log.js";
 import { addLogStoreOptions, openLogStore } from "../log-store.js";
+import { parseOutputFormat } from "../option-parsers.js";
 import type { LogStoreOptions } from "../log-store.js";
 import type { RegisterCommand } from "./index.js";
 import { loggedFigureLines } from "../logged-figures.js";
@@ -22,11 +22,6 @@ interface ExplainOptions extends LogStoreOptions {
   readonly data: string;
   readonly format: "pretty" | "json";
 }
-
-const format = (v: string): "pretty" | "json" => {
-  if (v !== "pretty" && v !== "json") throw new InvalidArgumentError("must be pretty or json");
-  return v;
-};
 
 const sameDecision = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -39,7 +34,7 @@ export const registerExplain: RegisterCommand = (program, setExitCode) => {
       .option("--policies <dir>", "the Rego sources of the policy", "policies")
       .option("--policy <file>", "the compiled policy in force (its version is compared with the logged one)", "generated/policy.wasm")
       .option("--data <file>", "the policy data", "policies/data.json")
-      .option("--format <format>", "pretty or json", format, "pretty"),
+      .option("--format <format>", "pretty or json", parseOutputFormat, "pretty"),
   ).action(async (key: string, opts: ExplainOptions) => {
     // An error id names the decision of the call whose handler threw it.
     const decisionId = decisionIdOfError(key) ?? key;

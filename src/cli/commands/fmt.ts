@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { formatDiagnostic } from "../../../codegen/diagnostics.js";
 import { formatSource } from "../../../codegen/rego/format/index.js";
-import { findRegoFiles, isPathError } from "../../../codegen/policytest/files.js";
+import { regoFilesOrReport } from "../rego-files.js";
 import { regoVersionOf } from "./rego-version.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -26,15 +26,8 @@ export const registerFmt: RegisterCommand = (program, setExitCode) => {
         setExitCode(2);
         return;
       }
-      let files: string[];
-      try {
-        files = findRegoFiles(paths);
-      } catch (err) {
-        if (!isPathError(err)) throw err;
-        console.error(err.message);
-        setExitCode(1);
-        return;
-      }
+      const files = regoFilesOrReport(paths, setExitCode);
+      if (files === null) return;
       const changed: string[] = [];
       for (const file of files) {
         const result = formatSource(readFileSync(file, "utf8"), file, { regoVersion: regoVersionOf(opts) });

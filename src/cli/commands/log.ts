@@ -1,10 +1,10 @@
-import { InvalidArgumentError } from "commander";
 import { parseDuration } from "../../../codegen/toolsyaml/duration.js";
 import { opaDecisionEvent } from "../../runtime/decision-log.js";
 import { decisionIdOfError } from "../../runtime/thrown-errors.js";
 import type { DecisionLogRecord, DecisionQuery, HandlerErrorDetail } from "../../store/store.js";
 import { registerLogChain } from "../log-chain.js";
 import { addLogStoreOptions, openLogStore, parseSince } from "../log-store.js";
+import { parseOutputFormat, parsePositiveInteger } from "../option-parsers.js";
 import type { LogStoreOptions } from "../log-store.js";
 import type { RegisterCommand } from "./index.js";
 
@@ -19,16 +19,6 @@ interface LogOptions extends LogStoreOptions {
   readonly limit: number;
   readonly format: "pretty" | "json";
 }
-
-const positive = (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer");
-  return n;
-};
-const format = (v: string): "pretty" | "json" => {
-  if (v !== "pretty" && v !== "json") throw new InvalidArgumentError("must be pretty or json");
-  return v;
-};
 
 /** One row per decision, newest first. */
 export function formatLogTable(rows: readonly DecisionLogRecord[]): string {
@@ -87,8 +77,8 @@ export const registerLog: RegisterCommand = (program, setExitCode) => {
       .option("--since <when>", "only decisions since a duration ago (1h, 30m, 7d) or an ISO time")
       .option("--shadow-disagrees", "only decisions where the shadow policy disagreed")
       .option("--error <error_id>", "the decision of the call whose handler threw this error (e_..., from the model's message), with the error's message and stack")
-      .option("--limit <n>", "at most this many", positive, 100)
-      .option("--format <format>", "pretty (a table) or json (an array of OPA decision-log events)", format, "pretty"),
+      .option("--limit <n>", "at most this many", parsePositiveInteger, 100)
+      .option("--format <format>", "pretty (a table) or json (an array of OPA decision-log events)", parseOutputFormat, "pretty"),
   ).action(async (opts: LogOptions) => {
     let since: number | null = null;
     if (opts.since !== undefined) {

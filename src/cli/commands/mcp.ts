@@ -94,24 +94,17 @@ async function run(opts: McpOptions): Promise<void> {
   }
   const { generated, handlers, reconcilers } = await handlerModule(opts);
   // Loaded after the usage and input checks, so those errors answer without loading the runtime.
-  const [{ createRuntime }, { isPolicyLoadError, loadPolicyEngineFromFiles }, { openStore }, mcp] = await Promise.all([
+  const [{ createRuntime }, { loadCommandPolicy }, { openStore }, mcp] = await Promise.all([
     import("../../runtime/index.js"),
-    import("../../policy/index.js"),
+    import("../policy-engine.js"),
     import("../../store/index.js"),
     import("../../mcp/index.js"),
   ]);
   const { hs256Secret, localHosts, serveMcpHttp, serveMcpStdio } = mcp;
   const entrypoint = opts.entrypoint ?? generated.manifest.policy.entrypoint;
-  for (const [file, hint] of [[opts.policy, "run `toolgate build` first"], [opts.data, "pass --data with your policy data file"]] as const) {
-    if (!existsSync(file)) throw new InputError(`${file}:1:1 file_not_found: ${file} does not exist\n  hint: ${hint}`);
-  }
-  let policy;
-  try {
-    policy = await loadPolicyEngineFromFiles({ wasm: opts.policy, data: opts.data, entrypoint, ...(await policyBuiltins()) });
-  } catch (err) {
-    if (!isPolicyLoadError(err)) throw err;
-    throw new InputError(`${opts.policy}:1:1 policy_load_error: ${err.message}\n  hint: rebuild it with \`toolgate build\``);
-  }
+  const policyLoad = await loadCommandPolicy({ wasm: opts.policy, data: opts.data, entrypoint }, policyBuiltins);
+  if ("error" in policyLoad) throw new InputError(policyLoad.error);
+  const policy = policyLoad.engine;
   const db = opts.db ?? join(mkdtempSync(join(tmpdir(), "toolgate-mcp-")), "state.db");
   const store = await openStore({ defaultPath: db });
   const runtime = createRuntime({

@@ -9,6 +9,7 @@ import type { ReplayFailOn } from "../../runtime/replay.js";
 import type { DecisionQuery } from "../../store/store.js";
 import { defaultEntrypoint } from "../default-entrypoint.js";
 import { addLogStoreOptions, openLogStore, parseSince } from "../log-store.js";
+import { parseOutputFormat, parsePositiveInteger } from "../option-parsers.js";
 import type { LogStoreOptions } from "../log-store.js";
 import { formatReplay } from "../replay-format.js";
 import type { RegisterCommand } from "./index.js";
@@ -31,15 +32,6 @@ const failOn = (v: string): ReplayFailOn => {
   if (v !== "flips" && v !== "changes" && v !== "never") throw new InvalidArgumentError("must be flips, changes or never");
   return v;
 };
-const positive = (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer");
-  return n;
-};
-const format = (v: string): "pretty" | "json" => {
-  if (v !== "pretty" && v !== "json") throw new InvalidArgumentError("must be pretty or json");
-  return v;
-};
 
 const isBundle = (file: string): boolean => {
   const b = readFileSync(file);
@@ -57,9 +49,9 @@ export const registerReplay: RegisterCommand = (program, setExitCode) => {
       .option("--since <when>", "only decisions since a duration ago (24h, 7d) or an ISO time")
       .option("--tenant <tenant>", "only this tenant")
       .option("--tool <tool>", "only this tool")
-      .option("--limit <n>", "at most this many logged decisions, newest first", positive, 100_000)
+      .option("--limit <n>", "at most this many logged decisions, newest first", parsePositiveInteger, 100_000)
       .option("--fail-on <what>", "flips (allow <-> deny or approval), changes (any decision or reason), never", failOn, "flips")
-      .option("--format <format>", "pretty or json (the full report)", format, "pretty"),
+      .option("--format <format>", "pretty or json (the full report)", parseOutputFormat, "pretty"),
   ).action(async (opts: ReplayOptions) => {
     let since: number | null = null;
     if (opts.since !== undefined) {

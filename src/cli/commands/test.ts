@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "commander";
-import { countResults, findRegoFiles, formatCoverageJson, formatJson, formatPretty, isPathError, loadDataFiles, runPolicyTests } from "../../../codegen/policytest/index.js";
+import { countResults, formatCoverageJson, formatJson, formatPretty, loadDataFiles, runPolicyTests } from "../../../codegen/policytest/index.js";
+import { regoFilesOrReport } from "../rego-files.js";
 import type { RegisterCommand } from "./index.js";
 import { policyBuiltinsForCommand } from "../policy-builtins.js";
 import { regoVersionOf, V0_FLAG_HELP } from "./rego-version.js";
@@ -44,15 +45,8 @@ export const registerTest: RegisterCommand = (program, setExitCode) => {
         setExitCode(2);
         return;
       }
-      let files: string[];
-      try {
-        files = findRegoFiles(paths);
-      } catch (err) {
-        if (!isPathError(err)) throw err;
-        console.error(err.message);
-        setExitCode(1);
-        return;
-      }
+      const files = regoFilesOrReport(paths, setExitCode);
+      if (files === null) return;
       const coverage = opts.coverage === true || opts.threshold !== undefined;
       const data = loadDataFiles(paths);
       if (data.errors.length > 0) {
