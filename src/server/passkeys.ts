@@ -135,9 +135,12 @@ export async function acceptSignature(store: PasskeyStore, approval: ApprovalRec
   const record = decisionRecord(approval, decision, who.user, editedArgs);
   const checked = await checkAssertion(record, parsed, cred);
   if (!checked.ok) throw new ApprovalsError("forbidden", `the decision's signature is invalid (${checked.problem})`);
-  // A counter that does not rise means a cloned authenticator or a replayed assertion.
-  if ((checked.counter > 0 || cred.counter > 0) && checked.counter <= cred.counter) throw new ApprovalsError("forbidden", "the passkey's signature counter did not rise: the assertion was replayed or the authenticator cloned");
-  if (checked.counter > 0) await store.raiseCredentialCounter(cred.credential_id, checked.counter);
+  // A counter that does not rise means a cloned authenticator or a replayed assertion. The raise
+  // is the check that counts: it writes only above the stored counter, so of two assertions with
+  // one counter sent at once (clones), one raises it and the other is refused.
+  const refusedCounter = "the passkey's signature counter did not rise: the assertion was replayed or the authenticator cloned";
+  if ((checked.counter > 0 || cred.counter > 0) && checked.counter <= cred.counter) throw new ApprovalsError("forbidden", refusedCounter);
+  if (checked.counter > 0 && !(await store.raiseCredentialCounter(cred.credential_id, checked.counter))) throw new ApprovalsError("forbidden", refusedCounter);
   const json = parsed as JsonObject;
   await store.saveDecisionSignature({ approval_id: approval.id, tenant: approval.tenant, decision, approver: who.user, credential_id: cred.credential_id, record: record as unknown as JsonObject, assertion: json, signed_at_ms: nowMs });
   return { record, assertion: json };

@@ -166,6 +166,25 @@ describeEachStore("passkey-signed decisions", (stores) => {
     expect((await store.getApproval(second))?.status).toBe("pending");
   });
 
+  it("a passkey's signature counter rises atomically: two clones signing at once get one decision through, not two", async () => {
+    const { gate, store, app, bobKey, bobJwt } = await setup();
+    const ids = [await pending(gate, "op-clone-1"), await pending(gate, "op-clone-2")];
+    // Both assertions carry counter 1, as a cloned authenticator's would.
+    const assertions: string[] = [];
+    for (const id of ids) {
+      const signing = (await (await post(app, bobJwt, `/api/approvals/${id}/signing`, { decision: "reject" })).json()) as { challenge: string };
+      bobKey.resetCounter();
+      assertions.push(bobKey.assert(signing.challenge));
+    }
+    const answers = await Promise.all(ids.map((id, i) => post(app, bobJwt, `/api/approvals/${id}/decision`, { decision: "reject", assertion: assertions[i] })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 403]);
+    const refused = answers.find((r) => r.status === 403)!;
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/counter did not rise/);
+    const statuses = await Promise.all(ids.map(async (id) => (await store.getApproval(id))?.status));
+    expect(statuses.sort()).toEqual(["pending", "rejected"]);
+    expect((await store.getApproverCredential(bobKey.credential_id))?.counter).toBe(1);
+  });
+
   it("with a quorum, every approver's approval is signed: one unsigned approval of the quorum never releases the call", async () => {
     const store: Store = await stores.fresh();
     const quorumSigned: Manifest = withTool("reserve_funds", { approval: { ...manifest.tools["reserve_funds"]!.approval!, signed: true, quorum: 2 } });
