@@ -61,6 +61,11 @@ export class HostMeter {
     this.ownLeft = budget;
   }
 
+  /** Milliseconds left to the deadline (Infinity without one): what a blocking builtin may wait. */
+  remainingMs(): number {
+    return this.deadline === Infinity ? Infinity : Math.max(0, this.deadline - performance.now());
+  }
+
   /** Before a host call: its start time. */
   enter(): number {
     const now = performance.now();

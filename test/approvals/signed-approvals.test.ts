@@ -170,7 +170,7 @@ describeEachStore("passkey-signed decisions", (stores) => {
     const { gate, store, app, bobKey, bobJwt } = await setup();
     const ids = [await pending(gate, "op-clone-1"), await pending(gate, "op-clone-2")];
     // Both assertions carry counter 1, as a cloned authenticator's would.
-    const assertions: string[] = [];
+    const assertions: JsonObject[] = [];
     for (const id of ids) {
       const signing = (await (await post(app, bobJwt, `/api/approvals/${id}/signing`, { decision: "reject" })).json()) as { challenge: string };
       bobKey.resetCounter();

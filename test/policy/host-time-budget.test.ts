@@ -3,8 +3,9 @@
  * deadline is checked between host calls, on both engines: a slow host builtin (a
  * custom builtin that spins) stops the evaluation with `policy_budget_exceeded`, a
  * denial, even where the policy would have allowed (the slow call sits in a deny
- * rule under `default allow`). Nothing here asserts on wall time: the spins are long
- * compared with the limits set, and the same policy is allowed under generous ones.
+ * rule under `default allow`). Nothing here asserts on wall time but test.sleep's case (a
+ * 20 s sleep must end near a 50 ms deadline): the spins are long compared with the limits set,
+ * and the same policy is allowed under generous ones.
  */
 import { describe, expect, it } from "vitest";
 import { compilePolicy } from "../../codegen/compiler/index.js";
@@ -42,6 +43,18 @@ default decision := {"allow": true, "reason": "ok", "requires_approval": false}
 decision := {"allow": false, "reason": "spin_failed", "requires_approval": false} if {
 	some i in numbers.range(1, input.args.calls)
 	not slow.spin(i, input.args.ms)
+}
+`;
+
+/** Sleeps (OPA's test.sleep) for the duration in the input, under `default allow`. */
+const SLEEPY = `package toolgate.authz
+import rego.v1
+
+default decision := {"allow": true, "reason": "ok", "requires_approval": false}
+
+decision := {"allow": false, "reason": "slept", "requires_approval": false} if {
+	test.sleep(input.args.sleep)
+	false
 }
 `;
 
@@ -102,6 +115,17 @@ describe("host builtin time is bounded", () => {
       expect(decide({ calls: 3, ms: 4 }, { budget })).toEqual(stopped);
       // Under a budget that pays for it (10^7 steps: one second), the same calls are allowed.
       expect(decide({ calls: 3, ms: 4 }, { budget: 10_000_000 })).toEqual(allowed);
+    });
+
+    it(`test.sleep ends at the evaluation's deadline, not after the duration the policy asks for (${name})`, async () => {
+      const r = compilePolicy({ modules: [{ file: "policies/sleepy.rego", source: SLEEPY }], entrypoints: [ENTRYPOINT], fuel: true });
+      if (r.wasm === null) throw new Error(r.errors.map(formatDiagnostic).join("\n"));
+      const decide = await load(r.wasm, 50);
+      const started = performance.now();
+      expect(decide({ sleep: "20s" }, { budget: Infinity })).toEqual(stopped);
+      // The only wall-time check here, with a wide margin: sleeping what was asked takes 20 s.
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(decide({ sleep: "1ms" }, { budget: Infinity })).toEqual(allowed);
     });
 
     it(`a module without a step counter is charged by the host alone (${name})`, async () => {

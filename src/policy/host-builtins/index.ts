@@ -16,6 +16,7 @@ import { builtinError, isBuiltinError } from "./errors.js";
 import { HOST_PREFIX, HOST_STRICT_PREFIX } from "./names.js";
 import { hostValue } from "./exact.js";
 import { decodeVerifyWith } from "./jwt-verify.js";
+import { testSleep } from "./time.js";
 import { notProvidedMessage, providedBuiltins, providedImplementation } from "./provided.js";
 import { HostMeter } from "../host-meter.js";
 import type { HostLimits } from "../host-meter.js";
@@ -165,6 +166,7 @@ export function createHostBuiltins(options: HostBuiltinOptions = {}): HostBuilti
     return Object.defineProperty(cached, "length", { value: fn.length });
   };
   const clock = (): unknown => (now ??= readNow());
+  const meter = new HostMeter();
   const impls = {
     ...implementations,
     "time.now_ns": clock,
@@ -172,6 +174,8 @@ export function createHostBuiltins(options: HostBuiltinOptions = {}): HostBuilti
     "uuid.rfc4122": once("uuid.rfc4122"),
     // decode_verify's default time is the evaluation's time.now_ns, as in OPA
     "io.jwt.decode_verify": decodeVerifyWith(() => Number(hostValue(clock()))),
+    // A sleep past the deadline ends there (see testSleep), so a policy never holds the gate longer.
+    "test.sleep": (value: unknown) => testSleep(value, meter.remainingMs() + 1),
   };
   const locate: Locate = () => {
     const fn = source?.exports["tg_location"];
@@ -182,7 +186,6 @@ export function createHostBuiltins(options: HostBuiltinOptions = {}): HostBuilti
     const end = u8.indexOf(0, addr);
     return new TextDecoder().decode(u8.subarray(addr, end < 0 ? addr : end)) || null;
   };
-  const meter = new HostMeter();
   const state: CallState = { meter, strict: false };
   return {
     builtins: Object.freeze(build(impls, locate, options.builtins, state)),

@@ -82,10 +82,14 @@ export function parseDurationNs(value: unknown): HostNumber {
   return exactInt(neg ? -total : total);
 }
 
-/** OPA's test.sleep: blocks the evaluation for a Go duration (`"10ms"`). */
-export function testSleep(value: unknown): null {
+/**
+ * OPA's test.sleep: blocks the evaluation for a Go duration (`"10ms"`), but never more than
+ * `capMs`: an engine passes the time left to its deadline (plus a millisecond, so the meter
+ * sees the deadline passed when the call returns and stops the evaluation).
+ */
+export function testSleep(value: unknown, capMs = Infinity): null {
   const ns = parseDurationNs(value);
-  const ms = Number(typeof ns === "number" ? ns : BigInt(new TextDecoder().decode(ns))) / 1e6;
+  const ms = Math.min(Number(typeof ns === "number" ? ns : BigInt(new TextDecoder().decode(ns))) / 1e6, capMs);
   if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
   return null;
 }
