@@ -28,13 +28,17 @@ SELECT json_build_array(
   (SELECT row_to_json(ap) FROM (SELECT ${approvalColumns} FROM approvals a ${latestEventJoin} WHERE a.id = $10::text) ap))`;
 
 /** [inserted, operation, interrupt, approval], each part null when absent. */
-type ClaimFirstValue = [boolean, unknown[] | null, { reason: string; at_ms: number } | null, ApprovalRow | null];
+export type ClaimFirstValue = [boolean, unknown[] | null, { reason: string; at_ms: number } | null, ApprovalRow | null];
 
 export async function claimFirst(db: pg.Pool, req: ClaimFirstRequest): Promise<ClaimFirstResult> {
   const params = [...claimParams(req), req.interrupt];
   const value = await runPreparedValue<ClaimFirstValue>(db, "op_claim_first", claimFirstSql, params);
   if (value === undefined) throw new Error("claim-first answered no row");
-  const [inserted, opRow, interrupt, approvalRow] = value;
+  return claimFirstResult(req, value);
+}
+
+/** The result of a claim-first statement's answer (with limits too: its first four parts). */
+export function claimFirstResult(req: ClaimFirstRequest, [inserted, opRow, interrupt, approvalRow]: ClaimFirstValue): ClaimFirstResult {
   const op = opRow === null ? null : toOperation(operationFromArray(opRow));
   const fresh = planClaim(null, req).result;
   return {

@@ -15,12 +15,13 @@
  */
 import { createHash } from "node:crypto";
 import pg from "pg";
-import { checkGuard, checkLimits, isExpired, planClaim } from "../claim.js";
-import type { GuardState } from "../claim.js";
-import type { ApprovalStatus, ClaimFirstRequest, ClaimFirstResult, ClaimRequest, ClaimResult, LimitClaim, LimitFigures, LimitFiguresRequest, LimitKey, OperationRecord } from "../store.js";
-import { claimParams, claimSql, insertClaimSql } from "./operations.js";
+import { checkGuard, checkLimits, planClaim } from "../claim.js";
+import type { ClaimFirstRequest, ClaimFirstResult, ClaimRequest, ClaimResult, LimitClaim, LimitFigures, LimitFiguresRequest, LimitKey, OperationRecord } from "../store.js";
+import { claimParams, claimSql, guardStateOf, guardStateSql, insertClaimSql } from "./operations.js";
+import type { GuardRow } from "./operations.js";
+import { claimFirstResult } from "./claim-first.js";
 import { runPreparedValue } from "./pool.js";
-import { approvalColumns, latestEventJoin, operationArray, operationFromArray, toApproval, toOperation } from "./rows.js";
+import { approvalColumns, latestEventJoin, operationArray, operationFromArray, toOperation } from "./rows.js";
 import type { ApprovalRow } from "./rows.js";
 
 /** A SQL literal of a parameter value (text, a finite number, a boolean or NULL). */
@@ -91,27 +92,7 @@ const lockSql = (tenant: string, limits: readonly LimitKey[]): string[] =>
   [...new Set(limits.map((k) => lockId(tenant, k)))].sort().map((id) => `SELECT pg_advisory_xact_lock(${id}::bigint)`);
 
 // The guard's state as readGuardState reads it ($1 tenant, $9 run_id, $10 approval_id of claimParams).
-const guardStateSql = `SELECT (SELECT reason FROM interrupts WHERE tenant = $1::text AND run_id = $9::text AND at IS NOT NULL) AS interrupt_reason,
-  a.tenant AS approval_tenant, a.status AS approval_status, toolgate_ms(a.expires_at) AS approval_expires_ms,
-  a.requested_by AS approval_requested_by, a.run_id AS approval_run_id
-  FROM (SELECT 1) one LEFT JOIN approvals a ON a.id = $10::text`;
-
-type GuardRow = {
-  interrupt_reason: string | null;
-  approval_tenant: string | null;
-  approval_status: string | null;
-  approval_expires_ms: string | null;
-  approval_requested_by: string;
-  approval_run_id: string;
-};
-
-const guardStateOf = (row: GuardRow | undefined): GuardState => ({
-  interrupt: row?.interrupt_reason == null ? null : { reason: row.interrupt_reason },
-  approval:
-    row?.approval_tenant == null
-      ? null
-      : { tenant: row.approval_tenant, status: row.approval_status as ApprovalStatus, expires_at_ms: Number(row.approval_expires_ms), requested_by: row.approval_requested_by, run_id: row.approval_run_id },
-});
+const guardSql = guardStateSql("$1::text", "$9::text", "$10::text");
 
 /** The entries of a claimed record: one per limit, from the rows `claimed` (a CTE or table with created_at). */
 const entriesSql = (tenant: string, operationId: string, limits: readonly LimitClaim[], nowMs: number, claimed: string): string => `
@@ -134,7 +115,7 @@ export async function claimLimited(db: pg.Pool, req: ClaimRequest, limits: reado
           "BEGIN",
           ...lockSql(req.tenant, limits),
           `SELECT ${operationArray} AS op FROM operations WHERE tenant = ${literal(req.tenant)} AND operation_id = ${literal(req.operation_id)} FOR UPDATE`,
-          ...(req.guard === undefined ? [] : [inlineParams(guardStateSql, params)]),
+          ...(req.guard === undefined ? [] : [inlineParams(guardSql, params)]),
           figuresSql(req.tenant, req.operation_id, keyRows(limits, req.now_ms)),
         ].join(";\n"),
       )) as unknown as Results;
@@ -245,17 +226,7 @@ export async function claimFirstLimited(db: pg.Pool, req: ClaimFirstRequest, lim
   const value = await runPreparedValue<ClaimFirstValue>(db, "op_claim_first_limited", claimFirstLimitedSql, params);
   if (value === undefined) throw new Error("claim-first with limits answered no row");
   const [inserted, opRow, interrupt, approvalRow, figureRows] = value;
-  const op = opRow === null ? null : toOperation(operationFromArray(opRow));
-  const fresh = planClaim(null, req).result;
-  return {
-    claimed: inserted && fresh.kind === "claimed" ? fresh : null,
-    state: {
-      operation: op !== null && !isExpired(op, req.now_ms) ? op : null,
-      interrupt: interrupt === null ? null : { tenant: req.tenant, run_id: req.guard.run_id, reason: interrupt.reason, at_ms: Number(interrupt.at_ms) },
-      approval: approvalRow === null ? null : toApproval(approvalRow),
-    },
-    figures: figuresFrom(figureRows ?? []),
-  };
+  return { ...claimFirstResult(req, [inserted, opRow, interrupt, approvalRow]), figures: figuresFrom(figureRows ?? []) };
 }
 
 /** Entries whose operation incarnation is gone. */

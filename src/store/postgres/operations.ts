@@ -126,37 +126,35 @@ export async function claimOperation(db: pg.Pool, req: ClaimRequest): Promise<Cl
   throw new Error(`claim of ${req.tenant}/${req.operation_id} did not settle after ${maxClaimRounds} rounds`);
 }
 
+/** The columns of the guard's state, as `guardStateSql` reads them. */
+export type GuardRow = {
+  interrupt_reason: string | null;
+  approval_tenant: string | null;
+  approval_status: string | null;
+  approval_expires_ms: string | null;
+  approval_requested_by: string;
+  approval_run_id: string;
+};
+
+/** The guard's state (the run's interrupt, the approval) in one row, reading the given parameters (e.g. `$1::text`). */
+export const guardStateSql = (tenant: string, runId: string, approvalId: string): string =>
+  `SELECT (SELECT reason FROM interrupts WHERE tenant = ${tenant} AND run_id = ${runId} AND at IS NOT NULL) AS interrupt_reason,
+          a.tenant AS approval_tenant, a.status AS approval_status, toolgate_ms(a.expires_at) AS approval_expires_ms,
+          a.requested_by AS approval_requested_by, a.run_id AS approval_run_id
+     FROM (SELECT 1) one LEFT JOIN approvals a ON a.id = ${approvalId}`;
+
+export const guardStateOf = (row: GuardRow | undefined): GuardState => ({
+  interrupt: row?.interrupt_reason == null ? null : { reason: row.interrupt_reason },
+  approval:
+    row?.approval_tenant == null
+      ? null
+      : { tenant: row.approval_tenant, status: row.approval_status as ApprovalStatus, expires_at_ms: Number(row.approval_expires_ms), requested_by: row.approval_requested_by, run_id: row.approval_run_id },
+});
+
 /** Explains a guarded claim that wrote nothing (never decides on its own: the statement did). */
 export async function readGuardState(db: pg.Pool | pg.PoolClient, tenant: string, guard: ClaimGuard): Promise<GuardState> {
-  const res = await db.query<{
-    interrupt_reason: string | null;
-    approval_tenant: string | null;
-    approval_status: string | null;
-    approval_expires_ms: string | null;
-    approval_requested_by: string;
-    approval_run_id: string;
-  }>(
-    `SELECT (SELECT reason FROM interrupts WHERE tenant = $1 AND run_id = $2 AND at IS NOT NULL) AS interrupt_reason,
-            a.tenant AS approval_tenant, a.status AS approval_status, toolgate_ms(a.expires_at) AS approval_expires_ms,
-            a.requested_by AS approval_requested_by, a.run_id AS approval_run_id
-       FROM (SELECT 1) one LEFT JOIN approvals a ON a.id = $3`,
-    [tenant, guard.run_id, guard.approval_id],
-  );
-  const row = res.rows[0];
-  const reason = row?.interrupt_reason ?? null;
-  return {
-    interrupt: reason === null ? null : { reason },
-    approval:
-      row?.approval_tenant === null || row?.approval_tenant === undefined
-        ? null
-        : {
-            tenant: row.approval_tenant,
-            status: row.approval_status as ApprovalStatus,
-            expires_at_ms: Number(row.approval_expires_ms),
-            requested_by: row.approval_requested_by,
-            run_id: row.approval_run_id,
-          },
-  };
+  const res = await db.query<GuardRow>(guardStateSql("$1", "$2", "$3"), [tenant, guard.run_id, guard.approval_id]);
+  return guardStateOf(res.rows[0]);
 }
 
 // The outcome, the approval's consumption and the decision-log rows in one statement (one
