@@ -3,15 +3,12 @@
  * the token's principal): another user of the tenant presenting alice's arguments, operation id
  * and approval id gets an error result and no effect, and no stored outcome of alice's. Both stores.
  */
-import type { Server as HttpServer } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { serveMcpHttp } from "../../src/mcp/index.js";
-import type { Store } from "../../src/store/store.js";
-import { approveAsBob, makeTestGate, reserveArgs, storeSite } from "../mcp/fixture.js";
-import type { StoreSite, TestGate } from "../mcp/fixture.js";
+import { approveAsBob, reserveArgs, serveTestGate } from "../mcp/fixture.js";
+import type { ServedGate, TestGate } from "../mcp/fixture.js";
 import { describeEachStore } from "../helpers/stores.js";
 
 const secret = new TextEncoder().encode("an-hs256-secret-of-at-least-32-bytes!");
@@ -32,28 +29,21 @@ async function call(client: Client, args: Record<string, unknown>): Promise<{ is
 
 describeEachStore("principal binding over MCP HTTP", (stores) => {
   const kind = stores.name;
-  let site: StoreSite;
-  let store: Store;
+  let served: ServedGate;
   let gate: TestGate;
-  let http: HttpServer;
+  let url: URL;
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    site = await storeSite(kind);
-    store = await site.open();
-    gate = await makeTestGate(store);
-    http = await serveMcpHttp(gate.runtime, { port: 0, secret });
+    served = await serveTestGate(kind);
+    ({ gate, url } = served);
   });
   afterAll(async () => {
     for (const c of clients) await c.close();
-    await new Promise((r) => http?.close(r));
-    await store?.close();
-    await site?.drop();
+    await served?.close();
   });
 
   it("an approval is consumed only by the principal that requested it, and a stored outcome is replayed only to that user, over MCP HTTP", async () => {
-    const address = http.address();
-    const url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
     const alice = await connect(url, await token({ tenant: "t_acme", sub: "alice", roles: ["agent"], run_id: "run_a" }));
     const carol = await connect(url, await token({ tenant: "t_acme", sub: "carol", roles: ["agent"], run_id: "run_c" }));
     const vera = await connect(url, await token({ tenant: "t_acme", sub: "vera", roles: ["viewer"] }));

@@ -10,11 +10,15 @@ import { loadOpaWasmEngineFromFiles } from "../../src/policy/index.js";
 import type { PolicyEngine } from "../../src/policy/engine.js";
 import { createRuntime } from "../../src/runtime/index.js";
 import type { Runtime } from "../../src/runtime/index.js";
+import { serveMcpHttp } from "../../src/mcp/index.js";
+import type { McpHttpOptions } from "../../src/mcp/index.js";
 import { openSqliteStore } from "../../src/store/index.js";
 import { openPgStore } from "../../src/store/postgres/index.js";
 import type { Store } from "../../src/store/store.js";
 import { createTestSchema } from "../helpers/pg-env.js";
 import type { StoreName } from "../helpers/stores.js";
+import type { Server as HttpServer } from "node:http";
+import { secret } from "./wire.js";
 
 export type StoreKind = StoreName;
 
@@ -84,3 +88,37 @@ export async function approveAsBob(runtime: Runtime, approvalId: string): Promis
 }
 
 export const reserveArgs = { account_id: "acc_alice", amount: 1_000, currency: "EUR", recipient: "acc_bob" };
+
+/** A test gate on a fresh store, served over MCP Streamable HTTP on a free local port. */
+export interface ServedGate {
+  readonly site: StoreSite;
+  readonly store: Store;
+  readonly gate: TestGate;
+  readonly http: HttpServer;
+  /** The endpoint, `http://127.0.0.1:<port>/mcp`. */
+  readonly url: URL;
+  /** Stops the server, closes the store and drops its database. */
+  close(): Promise<void>;
+}
+
+/** `makeTestGate` on a fresh store of `kind`, served with the test `secret` and `options` on a free port. */
+export async function serveTestGate(kind: StoreKind, options: Partial<McpHttpOptions> = {}): Promise<ServedGate> {
+  const site = await storeSite(kind);
+  const store = await site.open();
+  const gate = await makeTestGate(store);
+  const http = await serveMcpHttp(gate.runtime, { secret, ...options, port: 0 });
+  const address = http.address();
+  const url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
+  return {
+    site,
+    store,
+    gate,
+    http,
+    url,
+    close: async () => {
+      await new Promise((r) => http.close(r));
+      await store.close();
+      await site.drop();
+    },
+  };
+}

@@ -1,31 +1,22 @@
 /** What a hostile MCP client meets: typed errors, never an internal error or a tool it may not see. */
 import { startCliProcess } from "../helpers/cli-process.js";
 import { mkdtempSync, rmSync } from "node:fs";
-import type { Server as HttpServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveMcpHttp } from "../../src/mcp/index.js";
-import { openSqliteStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/store.js";
-import { makeTestGate } from "./fixture.js";
+import { serveTestGate } from "./fixture.js";
+import type { ServedGate } from "./fixture.js";
 import { legacyRpc, modernRpc, token } from "./wire.js";
-import { secret } from "./wire.js";
 
 describe("hostile MCP client over HTTP", () => {
-  let store: Store;
-  let http: HttpServer;
+  let served: ServedGate;
   let url: URL;
   beforeAll(async () => {
-    store = openSqliteStore(":memory:");
-    const gate = await makeTestGate(store);
-    http = await serveMcpHttp(gate.runtime, { port: 0, secret });
-    const address = http.address();
-    url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
+    served = await serveTestGate("sqlite");
+    url = served.url;
   });
   afterAll(async () => {
-    await new Promise((r) => http?.close(r));
-    await store?.close();
+    await served?.close();
   });
 
   it("wrong-typed tools/call params answer -32602 invalid params (2026-07-28 and 2025-11-25), never -32603", async () => {

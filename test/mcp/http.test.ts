@@ -1,10 +1,7 @@
-import type { Server as HttpServer } from "node:http";
 import { Client } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { serveMcpHttp } from "../../src/mcp/index.js";
-import type { Store } from "../../src/store/store.js";
 import {
   approvalThenRetryCommitsOnce,
   deniedCallsAreErrors,
@@ -13,8 +10,8 @@ import {
   writeNeedsOperationId,
 } from "./conversation.js";
 import type { Conversation } from "./conversation.js";
-import { approveAsBob, makeTestGate, storeSite } from "./fixture.js";
-import type { StoreSite, TestGate } from "./fixture.js";
+import { approveAsBob, serveTestGate } from "./fixture.js";
+import type { ServedGate, TestGate } from "./fixture.js";
 import { describeEachStore } from "../helpers/stores.js";
 
 const secret = new TextEncoder().encode("an-hs256-secret-of-at-least-32-bytes!");
@@ -40,20 +37,14 @@ async function connect(url: URL, bearer: string, era: Era = "2025-11-25"): Promi
 for (const era of eras) {
   describeEachStore(`MCP over Streamable HTTP, SDK client, spec ${era}`, (stores) => {
     const kind = stores.name;
-    let site: StoreSite;
-    let store: Store;
+    let served: ServedGate;
     let gate: TestGate;
-    let http: HttpServer;
     let url: URL;
     let c: Conversation;
 
     beforeAll(async () => {
-      site = await storeSite(kind);
-      store = await site.open();
-      gate = await makeTestGate(store);
-      http = await serveMcpHttp(gate.runtime, { port: 0, secret, approvalLink: INBOX });
-      const address = http.address();
-      url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
+      served = await serveTestGate(kind, { approvalLink: INBOX });
+      ({ gate, url } = served);
       c = {
         client: await connect(url, await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] }), era),
         viewerClient: await connect(url, await token({ tenant: "t_acme", sub: "vera", roles: ["viewer"] }), era),
@@ -65,9 +56,7 @@ for (const era of eras) {
     afterAll(async () => {
       await c?.client.close();
       await c?.viewerClient.close();
-      await new Promise((r) => http?.close(r));
-      await store?.close();
-      await site?.drop();
+      await served?.close();
     });
 
     it("lists the tools the policy permits the token's principal, in name order, with true annotations and the manifest's schemas", () =>

@@ -4,17 +4,15 @@
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import type { Server as HttpServer } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveMcpHttp } from "../../src/mcp/index.js";
-import type { Store } from "../../src/store/store.js";
-import { makeTestGate, storeSite } from "./fixture.js";
-import type { StoreSite, TestGate } from "./fixture.js";
+import { serveTestGate } from "./fixture.js";
+import type { ServedGate, TestGate } from "./fixture.js";
+import { secret } from "./wire.js";
 
 const run = promisify(execFile);
 const project = resolve(".");
@@ -60,36 +58,28 @@ const stdioServer = (db: string) => [
 ];
 
 describe("MCP Inspector 2 (CLI mode) against toolgate mcp", () => {
-  let site: StoreSite;
-  let store: Store;
+  let served: ServedGate;
   let gate: TestGate;
-  let http: HttpServer;
   let url: string;
-  const secret = new TextEncoder().encode("an-hs256-secret-of-at-least-32-bytes!");
 
   beforeAll(async () => {
-    site = await storeSite("sqlite");
-    store = await site.open();
-    gate = await makeTestGate(store);
-    http = await serveMcpHttp(gate.runtime, { port: 0, secret });
-    const address = http.address();
-    url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`;
+    served = await serveTestGate("sqlite");
+    ({ gate } = served);
+    url = served.url.href;
   });
   afterAll(async () => {
-    await new Promise((r) => http?.close(r));
-    await store?.close();
-    await site?.drop();
+    await served?.close();
   });
 
   it("lists the permitted tools over stdio (no destructive tool) and calls a read", async () => {
-    const listed = (await inspector([...stdioServer(`${site.db}-stdio`), "--method", "tools/list"])).json as { tools: { name: string; annotations?: unknown }[] };
+    const listed = (await inspector([...stdioServer(`${served.site.db}-stdio`), "--method", "tools/list"])).json as { tools: { name: string; annotations?: unknown }[] };
     const names = listed.tools.map((t) => t.name);
     expect(names).toContain("get_account");
     expect(names).toContain("reserve_funds");
     expect(names).not.toContain("close_account");
     expect(listed.tools.find((t) => t.name === "get_account")?.annotations).toEqual({ readOnlyHint: true });
 
-    const called = await inspector([...stdioServer(`${site.db}-stdio`), "--method", "tools/call", "--tool-name", "get_account", "--tool-arg", "account_id=acc_alice"]);
+    const called = await inspector([...stdioServer(`${served.site.db}-stdio`), "--method", "tools/call", "--tool-name", "get_account", "--tool-arg", "account_id=acc_alice"]);
     expect(called.json).toMatchObject({ structuredContent: { outcome: "success", value: { account_id: "acc_alice" } } });
   }, 60_000);
 

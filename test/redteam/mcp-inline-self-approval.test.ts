@@ -3,13 +3,10 @@
  * the requester's token carries the approver role: the form is not offered, and an inline
  * decision sent anyway decides nothing and runs nothing. On both stores.
  */
-import type { Server as HttpServer } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { serveMcpHttp } from "../../src/mcp/index.js";
-import type { Store } from "../../src/store/store.js";
-import { makeTestGate, reserveArgs, storeSite } from "../mcp/fixture.js";
-import type { StoreSite, TestGate } from "../mcp/fixture.js";
-import { modernRpc, secret, token } from "../mcp/wire.js";
+import { reserveArgs, serveTestGate } from "../mcp/fixture.js";
+import type { ServedGate, TestGate } from "../mcp/fixture.js";
+import { modernRpc, token } from "../mcp/wire.js";
 import { describeEachStore } from "../helpers/stores.js";
 
 const both = { elicitation: { url: {}, form: {} } };
@@ -17,24 +14,16 @@ const INBOX = "https://inbox.example/toolgate";
 
 describeEachStore("MCP inline self-approval", (stores) => {
   const kind = stores.name;
-  let site: StoreSite;
-  let store: Store;
+  let served: ServedGate;
   let gate: TestGate;
-  let http: HttpServer;
   let url: URL;
 
   beforeAll(async () => {
-    site = await storeSite(kind);
-    store = await site.open();
-    gate = await makeTestGate(store);
-    http = await serveMcpHttp(gate.runtime, { port: 0, secret, approvalLink: INBOX });
-    const address = http.address();
-    url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
+    served = await serveTestGate(kind, { approvalLink: INBOX });
+    ({ gate, url } = served);
   });
   afterAll(async () => {
-    await new Promise((r) => http?.close(r));
-    await store?.close();
-    await site?.drop();
+    await served?.close();
   });
 
   it("a requester holding the approver role is not offered the inline form and cannot approve her own call with a forged inline decision", async () => {

@@ -5,17 +5,14 @@
  * leaves the approval as it was. On both stores.
  */
 import { randomBytes } from "node:crypto";
-import type { Server as HttpServer } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { approveAsBob, makeTestGate, reserveArgs, storeSite } from "../mcp/fixture.js";
-import type { StoreSite, TestGate } from "../mcp/fixture.js";
+import { approveAsBob, reserveArgs, serveTestGate } from "../mcp/fixture.js";
+import type { ServedGate, TestGate } from "../mcp/fixture.js";
 import { modernRpc, secret, token } from "../mcp/wire.js";
 import type { RpcAnswer } from "../mcp/wire.js";
 import { argumentsDigest, requestStateSeal } from "../../src/mcp/request-state.js";
 import { requestStateKeyFrom } from "../../src/mcp/http.js";
-import { serveMcpHttp } from "../../src/mcp/index.js";
 import type { JsonValue } from "../../src/manifest.js";
-import type { Store } from "../../src/store/store.js";
 import { describeEachStore } from "../helpers/stores.js";
 
 const urlMode = { elicitation: { url: {} } };
@@ -23,26 +20,18 @@ const INBOX = "https://inbox.example/toolgate";
 
 describeEachStore("MCP requestState keys", (stores) => {
   const kind = stores.name;
-  let site: StoreSite;
-  let store: Store;
+  let served: ServedGate;
   let gate: TestGate;
-  let http: HttpServer;
   let url: URL;
   let alice: string;
 
   beforeAll(async () => {
-    site = await storeSite(kind);
-    store = await site.open();
-    gate = await makeTestGate(store);
-    http = await serveMcpHttp(gate.runtime, { port: 0, secret, approvalLink: INBOX });
-    const address = http.address();
-    url = new URL(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/mcp`);
+    served = await serveTestGate(kind, { approvalLink: INBOX });
+    ({ gate, url } = served);
     alice = await token({ tenant: "t_acme", sub: "alice", roles: ["agent"] });
   });
   afterAll(async () => {
-    await new Promise((r) => http?.close(r));
-    await store?.close();
-    await site?.drop();
+    await served?.close();
   });
 
   const call = (op: string) => ({ name: "reserve_funds", arguments: { ...reserveArgs, operation_id: op } });
